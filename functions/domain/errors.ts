@@ -1,0 +1,64 @@
+/**
+ * The service's error types. Domain and storage code throw these; the HTTP
+ * layer maps each `kind` to a status code in one place (http/error-mapper.ts).
+ * Anything else thrown is an internal error: logged in full, never returned.
+ */
+
+export type ErrorKind =
+  | "validation"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type";
+
+/** One rejected field of a request. `path` is dotted, e.g. `customMetrics.latency`. */
+export interface FieldIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export abstract class AtsError extends Error {
+  abstract readonly kind: ErrorKind;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AtsError {
+  readonly kind = "validation";
+  readonly issues: readonly FieldIssue[];
+
+  /** Without field issues, the whole body is named as the problem. */
+  constructor(message: string, issues: readonly FieldIssue[] = [{ path: "(body)", message }]) {
+    super(message);
+    this.issues = issues;
+  }
+}
+
+export class UnauthorizedError extends AtsError {
+  readonly kind = "unauthorized";
+}
+
+export class ForbiddenError extends AtsError {
+  readonly kind = "forbidden";
+}
+
+export class NotFoundError extends AtsError {
+  readonly kind = "not_found";
+}
+
+export class ConflictError extends AtsError {
+  readonly kind = "conflict";
+}
+
+export class PayloadTooLargeError extends AtsError {
+  readonly kind = "payload_too_large";
+}
+
+export class UnsupportedMediaTypeError extends AtsError {
+  readonly kind = "unsupported_media_type";
+}

@@ -1,0 +1,73 @@
+/**
+ * Service-assigned identifiers: a type prefix plus a ULID (48-bit millisecond
+ * timestamp + 80 random bits, Crockford base32), so ids sort by creation time.
+ * Within one millisecond the random part is incremented (monotonic ULID), so
+ * ids minted by one process never sort out of order.
+ */
+import { randomBytes } from "node:crypto";
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const TIME_LENGTH = 10;
+const RANDOM_LENGTH = 16;
+const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
+
+export const ID_PREFIXES = { session: "ses", event: "evt", apiKey: "key" } as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(time: number): string {
+  let remaining = time;
+  let out = "";
+  for (let i = 0; i < TIME_LENGTH; i++) {
+    out = CROCKFORD[remaining % 32] + out;
+    remaining = Math.floor(remaining / 32);
+  }
+  return out;
+}
+
+function freshRandom(): number[] {
+  // 256 is a multiple of 32, so `byte & 31` is uniform.
+  return Array.from(randomBytes(RANDOM_LENGTH), (byte) => byte & 31);
+}
+
+function incremented(digits: readonly number[]): number[] {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    const digit = next[i] ?? 0;
+    if (digit < 31) {
+      next[i] = digit + 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  // 2^80 ids in one millisecond: astronomically unlikely; start afresh.
+  return freshRandom();
+}
+
+/** A monotonic ULID for the given time (milliseconds since the epoch). */
+export function ulid(now: number = Date.now()): string {
+  if (now <= lastTime) {
+    lastRandom = incremented(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = freshRandom();
+  }
+  return encodeTime(lastTime) + lastRandom.map((digit) => CROCKFORD[digit]).join("");
+}
+
+export function newId(kind: IdKind, now?: number): string {
+  return `${ID_PREFIXES[kind]}_${ulid(now)}`;
+}
+
+const ID_MATCHERS: Record<IdKind, RegExp> = {
+  session: new RegExp(`^${ID_PREFIXES.session}_${ULID_PATTERN}$`),
+  event: new RegExp(`^${ID_PREFIXES.event}_${ULID_PATTERN}$`),
+  apiKey: new RegExp(`^${ID_PREFIXES.apiKey}_${ULID_PATTERN}$`),
+};
+
+/** Whether `value` has the shape of an id of the given kind. */
+export function isId(kind: IdKind, value: string): boolean {
+  return ID_MATCHERS[kind].test(value);
+}

@@ -1,0 +1,32 @@
+/**
+ * Request limits. The README's "Limits" table lists these same numbers; change
+ * both together.
+ */
+export const LIMITS = {
+  /** Largest accepted request body, in bytes (413 above it). */
+  bodyBytes: 256 * 1024,
+  /** Longest identifier-like strings: names, agent names, user ids, tool names. */
+  nameLength: 256,
+  /** Longest free-text fields: `failureReason`. */
+  failureReasonLength: 4096,
+  /** Longest `reasoning` of an event, in characters. */
+  reasoningLength: 64 * 1024,
+  /** `alternativesConsidered`: at most this many entries, each at most `nameLength`×4 characters. */
+  alternativesCount: 100,
+  alternativeLength: 1024,
+  /** Serialized size of `metadata`, in bytes. */
+  metadataBytes: 16 * 1024,
+  /** Serialized size of each of `toolInput` / `toolOutput`, in bytes. */
+  toolPayloadBytes: 128 * 1024,
+  /** Nesting depth of any JSON object field. */
+  jsonDepth: 32,
+  /** Entries in `customMetrics`, and the longest metric name. */
+  customMetricCount: 100,
+  metricNameLength: 128,
+  /** Upper bounds of numeric fields (USD, milliseconds, tokens). */
+  maxCostUsd: 1_000_000,
+  maxDurationMs: 1_000 * 60 * 60 * 24 * 365,
+  maxTokens: 1_000_000_000_000,
+  /** Magnitude below which a non-zero number is rejected (DynamoDB stores down to 1e-130). */
+  smallestNonZero: 1e-100,
+} as const;

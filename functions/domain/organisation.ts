@@ -1,0 +1,15 @@
+/** Organisations own API keys and, through them, all recorded data. */
+
+export interface Organisation {
+  readonly orgId: string;
+  readonly name: string;
+  readonly retentionDays: number;
+  readonly createdAt: string;
+}
+
+/** Organisation ids are slugs: they appear in keys and CLI flags. */
+export const ORGANISATION_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export function isOrganisationId(value: string): boolean {
+  return ORGANISATION_ID_PATTERN.test(value);
+}

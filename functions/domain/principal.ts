@@ -1,0 +1,20 @@
+import type { Environment } from "./api-key.js";
+import type { Scope } from "./scopes.js";
+
+/** Who is calling: the organisation and environment an API key acts for. */
+export interface Principal {
+  readonly keyId: string;
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly scopes: readonly Scope[];
+  /** Days the organisation keeps data; sets each written item's TTL. */
+  readonly retentionDays: number;
+}
+
+/** Whether a stored item belongs to the principal's organisation and environment. */
+export function ownsTenantData(
+  principal: Principal,
+  item: { readonly orgId: string; readonly environment: string },
+): boolean {
+  return item.orgId === principal.orgId && item.environment === principal.environment;
+}

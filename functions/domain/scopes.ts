@@ -1,0 +1,10 @@
+/** Permissions an API key can hold. */
+export const SCOPES = ["sessions:write", "events:write", "read", "delete"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Scopes a new key receives unless the creator asks for others. */
+export const DEFAULT_SCOPES: readonly Scope[] = ["sessions:write", "events:write", "read"];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,100 @@
+/**
+ * Sessions and their state rules: `active` → `completed` | `failed`, and a
+ * session in a final state never changes again (a repeat of the final update
+ * is accepted as a no-op). Pure: no I/O, no HTTP.
+ */
+import type { Environment } from "./api-key.js";
+import { type JsonObject, type JsonValue, jsonEqual } from "./json.js";
+
+export const SESSION_STATUSES = ["active", "completed", "failed"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export const FINAL_STATUSES = ["completed", "failed"] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+/** What a client sends to start a session. */
+export interface NewSession {
+  readonly name: string;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly metadata?: JsonObject | undefined;
+}
+
+/** What a client may send to update a session (every field optional). */
+export interface SessionPatch {
+  readonly status?: FinalStatus | undefined;
+  readonly success?: boolean | undefined;
+  readonly failureReason?: string | undefined;
+  readonly estimatedCost?: number | undefined;
+  readonly durationMs?: number | undefined;
+  readonly promptTokens?: number | undefined;
+  readonly completionTokens?: number | undefined;
+  readonly totalTokens?: number | undefined;
+  readonly customMetrics?: Record<string, number> | undefined;
+}
+
+/** Fields a PATCH may write, in the order they are stored. */
+export const PATCHABLE_FIELDS = [
+  "status",
+  "success",
+  "failureReason",
+  "estimatedCost",
+  "durationMs",
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "customMetrics",
+] as const satisfies readonly (keyof SessionPatch)[];
+
+export interface Session extends NewSession, Omit<SessionPatch, "status"> {
+  readonly id: string;
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly status: SessionStatus;
+  /** Number of events recorded for the session. */
+  readonly eventCount: number;
+  /** Sum of the `estimatedCost` of the session's events, in USD. */
+  readonly eventCost: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly lastActivityAt: string;
+  readonly completedAt?: string | undefined;
+}
+
+export function isFinal(status: SessionStatus): status is FinalStatus {
+  return status !== "active";
+}
+
+/** The attributes an update of an active session writes. */
+export interface SessionChanges extends SessionPatch {
+  readonly updatedAt: string;
+  readonly lastActivityAt: string;
+  readonly completedAt?: string | undefined;
+}
+
+/**
+ * Plans the update of an active session. Reaching a final status stamps
+ * `completedAt` and, unless the client said otherwise, sets `success`
+ * (true for `completed`, false for `failed`).
+ */
+export function planSessionUpdate(patch: SessionPatch, now: string): SessionChanges {
+  const changes: SessionChanges = { ...patch, updatedAt: now, lastActivityAt: now };
+  if (patch.status === undefined) return changes;
+  return {
+    ...changes,
+    success: patch.success ?? patch.status === "completed",
+    completedAt: now,
+  };
+}
+
+/**
+ * Whether a PATCH to a session in a final state only repeats what is stored:
+ * it names the same final status and every other field it sends equals the
+ * stored value. Such a retry is answered with the stored session.
+ */
+export function isRepeatOfFinalUpdate(stored: Session, patch: SessionPatch): boolean {
+  if (!isFinal(stored.status) || patch.status !== stored.status) return false;
+  return PATCHABLE_FIELDS.every((field) => {
+    const sent = patch[field];
+    return sent === undefined || jsonEqual(sent as JsonValue, stored[field] as JsonValue | undefined);
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * The one place errors become HTTP responses. Service errors (AtsError) are
+ * exposed with their message; anything else is logged in full with the
+ * request id and answered with a generic 500, never a stack trace.
+ */
+import type { MiddlewareObj, Request } from "@middy/core";
+import type { Context } from "aws-lambda";
+import { AtsError, type ErrorKind, ValidationError } from "../domain/errors.js";
+import { logError } from "../runtime/log.js";
+import { jsonResponse } from "./responses.js";
+import type { HttpResult, SdkEvent } from "./sdk-event.js";
+
+const STATUS: Record<ErrorKind, { statusCode: number; title: string }> = {
+  validation: { statusCode: 400, title: "Bad Request" },
+  unauthorized: { statusCode: 401, title: "Unauthorized" },
+  forbidden: { statusCode: 403, title: "Forbidden" },
+  not_found: { statusCode: 404, title: "Not Found" },
+  conflict: { statusCode: 409, title: "Conflict" },
+  payload_too_large: { statusCode: 413, title: "Payload Too Large" },
+  unsupported_media_type: { statusCode: 415, title: "Unsupported Media Type" },
+};
+
+/** Maps an error to the response a client sees. */
+export function errorResponse(error: unknown): HttpResult {
+  if (!(error instanceof AtsError)) {
+    return jsonResponse(500, {
+      error: "Internal Server Error",
+      message: "The request could not be completed; retry it later",
+    });
+  }
+  const { statusCode, title } = STATUS[error.kind];
+  const body: Record<string, unknown> = { error: title, message: error.message };
+  if (error instanceof ValidationError) body.issues = error.issues;
+  const headers: Record<string, string> = error.kind === "unauthorized" ? { "www-authenticate": "Bearer" } : {};
+  return jsonResponse(statusCode, body, headers);
+}
+
+function mapErrorOnError(request: Request<SdkEvent, HttpResult, Error, Context>): void {
+  if (!(request.error instanceof AtsError)) {
+    logError("unhandled error", request.error, {
+      requestId: request.context.awsRequestId,
+      route: request.event.routeKey,
+    });
+  }
+  request.response = errorResponse(request.error);
+}
+
+export function httpErrorMapper(): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
+  return { onError: mapErrorOnError };
+}

@@ -1,0 +1,65 @@
+/**
+ * Reads the request body: content type, size limit, JSON syntax, a JSON
+ * object at the top, then the route's zod schema. Every failing field is
+ * reported in `issues`.
+ */
+import type { MiddlewareObj, Request } from "@middy/core";
+import type { Context } from "aws-lambda";
+import type { z } from "zod";
+import { type FieldIssue, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
+import type { HttpResult, SdkEvent } from "./sdk-event.js";
+
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+function rawBody(event: SdkEvent): Buffer {
+  if (event.body === undefined || event.body === null) return Buffer.alloc(0);
+  return event.isBase64Encoded ? Buffer.from(event.body, "base64") : Buffer.from(event.body, "utf8");
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) {
+    throw new ValidationError("Request body is empty: send a JSON object");
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new ValidationError("Request body is not valid JSON");
+  }
+}
+
+/** Flattens zod issues to `{ path, message }`, one per field (unknown fields named one by one). */
+export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "Unknown field" }));
+    }
+    return [{ path: path || "(body)", message: issue.message }];
+  });
+}
+
+export function jsonBody(schema: z.ZodType): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
+  function jsonBodyBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {
+    const event = request.event;
+    const contentType = event.headers?.["content-type"];
+    if (contentType !== undefined && !JSON_MEDIA_TYPE.test(contentType)) {
+      throw new UnsupportedMediaTypeError("Send the request body as JSON with Content-Type: application/json");
+    }
+    const body = rawBody(event);
+    if (body.length > LIMITS.bodyBytes) {
+      throw new PayloadTooLargeError(`Request body is ${body.length} bytes; the limit is ${LIMITS.bodyBytes} bytes`);
+    }
+    const json = parseJson(body);
+    if (typeof json !== "object" || json === null || Array.isArray(json)) {
+      throw new ValidationError("Request body must be a JSON object");
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      const issues = toFieldIssues(result.error.issues);
+      throw new ValidationError(`Invalid request body: ${issues.map((issue) => issue.path).join(", ")}`, issues);
+    }
+    event.input = result.data;
+  }
+  return { before: jsonBodyBefore };
+}

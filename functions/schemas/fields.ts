@@ -1,0 +1,128 @@
+/**
+ * Field schemas shared by the request schemas. Each gives a clear message per
+ * failure, and optional fields treat `null` as "not sent".
+ */
+import * as z from "zod";
+import type { JsonObject } from "../domain/json.js";
+import { LIMITS } from "../domain/limits.js";
+
+type StringIssue = { code: string; input?: unknown };
+
+function textMessage(maxLength: number) {
+  return (issue: StringIssue): string => {
+    if (issue.input === undefined) return "Required";
+    if (issue.code === "invalid_type") return "Must be a string";
+    if (issue.code === "too_small") return "Must not be empty";
+    if (issue.code === "too_big") return `Must be at most ${maxLength} characters`;
+    return "Invalid text";
+  };
+}
+
+/** A non-empty string of at most `maxLength` characters of well-formed Unicode. */
+export function text(maxLength: number) {
+  return z
+    .string({ error: textMessage(maxLength) })
+    .min(1, { error: textMessage(maxLength) })
+    .max(maxLength, { error: textMessage(maxLength) })
+    .refine((value) => value.isWellFormed(), { error: "Must be valid Unicode text (no lone surrogates)" });
+}
+
+/** `schema`, or absent: `undefined` and `null` both mean "not sent". */
+export function optional<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((value) => value ?? undefined);
+}
+
+export function boolean() {
+  return z.boolean({
+    error: (issue) => (issue.input === undefined ? "Required" : "Must be true or false"),
+  });
+}
+
+/** A finite number in [min, max] that DynamoDB can store (no denormal magnitudes). */
+export function boundedNumber(min: number, max: number, options: { integer?: boolean } = {}) {
+  const kind = options.integer ? "an integer" : "a number";
+  const message = `Must be ${kind} from ${min} to ${max}`;
+  return z
+    .number({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message })
+    .refine((value) => !options.integer || Number.isInteger(value), { error: message })
+    .refine((value) => options.integer || value === 0 || Math.abs(value) >= LIMITS.smallestNonZero, {
+      error: `Must be 0 or at least ${LIMITS.smallestNonZero} in magnitude`,
+    });
+}
+
+export function enumeration<const T extends readonly [string, ...string[]]>(values: T) {
+  const message = `Must be one of: ${values.join(", ")}`;
+  return z.enum(values, { error: (issue) => (issue.input === undefined ? "Required" : message) });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Depth of nested objects/arrays, measured without recursion (bodies can nest deeply). */
+function nestingDepth(root: unknown, limit: number): number {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
+  let deepest = 0;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (!next || typeof next.value !== "object" || next.value === null) continue;
+    deepest = Math.max(deepest, next.depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return deepest;
+}
+
+/**
+ * A JSON object (not an array, string or null) of bounded depth and serialized
+ * size. The object is passed on as sent: no copy, so keys such as `__proto__`
+ * survive as data.
+ */
+export function jsonObject(maxBytes: number) {
+  return z
+    .unknown()
+    .superRefine((value, context) => {
+      if (!isPlainObject(value)) {
+        context.addIssue({ code: "custom", message: "Must be a JSON object" });
+        return;
+      }
+      if (nestingDepth(value, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
+        context.addIssue({ code: "custom", message: `Must nest at most ${LIMITS.jsonDepth} levels deep` });
+        return;
+      }
+      if (Buffer.byteLength(JSON.stringify(value), "utf8") > maxBytes) {
+        context.addIssue({ code: "custom", message: `Must be at most ${maxBytes} bytes as JSON` });
+      }
+    })
+    .transform((value) => value as JsonObject);
+}
+
+/** Metric name → finite number (stored as JSON text, so any finite number round-trips). */
+export function metricMap() {
+  return z
+    .unknown()
+    .superRefine((value, context) => {
+      if (!isPlainObject(value)) {
+        context.addIssue({ code: "custom", message: "Must be a JSON object of metric name to number" });
+        return;
+      }
+      const entries = Object.entries(value);
+      if (entries.length > LIMITS.customMetricCount) {
+        context.addIssue({ code: "custom", message: `Must have at most ${LIMITS.customMetricCount} metrics` });
+      }
+      for (const [name, metric] of entries) {
+        if (name.length === 0 || name.length > LIMITS.metricNameLength || !name.isWellFormed()) {
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: `Metric names must be 1 to ${LIMITS.metricNameLength} characters`,
+          });
+        } else if (typeof metric !== "number" || !Number.isFinite(metric)) {
+          context.addIssue({ code: "custom", path: [name], message: "Must be a finite number" });
+        }
+      }
+    })
+    .transform((value) => value as Record<string, number>);
+}

@@ -1,0 +1,42 @@
+/** Request schemas of the session routes. */
+import * as z from "zod";
+import { LIMITS } from "../domain/limits.js";
+import { FINAL_STATUSES } from "../domain/session.js";
+import { boolean, boundedNumber, enumeration, jsonObject, metricMap, optional, text } from "./fields.js";
+
+export const createSessionBody = z.strictObject({
+  name: text(LIMITS.nameLength),
+  agentName: text(LIMITS.nameLength),
+  userId: text(LIMITS.nameLength),
+  metadata: optional(jsonObject(LIMITS.metadataBytes)),
+});
+export type CreateSessionBody = z.output<typeof createSessionBody>;
+
+const tokens = () => optional(boundedNumber(0, LIMITS.maxTokens, { integer: true }));
+
+export const updateSessionBody = z
+  .strictObject({
+    status: optional(enumeration(FINAL_STATUSES)),
+    success: optional(boolean()),
+    failureReason: optional(text(LIMITS.failureReasonLength)),
+    estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
+    durationMs: optional(boundedNumber(0, LIMITS.maxDurationMs)),
+    promptTokens: tokens(),
+    completionTokens: tokens(),
+    totalTokens: tokens(),
+    customMetrics: optional(metricMap()),
+  })
+  // `when` makes the cross-field rules run even when a field failed its own
+  // check, so one response names every problem.
+  .superRefine(
+    (body, context) => {
+      if (Object.values(body).every((value) => value === undefined)) {
+        context.addIssue({ code: "custom", path: [], message: "Send at least one field to update" });
+      }
+      if (body.status === "failed" && body.success === true) {
+        context.addIssue({ code: "custom", path: ["success"], message: "A failed session cannot be successful" });
+      }
+    },
+    { when: () => true },
+  );
+export type UpdateSessionBody = z.output<typeof updateSessionBody>;

@@ -1,0 +1,101 @@
+/**
+ * Key builders: the only place key strings are made. docs/data-model.md lists
+ * the access pattern each key serves.
+ *
+ * Tenancy: every organisation has two environments (`live`, `test`); a
+ * tenant prefix `ORG#<org>#ENV#<env>` keeps their data apart in every index.
+ */
+import type { Environment } from "../domain/api-key.js";
+import type { SessionStatus } from "../domain/session.js";
+
+export interface ItemKey {
+  readonly PK: string;
+  readonly SK: string;
+}
+
+function tenant(orgId: string, environment: Environment): string {
+  return `ORG#${orgId}#ENV#${environment}`;
+}
+
+export function organisationKey(orgId: string): ItemKey {
+  return { PK: `ORG#${orgId}`, SK: "ORG" };
+}
+
+export function apiKeyKey(keyHash: string): ItemKey {
+  return { PK: `APIKEY#${keyHash}`, SK: "APIKEY" };
+}
+
+/** GSI1: an organisation's keys by creation time; GSI2: a key by its id. */
+export function apiKeyIndexKeys(orgId: string, keyId: string, createdAt: string) {
+  return {
+    GSI1PK: `ORG#${orgId}#APIKEYS`,
+    GSI1SK: `${createdAt}#${keyId}`,
+    GSI2PK: `APIKEYID#${keyId}`,
+    GSI2SK: "APIKEY",
+  };
+}
+
+export function apiKeysOfOrganisation(orgId: string): string {
+  return `ORG#${orgId}#APIKEYS`;
+}
+
+export function apiKeyById(keyId: string): string {
+  return `APIKEYID#${keyId}`;
+}
+
+/** A session and its events share one partition: `SESSION#<id>`. */
+export function sessionKey(sessionId: string): ItemKey {
+  return { PK: `SESSION#${sessionId}`, SK: "SESSION" };
+}
+
+/** Events sort after the session item, in id (= time) order. */
+export function eventKey(sessionId: string, eventId: string): ItemKey {
+  return { PK: `SESSION#${sessionId}`, SK: `EVENT#${eventId}` };
+}
+
+interface SessionIndexInput {
+  readonly id: string;
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly createdAt: string;
+}
+
+/**
+ * The session's timeline keys, all sorted by `<createdAt>#<id>`:
+ * GSI1 every session of a tenant, GSI2 by agent, GSI3 by external user.
+ */
+export function sessionTimelineKeys(session: SessionIndexInput) {
+  const sortKey = `${session.createdAt}#${session.id}`;
+  const base = tenant(session.orgId, session.environment);
+  return {
+    GSI1PK: `${base}#SESSIONS`,
+    GSI1SK: sortKey,
+    GSI2PK: `${base}#AGENT#${session.agentName}`,
+    GSI2SK: sortKey,
+    GSI3PK: `${base}#USER#${session.userId}`,
+    GSI3SK: sortKey,
+  };
+}
+
+/** Partition of GSI4 and GSI5: a tenant's sessions in one status. */
+export function sessionStatusPartition(orgId: string, environment: Environment, status: SessionStatus): string {
+  return `${tenant(orgId, environment)}#STATUS#${status}`;
+}
+
+/**
+ * GSI4 by status (sorted by time) and GSI5 by status then agent (sorted by
+ * agent, then time; the agent name is URI-encoded so it never contains `#`).
+ * Only the partition keys depend on the status, so a status change rewrites
+ * them without reading the session first.
+ */
+export function sessionStatusKeys(session: SessionIndexInput, status: SessionStatus) {
+  const partition = sessionStatusPartition(session.orgId, session.environment, status);
+  return {
+    GSI4PK: partition,
+    GSI4SK: `${session.createdAt}#${session.id}`,
+    GSI5PK: partition,
+    GSI5SK: `${encodeURIComponent(session.agentName)}#${session.createdAt}#${session.id}`,
+  };
+}
