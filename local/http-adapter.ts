@@ -1,0 +1,233 @@
+/**
+ * A thin local stand-in for API Gateway (HTTP API, payload format 2.0): it
+ * matches a request against the route table, builds the same event API
+ * Gateway would, and invokes the very handler module Lambda runs.
+ */
+import { isUtf8 } from "node:buffer";
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { RouteDefinition } from "../functions/routes.js";
+
+/** The handler signature every route module exports. */
+export type LambdaHttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway HTTP APIs refuse payloads above 10 MB before any Lambda runs. */
+const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+const FUNCTION_TIMEOUT_MS = 10_000;
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly parameterNames: readonly string[];
+  readonly handler: LambdaHttpHandler;
+}
+
+function compile(route: RouteDefinition, handler: LambdaHttpHandler): CompiledRoute {
+  const parameterNames: string[] = [];
+  const source = route.path
+    .split("/")
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (!parameter?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      parameterNames.push(parameter[1]);
+      return "([^/]+)";
+    })
+    .join("/");
+  return { route, pattern: new RegExp(`^${source}$`), parameterNames, handler };
+}
+
+/** Imports every route's handler module, as Lambda would at cold start. */
+export async function loadRoutes(routes: readonly RouteDefinition[], root: string): Promise<CompiledRoute[]> {
+  return Promise.all(
+    routes.map(async (route) => {
+      const module = (await import(pathToFileURL(resolve(root, route.entry)).href)) as { handler: LambdaHttpHandler };
+      return compile(route, module.handler);
+    }),
+  );
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | "too large"> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > GATEWAY_PAYLOAD_LIMIT) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on("end", () => resolvePromise(tooLarge ? "too large" : Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
+  }
+  return headers;
+}
+
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: "256",
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Builds the HTTP API payload v2 event for a matched request. */
+export function buildEvent(
+  request: IncomingMessage,
+  url: URL,
+  match: { route: RouteDefinition; pathParameters: Record<string, string> },
+  body: Buffer,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const headers = headersOf(request);
+  const routeKey = `${match.route.method} ${match.route.path}`;
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const textual = isUtf8(body);
+  const now = new Date();
+  const event: APIGatewayProxyEventV2 = {
+    version: "2.0",
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "local",
+      domainName: headers.host ?? "127.0.0.1",
+      domainPrefix: "local",
+      http: {
+        method: request.method ?? "GET",
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId,
+      routeKey,
+      stage: "$default",
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: !textual,
+  };
+  if (Object.keys(query).length > 0) event.queryStringParameters = query;
+  if (Object.keys(match.pathParameters).length > 0) event.pathParameters = match.pathParameters;
+  if (body.length > 0) event.body = textual ? body.toString("utf8") : body.toString("base64");
+  return event;
+}
+
+function sendJson(response: ServerResponse, statusCode: number, body: unknown): void {
+  response.writeHead(statusCode, { "content-type": "application/json; charset=utf-8" });
+  response.end(JSON.stringify(body));
+}
+
+function sendResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const body = result.body === undefined ? "" : result.body;
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(result.isBase64Encoded ? Buffer.from(body, "base64") : body);
+}
+
+export interface LocalApi {
+  readonly server: Server;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalApi(options: {
+  readonly routes: readonly RouteDefinition[];
+  readonly root: string;
+  readonly port?: number;
+}): Promise<LocalApi> {
+  const compiled = await loadRoutes(options.routes, options.root);
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://local");
+    const method = request.method ?? "GET";
+    const candidates = compiled
+      .map((entry) => ({ entry, found: entry.pattern.exec(url.pathname) }))
+      .filter((candidate) => candidate.found !== null);
+    const matched = candidates.find((candidate) => candidate.entry.route.method === method);
+    const body = await readBody(request);
+    if (!matched) {
+      if (candidates.length > 0) {
+        sendJson(response, 405, {
+          error: "Method Not Allowed",
+          message: `${method} is not supported on ${url.pathname}`,
+        });
+      } else {
+        sendJson(response, 404, { error: "Not Found", message: `No route for ${method} ${url.pathname}` });
+      }
+      return;
+    }
+    if (body === "too large") {
+      sendJson(response, 413, { error: "Payload Too Large", message: "Request body exceeds the gateway limit" });
+      return;
+    }
+    const pathParameters: Record<string, string> = {};
+    matched.entry.parameterNames.forEach((name, index) => {
+      pathParameters[name] = decodeSegment(matched.found?.[index + 1] ?? "");
+    });
+    const requestId = randomUUID();
+    const event = buildEvent(request, url, { route: matched.entry.route, pathParameters }, body, requestId);
+    const result = await matched.entry.handler(event, lambdaContext(matched.entry.route.id, requestId));
+    sendResult(response, result);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: "ERROR", message: "local adapter failure", error: String(error) }));
+      if (!response.headersSent)
+        sendJson(response, 500, { error: "Internal Server Error", message: "Local adapter failure" });
+      else response.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolvePromise());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.closeAllConnections();
+        server.close(() => resolvePromise());
+      }),
+  };
+}

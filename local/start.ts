@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the whole service on this machine. DynamoDB Local (or
+ * DYNAMODB_ENDPOINT), the table, a development organisation and key, and the
+ * API on http://127.0.0.1:$PORT through the Lambda handler modules.
+ */
+import { routes } from "../functions/routes.js";
+import { ensureDevKey } from "./dev-organisation.js";
+import { startLocalApi } from "./http-adapter.js";
+import { openLocalDatabase } from "./local-database.js";
+import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
+
+const startedAt = performance.now();
+const settings = readSettings();
+const database = await openLocalDatabase(settings);
+let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
+
+async function shutDown(signal: string): Promise<void> {
+  console.log(`\n${signal}: shutting down`);
+  await api?.close();
+  await database.stop();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutDown("SIGINT"));
+process.once("SIGTERM", () => void shutDown("SIGTERM"));
+
+try {
+  const devKey = await ensureDevKey(readLocalJson(settings)?.apiKey);
+  api = await startLocalApi({ routes, root: REPOSITORY_ROOT, port: settings.port });
+  writeLocalJson(settings, {
+    apiUrl: api.url,
+    apiKey: devKey.apiKey,
+    dynamodbEndpoint: database.endpoint,
+    tableName: settings.tableName,
+  });
+  const readyMs = Math.round(performance.now() - startedAt);
+  const keyLine = devKey.created
+    ? `  API key:   ${devKey.apiKey}\n             (shown once; also saved in ${localJsonPath(settings)})`
+    : `  API key:   saved in ${localJsonPath(settings)} (created on first start)`;
+  console.log(
+    [
+      "",
+      "Agent Tracking Service (local)",
+      `  API:       ${api.url}`,
+      keyLine,
+      `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
+      `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
+      `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
+      "",
+      `  curl -X POST ${api.url}/api/sdk/sessions -H "Authorization: Bearer $(node -p 'require("${localJsonPath(settings)}").apiKey')" \\`,
+      `       -H 'Content-Type: application/json' -d '{"name":"demo","agentName":"my-agent","userId":"user-1"}'`,
+      "",
+    ].join("\n"),
+  );
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await api?.close();
+  await database.stop();
+  process.exit(1);
+}

@@ -1,0 +1,62 @@
+/**
+ * Creates the table on a local endpoint from the same definition the CDK
+ * stack uses (functions/store/table-definition.ts), if it does not exist.
+ */
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from "@aws-sdk/client-dynamodb";
+import {
+  GLOBAL_INDEXES,
+  INDEX_PROJECTION,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from "../functions/store/table-definition.js";
+
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  const keyAttributes = [
+    PARTITION_KEY,
+    SORT_KEY,
+    ...GLOBAL_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: "S" })),
+    KeySchema: [
+      { AttributeName: PARTITION_KEY, KeyType: "HASH" },
+      { AttributeName: SORT_KEY, KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: "HASH" },
+        { AttributeName: index.sortKey, KeyType: "RANGE" },
+      ],
+      Projection: { ProjectionType: INDEX_PROJECTION },
+    })),
+  };
+}
+
+/** Ensures the table exists; returns whether it had to be created. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+    }),
+  );
+  return true;
+}
