@@ -1,0 +1,114 @@
+/** Bearer API-key authentication (spec section 5): 401s, 403 for a missing scope, revocation, key storage. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../../functions/domain/api-key.js";
+import { revokeApiKey } from "../../functions/store/api-key-store.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  itemsOfOrganisation,
+  scanTable,
+  startTestApi,
+} from "../support/fixtures.js";
+
+const MISSING = { error: "Unauthorized", message: "Missing API key: send the header Authorization: Bearer <API key>" };
+const INVALID = {
+  error: "Unauthorized",
+  message: "Invalid API key: the key is malformed, unknown, expired or revoked",
+};
+const validSession = { name: "n", agentName: "a", userId: "u" };
+
+let api: LocalApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe("API key authentication", () => {
+  it("answers a request without a key with 401 and a WWW-Authenticate challenge", async () => {
+    const response = await call(api, "POST", "/api/sdk/sessions", { body: validSession });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(MISSING);
+    expect(response.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  it.each([
+    ["a non-bearer scheme", (key: string) => `Basic ${key}`],
+    [
+      "a key with one character changed (checksum)",
+      (key: string) => `Bearer ${key.slice(0, 20)}${key[20] === "a" ? "b" : "a"}${key.slice(21)}`,
+    ],
+    ["a truncated key", (key: string) => `Bearer ${key.slice(0, -1)}`],
+    ["a foreign prefix", (key: string) => `Bearer sk_live_${key.slice(9)}`],
+    ["a well-formed key that was never issued", () => `Bearer ${generateApiKey("live").plaintext}`],
+  ])("refuses %s with 401", async (_label, header) => {
+    const { key } = await createTestKey();
+    const response = await call(api, "POST", "/api/sdk/sessions", {
+      body: validSession,
+      headers: { authorization: header(key) },
+    });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(INVALID);
+  });
+
+  it("checks the key before the body: a bad body without a key is 401, not 400", async () => {
+    const response = await call(api, "POST", "/api/sdk/events", { body: "{not json" });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(MISSING);
+  });
+
+  it.each([
+    ["POST", "/api/sdk/sessions"],
+    ["PATCH", "/api/sdk/sessions/ses_01JAAAAAAAAAAAAAAAAAAAAAAA"],
+    ["POST", "/api/sdk/events"],
+  ])("protects %s %s", async (method, path) => {
+    const response = await call(api, method, path, { body: {} });
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses a revoked key with 401 once the key cache bound has passed, and stores nothing", async () => {
+    const owner = await createTestKey();
+    expect((await call(api, "POST", "/api/sdk/sessions", { key: owner.key, body: validSession })).status).toBe(201);
+    const before = await itemsOfOrganisation(owner.orgId);
+
+    await revokeApiKey(owner.keyId);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // KEY_CACHE_TTL_SECONDS=1 in tests
+    const response = await call(api, "POST", "/api/sdk/sessions", { key: owner.key, body: validSession });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(INVALID);
+    expect((await itemsOfOrganisation(owner.orgId)).length).toBe(before.length);
+  });
+
+  it("answers a key without the route's scope with 403 naming the scope, and writes nothing", async () => {
+    const owner = await createTestKey();
+    const sessionId = await createTestSession(api, owner.key);
+    const sessionsOnly = await createTestKey({ orgId: owner.orgId, scopes: ["sessions:write"] });
+
+    const response = await call(api, "POST", "/api/sdk/events", {
+      key: sessionsOnly.key,
+      body: { sessionId, eventType: "error" },
+    });
+
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
+      error: "Forbidden",
+      message: 'This API key has no access to this resource: it lacks the "events:write" scope',
+    });
+    expect((await itemsOfOrganisation(owner.orgId)).filter((item) => item.entity === "event")).toHaveLength(0);
+  });
+
+  it("stores only a SHA-256 hash of each key, never the key", async () => {
+    const owner = await createTestKey();
+
+    const items = await scanTable();
+
+    const serialized = JSON.stringify(items);
+    expect(serialized).not.toContain(owner.key);
+    expect(serialized).not.toContain(owner.key.slice(9, 41));
+    const stored = items.find((item) => item.keyId === owner.keyId);
+    expect(stored?.keyHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * `npm start` and `npm run keys` as a newcomer runs them: real processes,
+ * real HTTP, DynamoDB Local persisted under DATA_DIR.
+ */
+import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DescribeTableCommand, DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
+import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
+import { exited, isAlive, runTool, startTool, waitForFile } from "../support/processes.js";
+
+const dataDirectories: string[] = [];
+const children: ChildProcess[] = [];
+function start(env: Record<string, string>) {
+  const started = startTool("local/start.ts", env);
+  children.push(started.child);
+  return started;
+}
+function freshDataDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), "ats-local-"));
+  dataDirectories.push(directory);
+  return directory;
+}
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const directory of dataDirectories) rmSync(directory, { recursive: true, force: true });
+});
+
+interface LocalJson {
+  apiUrl: string;
+  apiKey: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+}
+
+async function createSession(local: LocalJson): Promise<Response> {
+  return fetch(`${local.apiUrl}/api/sdk/sessions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${local.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "smoke", agentName: "cli", userId: "me" }),
+  });
+}
+
+function dynamoPidsOf(parentPid: number): number[] {
+  const directory = join(tmpdir(), "ats-dynamodb-local");
+  return readdirSync(directory)
+    .map((file) => JSON.parse(readFileSync(join(directory, file), "utf8")) as { pid: number; parentPid: number })
+    .filter((entry) => entry.parentPid === parentPid)
+    .map((entry) => entry.pid);
+}
+
+describe("npm start", () => {
+  it("starts DynamoDB Local under DATA_DIR, serves the API, persists data and shuts down cleanly", async () => {
+    const dataDirectory = freshDataDirectory();
+    const env = { DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: "", TABLE_NAME: "" };
+
+    // First start: creates the table, the dev organisation and a key shown in the banner.
+    const first = start(env);
+    const local = JSON.parse(await waitForFile(join(dataDirectory, "local.json"), 60_000, first.child)) as LocalJson;
+    expect(local).toEqual({
+      apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      apiKey: expect.stringMatching(/^ats_live_[0-9A-Za-z]{38}$/),
+      dynamodbEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      tableName: "ats-local",
+    });
+    expect(first.output()).toContain(local.apiKey);
+    expect((await createSession(local)).status).toBe(201);
+    const [javaPid] = dynamoPidsOf(first.child.pid ?? -1);
+    expect(javaPid).toBeDefined();
+
+    first.child.kill("SIGTERM");
+    expect(await exited(first.child)).toBe(0);
+    expect(isAlive(javaPid ?? -1)).toBe(false);
+
+    // Second start: same data, same key (not shown again).
+    const second = start(env);
+    const localJsonPath = join(dataDirectory, "local.json");
+    const secondLocal = JSON.parse(
+      await (async () => {
+        const deadline = Date.now() + 60_000;
+        while (!second.output().includes("Ready in")) {
+          if (Date.now() > deadline || second.child.exitCode !== null) throw new Error(second.output());
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return readFileSync(localJsonPath, "utf8");
+      })(),
+    ) as LocalJson;
+    expect(secondLocal.apiKey).toBe(local.apiKey);
+    expect(second.output()).not.toContain(local.apiKey);
+    expect(second.output()).not.toContain("(created)");
+    expect((await createSession(secondLocal)).status).toBe(201);
+    second.child.kill("SIGINT");
+    expect(await exited(second.child)).toBe(0);
+  });
+
+  it("uses an already running DynamoDB at DYNAMODB_ENDPOINT and creates the table with the shared definition", async () => {
+    const dataDirectory = freshDataDirectory();
+    const tableName = `ats-start-${randomUUID().slice(0, 8)}`;
+    const endpoint = inject("dynamodbEndpoint");
+    const started = start({ DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName });
+    try {
+      const local = JSON.parse(
+        await waitForFile(join(dataDirectory, "local.json"), 60_000, started.child),
+      ) as LocalJson;
+      expect(local.dynamodbEndpoint).toBe(endpoint);
+      expect((await createSession(local)).status).toBe(201);
+
+      const client = createLocalDynamoClient(endpoint);
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+      client.destroy();
+      expect(Table?.KeySchema).toEqual([
+        { AttributeName: "PK", KeyType: "HASH" },
+        { AttributeName: "SK", KeyType: "RANGE" },
+      ]);
+      expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(
+        GLOBAL_INDEXES.map((index) => index.indexName).sort(),
+      );
+      expect(ttl.TimeToLiveDescription?.AttributeName).toBe(TTL_ATTRIBUTE);
+    } finally {
+      started.child.kill("SIGTERM");
+      await exited(started.child);
+    }
+  });
+});
+
+describe("npm run keys", () => {
+  const env = () => ({ DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: inject("tableName") });
+
+  it("creates, lists and revokes keys; create prints only the key", async () => {
+    const orgId = `cli-${randomUUID().slice(0, 8)}`;
+
+    const created = await runTool("local/keys-cli.ts", ["create", "--org", orgId, "--name", "ci"], env());
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^ats_live_[0-9A-Za-z]{38}\n$/);
+
+    const asJson = await runTool("local/keys-cli.ts", ["create", "--org", orgId, "--name", "second", "--json"], env());
+    const record = JSON.parse(asJson.stdout) as { keyId: string; key: string; orgId: string; name: string };
+    expect(record).toMatchObject({ orgId, name: "second", key: expect.stringMatching(/^ats_live_/) });
+
+    const listed = await runTool("local/keys-cli.ts", ["list", "--org", orgId, "--json"], env());
+    const keys = JSON.parse(listed.stdout) as { keyId: string; name: string }[];
+    expect(keys.map((key) => key.name).sort()).toEqual(["ci", "second"]);
+    expect(listed.stdout).not.toContain(record.key);
+
+    const revoked = await runTool("local/keys-cli.ts", ["revoke", "--id", record.keyId, "--json"], env());
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ keyId: record.keyId, revokedAt: expect.stringMatching(/Z$/) });
+  });
+
+  it("exits 2 with usage help on a bad command or flag", async () => {
+    const missingName = await runTool("local/keys-cli.ts", ["create", "--org", "acme"], env());
+    expect(missingName.code).toBe(2);
+    expect(missingName.stderr).toContain("Missing --name");
+
+    const unknown = await runTool("local/keys-cli.ts", ["rotate"], env());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Usage:");
+
+    const badOrg = await runTool("local/keys-cli.ts", ["create", "--org", "Not A Slug", "--name", "x"], env());
+    expect(badOrg.code).toBe(2);
+  });
+});

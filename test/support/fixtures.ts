@@ -1,0 +1,135 @@
+/**
+ * Test fixtures on the run's DynamoDB Local: organisations with their own
+ * keys (unique ids per call, so tests never depend on each other), the local
+ * API over real HTTP, and raw table reads for asserting what was stored.
+ */
+import { randomUUID } from "node:crypto";
+import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { Environment } from "../../functions/domain/api-key.js";
+import type { Scope } from "../../functions/domain/scopes.js";
+import { routes } from "../../functions/routes.js";
+import { createApiKey } from "../../functions/store/api-key-store.js";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { sessionKey } from "../../functions/store/keys.js";
+import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
+import { REPOSITORY_ROOT } from "../../local/settings.js";
+
+export interface TestKey {
+  readonly orgId: string;
+  readonly keyId: string;
+  readonly key: string;
+}
+
+export function uniqueOrgId(): string {
+  return `org-${randomUUID().slice(0, 12)}`;
+}
+
+export async function createTestKey(
+  options: { orgId?: string; scopes?: readonly Scope[]; environment?: Environment } = {},
+): Promise<TestKey> {
+  const organisation = await ensureOrganisation(options.orgId ?? uniqueOrgId());
+  const { record, plaintext } = await createApiKey({
+    orgId: organisation.orgId,
+    environment: options.environment ?? "live",
+    name: "test key",
+    scopes: options.scopes ?? ["sessions:write", "events:write", "read"],
+    retentionDays: organisation.retentionDays,
+    createdBy: "tests",
+  });
+  return { orgId: organisation.orgId, keyId: record.keyId, key: plaintext };
+}
+
+export function startTestApi(): Promise<LocalApi> {
+  return startLocalApi({ routes, root: REPOSITORY_ROOT });
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Record<string, unknown>;
+  readonly text: string;
+}
+
+export interface RequestOptions {
+  readonly key?: string;
+  /** A value to send as JSON, or a raw string sent as is. */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export async function call(
+  api: LocalApi,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+  const response = await fetch(`${api.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Left empty: the assertion on `text` or the JSON content type will say what went wrong.
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export async function createTestSession(
+  api: LocalApi,
+  key: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const response = await call(api, "POST", "/api/sdk/sessions", {
+    key,
+    body: { name: "test run", agentName: "test-agent", userId: "user-1", ...overrides },
+  });
+  if (response.status !== 201) throw new Error(`session not created: ${response.status} ${response.text}`);
+  return String(response.body.id);
+}
+
+/** The session item exactly as stored (strongly consistent). */
+export async function storedSession(sessionId: string): Promise<Record<string, unknown> | undefined> {
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+/** Every event item stored in a session's partition. */
+export async function storedEvents(sessionId: string): Promise<Record<string, unknown>[]> {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
+      ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":events": "EVENT#" },
+      ConsistentRead: true,
+    }),
+  );
+  return result.Items ?? [];
+}
+
+/** Every item of the table (test-only: the service itself never scans). */
+export async function scanTable(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return items;
+}
+
+/** Items of the table that belong to one organisation. */
+export async function itemsOfOrganisation(orgId: string): Promise<Record<string, unknown>[]> {
+  return (await scanTable()).filter((item) => item.orgId === orgId);
+}
