@@ -7,6 +7,7 @@
  * This module must stay free of runtime imports (no AWS SDK, no CDK) so that
  * both sides can read it cheaply.
  */
+import type { Role } from "./domain/membership.js";
 import type { Scope } from "./domain/scopes.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -22,6 +23,15 @@ export type TableAction =
   | "dynamodb:BatchWriteItem"
   | "dynamodb:BatchGetItem";
 
+/**
+ * Who may call a route: an SDK client with an API key holding `scope`, or a
+ * signed-in user (access token) whose role in the organisation is at least
+ * `role`. No route accepts both.
+ */
+export type RouteAuth =
+  | { readonly kind: "apiKey"; readonly scope: Scope }
+  | { readonly kind: "user"; readonly role: Role };
+
 export interface RouteDefinition {
   /** Stable identifier, used for construct ids and function names in logs. */
   readonly id: string;
@@ -30,25 +40,26 @@ export interface RouteDefinition {
   readonly path: string;
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly entry: string;
-  /** Scope the caller's API key must hold. */
-  readonly scope: Scope;
+  readonly auth: RouteAuth;
   /** Least-privilege DynamoDB actions on the table. */
   readonly tableActions: readonly TableAction[];
   /** Whether the handler queries the table's global secondary indexes. */
   readonly queriesIndexes: boolean;
 }
 
-/** Actions every API-key authenticated handler needs: the key lookup. */
-const authenticate: readonly TableAction[] = ["dynamodb:GetItem"];
+/** API-key authentication: the credential lookup, and the once-a-minute `lastUsedAt` stamp. */
+const apiKeyAuthentication: readonly TableAction[] = ["dynamodb:GetItem", "dynamodb:UpdateItem"];
+/** User authentication: the caller's memberships. */
+const userAuthentication: readonly TableAction[] = ["dynamodb:Query"];
 
-export const routes: readonly RouteDefinition[] = [
+export const routes = [
   {
     id: "CreateSession",
     method: "POST",
     path: "/api/sdk/sessions",
     entry: "functions/sessions/create-session.ts",
-    scope: "sessions:write",
-    tableActions: [...authenticate, "dynamodb:PutItem"],
+    auth: { kind: "apiKey", scope: "sessions:write" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
     queriesIndexes: false,
   },
   {
@@ -56,8 +67,8 @@ export const routes: readonly RouteDefinition[] = [
     method: "PATCH",
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/update-session.ts",
-    scope: "sessions:write",
-    tableActions: [...authenticate, "dynamodb:UpdateItem"],
+    auth: { kind: "apiKey", scope: "sessions:write" },
+    tableActions: [...apiKeyAuthentication],
     queriesIndexes: false,
   },
   {
@@ -65,8 +76,62 @@ export const routes: readonly RouteDefinition[] = [
     method: "POST",
     path: "/api/sdk/events",
     entry: "functions/events/create-event.ts",
-    scope: "events:write",
-    tableActions: [...authenticate, "dynamodb:PutItem", "dynamodb:UpdateItem"],
+    auth: { kind: "apiKey", scope: "events:write" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
     queriesIndexes: false,
   },
-];
+  {
+    id: "CreateApiKey",
+    method: "POST",
+    path: "/api/keys",
+    entry: "functions/keys/create-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+    queriesIndexes: false,
+  },
+  {
+    id: "ListApiKeys",
+    method: "GET",
+    path: "/api/keys",
+    entry: "functions/keys/list-api-keys.ts",
+    auth: { kind: "user", role: "member" },
+    tableActions: [...userAuthentication],
+    queriesIndexes: false,
+  },
+  {
+    id: "RotateApiKey",
+    method: "POST",
+    path: "/api/keys/{id}/rotate",
+    entry: "functions/keys/rotate-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+    queriesIndexes: false,
+  },
+  {
+    id: "RevokeApiKey",
+    method: "DELETE",
+    path: "/api/keys/{id}",
+    entry: "functions/keys/revoke-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+    queriesIndexes: false,
+  },
+  {
+    id: "ListApiKeyAudit",
+    method: "GET",
+    path: "/api/keys/{id}/audit",
+    entry: "functions/keys/list-api-key-audit.ts",
+    auth: { kind: "user", role: "member" },
+    tableActions: [...userAuthentication, "dynamodb:GetItem"],
+    queriesIndexes: false,
+  },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteId = (typeof routes)[number]["id"];
+
+/** The route table entry of a handler (handlers take their auth rules from here). */
+export function routeById(id: RouteId): RouteDefinition {
+  const route: RouteDefinition | undefined = routes.find((candidate) => candidate.id === id);
+  if (route === undefined) throw new Error(`No route ${id}`);
+  return route;
+}

@@ -2,63 +2,69 @@
  * Turns an `Authorization` header into a Principal. Malformed keys (wrong
  * shape or checksum) are refused without touching the database; known keys
  * are cached per container for at most `KEY_CACHE_TTL_SECONDS` (default 10),
- * which bounds how long a revoked key can keep working on a warm container.
+ * which bounds how long a revoked or expired key can keep working on a warm
+ * container.
  */
 import { hashApiKey, parseApiKey } from "../domain/api-key.js";
-import { type ApiKeyRecord, isUsable } from "../domain/api-key-record.js";
+import { type ApiKeyCredential, isUsable, LAST_USED_WRITE_INTERVAL_MS } from "../domain/api-key-record.js";
 import { UnauthorizedError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
-import { findApiKeyByHash } from "../store/api-key-store.js";
+import { findCredential, recordKeyUse } from "../store/api-key-store.js";
+import { bearerToken } from "./bearer-token.js";
 
 const cacheTtlMs = numberEnv("KEY_CACHE_TTL_SECONDS", 10) * 1000;
 const CACHE_MAX_ENTRIES = 1000;
 
-interface CachedKey {
-  readonly record: ApiKeyRecord;
+interface CachedCredential {
+  readonly credential: ApiKeyCredential;
   readonly fetchedAt: number;
 }
 
-const cache = new Map<string, CachedKey>();
+const cache = new Map<string, CachedCredential>();
+/** When this container last stamped `lastUsedAt` for each key id. */
+const lastUseWrites = new Map<string, number>();
 
 const MISSING = "Missing API key: send the header Authorization: Bearer <API key>";
 const INVALID = "Invalid API key: the key is malformed, unknown, expired or revoked";
 
-function bearerToken(authorization: string | undefined): string {
-  if (authorization === undefined || authorization.trim() === "") throw new UnauthorizedError(MISSING);
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization.trim());
-  if (!match?.[1]) throw new UnauthorizedError(INVALID);
-  return match[1];
-}
-
-async function lookUp(keyHash: string, nowMs: number): Promise<ApiKeyRecord | undefined> {
+async function lookUp(keyHash: string, nowMs: number): Promise<ApiKeyCredential | undefined> {
   const cached = cache.get(keyHash);
-  if (cached !== undefined && nowMs - cached.fetchedAt < cacheTtlMs) return cached.record;
-  const record = await findApiKeyByHash(keyHash);
+  if (cached !== undefined && nowMs - cached.fetchedAt < cacheTtlMs) return cached.credential;
+  const credential = await findCredential(keyHash);
   cache.delete(keyHash);
-  if (record !== undefined && cacheTtlMs > 0) {
+  if (credential !== undefined && cacheTtlMs > 0) {
     if (cache.size >= CACHE_MAX_ENTRIES) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);
     }
-    cache.set(keyHash, { record, fetchedAt: nowMs });
+    cache.set(keyHash, { credential, fetchedAt: nowMs });
   }
-  return record;
+  return credential;
 }
 
-export async function authenticate(authorization: string | undefined, nowMs = Date.now()): Promise<Principal> {
-  const token = bearerToken(authorization);
+async function noteUse(credential: ApiKeyCredential, nowMs: number): Promise<void> {
+  const last = lastUseWrites.get(credential.keyId);
+  if (last !== undefined && nowMs - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  lastUseWrites.set(credential.keyId, nowMs);
+  if (lastUseWrites.size > CACHE_MAX_ENTRIES) lastUseWrites.clear();
+  await recordKeyUse(credential.orgId, credential.keyId, nowMs);
+}
+
+export async function authenticateApiKey(authorization: string | undefined, nowMs = Date.now()): Promise<Principal> {
+  const token = bearerToken(authorization, { missing: MISSING, invalid: INVALID });
   const environment = parseApiKey(token);
   if (environment === undefined) throw new UnauthorizedError(INVALID);
-  const record = await lookUp(hashApiKey(token), nowMs);
-  if (record === undefined || !isUsable(record, nowMs) || record.environment !== environment) {
+  const credential = await lookUp(hashApiKey(token), nowMs);
+  if (credential === undefined || !isUsable(credential, nowMs) || credential.environment !== environment) {
     throw new UnauthorizedError(INVALID);
   }
+  await noteUse(credential, nowMs);
   return {
-    keyId: record.keyId,
-    orgId: record.orgId,
-    environment: record.environment,
-    scopes: record.scopes,
-    retentionDays: record.retentionDays,
+    keyId: credential.keyId,
+    orgId: credential.orgId,
+    environment: credential.environment,
+    scopes: credential.scopes,
+    retentionDays: credential.retentionDays,
   };
 }

@@ -39,7 +39,10 @@ export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[]
   });
 }
 
-export function jsonBody(schema: z.ZodType): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
+export function jsonBody(
+  schema: z.ZodType,
+  options: { readonly optional: boolean } = { optional: false },
+): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
   function jsonBodyBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {
     const event = request.event;
     const contentType = event.headers?.["content-type"];
@@ -50,7 +53,7 @@ export function jsonBody(schema: z.ZodType): MiddlewareObj<SdkEvent, HttpResult,
     if (body.length > LIMITS.bodyBytes) {
       throw new PayloadTooLargeError(`Request body is ${body.length} bytes; the limit is ${LIMITS.bodyBytes} bytes`);
     }
-    const json = parseJson(body);
+    const json = body.length === 0 && options.optional ? {} : parseJson(body);
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
       throw new ValidationError("Request body must be a JSON object");
     }

@@ -1,13 +1,15 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import type { Principal } from "../domain/principal.js";
+import type { UserPrincipal } from "../domain/user-principal.js";
 
 /**
  * The API Gateway (HTTP API, payload v2) event as it moves through the
- * middleware chain: authentication adds `principal`, body validation adds
- * `input`.
+ * middleware chain: authentication adds `principal` (API key) or `user`
+ * (access token), body validation adds `input`.
  */
 export interface SdkEvent extends APIGatewayProxyEventV2 {
   principal?: Principal;
+  user?: UserPrincipal;
   input?: unknown;
 }
 

@@ -1,11 +1,12 @@
 /** POST /api/sdk/sessions: start a session for one agent run. */
+
+import { apiKeyRoute } from "../http/api-route.js";
 import { jsonResponse } from "../http/responses.js";
-import { sdkRoute } from "../http/sdk-route.js";
 import { createSessionBody } from "../schemas/session-schemas.js";
 import { createSession } from "../store/session-store.js";
 
-export const handler = sdkRoute({ scope: "sessions:write", body: createSessionBody }, async ({ principal, body }) => {
-  const session = await createSession(principal, body);
+export const handler = apiKeyRoute("CreateSession", { body: createSessionBody }, async ({ caller, body }) => {
+  const session = await createSession(caller, body);
   return jsonResponse(201, {
     id: session.id,
     name: session.name,

@@ -1,35 +1,120 @@
 /**
- * Persistence of API keys. The item is addressed by the SHA-256 of the key
- * (`APIKEY#<hash>`), so authentication is one strongly consistent GetItem;
- * GSI1 lists an organisation's keys and GSI2 finds a key by its id.
+ * Persistence of API keys. Each key is two items written together:
+ * - the credential, under the key's SHA-256 (`APIKEY#<hash>`): authentication
+ *   is one strongly consistent GetItem;
+ * - the record, in its organisation's partition (`ORG#<org>` / `APIKEY#<id>`):
+ *   listing and lookups by id are strongly consistent key reads.
+ * Every lifecycle action writes an audit item in the same transaction.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type Environment, generateApiKey } from "../domain/api-key.js";
-import type { ApiKeyRecord } from "../domain/api-key-record.js";
-import { NotFoundError } from "../domain/errors.js";
+import {
+  type ApiKeyCredential,
+  type ApiKeyRecord,
+  type AuditAction,
+  type AuditRecord,
+  isUsable,
+  LAST_USED_WRITE_INTERVAL_MS,
+} from "../domain/api-key-record.js";
+import { ConflictError, NotFoundError } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
 import type { Scope } from "../domain/scopes.js";
-import { batchGetItems } from "./batch-get.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { apiKeyById, apiKeyIndexKeys, apiKeyKey, apiKeysOfOrganisation, type ItemKey } from "./keys.js";
+import {
+  API_KEY_RECORD_PREFIX,
+  apiKeyAuditKey,
+  apiKeyAuditPrefix,
+  apiKeyCredentialKey,
+  apiKeyIdIndexKeys,
+  apiKeyIdPartition,
+  apiKeyRecordKey,
+  organisationKey,
+} from "./keys.js";
+import { findOrganisation, organisationExistsCheck } from "./organisation-store.js";
 
+export const API_KEY_CREDENTIAL_ENTITY = "apiKeyCredential";
 export const API_KEY_ENTITY = "apiKey";
+export const AUDIT_ENTITY = "audit";
 
-function recordFromItem(item: Record<string, unknown>): ApiKeyRecord {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, entity, keyHash, ...record } = item;
-  return record as unknown as ApiKeyRecord;
+/** Who performed a lifecycle action, as recorded in the audit trail. */
+export interface KeyActor {
+  readonly name: string;
+  readonly id?: string | undefined;
 }
 
-/** The base-table key of an item read from a keys-only index. */
-function baseKeyOf(indexEntry: Record<string, unknown>): ItemKey {
-  return { PK: String(indexEntry.PK), SK: String(indexEntry.SK) };
+type Item = Record<string, unknown>;
+
+function withoutStorageFields(item: Item): Item {
+  const { PK, SK, GSI2PK, GSI2SK, entity, keyHash, ...fields } = item;
+  return fields;
 }
 
-export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+function recordFromItem(item: Item): ApiKeyRecord {
+  return withoutStorageFields(item) as unknown as ApiKeyRecord;
+}
+
+function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
+  return {
+    keyId: record.keyId,
+    orgId: record.orgId,
+    environment: record.environment,
+    scopes: record.scopes,
+    retentionDays: record.retentionDays,
+    revokedAt: record.revokedAt,
+    expiresAt: record.expiresAt,
+  };
+}
+
+function auditPut(orgId: string, keyId: string, action: AuditAction, actor: KeyActor, at: string, details?: Item) {
+  const audit: AuditRecord = {
+    id: newId("audit", Date.parse(at)),
+    keyId,
+    action,
+    actor: actor.name,
+    actorId: actor.id,
+    at,
+    details: details as AuditRecord["details"],
+  };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...apiKeyAuditKey(orgId, keyId, audit.id), entity: AUDIT_ENTITY, orgId, ...audit },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+}
+
+function newKeyPuts(record: ApiKeyRecord, keyHash: string) {
+  return [
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...apiKeyCredentialKey(keyHash), entity: API_KEY_CREDENTIAL_ENTITY, ...credentialOf(record) },
+        ConditionExpression: "attribute_not_exists(PK)",
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...apiKeyRecordKey(record.orgId, record.keyId),
+          ...apiKeyIdIndexKeys(record.keyId),
+          entity: API_KEY_ENTITY,
+          keyHash,
+          ...record,
+        },
+        ConditionExpression: "attribute_not_exists(PK)",
+      },
+    },
+  ];
+}
+
+export async function findCredential(keyHash: string): Promise<ApiKeyCredential | undefined> {
   const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyKey(keyHash), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: apiKeyCredentialKey(keyHash), ConsistentRead: true }),
   );
-  return result.Item === undefined ? undefined : recordFromItem(result.Item);
+  return result.Item === undefined ? undefined : (withoutStorageFields(result.Item) as unknown as ApiKeyCredential);
 }
 
 export interface NewApiKey {
@@ -37,78 +122,241 @@ export interface NewApiKey {
   readonly environment: Environment;
   readonly name: string;
   readonly scopes: readonly Scope[];
-  readonly retentionDays: number;
-  readonly createdBy: string;
 }
 
-/** Stores a new key and returns its record with the plaintext, which is never stored. */
+/**
+ * Stores a new key of an existing organisation (carrying the organisation's
+ * retention, so authentication needs no second read) and returns its record
+ * with the plaintext, which is never stored.
+ */
 export async function createApiKey(
   input: NewApiKey,
+  actor: KeyActor,
   nowMs = Date.now(),
 ): Promise<{ record: ApiKeyRecord; plaintext: string }> {
+  const organisation = await findOrganisation(input.orgId);
+  if (organisation === undefined) throw new NotFoundError(`Organisation ${input.orgId} not found`);
   const generated = generateApiKey(input.environment);
+  const createdAt = new Date(nowMs).toISOString();
   const record: ApiKeyRecord = {
     ...input,
+    retentionDays: organisation.retentionDays,
     keyId: newId("apiKey", nowMs),
     hint: generated.hint,
-    createdAt: new Date(nowMs).toISOString(),
+    createdAt,
+    createdBy: actor.name,
   };
   await documentClient.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...apiKeyKey(generated.hash),
-        ...apiKeyIndexKeys(record.orgId, record.keyId, record.createdAt),
-        entity: API_KEY_ENTITY,
-        keyHash: generated.hash,
-        ...record,
-      },
-      ConditionExpression: "attribute_not_exists(PK)",
+    new TransactWriteCommand({
+      TransactItems: [
+        organisationExistsCheck(input.orgId),
+        ...newKeyPuts(record, generated.hash),
+        auditPut(input.orgId, record.keyId, "key.created", actor, createdAt, {
+          environment: record.environment,
+          scopes: record.scopes.join(" "),
+        }),
+      ],
     }),
   );
   return { record, plaintext: generated.plaintext };
 }
 
-export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
-  const keys: ItemKey[] = [];
-  let startKey: Record<string, unknown> | undefined;
+async function queryPartition(partition: string, sortKeyPrefix: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Item | undefined;
   do {
     const page = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        IndexName: "GSI1",
-        KeyConditionExpression: "GSI1PK = :pk",
-        ExpressionAttributeValues: { ":pk": apiKeysOfOrganisation(orgId) },
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+        ExpressionAttributeValues: { ":pk": partition, ":prefix": sortKeyPrefix },
+        ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
     );
-    keys.push(...(page.Items ?? []).map(baseKeyOf));
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
-  return (await batchGetItems(keys)).map(recordFromItem);
+  return items;
 }
 
-/** Marks a key revoked; it is refused from then on (after at most the key-cache bound). */
-export async function revokeApiKey(keyId: string, nowMs = Date.now()): Promise<ApiKeyRecord> {
-  const found = await documentClient.send(
+/** An organisation's keys, oldest first. */
+export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  return (await queryPartition(organisationKey(orgId).PK, API_KEY_RECORD_PREFIX)).map(recordFromItem);
+}
+
+async function getRecordItem(orgId: string, keyId: string): Promise<Item | undefined> {
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+/** A key of the organisation; keys of other organisations are "not found". */
+export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRecord> {
+  const item = await getRecordItem(orgId, keyId);
+  if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
+  return recordFromItem(item);
+}
+
+/** The organisation that owns a key id (operator CLI only: reads a keys-only index). */
+export async function findApiKeyOrganisation(keyId: string): Promise<string | undefined> {
+  const result = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
       IndexName: "GSI2",
       KeyConditionExpression: "GSI2PK = :pk",
-      ExpressionAttributeValues: { ":pk": apiKeyById(keyId) },
+      ExpressionAttributeValues: { ":pk": apiKeyIdPartition(keyId) },
     }),
   );
-  const indexEntry = found.Items?.[0];
-  if (indexEntry === undefined) throw new NotFoundError(`API key ${keyId} not found`);
-  const result = await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: baseKeyOf(indexEntry),
-      UpdateExpression: "SET revokedAt = if_not_exists(revokedAt, :now)",
-      ConditionExpression: "attribute_exists(PK)",
-      ExpressionAttributeValues: { ":now": new Date(nowMs).toISOString() },
-      ReturnValues: "ALL_NEW",
-    }),
+  const partition = result.Items?.[0]?.PK;
+  return typeof partition === "string" ? partition.slice("ORG#".length) : undefined;
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error instanceof TransactionCanceledException &&
+      (error.CancellationReasons ?? []).some((reason) => reason.Code === "ConditionalCheckFailed"))
   );
-  return recordFromItem(result.Attributes ?? {});
+}
+
+/**
+ * Issues a replacement with the same name, environment and scopes; the old
+ * key keeps working until `now + overlapSeconds`, then is refused.
+ */
+export async function rotateApiKey(
+  orgId: string,
+  keyId: string,
+  overlapSeconds: number,
+  actor: KeyActor,
+  nowMs = Date.now(),
+): Promise<{ record: ApiKeyRecord; plaintext: string; previous: ApiKeyRecord }> {
+  const item = await getRecordItem(orgId, keyId);
+  if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
+  const previous = recordFromItem(item);
+  if (!isUsable(previous, nowMs)) {
+    throw new ConflictError(`API key ${keyId} is ${previous.revokedAt ? "revoked" : "expired"} and cannot be rotated`);
+  }
+  if (previous.rotatedTo !== undefined) {
+    throw new ConflictError(`API key ${keyId} was already rotated to ${previous.rotatedTo}; rotate that key instead`);
+  }
+  const now = new Date(nowMs).toISOString();
+  const overlapEnd = nowMs + overlapSeconds * 1000;
+  const expiresAt = new Date(
+    previous.expiresAt === undefined ? overlapEnd : Math.min(overlapEnd, Date.parse(previous.expiresAt)),
+  ).toISOString();
+  const generated = generateApiKey(previous.environment);
+  const record: ApiKeyRecord = {
+    keyId: newId("apiKey", nowMs),
+    orgId,
+    environment: previous.environment,
+    name: previous.name,
+    scopes: previous.scopes,
+    retentionDays: previous.retentionDays,
+    hint: generated.hint,
+    createdAt: now,
+    createdBy: actor.name,
+    rotatedFrom: keyId,
+  };
+  const expireOld = {
+    UpdateExpression: "SET expiresAt = :expiresAt",
+    ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(revokedAt)",
+    ExpressionAttributeValues: { ":expiresAt": expiresAt },
+  };
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...newKeyPuts(record, generated.hash),
+          {
+            Update: {
+              TableName: tableName,
+              Key: apiKeyRecordKey(orgId, keyId),
+              UpdateExpression: "SET expiresAt = :expiresAt, rotatedTo = :rotatedTo",
+              ConditionExpression: "attribute_not_exists(revokedAt) AND attribute_not_exists(rotatedTo)",
+              ExpressionAttributeValues: { ":expiresAt": expiresAt, ":rotatedTo": record.keyId },
+            },
+          },
+          { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...expireOld } },
+          auditPut(orgId, keyId, "key.rotated", actor, now, { replacedBy: record.keyId, expiresAt, overlapSeconds }),
+          auditPut(orgId, record.keyId, "key.created", actor, now, { rotatedFrom: keyId }),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) {
+      throw new ConflictError(`API key ${keyId} was changed by another request; reload it and retry`);
+    }
+    throw error;
+  }
+  return { record, plaintext: generated.plaintext, previous: { ...previous, expiresAt, rotatedTo: record.keyId } };
+}
+
+/** Revokes a key (idempotent): it is refused from then on, after at most the key-cache bound. */
+export async function revokeApiKey(
+  orgId: string,
+  keyId: string,
+  actor: KeyActor,
+  nowMs = Date.now(),
+): Promise<ApiKeyRecord> {
+  const item = await getRecordItem(orgId, keyId);
+  if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
+  const existing = recordFromItem(item);
+  if (existing.revokedAt !== undefined) return existing;
+  const revokedAt = new Date(nowMs).toISOString();
+  const revoke = {
+    UpdateExpression: "SET revokedAt = :revokedAt",
+    ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(revokedAt)",
+    ExpressionAttributeValues: { ":revokedAt": revokedAt },
+  };
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ...revoke } },
+          { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
+          auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
+        ],
+      }),
+    );
+  } catch (error) {
+    // Revoked concurrently by another request: the outcome is the same.
+    if (isConditionFailure(error)) return getApiKey(orgId, keyId);
+    throw error;
+  }
+  return { ...existing, revokedAt };
+}
+
+/** The audit trail of a key, oldest first. */
+export async function listApiKeyAudit(orgId: string, keyId: string): Promise<AuditRecord[]> {
+  await getApiKey(orgId, keyId);
+  const items = await queryPartition(organisationKey(orgId).PK, apiKeyAuditPrefix(keyId));
+  return items.map((item) => {
+    const { PK, SK, entity, orgId: _orgId, ...audit } = item;
+    return audit as unknown as AuditRecord;
+  });
+}
+
+/**
+ * Stamps `lastUsedAt`, at most once per LAST_USED_WRITE_INTERVAL_MS per key
+ * across all containers (a conditional write; a lost race writes nothing).
+ */
+export async function recordKeyUse(orgId: string, keyId: string, nowMs = Date.now()): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: apiKeyRecordKey(orgId, keyId),
+        UpdateExpression: "SET lastUsedAt = :now",
+        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)",
+        ExpressionAttributeValues: {
+          ":now": new Date(nowMs).toISOString(),
+          ":cutoff": new Date(nowMs - LAST_USED_WRITE_INTERVAL_MS).toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }

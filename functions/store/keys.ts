@@ -21,26 +21,47 @@ export function organisationKey(orgId: string): ItemKey {
   return { PK: `ORG#${orgId}`, SK: "ORG" };
 }
 
-export function apiKeyKey(keyHash: string): ItemKey {
+/** The credential item of a key, addressed by the key's SHA-256: one read authenticates. */
+export function apiKeyCredentialKey(keyHash: string): ItemKey {
   return { PK: `APIKEY#${keyHash}`, SK: "APIKEY" };
 }
 
-/** GSI1: an organisation's keys by creation time; GSI2: a key by its id. */
-export function apiKeyIndexKeys(orgId: string, keyId: string, createdAt: string) {
-  return {
-    GSI1PK: `ORG#${orgId}#APIKEYS`,
-    GSI1SK: `${createdAt}#${keyId}`,
-    GSI2PK: `APIKEYID#${keyId}`,
-    GSI2SK: "APIKEY",
-  };
+/** The organisation's record of a key, in the organisation's partition. */
+export function apiKeyRecordKey(orgId: string, keyId: string): ItemKey {
+  return { PK: `ORG#${orgId}`, SK: `APIKEY#${keyId}` };
 }
 
-export function apiKeysOfOrganisation(orgId: string): string {
-  return `ORG#${orgId}#APIKEYS`;
+export const API_KEY_RECORD_PREFIX = "APIKEY#";
+
+/** GSI2: a key record found by its id alone (the operator CLI's `revoke --id`). */
+export function apiKeyIdIndexKeys(keyId: string) {
+  return { GSI2PK: `APIKEYID#${keyId}`, GSI2SK: "APIKEY" };
 }
 
-export function apiKeyById(keyId: string): string {
+export function apiKeyIdPartition(keyId: string): string {
   return `APIKEYID#${keyId}`;
+}
+
+/** Audit records of a key, in time order: `AUDIT#APIKEY#<keyId>#<auditId>`. */
+export function apiKeyAuditKey(orgId: string, keyId: string, auditId: string): ItemKey {
+  return { PK: `ORG#${orgId}`, SK: `${apiKeyAuditPrefix(keyId)}${auditId}` };
+}
+
+export function apiKeyAuditPrefix(keyId: string): string {
+  return `AUDIT#APIKEY#${keyId}#`;
+}
+
+/** A user's membership, stored twice: under the organisation and under the user. */
+export function membershipKey(orgId: string, userId: string): ItemKey {
+  return { PK: `ORG#${orgId}`, SK: `MEMBER#${userId}` };
+}
+
+export function userMembershipKey(userId: string, orgId: string): ItemKey {
+  return { PK: `USER#${userId}`, SK: `ORG#${orgId}` };
+}
+
+export function userPartition(userId: string): string {
+  return `USER#${userId}`;
 }
 
 /** A session and its events share one partition: `SESSION#<id>`. */

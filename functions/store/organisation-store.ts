@@ -44,3 +44,14 @@ export async function ensureOrganisation(orgId: string, nowMs = Date.now()): Pro
     throw error;
   }
 }
+
+/** A transaction item that fails unless the organisation exists. */
+export function organisationExistsCheck(orgId: string) {
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: organisationKey(orgId),
+      ConditionExpression: "attribute_exists(PK)",
+    },
+  };
+}

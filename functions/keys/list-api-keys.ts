@@ -1,0 +1,11 @@
+/** GET /api/keys: the organisation's keys, without secrets (any member). */
+import { userRoute } from "../http/api-route.js";
+import { jsonResponse } from "../http/responses.js";
+import { listApiKeys } from "../store/api-key-store.js";
+import { apiKeyView } from "./api-key-view.js";
+
+export const handler = userRoute("ListApiKeys", {}, async ({ caller }) => {
+  const records = await listApiKeys(caller.orgId);
+  const nowMs = Date.now();
+  return jsonResponse(200, { items: records.map((record) => apiKeyView(record, nowMs)) });
+});
