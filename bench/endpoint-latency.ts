@@ -47,14 +47,10 @@ try {
   const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
 
   await ensureOrganisation("bench");
-  const { plaintext: key } = await createApiKey({
-    orgId: "bench",
-    environment: "live",
-    name: "bench",
-    scopes: DEFAULT_SCOPES,
-    retentionDays: 90,
-    createdBy: "bench",
-  });
+  const { plaintext: key } = await createApiKey(
+    { orgId: "bench", environment: "live", name: "bench", scopes: DEFAULT_SCOPES },
+    { name: "bench" },
+  );
   const api = await startLocalApi({ routes, root: REPOSITORY_ROOT });
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const post = async (path: string, body: unknown, method = "POST") => {

@@ -1,11 +1,13 @@
 /**
- * The development organisation of `npm start`, and its API key. The key is
- * created (and shown) once; later starts reuse the key saved in local.json
- * for as long as it still authenticates.
+ * The development organisation of `npm start`: its API key and its owner.
+ * The key is created (and shown) once; later starts reuse the key saved in
+ * local.json for as long as it still authenticates. The owner `dev@localhost`
+ * gets a fresh access token on every start.
  */
-import type { ApiKeyRecord } from "../functions/domain/api-key-record.js";
+import type { LocalIdentity } from "./local-identity.js";
 
 export const DEV_ORGANISATION = "dev";
+export const DEV_USER_EMAIL = "dev@localhost";
 
 export interface DevKey {
   readonly apiKey: string;
@@ -17,22 +19,29 @@ export interface DevKey {
 export async function ensureDevKey(savedKey: string | undefined): Promise<DevKey> {
   const { hashApiKey, parseApiKey } = await import("../functions/domain/api-key.js");
   const { isUsable } = await import("../functions/domain/api-key-record.js");
-  const { createApiKey, findApiKeyByHash } = await import("../functions/store/api-key-store.js");
+  const { createApiKey, findCredential } = await import("../functions/store/api-key-store.js");
   const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
   const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
 
   if (savedKey !== undefined && parseApiKey(savedKey) !== undefined) {
-    const record: ApiKeyRecord | undefined = await findApiKeyByHash(hashApiKey(savedKey));
-    if (record !== undefined && isUsable(record, Date.now())) return { apiKey: savedKey, created: false };
+    const credential = await findCredential(hashApiKey(savedKey));
+    if (credential !== undefined && isUsable(credential, Date.now())) return { apiKey: savedKey, created: false };
   }
-  const organisation = await ensureOrganisation(DEV_ORGANISATION);
-  const { plaintext } = await createApiKey({
-    orgId: organisation.orgId,
-    environment: "live",
-    name: "local development",
-    scopes: DEFAULT_SCOPES,
-    retentionDays: organisation.retentionDays,
-    createdBy: "npm start",
-  });
+  await ensureOrganisation(DEV_ORGANISATION);
+  const { plaintext } = await createApiKey(
+    { orgId: DEV_ORGANISATION, environment: "live", name: "local development", scopes: DEFAULT_SCOPES },
+    { name: "npm start" },
+  );
   return { apiKey: plaintext, created: true };
+}
+
+/** Makes `dev@localhost` the owner of the dev organisation and returns an access token for it. */
+export async function devUserToken(identity: LocalIdentity, issuer: string): Promise<string> {
+  const { listUserMemberships, putMembership } = await import("../functions/store/membership-store.js");
+  const user = identity.ensureUser(DEV_USER_EMAIL);
+  const memberships = await listUserMemberships(user.userId);
+  if (!memberships.some((membership) => membership.orgId === DEV_ORGANISATION && membership.role === "owner")) {
+    await putMembership({ orgId: DEV_ORGANISATION, userId: user.userId, email: user.email, role: "owner" });
+  }
+  return identity.issueAccessToken(user, issuer);
 }

@@ -171,12 +171,19 @@ export async function startLocalApi(options: {
   readonly routes: readonly RouteDefinition[];
   readonly root: string;
   readonly port?: number;
+  /** Documents served as JSON on GET outside the route table (the local issuer's JWKS). */
+  readonly documents?: Readonly<Record<string, () => unknown>>;
 }): Promise<LocalApi> {
   const compiled = await loadRoutes(options.routes, options.root);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://local");
     const method = request.method ?? "GET";
+    const document = options.documents?.[url.pathname];
+    if (document !== undefined && method === "GET") {
+      sendJson(response, 200, document());
+      return;
+    }
     const candidates = compiled
       .map((entry) => ({ entry, found: entry.pattern.exec(url.pathname) }))
       .filter((candidate) => candidate.found !== null);

@@ -5,39 +5,20 @@
  *   list   --org <org> [--json]
  *   revoke --id <keyId> [--json]
  *
- * Uses DYNAMODB_ENDPOINT, else the DynamoDB of a running `npm start`
- * (from $DATA_DIR/local.json), else starts DynamoDB Local on $DATA_DIR for
- * the duration of the command.
+ * Add `--aws` to work on the deployed table (see cli-database.ts).
  */
 import { parseArgs } from "node:util";
-import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { createLocalDynamoClient } from "./dynamo-endpoint.js";
-import { openLocalDatabase } from "./local-database.js";
-import { readLocalJson, readSettings } from "./settings.js";
+import { openCliDatabase } from "./cli-database.js";
+import { requiredFlag, runCli, UsageError } from "./cli-program.js";
 
 const USAGE = `Usage:
-  npm run keys -- create --org <org> --name <name> [--environment live|test] [--scopes sessions:write,events:write,read] [--json]
-  npm run keys -- list --org <org> [--json]
-  npm run keys -- revoke --id <keyId> [--json]`;
+  npm run keys -- create --org <org> --name <name> [--environment live|test] [--scopes sessions:write,events:write,read] [--json] [--aws]
+  npm run keys -- list --org <org> [--json] [--aws]
+  npm run keys -- revoke --id <keyId> [--json] [--aws]`;
 
-class UsageError extends Error {}
+const OPERATOR = { name: "operator CLI" };
 
-async function isReachable(endpoint: string): Promise<boolean> {
-  const client = createLocalDynamoClient(endpoint);
-  try {
-    await client.send(new ListTablesCommand({ Limit: 1 }));
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.destroy();
-  }
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === "") throw new UsageError(`Missing --${flag}`);
-  return value;
-}
+const required = (value: string | undefined, flag: string) => requiredFlag(value, flag, USAGE);
 
 async function run(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -50,20 +31,18 @@ async function run(argv: string[]): Promise<void> {
       environment: { type: "string", default: "live" },
       scopes: { type: "string" },
       json: { type: "boolean", default: false },
+      aws: { type: "boolean", default: false },
     },
   });
   const command = positionals[0];
   if (command !== "create" && command !== "list" && command !== "revoke") throw new UsageError(USAGE);
 
-  const settings = readSettings();
-  const running = readLocalJson(settings)?.dynamodbEndpoint;
-  const endpoint = settings.dynamodbEndpoint ?? (running && (await isReachable(running)) ? running : undefined);
-  const database = await openLocalDatabase(settings, endpoint);
+  const database = await openCliDatabase({ aws: values.aws });
   try {
     const { ENVIRONMENTS } = await import("../functions/domain/api-key.js");
     const { isOrganisationId } = await import("../functions/domain/organisation.js");
     const { DEFAULT_SCOPES, isScope } = await import("../functions/domain/scopes.js");
-    const { createApiKey, listApiKeys, revokeApiKey } = await import("../functions/store/api-key-store.js");
+    const store = await import("../functions/store/api-key-store.js");
     const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
 
     if (command === "create") {
@@ -76,18 +55,14 @@ async function run(argv: string[]): Promise<void> {
         values.scopes === undefined ? DEFAULT_SCOPES : values.scopes.split(",").map((scope) => scope.trim());
       const unknown = scopes.filter((scope) => !isScope(scope));
       if (unknown.length > 0) throw new UsageError(`Unknown scope(s): ${unknown.join(", ")}`);
-      const organisation = await ensureOrganisation(orgId);
-      const { record, plaintext } = await createApiKey({
-        orgId,
-        environment,
-        name,
-        scopes: scopes.filter(isScope),
-        retentionDays: organisation.retentionDays,
-        createdBy: "operator CLI",
-      });
+      await ensureOrganisation(orgId);
+      const { record, plaintext } = await store.createApiKey(
+        { orgId, environment, name, scopes: scopes.filter(isScope) },
+        OPERATOR,
+      );
       console.log(values.json ? JSON.stringify({ ...record, key: plaintext }) : plaintext);
     } else if (command === "list") {
-      const records = await listApiKeys(required(values.org, "org"));
+      const records = await store.listApiKeys(required(values.org, "org"));
       if (values.json) console.log(JSON.stringify(records));
       else
         for (const record of records) {
@@ -95,17 +70,15 @@ async function run(argv: string[]): Promise<void> {
           console.log(`${record.keyId}  …${record.hint}  ${record.environment}  ${state}  ${record.name}`);
         }
     } else {
-      const record = await revokeApiKey(required(values.id, "id"));
+      const keyId = required(values.id, "id");
+      const orgId = await store.findApiKeyOrganisation(keyId);
+      if (orgId === undefined) throw new Error(`API key ${keyId} not found`);
+      const record = await store.revokeApiKey(orgId, keyId, OPERATOR);
       console.log(values.json ? JSON.stringify(record) : `revoked ${record.keyId} at ${record.revokedAt}`);
     }
   } finally {
-    await database.stop();
+    await database.close();
   }
 }
 
-try {
-  await run(process.argv.slice(2));
-} catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = error instanceof UsageError ? 2 : 1;
-}
+await runCli(run);

@@ -29,6 +29,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): LocalSetting
 export interface LocalJson {
   readonly apiUrl: string;
   readonly apiKey: string;
+  /** Access token of the dev user (owner of the dev organisation), for the key-management API. */
+  readonly userToken: string;
   readonly dynamodbEndpoint: string;
   readonly tableName: string;
 }

@@ -3,10 +3,13 @@
  * DYNAMODB_ENDPOINT), the table, a development organisation and key, and the
  * API on http://127.0.0.1:$PORT through the Lambda handler modules.
  */
+
+import { join } from "node:path";
 import { routes } from "../functions/routes.js";
-import { ensureDevKey } from "./dev-organisation.js";
+import { devUserToken, ensureDevKey } from "./dev-organisation.js";
 import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
+import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 
 const startedAt = performance.now();
@@ -25,10 +28,19 @@ process.once("SIGTERM", () => void shutDown("SIGTERM"));
 
 try {
   const devKey = await ensureDevKey(readLocalJson(settings)?.apiKey);
-  api = await startLocalApi({ routes, root: REPOSITORY_ROOT, port: settings.port });
+  const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
+  api = await startLocalApi({
+    routes,
+    root: REPOSITORY_ROOT,
+    port: settings.port,
+    documents: { "/.well-known/jwks.json": () => identity.jwks() },
+  });
+  configureLocalIssuer(api.url);
+  const userToken = await devUserToken(identity, api.url);
   writeLocalJson(settings, {
     apiUrl: api.url,
     apiKey: devKey.apiKey,
+    userToken,
     dynamodbEndpoint: database.endpoint,
     tableName: settings.tableName,
   });
@@ -42,6 +54,8 @@ try {
       "Agent Tracking Service (local)",
       `  API:       ${api.url}`,
       keyLine,
+      `  User:      dev@localhost, owner of organisation "dev" (access token in local.json, valid 1 hour;`,
+      "             npm run users -- token --email <e> --org <org> for others)",
       `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
       `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
