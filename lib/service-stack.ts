@@ -1,12 +1,21 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
-import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from "aws-cdk-lib/aws-apigatewayv2";
+import { CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
+import {
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { routes } from "../functions/routes.js";
+import { type RouteAuth, routes } from "../functions/routes.js";
 import { ApiFunction, grantTableActions } from "./constructs/api-function.js";
 import { TrackingTable } from "./constructs/tracking-table.js";
+import { UserDirectory } from "./constructs/user-directory.js";
 
 /** Repository root: the parent of `lib/`. Route entries are relative to it. */
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -20,17 +29,50 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
 
 /**
- * The Agent Tracking Service: one DynamoDB table and one HTTP API whose routes
- * are generated from `functions/routes.ts`, each backed by its own Lambda
- * function holding exactly the DynamoDB actions its route declares.
+ * One JSON object per request in the stage's access log (HTTP API context
+ * variables). Every value is quoted: a variable without a value renders as
+ * `-`, which would otherwise break the JSON.
+ */
+const ACCESS_LOG_FIELDS = {
+  requestId: "$context.requestId",
+  ip: "$context.identity.sourceIp",
+  requestTime: "$context.requestTime",
+  routeKey: "$context.routeKey",
+  status: "$context.status",
+  protocol: "$context.protocol",
+  responseLength: "$context.responseLength",
+  integrationLatency: "$context.integrationLatency",
+  responseLatency: "$context.responseLatency",
+  integrationError: "$context.integrationErrorMessage",
+} as const;
+
+/**
+ * Why a route has no API Gateway authorizer (AwsSolutions-APIG4): each route
+ * authenticates in its Lambda function, with the same code that runs locally.
+ */
+const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteAuth["kind"], string>> = {
+  apiKey:
+    "SDK route authenticated in its Lambda function, before any other work: the API key from the Authorization header is hashed (SHA-256) and looked up in the table, revoked or expired keys and keys without the route's scope are rejected with 401/403. API Gateway cannot do this lookup itself (a Lambda authorizer would only move the same code into a second, extra-latency invocation); the route's function holds no permission beyond its own table actions.",
+  user: "Key-management route authenticated in its Lambda function: the caller's Cognito access token is verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client) and the user's role in the organisation is then checked against the table. The function must read the verified claims and the membership anyway; verifying in one place keeps the same code path locally and on AWS.",
+};
+
+/**
+ * The Agent Tracking Service: one DynamoDB table, one Cognito user pool for
+ * the people who manage API keys, and one HTTP API whose routes are generated
+ * from `functions/routes.ts`, each backed by its own Lambda function holding
+ * exactly the DynamoDB actions its route declares.
  */
 export class AgentTrackingStack extends Stack {
   /** The single table of the service. */
   readonly table: TrackingTable;
+  /** The Cognito user pool and app client of the key-management routes. */
+  readonly users: UserDirectory;
   /** The HTTP API (payload format 2.0). */
   readonly api: HttpApi;
-  /** The `$default` stage (auto deploy, throttled). */
+  /** The `$default` stage (auto deploy, throttled, access-logged). */
   readonly stage: HttpStage;
+  /** The stage's access log group (retention one month). */
+  readonly accessLogGroup: LogGroup;
   /** One function per route, keyed by route id. */
   readonly handlers: ReadonlyMap<string, ApiFunction>;
 
@@ -40,36 +82,54 @@ export class AgentTrackingStack extends Stack {
     this.table = new TrackingTable(this, "Tracking");
     const table = this.table.table;
 
+    this.users = new UserDirectory(this, "Users");
+    const userTokenEnvironment = this.users.tokenEnvironment();
+
     // The default stage is created explicitly: HttpApi's implicit one cannot be throttled.
     this.api = new HttpApi(this, "Api", {
       description: "Agent Tracking Service HTTP API",
       createDefaultStage: false,
     });
+    this.accessLogGroup = new LogGroup(this, "AccessLogs", {
+      retention: RetentionDays.ONE_MONTH,
+    });
     this.stage = new HttpStage(this, "DefaultStage", {
       httpApi: this.api,
       autoDeploy: true,
       throttle: DEFAULT_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
     });
 
     const handlers = new Map<string, ApiFunction>();
     for (const route of routes) {
+      const auth: RouteAuth = route.auth;
       const handler = new ApiFunction(this, route.id, {
         entry: path.join(repoRoot, route.entry),
         projectRoot: repoRoot,
         description: `${route.method} ${route.path}`,
-        environment: { TABLE_NAME: table.tableName },
+        environment: {
+          TABLE_NAME: table.tableName,
+          // Only the signed-in-user routes learn about the user pool.
+          ...(auth.kind === "user" ? userTokenEnvironment : {}),
+        },
       });
       grantTableActions(handler.function, table, route.tableActions, {
         includeIndexes: route.queriesIndexes,
       });
 
-      this.api.addRoutes({
+      const apiRoutes = this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: new HttpLambdaIntegration(`${route.id}Integration`, handler.function, {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
         }),
       });
+      for (const apiRoute of apiRoutes) {
+        Validations.of(apiRoute).acknowledge({ id: "AwsSolutions-APIG4", reason: IN_FUNCTION_AUTH_REASON[auth.kind] });
+      }
       handlers.set(route.id, handler);
     }
     this.handlers = handlers;
@@ -81,6 +141,14 @@ export class AgentTrackingStack extends Stack {
     new CfnOutput(this, "TableName", {
       description: "Name of the DynamoDB table",
       value: table.tableName,
+    });
+    new CfnOutput(this, "UserPoolId", {
+      description: "Id of the Cognito user pool of the key-management users",
+      value: this.users.userPool.userPoolId,
+    });
+    new CfnOutput(this, "UserPoolClientId", {
+      description: "Id of the public app client (settings UI / CLI) of the user pool",
+      value: this.users.client.userPoolClientId,
     });
   }
 }

@@ -1,15 +1,17 @@
 import { readFileSync } from "node:fs";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { CfnApi } from "aws-cdk-lib/aws-apigatewayv2";
+import { CfnApi, CfnRoute } from "aws-cdk-lib/aws-apigatewayv2";
+import { CfnUserPool, CfnUserPoolClient } from "aws-cdk-lib/aws-cognito";
 import { CfnTable } from "aws-cdk-lib/aws-dynamodb";
 import { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { CfnLogGroup } from "aws-cdk-lib/aws-logs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type RouteDefinition, routes } from "../../functions/routes.js";
+import { type RouteAuth, type RouteDefinition, routes } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
 import { AgentTrackingStack } from "../../lib/service-stack.js";
+import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 
 /** Synthesis bundles every handler with esbuild once; allow for a slow machine. */
 const SYNTH_TIMEOUT_MS = 180_000;
@@ -37,6 +39,17 @@ interface TableResource {
 interface RouteResource {
   readonly Properties: { readonly RouteKey: string };
 }
+interface FunctionEnvironmentResource {
+  readonly Properties: { readonly Environment: { readonly Variables: Readonly<Record<string, unknown>> } };
+}
+interface StageResource {
+  readonly Properties: {
+    readonly AccessLogSettings?: { readonly DestinationArn: unknown; readonly Format: string };
+  };
+}
+
+/** The variables with which the key-management handlers verify Cognito access tokens. */
+const JWT_VARIABLES = ["JWT_ISSUER", "JWT_CLIENT_ID", "JWT_JWKS_URI"] as const;
 
 let stack: AgentTrackingStack;
 let template: Template;
@@ -177,6 +190,36 @@ describe("HTTP API", () => {
     });
     template.hasOutput("TableName", { Value: { Ref: tableLogicalId() } });
   });
+
+  it("outputs the user pool id and the app client id", () => {
+    template.hasOutput("UserPoolId", { Value: { Ref: logicalIdOf(stack.users.userPool, CfnUserPool) } });
+    template.hasOutput("UserPoolClientId", { Value: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) } });
+  });
+
+  it("logs every request of the stage as JSON to its own log group", () => {
+    // Prepare
+    const logGroupArn = { "Fn::GetAtt": [logicalIdOf(stack.accessLogGroup, CfnLogGroup), "Arn"] };
+
+    // Act
+    const [stage] = Object.values(resourcesOf<StageResource>("AWS::ApiGatewayV2::Stage"));
+    const settings = stage?.Properties.AccessLogSettings;
+    const format: unknown = JSON.parse(settings?.Format ?? "null");
+
+    // Assess
+    expect(settings?.DestinationArn).toEqual(logGroupArn);
+    expect(format).toEqual({
+      requestId: "$context.requestId",
+      ip: "$context.identity.sourceIp",
+      requestTime: "$context.requestTime",
+      routeKey: "$context.routeKey",
+      status: "$context.status",
+      protocol: "$context.protocol",
+      responseLength: "$context.responseLength",
+      integrationLatency: "$context.integrationLatency",
+      responseLatency: "$context.responseLatency",
+      integrationError: "$context.integrationErrorMessage",
+    });
+  });
 });
 
 describe("Lambda functions", () => {
@@ -198,6 +241,43 @@ describe("Lambda functions", () => {
       Environment: { Variables: { TABLE_NAME: { Ref: tableLogicalId() } } },
     });
   });
+
+  it("has routes of both kinds, so the environment checks below cover both", () => {
+    expect(new Set(routes.map((route) => route.auth.kind))).toEqual(new Set(["apiKey", "user"]));
+  });
+
+  for (const route of routes) {
+    const auth: RouteAuth = route.auth;
+    if (auth.kind === "user") {
+      it(`lets ${route.id} (signed-in users) verify access tokens of the stack's user pool and client`, () => {
+        // Prepare
+        const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+
+        // Act
+        const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[functionId];
+
+        // Assess: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
+        expect(fn?.Properties.Environment.Variables).toEqual({
+          TABLE_NAME: { Ref: tableLogicalId() },
+          JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
+          JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
+        });
+      });
+    } else {
+      it(`gives ${route.id} (API keys) no user-pool configuration`, () => {
+        // Prepare
+        const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+
+        // Act
+        const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[functionId];
+        const names = Object.keys(fn?.Properties.Environment.Variables ?? {});
+
+        // Assess
+        expect(names).toEqual(["TABLE_NAME"]);
+        for (const name of JWT_VARIABLES) expect(names).not.toContain(name);
+      });
+    }
+  }
 
   for (const route of routes) {
     it(`logs ${route.id} to its own log group`, () => {
@@ -273,8 +353,8 @@ describe("Lambda functions", () => {
     });
   }
 
-  it("keeps every log group for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length);
+  it("keeps every log group (one per function, plus the access log) for one month", () => {
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 1);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -342,4 +422,73 @@ describe("DynamoDB table", () => {
     // Assess
     expect(actual).toEqual(expected);
   });
+});
+
+describe("Cognito user directory", () => {
+  it("is one user pool with one app client", () => {
+    template.resourceCountIs("AWS::Cognito::UserPool", 1);
+    template.resourceCountIs("AWS::Cognito::UserPoolClient", 1);
+    template.hasResourceProperties("AWS::Cognito::UserPoolClient", {
+      UserPoolId: { Ref: logicalIdOf(stack.users.userPool, CfnUserPool) },
+    });
+  });
+});
+
+describe("AwsSolutions checks (cdk-nag)", () => {
+  it("leave no unacknowledged error", () => {
+    expect(awsSolutionsFindings(stack).errors).toEqual([]);
+  });
+
+  it("leave no unacknowledged warning", () => {
+    expect(awsSolutionsFindings(stack).warnings).toEqual([]);
+  });
+
+  it("are acknowledged only for the deliberate decisions, each with a written reason", () => {
+    // Prepare
+    const poolPath = stack.users.userPool.node.path;
+    const routePaths = new Map(
+      stack.node
+        .findAll()
+        .filter((construct): construct is CfnRoute => construct instanceof CfnRoute)
+        .map((cfnRoute) => [String(stack.resolve(cfnRoute.routeKey)), cfnRoute.node.scope?.node.path ?? ""]),
+    );
+    const expected = [
+      { path: poolPath, id: "AwsSolutions-COG2" },
+      { path: poolPath, id: "AwsSolutions-COG8" },
+      ...routes.map((route) => ({ path: routePaths.get(`${route.method} ${route.path}`), id: "AwsSolutions-APIG4" })),
+    ];
+    const byPathAndId = (a: { path: string | undefined; id: string }, b: { path: string | undefined; id: string }) =>
+      `${a.path} ${a.id}`.localeCompare(`${b.path} ${b.id}`);
+
+    // Act
+    const acknowledged = acknowledgementsIn(stack);
+
+    // Assess
+    expect(acknowledged.map(({ path, id }) => ({ path, id })).sort(byPathAndId)).toEqual(expected.sort(byPathAndId));
+    for (const { reason } of acknowledged) {
+      expect(reason.length).toBeGreaterThan(150);
+    }
+  });
+
+  for (const route of routes) {
+    it(`explains how ${route.id} authenticates without an API Gateway authorizer`, () => {
+      // Prepare
+      const cfnRoute = stack.node
+        .findAll()
+        .find(
+          (construct) =>
+            construct instanceof CfnRoute && stack.resolve(construct.routeKey) === `${route.method} ${route.path}`,
+        );
+
+      // Act
+      const reasons = acknowledgementsIn(stack)
+        .filter((ack) => ack.id === "AwsSolutions-APIG4" && ack.path === cfnRoute?.node.scope?.node.path)
+        .map((ack) => ack.reason);
+
+      // Assess
+      expect(reasons).toEqual([
+        route.auth.kind === "user" ? expect.stringMatching(/aws-jwt-verify/) : expect.stringMatching(/API key/),
+      ]);
+    });
+  }
 });
