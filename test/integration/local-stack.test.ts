@@ -4,13 +4,17 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { routes } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
+import { startLocalApi } from "../../local/http-adapter.js";
+import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
+import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { exited, isAlive, runTool, startTool, waitForFile } from "../support/processes.js";
 
 const dataDirectories: string[] = [];
@@ -33,6 +37,7 @@ afterAll(() => {
 interface LocalJson {
   apiUrl: string;
   apiKey: string;
+  userToken: string;
   dynamodbEndpoint: string;
   tableName: string;
 }
@@ -64,11 +69,17 @@ describe("npm start", () => {
     expect(local).toEqual({
       apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       apiKey: expect.stringMatching(/^ats_live_[0-9A-Za-z]{38}$/),
+      userToken: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
       dynamodbEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       tableName: "ats-local",
     });
     expect(first.output()).toContain(local.apiKey);
     expect((await createSession(local)).status).toBe(201);
+    const keys = await fetch(`${local.apiUrl}/api/keys`, { headers: { authorization: `Bearer ${local.userToken}` } });
+    expect(keys.status).toBe(200);
+    expect(((await keys.json()) as { items: { name: string }[] }).items.map((key) => key.name)).toEqual([
+      "local development",
+    ]);
     const [javaPid] = dynamoPidsOf(first.child.pid ?? -1);
     expect(javaPid).toBeDefined();
 
@@ -162,5 +173,66 @@ describe("npm run keys", () => {
 
     const badOrg = await runTool("local/keys-cli.ts", ["create", "--org", "Not A Slug", "--name", "x"], env());
     expect(badOrg.code).toBe(2);
+  });
+});
+
+describe("npm run users", () => {
+  it("issues access tokens from the local issuer; the first member of an organisation owns it", async () => {
+    // Prepare: a local API serving the JWKS of an identity kept in a fresh DATA_DIR.
+    const dataDirectory = freshDataDirectory();
+    const localIdentity = LocalIdentity.open(join(dataDirectory, "identity"));
+    const api = await startLocalApi({
+      routes,
+      root: REPOSITORY_ROOT,
+      documents: { "/.well-known/jwks.json": () => localIdentity.jwks() },
+    });
+    configureLocalIssuer(api.url);
+    writeFileSync(join(dataDirectory, "local.json"), JSON.stringify({ apiUrl: api.url }));
+    const env = {
+      DATA_DIR: dataDirectory,
+      DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
+      TABLE_NAME: inject("tableName"),
+    };
+    const orgId = `users-${randomUUID().slice(0, 8)}`;
+
+    try {
+      // Act
+      const ownerToken = await runTool(
+        "local/users-cli.ts",
+        ["token", "--email", "ada@example.com", "--org", orgId],
+        env,
+      );
+      const memberToken = await runTool(
+        "local/users-cli.ts",
+        ["token", "--email", "bob@example.com", "--org", orgId],
+        env,
+      );
+      const asOwner = await fetch(`${api.url}/api/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ownerToken.stdout.trim()}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "from the CLI user" }),
+      });
+      const asMember = await fetch(`${api.url}/api/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${memberToken.stdout.trim()}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "not allowed" }),
+      });
+      const memberList = await fetch(`${api.url}/api/keys`, {
+        headers: { authorization: `Bearer ${memberToken.stdout.trim()}` },
+      });
+
+      // Assess
+      expect(ownerToken.code).toBe(0);
+      expect(ownerToken.stdout).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      expect(asOwner.status).toBe(201);
+      expect(asMember.status).toBe(403);
+      expect(memberList.status).toBe(200);
+      const listed = (await memberList.json()) as { items: { name: string; createdBy: string }[] };
+      expect(listed.items).toEqual([
+        expect.objectContaining({ name: "from the CLI user", createdBy: "ada@example.com" }),
+      ]);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -4,16 +4,23 @@
  * API over real HTTP, and raw table reads for asserting what was stored.
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { Environment } from "../../functions/domain/api-key.js";
+import type { Role } from "../../functions/domain/membership.js";
 import type { Scope } from "../../functions/domain/scopes.js";
 import { routes } from "../../functions/routes.js";
 import { createApiKey } from "../../functions/store/api-key-store.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import { sessionKey } from "../../functions/store/keys.js";
+import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
+import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { rememberSecretsIn } from "./secrets-ledger.js";
 
 export interface TestKey {
   readonly orgId: string;
@@ -29,19 +36,54 @@ export async function createTestKey(
   options: { orgId?: string; scopes?: readonly Scope[]; environment?: Environment } = {},
 ): Promise<TestKey> {
   const organisation = await ensureOrganisation(options.orgId ?? uniqueOrgId());
-  const { record, plaintext } = await createApiKey({
-    orgId: organisation.orgId,
-    environment: options.environment ?? "live",
-    name: "test key",
-    scopes: options.scopes ?? ["sessions:write", "events:write", "read"],
-    retentionDays: organisation.retentionDays,
-    createdBy: "tests",
-  });
+  const { record, plaintext } = await createApiKey(
+    {
+      orgId: organisation.orgId,
+      environment: options.environment ?? "live",
+      name: "test key",
+      scopes: options.scopes ?? ["sessions:write", "events:write", "read"],
+    },
+    { name: "tests" },
+  );
+  rememberSecretsIn(plaintext);
   return { orgId: organisation.orgId, keyId: record.keyId, key: plaintext };
 }
 
-export function startTestApi(): Promise<LocalApi> {
-  return startLocalApi({ routes, root: REPOSITORY_ROOT });
+/** The local issuer of the test run (its signing key lives in a temporary directory). */
+export const identity = LocalIdentity.open(mkdtempSync(join(tmpdir(), "ats-identity-")));
+
+/**
+ * The local API over real HTTP, serving the local issuer's JWKS, with the
+ * key-management handlers pointed at that issuer.
+ */
+export async function startTestApi(): Promise<LocalApi> {
+  const api = await startLocalApi({
+    routes,
+    root: REPOSITORY_ROOT,
+    documents: { "/.well-known/jwks.json": () => identity.jwks() },
+  });
+  configureLocalIssuer(api.url);
+  return api;
+}
+
+export interface TestUser {
+  readonly userId: string;
+  readonly email: string;
+  readonly orgId: string;
+  readonly role: Role;
+  /** An access token issued by the local issuer of `api`. */
+  readonly token: string;
+}
+
+/** A signed-in user with a role in an organisation (created if needed). */
+export async function createTestUser(api: LocalApi, options: { orgId?: string; role?: Role } = {}): Promise<TestUser> {
+  const organisation = await ensureOrganisation(options.orgId ?? uniqueOrgId());
+  const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+  const role = options.role ?? "owner";
+  await putMembership({ orgId: organisation.orgId, userId: user.userId, email: user.email, role });
+  const token = identity.issueAccessToken(user, api.url);
+  rememberSecretsIn(token);
+  return { ...user, orgId: organisation.orgId, role, token };
 }
 
 export interface ApiResponse {
@@ -52,6 +94,7 @@ export interface ApiResponse {
 }
 
 export interface RequestOptions {
+  /** An API key or an access token, sent as `Authorization: Bearer …`. */
   readonly key?: string;
   /** A value to send as JSON, or a raw string sent as is. */
   readonly body?: unknown;
@@ -74,6 +117,7 @@ export async function call(
         : JSON.stringify(options.body);
   const response = await fetch(`${api.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await response.text();
+  rememberSecretsIn(text);
   let parsed: Record<string, unknown> = {};
   try {
     parsed = JSON.parse(text) as Record<string, unknown>;

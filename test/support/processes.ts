@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { rememberSecretsIn } from "./secrets-ledger.js";
 
 /** Node itself with tsx's loader, so the child's pid is the tool's own process. */
 const NODE_WITH_TSX = [process.execPath, "--import", "tsx"] as const;
@@ -23,7 +24,10 @@ export function runTool(script: string, args: string[], env: Record<string, stri
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      rememberSecretsIn(stdout + stderr);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -35,6 +39,7 @@ export function startTool(script: string, env: Record<string, string>): { child:
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.on("close", () => rememberSecretsIn(output));
   return { child, output: () => output };
 }
 

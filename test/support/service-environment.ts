@@ -3,8 +3,9 @@
  * DynamoDB Local. Like ElectroDB's tests, it refuses any endpoint that is not
  * on this machine, so a test can never write to a real AWS table.
  */
-import { inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 import { configureServiceEnvironment } from "../../local/dynamo-endpoint.js";
+import { readLedger, SECRET_PATTERN } from "./secrets-ledger.js";
 
 const endpoint = inject("dynamodbEndpoint");
 const { hostname } = new URL(endpoint);
@@ -14,3 +15,23 @@ if (hostname !== "127.0.0.1" && hostname !== "localhost") {
 configureServiceEnvironment(endpoint, inject("tableName"));
 // A short key cache keeps the revocation test quick; the bound itself is what it checks.
 process.env.KEY_CACHE_TTL_SECONDS = "1";
+
+// Every secret the tests handle goes to the run's ledger (checked against the
+// whole table after the suite), and everything this file logs is captured:
+// no key or token may ever appear in a log line.
+process.env.ATS_TEST_SECRETS_LEDGER = inject("secretsLedger");
+const logged: string[] = [];
+for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+  const original = console[method].bind(console);
+  console[method] = (...args: unknown[]) => {
+    logged.push(args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" "));
+    original(...args);
+  };
+}
+afterAll(() => {
+  const secrets = readLedger(inject("secretsLedger"));
+  const leaks = logged.filter(
+    (line) => secrets.some((secret) => line.includes(secret)) || new RegExp(SECRET_PATTERN.source).test(line),
+  );
+  expect(leaks, "log lines containing an API key or access token").toEqual([]);
+});

@@ -1,0 +1,201 @@
+/**
+ * Every route × every way a caller can be wrong: the expected status, and
+ * nothing of the victim organisation changes. Cases that cannot apply to a
+ * route (a JWT on a JWT route, an environment for a user) are not generated.
+ */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes } from "../../functions/routes.js";
+import { revokeApiKey, rotateApiKey } from "../../functions/store/api-key-store.js";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { organisationKey, sessionKey } from "../../functions/store/keys.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  createTestUser,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
+
+type Case =
+  | "no credential"
+  | "malformed key"
+  | "revoked key"
+  | "expired rotated key"
+  | "other organisation"
+  | "other environment"
+  | "missing scope or role"
+  | "API key on a JWT route"
+  | "JWT on an SDK route";
+
+interface World {
+  victim: TestKey;
+  victimOwner: TestUser;
+  victimMember: TestUser;
+  victimSessionId: string;
+  victimKeyId: string;
+  revoked: string;
+  expired: string;
+  otherOrgKey: TestKey;
+  otherOrgUser: TestUser;
+  otherEnvKey: TestKey;
+  sessionsOnlyKey: TestKey;
+  eventsOnlyKey: TestKey;
+}
+
+let api: LocalApi;
+let world: World;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const victim = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  const victimOwner = await createTestUser(api, { orgId: victim.orgId, role: "owner" });
+  const victimMember = await createTestUser(api, { orgId: victim.orgId, role: "member" });
+  const revokedKey = await createTestKey({ orgId: victim.orgId });
+  await revokeApiKey(victim.orgId, revokedKey.keyId, { name: "tests" });
+  const rotatedKey = await createTestKey({ orgId: victim.orgId });
+  await rotateApiKey(victim.orgId, rotatedKey.keyId, 0, { name: "tests" });
+  const otherOrgKey = await createTestKey();
+  world = {
+    victim,
+    victimOwner,
+    victimMember,
+    victimSessionId: await createTestSession(api, victim.key),
+    victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
+    revoked: revokedKey.key,
+    expired: rotatedKey.key,
+    otherOrgKey,
+    otherOrgUser: await createTestUser(api, { orgId: otherOrgKey.orgId, role: "owner" }),
+    otherEnvKey: await createTestKey({ orgId: victim.orgId, environment: "test" }),
+    sessionsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["sessions:write"] }),
+    eventsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["events:write"] }),
+  };
+});
+afterAll(() => api.close());
+
+/** A valid request for each route, aimed at the victim's resources. */
+function requestFor(routeId: string): { path: string; body?: unknown } {
+  const ids: Record<string, string> = {
+    "{id}": routeId.includes("ApiKey") ? world.victimKeyId : world.victimSessionId,
+  };
+  const route = routes.find((candidate) => candidate.id === routeId);
+  const path = (route?.path ?? "").replace("{id}", ids["{id}"] ?? "");
+  const bodies: Record<string, unknown> = {
+    CreateSession: { name: "n", agentName: "a", userId: "u" },
+    UpdateSession: { status: "failed" },
+    CreateEvent: { sessionId: world.victimSessionId, eventType: "error", estimatedCost: 1 },
+    CreateApiKey: { name: "intruder" },
+    RotateApiKey: { overlapSeconds: 0 },
+  };
+  return { path, body: bodies[routeId] };
+}
+
+function credentialFor(routeId: string, kind: "apiKey" | "user", testCase: Case): string | undefined {
+  switch (testCase) {
+    case "no credential":
+      return undefined;
+    case "malformed key":
+      return kind === "apiKey" ? "ats_live_tooShort" : "eyJhbGciOiJIUzI1NiJ9.e30.bad";
+    case "revoked key":
+      return world.revoked;
+    case "expired rotated key":
+      return world.expired;
+    case "other organisation":
+      return kind === "apiKey" ? world.otherOrgKey.key : world.otherOrgUser.token;
+    case "other environment":
+      return world.otherEnvKey.key;
+    case "missing scope or role":
+      if (kind === "user") return world.victimMember.token;
+      return routeId === "CreateEvent" ? world.sessionsOnlyKey.key : world.eventsOnlyKey.key;
+    case "API key on a JWT route":
+      return world.victim.key;
+    case "JWT on an SDK route":
+      return world.victimOwner.token;
+  }
+}
+
+/** Expected status per route and case; absent = the case does not apply to the route. */
+const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
+  CreateSession: { "other organisation": 201, "other environment": 201, "missing scope or role": 403 },
+  UpdateSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  CreateEvent: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  CreateApiKey: { "other organisation": 201, "missing scope or role": 403 },
+  ListApiKeys: { "other organisation": 200, "missing scope or role": 200 },
+  RotateApiKey: { "other organisation": 404, "missing scope or role": 403 },
+  RevokeApiKey: { "other organisation": 404, "missing scope or role": 403 },
+  ListApiKeyAudit: { "other organisation": 404, "missing scope or role": 200 },
+};
+
+const COMMON: Partial<Record<Case, number>> = {
+  "no credential": 401,
+  "malformed key": 401,
+  "revoked key": 401,
+  "expired rotated key": 401,
+};
+
+const matrix = routes.flatMap((route) => {
+  const specific = EXPECTED[route.id] ?? {};
+  const cases: Partial<Record<Case, number>> = {
+    ...COMMON,
+    ...specific,
+    ...(route.auth.kind === "user" ? { "API key on a JWT route": 401 } : { "JWT on an SDK route": 401 }),
+  };
+  return Object.entries(cases).map(([testCase, status]) => ({
+    route: route.id,
+    method: route.method,
+    kind: route.auth.kind,
+    testCase: testCase as Case,
+    status: status as number,
+  }));
+});
+
+/** Everything stored for the victim: its organisation partition and its session partition. */
+async function victimState(): Promise<unknown[]> {
+  const partitions = [organisationKey(world.victim.orgId).PK, sessionKey(world.victimSessionId).PK];
+  const items: unknown[] = [];
+  for (const partition of partitions) {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": partition },
+        ConsistentRead: true,
+      }),
+    );
+    // lastUsedAt is the one field a legitimate use of the victim's own keys may move.
+    items.push(...(result.Items ?? []).map(({ lastUsedAt, ...item }) => item));
+  }
+  return items;
+}
+
+describe("security matrix", () => {
+  it("covers every route of the route table", () => {
+    expect(new Set(matrix.map((row) => row.route))).toEqual(new Set(routes.map((route) => route.id)));
+    expect(matrix.length).toBeGreaterThanOrEqual(routes.length * 6);
+  });
+
+  it.each(matrix)(
+    "$method $route with $testCase → $status, victim unchanged",
+    async ({ route, method, kind, testCase, status }) => {
+      const { path, body } = requestFor(route);
+      const credential = credentialFor(route, kind, testCase);
+      const before = await victimState();
+
+      const response = await call(api, method, path, {
+        ...(credential === undefined ? {} : { key: credential }),
+        ...(body === undefined ? {} : { body }),
+      });
+
+      expect(response.status).toBe(status);
+      if (status >= 400) {
+        expect(response.body).toEqual(
+          expect.objectContaining({ error: expect.any(String), message: expect.any(String) }),
+        );
+      }
+      expect(await victimState()).toEqual(before);
+    },
+  );
+});
