@@ -30,7 +30,8 @@ export type TableAction =
  */
 export type RouteAuth =
   | { readonly kind: "apiKey"; readonly scope: Scope }
-  | { readonly kind: "user"; readonly role: Role };
+  | { readonly kind: "user"; readonly role: Role }
+  | { readonly kind: "public" };
 
 export interface RouteDefinition {
   /** Stable identifier, used for construct ids and function names in logs. */
@@ -45,10 +46,22 @@ export interface RouteDefinition {
   readonly tableActions: readonly TableAction[];
   /** Whether the handler queries the table's global secondary indexes. */
   readonly queriesIndexes: boolean;
+  /** Whether the handler enqueues erasure jobs (needs the deletion queue). */
+  readonly sendsDeletionJobs?: boolean;
+}
+
+/** A function that is not behind the API (a queue worker). */
+export interface WorkerDefinition {
+  readonly id: string;
+  readonly entry: string;
+  readonly tableActions: readonly TableAction[];
+  readonly queriesIndexes: boolean;
 }
 
 /** API-key authentication: the credential lookup, and the once-a-minute `lastUsedAt` stamp. */
 const apiKeyAuthentication: readonly TableAction[] = ["dynamodb:GetItem", "dynamodb:UpdateItem"];
+/** Paging cursors are signed with a secret kept in the table (created on first use). */
+const cursorSigning: readonly TableAction[] = ["dynamodb:PutItem"];
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableAction[] = ["dynamodb:Query"];
 
@@ -78,6 +91,97 @@ export const routes = [
     entry: "functions/events/create-event.ts",
     auth: { kind: "apiKey", scope: "events:write" },
     tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
+    queriesIndexes: false,
+  },
+  {
+    id: "GetSession",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}",
+    entry: "functions/sessions/get-session.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication],
+    queriesIndexes: false,
+  },
+  {
+    id: "ListSessions",
+    method: "GET",
+    path: "/api/sdk/sessions",
+    entry: "functions/sessions/list-sessions.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication, ...cursorSigning, "dynamodb:Query", "dynamodb:BatchGetItem"],
+    queriesIndexes: true,
+  },
+  {
+    id: "ListEvents",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events",
+    entry: "functions/events/list-events.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication, ...cursorSigning, "dynamodb:Query"],
+    queriesIndexes: false,
+  },
+  {
+    id: "DeleteSession",
+    method: "DELETE",
+    path: "/api/sdk/sessions/{id}",
+    entry: "functions/sessions/delete-session.ts",
+    auth: { kind: "apiKey", scope: "delete" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
+    queriesIndexes: false,
+  },
+  {
+    id: "ListAgents",
+    method: "GET",
+    path: "/api/sdk/agents",
+    entry: "functions/analytics/list-agents.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
+    queriesIndexes: false,
+  },
+  {
+    id: "AgentStats",
+    method: "GET",
+    path: "/api/sdk/agents/{agentName}/stats",
+    entry: "functions/analytics/agent-stats.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
+    queriesIndexes: false,
+  },
+  {
+    id: "UserStats",
+    method: "GET",
+    path: "/api/sdk/users/{userId}/stats",
+    entry: "functions/analytics/user-stats.ts",
+    auth: { kind: "apiKey", scope: "read" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
+    queriesIndexes: false,
+  },
+  {
+    id: "DeleteUserData",
+    method: "DELETE",
+    path: "/api/sdk/users/{userId}",
+    entry: "functions/deletion/delete-user-data.ts",
+    auth: { kind: "apiKey", scope: "delete" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
+    queriesIndexes: false,
+    sendsDeletionJobs: true,
+  },
+  {
+    id: "GetDeletionJob",
+    method: "GET",
+    path: "/api/sdk/deletions/{jobId}",
+    entry: "functions/deletion/get-deletion-job.ts",
+    auth: { kind: "apiKey", scope: "delete" },
+    tableActions: [...apiKeyAuthentication],
+    queriesIndexes: false,
+  },
+  {
+    id: "OpenApiDocument",
+    method: "GET",
+    path: "/api/openapi.json",
+    entry: "functions/openapi/get-openapi-document.ts",
+    auth: { kind: "public" },
+    tableActions: [],
     queriesIndexes: false,
   },
   {
@@ -128,6 +232,20 @@ export const routes = [
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteId = (typeof routes)[number]["id"];
+
+/** The worker that runs erasure jobs from the deletion queue. */
+export const deletionWorker: WorkerDefinition = {
+  id: "DeletionWorker",
+  entry: "functions/deletion/deletion-worker.ts",
+  tableActions: [
+    "dynamodb:GetItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:Query",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:DeleteItem",
+  ],
+  queriesIndexes: true,
+};
 
 /** The route table entry of a handler (handlers take their auth rules from here). */
 export function routeById(id: RouteId): RouteDefinition {

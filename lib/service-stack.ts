@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CfnOutput, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
   HttpApi,
@@ -10,10 +10,12 @@ import {
   PayloadFormatVersion,
 } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { type RouteAuth, routes } from "../functions/routes.js";
+import { deletionWorker, type RouteDefinition, routes, type WorkerDefinition } from "../functions/routes.js";
 import { ApiFunction, grantTableActions } from "./constructs/api-function.js";
+import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { TrackingTable } from "./constructs/tracking-table.js";
 import { UserDirectory } from "./constructs/user-directory.js";
 
@@ -27,6 +29,14 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
  * (10,000 rps), so one API cannot starve others in the same account.
  */
 const DEFAULT_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/**
+ * Timeout of the deletion worker: one erasure job (all of a user's sessions
+ * and events) may page through many items. A job is resumable, so a job cut
+ * short by the timeout is finished by the retry. The queue's visibility
+ * timeout is six times this.
+ */
+const DELETION_WORKER_TIMEOUT = Duration.minutes(5);
 
 /**
  * One JSON object per request in the stage's access log (HTTP API context
@@ -50,9 +60,11 @@ const ACCESS_LOG_FIELDS = {
  * Why a route has no API Gateway authorizer (AwsSolutions-APIG4): each route
  * authenticates in its Lambda function, with the same code that runs locally.
  */
-const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteAuth["kind"], string>> = {
+const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], string>> = {
   apiKey:
     "SDK route authenticated in its Lambda function, before any other work: the API key from the Authorization header is hashed (SHA-256) and looked up in the table, revoked or expired keys and keys without the route's scope are rejected with 401/403. API Gateway cannot do this lookup itself (a Lambda authorizer would only move the same code into a second, extra-latency invocation); the route's function holds no permission beyond its own table actions.",
+  public:
+    "Deliberately public route: it serves the API's OpenAPI description (a static document built into the bundle, the same one the repository publishes) so SDK and client generators can fetch it without a credential. It reads no data, its function holds no permission beyond writing its own log group, and the stage throttle caps its cost.",
   user: "Key-management route authenticated in its Lambda function: the caller's Cognito access token is verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client) and the user's role in the organisation is then checked against the table. The function must read the verified claims and the membership anyway; verifying in one place keeps the same code path locally and on AWS.",
 };
 
@@ -60,7 +72,9 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteAuth["kind"], string>> = {
  * The Agent Tracking Service: one DynamoDB table, one Cognito user pool for
  * the people who manage API keys, and one HTTP API whose routes are generated
  * from `functions/routes.ts`, each backed by its own Lambda function holding
- * exactly the DynamoDB actions its route declares.
+ * exactly the DynamoDB actions its route declares (none for a route with an
+ * empty list). Erasure jobs go through an SQS queue (with a dead-letter
+ * queue) to a worker function holding the worker's table actions.
  */
 export class AgentTrackingStack extends Stack {
   /** The single table of the service. */
@@ -75,6 +89,10 @@ export class AgentTrackingStack extends Stack {
   readonly accessLogGroup: LogGroup;
   /** One function per route, keyed by route id. */
   readonly handlers: ReadonlyMap<string, ApiFunction>;
+  /** The queue of erasure jobs and its dead-letter queue. */
+  readonly deletionQueue: DeletionQueue;
+  /** The function that runs erasure jobs from {@link deletionQueue}. */
+  readonly deletionWorker: ApiFunction;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -103,36 +121,63 @@ export class AgentTrackingStack extends Stack {
       },
     });
 
+    this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
+
     const handlers = new Map<string, ApiFunction>();
     for (const route of routes) {
-      const auth: RouteAuth = route.auth;
-      const handler = new ApiFunction(this, route.id, {
-        entry: path.join(repoRoot, route.entry),
+      const definition: RouteDefinition = route;
+      const handler = new ApiFunction(this, definition.id, {
+        entry: path.join(repoRoot, definition.entry),
         projectRoot: repoRoot,
-        description: `${route.method} ${route.path}`,
+        description: `${definition.method} ${definition.path}`,
         environment: {
+          // Every handler's bundle reads the table name at cold start, even one
+          // that never touches the table; the name alone grants nothing.
           TABLE_NAME: table.tableName,
           // Only the signed-in-user routes learn about the user pool.
-          ...(auth.kind === "user" ? userTokenEnvironment : {}),
+          ...(definition.auth.kind === "user" ? userTokenEnvironment : {}),
+          // Only the routes that enqueue erasure jobs learn about the queue.
+          ...(definition.sendsDeletionJobs === true ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
         },
       });
-      grantTableActions(handler.function, table, route.tableActions, {
-        includeIndexes: route.queriesIndexes,
-      });
+      this.grantTable(handler, definition);
+      if (definition.sendsDeletionJobs === true) {
+        this.deletionQueue.grantSendJobs(handler.function);
+      }
 
       const apiRoutes = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, handler.function, {
+        path: definition.path,
+        methods: [HttpMethod[definition.method]],
+        integration: new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
         }),
       });
       for (const apiRoute of apiRoutes) {
-        Validations.of(apiRoute).acknowledge({ id: "AwsSolutions-APIG4", reason: IN_FUNCTION_AUTH_REASON[auth.kind] });
+        Validations.of(apiRoute).acknowledge({
+          id: "AwsSolutions-APIG4",
+          reason: IN_FUNCTION_AUTH_REASON[definition.auth.kind],
+        });
       }
-      handlers.set(route.id, handler);
+      handlers.set(definition.id, handler);
     }
     this.handlers = handlers;
+
+    this.deletionWorker = new ApiFunction(this, deletionWorker.id, {
+      entry: path.join(repoRoot, deletionWorker.entry),
+      projectRoot: repoRoot,
+      description: "Runs erasure jobs from the deletion queue",
+      timeout: DELETION_WORKER_TIMEOUT,
+      environment: { TABLE_NAME: table.tableName },
+    });
+    this.grantTable(this.deletionWorker, deletionWorker);
+    // Grants the worker the consume actions on the queue (receive, delete, change visibility).
+    this.deletionWorker.function.addEventSource(
+      new SqsEventSource(this.deletionQueue.queue, {
+        // One job per invocation: a long job cannot hold other jobs back until it times out.
+        batchSize: 1,
+        reportBatchItemFailures: true,
+      }),
+    );
 
     new CfnOutput(this, "ApiUrl", {
       description: "Base URL of the HTTP API",
@@ -149,6 +194,18 @@ export class AgentTrackingStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", {
       description: "Id of the public app client (settings UI / CLI) of the user pool",
       value: this.users.client.userPoolClientId,
+    });
+  }
+
+  /**
+   * Grants `fn` exactly the table actions of its route-table entry, on the
+   * table and, when it queries indexes, on each index by name. A definition
+   * with no table action gets no table statement at all.
+   */
+  private grantTable(fn: ApiFunction, definition: RouteDefinition | WorkerDefinition): void {
+    if (definition.tableActions.length === 0) return;
+    grantTableActions(fn.function, this.table.table, definition.tableActions, {
+      indexNames: definition.queriesIndexes ? this.table.indexNames : [],
     });
   }
 }

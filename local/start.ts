@@ -9,6 +9,7 @@ import { routes } from "../functions/routes.js";
 import { devUserToken, ensureDevKey } from "./dev-organisation.js";
 import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
+import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 
@@ -28,6 +29,7 @@ process.once("SIGTERM", () => void shutDown("SIGTERM"));
 
 try {
   const devKey = await ensureDevKey(readLocalJson(settings)?.apiKey);
+  await startLocalDeletionWorker();
   const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
   api = await startLocalApi({
     routes,

@@ -11,6 +11,7 @@ import { UnauthorizedError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
 import { findCredential, recordKeyUse } from "../store/api-key-store.js";
+import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/retention.js";
 import { bearerToken } from "./bearer-token.js";
 
 const cacheTtlMs = numberEnv("KEY_CACHE_TTL_SECONDS", 10) * 1000;
@@ -66,5 +67,6 @@ export async function authenticateApiKey(authorization: string | undefined, nowM
     environment: credential.environment,
     scopes: credential.scopes,
     retentionDays: credential.retentionDays,
+    rollupRetentionDays: credential.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
   };
 }

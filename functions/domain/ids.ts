@@ -11,7 +11,7 @@ const TIME_LENGTH = 10;
 const RANDOM_LENGTH = 16;
 const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
 
-export const ID_PREFIXES = { session: "ses", event: "evt", apiKey: "key", audit: "aud" } as const;
+export const ID_PREFIXES = { session: "ses", event: "evt", apiKey: "key", audit: "aud", deletionJob: "del" } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
 let lastTime = -1;
@@ -66,6 +66,7 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   event: new RegExp(`^${ID_PREFIXES.event}_${ULID_PATTERN}$`),
   apiKey: new RegExp(`^${ID_PREFIXES.apiKey}_${ULID_PATTERN}$`),
   audit: new RegExp(`^${ID_PREFIXES.audit}_${ULID_PATTERN}$`),
+  deletionJob: new RegExp(`^${ID_PREFIXES.deletionJob}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */

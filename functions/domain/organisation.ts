@@ -3,7 +3,10 @@
 export interface Organisation {
   readonly orgId: string;
   readonly name: string;
+  /** Days sessions and events are kept (DynamoDB TTL). */
   readonly retentionDays: number;
+  /** Days analytics rollups are kept. */
+  readonly rollupRetentionDays?: number | undefined;
   readonly createdAt: string;
 }
 

@@ -9,6 +9,8 @@ export interface Principal {
   readonly scopes: readonly Scope[];
   /** Days the organisation keeps data; sets each written item's TTL. */
   readonly retentionDays: number;
+  /** Days the organisation keeps analytics rollups (longer than raw data). */
+  readonly rollupRetentionDays: number;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */

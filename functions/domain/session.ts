@@ -58,6 +58,10 @@ export interface Session extends NewSession, Omit<SessionPatch, "status"> {
   readonly updatedAt: string;
   readonly lastActivityAt: string;
   readonly completedAt?: string | undefined;
+  /** Calls per tool name among the session's events (at most MAX_TOOLS_PER_SESSION names). */
+  readonly toolCalls: Readonly<Record<string, number>>;
+  /** `error` events per tool name. */
+  readonly toolErrors: Readonly<Record<string, number>>;
 }
 
 export function isFinal(status: SessionStatus): status is FinalStatus {

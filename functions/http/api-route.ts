@@ -1,8 +1,8 @@
 /**
  * The one middy chain every route runs, built from its route-table entry:
  *   error mapping (registered first: its onError sees every error)
- *   → authentication (API key + scope, or signed-in user + role), before the body is read
- *   → JSON body + zod schema (routes with a body)
+ *   → authentication (API key + scope, or signed-in user + role), before anything else is read
+ *   → query string + zod schema, JSON body + zod schema (routes that take them)
  *   → the route's handler: typed, validated input in; a response out.
  */
 import middy from "@middy/core";
@@ -10,73 +10,87 @@ import type { Context } from "aws-lambda";
 import type { z } from "zod";
 import type { Principal } from "../domain/principal.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
-import { type RouteId, routeById } from "../routes.js";
+import { type RouteAuth, type RouteId, routeById } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { httpErrorMapper } from "./error-mapper.js";
 import { jsonBody } from "./json-body.js";
+import { queryParameters } from "./query-parameters.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 import { userAuth } from "./user-auth.js";
 
-export interface RouteRequest<TCaller, TBody> {
+export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly caller: TCaller;
   readonly body: TBody;
+  readonly query: TQuery;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
 }
 
-export interface BodyOptions<TSchema extends z.ZodType> {
-  readonly body: TSchema;
+export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType> {
+  /** Schema of the JSON body, for routes that take one. */
+  readonly body?: TBody;
   /** Whether an empty body is accepted (validated as `{}`). */
   readonly bodyOptional?: boolean;
+  /** Schema of the query string parameters, for routes that take them. */
+  readonly query?: TQuery;
 }
 
-type Handler<TCaller, TBody> = (request: RouteRequest<TCaller, TBody>) => Promise<HttpResult>;
+type Handler<TCaller, TBody, TQuery> = (request: RouteRequest<TCaller, TBody, TQuery>) => Promise<HttpResult>;
 
-function chain(routeId: RouteId, bodyOptions: BodyOptions<z.ZodType> | undefined) {
-  const route = routeById(routeId);
-  const authentication = route.auth.kind === "apiKey" ? apiKeyAuth(route.auth) : userAuth(route.auth);
-  const handler = middy<SdkEvent, HttpResult, Error, Context>().use(httpErrorMapper()).use(authentication);
-  return bodyOptions === undefined
-    ? handler
-    : handler.use(jsonBody(bodyOptions.body, { optional: bodyOptions.bodyOptional ?? false }));
+function chain(routeId: RouteId, options: RouteOptions<z.ZodType, z.ZodType>) {
+  const { auth } = routeById(routeId);
+  let handler = middy<SdkEvent, HttpResult, Error, Context>().use(httpErrorMapper());
+  if (auth.kind === "apiKey") handler = handler.use(apiKeyAuth(auth));
+  if (auth.kind === "user") handler = handler.use(userAuth(auth));
+  if (options.query !== undefined) handler = handler.use(queryParameters(options.query));
+  if (options.body !== undefined) {
+    handler = handler.use(jsonBody(options.body, { optional: options.bodyOptional ?? false }));
+  }
+  return handler;
 }
 
-function requireKind(routeId: RouteId, kind: "apiKey" | "user"): void {
+function requireKind(routeId: RouteId, kind: RouteAuth["kind"]): void {
   if (routeById(routeId).auth.kind !== kind) throw new Error(`Route ${routeId} is not an ${kind} route`);
 }
 
+/** Typed views of what the middlewares attached (set from the very schemas that type them). */
+function validated<TBody extends z.ZodType, TQuery extends z.ZodType>(event: SdkEvent) {
+  return {
+    body: event.input as z.output<TBody>,
+    query: event.query as z.output<TQuery>,
+    pathParameters: event.pathParameters ?? {},
+  };
+}
+
 /** A route called by SDK clients with an API key. */
-export function apiKeyRoute<TSchema extends z.ZodType>(
+export function apiKeyRoute<TBody extends z.ZodType = z.ZodUnknown, TQuery extends z.ZodType = z.ZodUnknown>(
   routeId: RouteId,
-  options: BodyOptions<TSchema>,
-  routeHandler: Handler<Principal, z.output<TSchema>>,
+  options: RouteOptions<TBody, TQuery>,
+  routeHandler: Handler<Principal, z.output<TBody>, z.output<TQuery>>,
 ) {
   requireKind(routeId, "apiKey");
   return chain(routeId, options).handler(async function runApiKeyRoute(event) {
     if (event.principal === undefined) throw new Error("apiKeyAuth did not run before the handler");
-    return routeHandler({
-      caller: event.principal,
-      // Set by jsonBody from `options.body`, the schema that types it.
-      body: event.input as z.output<TSchema>,
-      pathParameters: event.pathParameters ?? {},
-    });
+    return routeHandler({ caller: event.principal, ...validated<TBody, TQuery>(event) });
   });
 }
 
-/** A route called by signed-in users (key management); `options.body` only for routes with a body. */
-export function userRoute<TSchema extends z.ZodType>(
+/** A route called by signed-in users (key management). */
+export function userRoute<TBody extends z.ZodType = z.ZodUnknown, TQuery extends z.ZodType = z.ZodUnknown>(
   routeId: RouteId,
-  options: Partial<BodyOptions<TSchema>>,
-  routeHandler: Handler<UserPrincipal, z.output<TSchema>>,
+  options: RouteOptions<TBody, TQuery>,
+  routeHandler: Handler<UserPrincipal, z.output<TBody>, z.output<TQuery>>,
 ) {
   requireKind(routeId, "user");
-  const bodyOptions =
-    options.body === undefined ? undefined : { body: options.body, bodyOptional: options.bodyOptional };
-  return chain(routeId, bodyOptions as BodyOptions<z.ZodType> | undefined).handler(async function runUserRoute(event) {
+  return chain(routeId, options).handler(async function runUserRoute(event) {
     if (event.user === undefined) throw new Error("userAuth did not run before the handler");
-    return routeHandler({
-      caller: event.user,
-      body: event.input as z.output<TSchema>,
-      pathParameters: event.pathParameters ?? {},
-    });
+    return routeHandler({ caller: event.user, ...validated<TBody, TQuery>(event) });
+  });
+}
+
+/** A route anyone may call (the API description). */
+export function publicRoute(routeId: RouteId, routeHandler: () => Promise<HttpResult>) {
+  requireKind(routeId, "public");
+  return chain(routeId, {}).handler(async function runPublicRoute() {
+    return routeHandler();
   });
 }

@@ -5,12 +5,13 @@ import type { UserPrincipal } from "../domain/user-principal.js";
 /**
  * The API Gateway (HTTP API, payload v2) event as it moves through the
  * middleware chain: authentication adds `principal` (API key) or `user`
- * (access token), body validation adds `input`.
+ * (access token), body and query validation add `input` and `query`.
  */
 export interface SdkEvent extends APIGatewayProxyEventV2 {
   principal?: Principal;
   user?: UserPrincipal;
   input?: unknown;
+  query?: unknown;
 }
 
 export type HttpResult = APIGatewayProxyStructuredResultV2;

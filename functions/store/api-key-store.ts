@@ -32,6 +32,7 @@ import {
   organisationKey,
 } from "./keys.js";
 import { findOrganisation, organisationExistsCheck } from "./organisation-store.js";
+import { DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
 
 export const API_KEY_CREDENTIAL_ENTITY = "apiKeyCredential";
 export const API_KEY_ENTITY = "apiKey";
@@ -61,6 +62,7 @@ function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
     environment: record.environment,
     scopes: record.scopes,
     retentionDays: record.retentionDays,
+    rollupRetentionDays: record.rollupRetentionDays,
     revokedAt: record.revokedAt,
     expiresAt: record.expiresAt,
   };
@@ -141,6 +143,7 @@ export async function createApiKey(
   const record: ApiKeyRecord = {
     ...input,
     retentionDays: organisation.retentionDays,
+    rollupRetentionDays: organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
     keyId: newId("apiKey", nowMs),
     hint: generated.hint,
     createdAt,
@@ -254,6 +257,7 @@ export async function rotateApiKey(
     name: previous.name,
     scopes: previous.scopes,
     retentionDays: previous.retentionDays,
+    rollupRetentionDays: previous.rollupRetentionDays,
     hint: generated.hint,
     createdAt: now,
     createdBy: actor.name,

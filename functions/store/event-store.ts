@@ -1,26 +1,51 @@
 /**
  * Persistence of events. An event item lives in its session's partition
- * (`SESSION#<sessionId>` / `EVENT#<eventId>`), and is written in one
- * transaction with the session's counters, so the two never disagree.
+ * (`SESSION#<sessionId>` / `EVENT#<eventId>`) and is written in one
+ * transaction with the session's counters (event count, event cost, per-tool
+ * calls and errors), so the two never disagree. An event that arrives after
+ * its session ended also updates the session's rollups in that transaction.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { ForbiddenError, NotFoundError } from "../domain/errors.js";
-import type { AgentEvent, NewEvent } from "../domain/event.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../domain/errors.js";
+import type { AgentEvent, EventType, NewEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
+import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
+import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { eventKey, sessionKey } from "./keys.js";
-import { expiryEpochSeconds } from "./retention.js";
+import { expiryEpochSeconds, isExpired } from "./retention.js";
+import { rollupUpdates } from "./rollup-store.js";
+import { rollupTargetOf, sessionFromItem } from "./session-store.js";
 
 export const EVENT_ENTITY = "event";
+const ATTEMPTS = 5;
+
+/** Which per-tool counter of the session an event moves, if any. */
+function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
+  if (eventType === "tool_call") return "toolCalls";
+  if (eventType === "error") return "toolErrors";
+  return undefined;
+}
+
+/** The tool name an event is counted under: its own, or OTHER_TOOL once the session tracks the maximum. */
+function countedToolName(counts: Readonly<Record<string, number>>, toolName: string): string {
+  if (toolName in counts || Object.keys(counts).length < MAX_TOOLS_PER_SESSION) return toolName;
+  return OTHER_TOOL;
+}
+
+interface Plan {
+  /** The session as last read; undefined before any read (the common, read-free path). */
+  readonly stored?: Session;
+  readonly toolName?: string | undefined;
+}
 
 /**
- * Records an event against a session of the principal's tenant, and in the
- * same transaction adds it to the session's `eventCount` and `eventCost` and
- * moves `lastActivityAt`. Sessions in a final state still accept events (a
- * client's late flush must not be lost).
+ * Records an event against a session of the principal's tenant. Sessions in
+ * a final state still accept events (a client's late flush must not be lost).
+ * Happy path: one transaction, no read.
  */
 export async function createEvent(principal: Principal, input: NewEvent, nowMs = Date.now()): Promise<AgentEvent> {
   if (!isId("session", input.sessionId)) throw new NotFoundError(`Session ${input.sessionId} not found`);
@@ -34,67 +59,189 @@ export async function createEvent(principal: Principal, input: NewEvent, nowMs =
   };
   const { toolInput, toolOutput, ...stored } = event;
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
+  const counter = toolCounter(input.eventType);
+  const eventPut = {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...eventKey(input.sessionId, event.id),
+        entity: EVENT_ENTITY,
+        ...stored,
+        toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
+        toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
+        ttl,
+      },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
 
-  try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName,
-              Key: sessionKey(input.sessionId),
-              UpdateExpression: "ADD eventCount :one, eventCost :cost SET lastActivityAt = :now, #ttl = :ttl",
-              ConditionExpression: "attribute_exists(PK) AND orgId = :orgId AND #environment = :environment",
-              ExpressionAttributeNames: { "#ttl": "ttl", "#environment": "environment" },
-              ExpressionAttributeValues: {
-                ":one": 1,
-                ":cost": input.estimatedCost ?? 0,
-                ":now": now,
-                ":ttl": ttl,
-                ":orgId": principal.orgId,
-                ":environment": principal.environment,
-              },
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...eventKey(input.sessionId, event.id),
-                entity: EVENT_ENTITY,
-                ...stored,
-                toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
-                toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
-                ttl,
-              },
-              ConditionExpression: "attribute_not_exists(PK)",
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      const sessionCheck = error.CancellationReasons?.[0];
-      if (sessionCheck?.Code === "ConditionalCheckFailed") {
-        throw rejectionFor(principal, input.sessionId, sessionCheck.Item);
+  let plan: Plan = { toolName: counter === undefined ? undefined : input.toolName };
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const names: Record<string, string> = { "#ttl": "ttl", "#environment": "environment", "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":one": 1,
+      ":cost": input.estimatedCost ?? 0,
+      ":now": now,
+      ":ttl": ttl,
+      ":orgId": principal.orgId,
+      ":environment": principal.environment,
+      ":status": plan.stored?.status ?? "active",
+    };
+    const sets = ["lastActivityAt = :now", "#ttl = :ttl"];
+    let condition = "attribute_exists(PK) AND orgId = :orgId AND #environment = :environment AND #status = :status";
+    if (counter !== undefined && plan.toolName !== undefined) {
+      names["#counter"] = counter;
+      names["#tool"] = plan.toolName;
+      values[":zero"] = 0;
+      sets.push("#counter.#tool = if_not_exists(#counter.#tool, :zero) + :one");
+      if (plan.stored === undefined) {
+        values[":maxTools"] = MAX_TOOLS_PER_SESSION;
+        condition += " AND (attribute_exists(#counter.#tool) OR size(#counter) < :maxTools)";
       }
     }
-    throw error;
+    if (plan.stored !== undefined) {
+      values[":seen"] = plan.stored.eventCount;
+      condition += " AND eventCount = :seen";
+    }
+    const late = plan.stored !== undefined && isFinal(plan.stored.status);
+    const rollups =
+      late && plan.stored !== undefined
+        ? rollupUpdates(rollupTargetOf(principal, plan.stored, nowMs), {
+            counters: { events: 1, eventCost: input.estimatedCost ?? 0 },
+            ...(counter === undefined || plan.toolName === undefined
+              ? {}
+              : {
+                  tools: {
+                    [plan.toolName]: {
+                      calls: counter === "toolCalls" ? 1 : 0,
+                      errors: counter === "toolErrors" ? 1 : 0,
+                    },
+                  },
+                }),
+          })
+        : [];
+    try {
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: sessionKey(input.sessionId),
+                UpdateExpression: `ADD eventCount :one, eventCost :cost SET ${sets.join(", ")}`,
+                ConditionExpression: condition,
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+                ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+              },
+            },
+            eventPut,
+            ...rollups,
+          ],
+        }),
+      );
+      return event;
+    } catch (error) {
+      const sessionCheck = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+      if (sessionCheck?.Code !== "ConditionalCheckFailed") throw error;
+      plan = replan(principal, input, counter, sessionCheck.Item ? unmarshall(sessionCheck.Item) : undefined, nowMs);
+    }
   }
-  return event;
+  throw new ConflictError(`Session ${input.sessionId} kept changing while the event was recorded; retry the request`);
 }
 
-function rejectionFor(
+/** Why the session's condition failed, and how to try again (or the error to answer with). */
+function replan(
   principal: Principal,
-  sessionId: string,
-  rawItem: Parameters<typeof unmarshall>[0] | undefined,
-): Error {
-  if (rawItem === undefined) return new NotFoundError(`Session ${sessionId} not found`);
-  const stored = unmarshall(rawItem) as { orgId: string; environment: string };
+  input: NewEvent,
+  counter: "toolCalls" | "toolErrors" | undefined,
+  item: Record<string, unknown> | undefined,
+  nowMs: number,
+): Plan {
+  if (item === undefined || isExpired(item, nowMs)) throw new NotFoundError(`Session ${input.sessionId} not found`);
+  const stored = sessionFromItem(item);
   if (!ownsTenantData(principal, stored)) {
-    return new ForbiddenError(`This API key has no access to session ${sessionId}`);
+    throw new ForbiddenError(`This API key has no access to session ${input.sessionId}`);
   }
-  return new Error(`Session ${sessionId} failed its write condition without a reason`);
+  const toolName =
+    counter === undefined || input.toolName === undefined
+      ? undefined
+      : countedToolName(stored[counter] ?? {}, input.toolName);
+  return { stored, toolName };
+}
+
+export interface EventFilters {
+  readonly eventType?: EventType | undefined;
+  readonly toolName?: string | undefined;
+  readonly minConfidence?: number | undefined;
+  readonly maxConfidence?: number | undefined;
+  /** Leave out `toolInput`/`toolOutput`. */
+  readonly summary?: boolean | undefined;
+}
+
+export function eventFromItem(item: Record<string, unknown>, summary = false): AgentEvent {
+  const { PK, SK, entity, ttl, toolInputJson, toolOutputJson, ...fields } = item;
+  const event = fields as unknown as AgentEvent;
+  if (summary) return event;
+  return {
+    ...event,
+    ...(typeof toolInputJson === "string" ? { toolInput: JSON.parse(toolInputJson) } : {}),
+    ...(typeof toolOutputJson === "string" ? { toolOutput: JSON.parse(toolOutputJson) } : {}),
+  };
+}
+
+/**
+ * One page of a session's events, oldest first: a Query of the session's
+ * partition (filters as a FilterExpression on that partition, never a scan).
+ * Pages are filled up to `limit` matching events.
+ */
+export async function queryEvents(
+  sessionId: string,
+  filters: EventFilters,
+  limit: number,
+  startKey: Record<string, unknown> | undefined,
+  nowMs = Date.now(),
+): Promise<{ items: AgentEvent[]; lastKey: Record<string, unknown> | undefined }> {
+  const names: Record<string, string> = { "#ttl": "ttl" };
+  const values: Record<string, unknown> = {
+    ":pk": sessionKey(sessionId).PK,
+    ":events": "EVENT#",
+    ":now": Math.floor(nowMs / 1000),
+  };
+  const conditions = ["(attribute_not_exists(#ttl) OR #ttl > :now)"];
+  if (filters.eventType !== undefined) {
+    values[":eventType"] = filters.eventType;
+    conditions.push("eventType = :eventType");
+  }
+  if (filters.toolName !== undefined) {
+    values[":toolName"] = filters.toolName;
+    conditions.push("toolName = :toolName");
+  }
+  if (filters.minConfidence !== undefined) {
+    values[":minConfidence"] = filters.minConfidence;
+    conditions.push("confidence >= :minConfidence");
+  }
+  if (filters.maxConfidence !== undefined) {
+    values[":maxConfidence"] = filters.maxConfidence;
+    conditions.push("confidence <= :maxConfidence");
+  }
+  const items: AgentEvent[] = [];
+  let lastKey = startKey;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
+        FilterExpression: conditions.join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: lastKey,
+        Limit: limit - items.length,
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(page.Items ?? []).map((item) => eventFromItem(item, filters.summary)));
+    lastKey = page.LastEvaluatedKey;
+  } while (lastKey !== undefined && items.length < limit);
+  return { items, lastKey };
 }

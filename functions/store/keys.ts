@@ -13,7 +13,7 @@ export interface ItemKey {
   readonly SK: string;
 }
 
-function tenant(orgId: string, environment: Environment): string {
+export function tenant(orgId: string, environment: Environment): string {
   return `ORG#${orgId}#ENV#${environment}`;
 }
 
@@ -119,4 +119,54 @@ export function sessionStatusKeys(session: SessionIndexInput, status: SessionSta
     GSI5PK: partition,
     GSI5SK: `${encodeURIComponent(session.agentName)}#${session.createdAt}#${session.id}`,
   };
+}
+
+/** Rollups are per tenant, per dimension (an agent or an external user), per UTC day. */
+export type RollupDimension = "AGENT" | "USER";
+
+export function rollupPartition(tenantPrefix: string, dimension: RollupDimension, value: string): string {
+  return `ROLLUP#${tenantPrefix}#${dimension}#${value}`;
+}
+
+/** Day counters: `DAY#<yyyy-mm-dd>`; its tools and failure reasons sort right after it. */
+export function rollupDayKey(partition: string, day: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}` };
+}
+
+export function rollupToolKey(partition: string, day: string, toolName: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#TOOL#${toolName}` };
+}
+
+export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
+}
+
+/** Sort-key bounds of the days `from`…`to` (inclusive) with their tool and failure items. */
+export function rollupDayRange(fromDay: string, toDay: string): { from: string; to: string } {
+  return { from: `DAY#${fromDay}`, to: `DAY#${toDay}#~` };
+}
+
+/** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
+export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
+  return { PK: `ROLLUP#${tenantPrefix}#AGENTS`, SK: `AGENT#${agentName}` };
+}
+
+export function agentSummaryPartition(tenantPrefix: string): string {
+  return `ROLLUP#${tenantPrefix}#AGENTS`;
+}
+
+/** Deletion jobs live in their tenant's partition; unfinished ones are also listed under one fixed key. */
+export function deletionJobKey(tenantPrefix: string, jobId: string): ItemKey {
+  return { PK: `DELETIONS#${tenantPrefix}`, SK: `JOB#${jobId}` };
+}
+
+export const PENDING_DELETIONS_PARTITION = "DELETIONS#PENDING";
+
+export function pendingDeletionKey(jobId: string): ItemKey {
+  return { PK: PENDING_DELETIONS_PARTITION, SK: `JOB#${jobId}` };
+}
+
+/** The secret cursors are signed with (created on first use). */
+export function serviceSecretKey(): ItemKey {
+  return { PK: "SERVICE", SK: "CURSOR_SECRET" };
 }

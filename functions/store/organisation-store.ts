@@ -1,10 +1,10 @@
 /** Persistence of organisations (`ORG#<orgId>` / `ORG`). */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Organisation } from "../domain/organisation.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { organisationKey } from "./keys.js";
-import { DEFAULT_RETENTION_DAYS } from "./retention.js";
+import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
 
 export const ORGANISATION_ENTITY = "organisation";
 
@@ -25,6 +25,7 @@ export async function ensureOrganisation(orgId: string, nowMs = Date.now()): Pro
     orgId,
     name: orgId,
     retentionDays: DEFAULT_RETENTION_DAYS,
+    rollupRetentionDays: DEFAULT_ROLLUP_RETENTION_DAYS,
     createdAt: new Date(nowMs).toISOString(),
   };
   try {
@@ -54,4 +55,46 @@ export function organisationExistsCheck(orgId: string) {
       ConditionExpression: "attribute_exists(PK)",
     },
   };
+}
+
+/**
+ * Sets how long the organisation keeps data and rollups. Keys carry a copy
+ * (so authentication stays one read), so every key's credential is updated
+ * too; new items get the new TTL from then on (after at most the key-cache
+ * bound), existing items keep theirs.
+ */
+export async function setRetention(orgId: string, retentionDays: number, rollupRetentionDays: number): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: organisationKey(orgId),
+      UpdateExpression: "SET retentionDays = :days, rollupRetentionDays = :rollupDays",
+      ConditionExpression: "attribute_exists(PK)",
+      ExpressionAttributeValues: { ":days": retentionDays, ":rollupDays": rollupRetentionDays },
+    }),
+  );
+  const records = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :keys)",
+      ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":keys": "APIKEY#" },
+      ConsistentRead: true,
+    }),
+  );
+  for (const record of records.Items ?? []) {
+    for (const key of [
+      { PK: String(record.PK), SK: String(record.SK) },
+      { PK: `APIKEY#${String(record.keyHash)}`, SK: "APIKEY" },
+    ]) {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: "SET retentionDays = :days, rollupRetentionDays = :rollupDays",
+          ConditionExpression: "attribute_exists(PK)",
+          ExpressionAttributeValues: { ":days": retentionDays, ":rollupDays": rollupRetentionDays },
+        }),
+      );
+    }
+  }
 }

@@ -1,15 +1,16 @@
 /**
  * Persistence of sessions. One item per session (`SESSION#<id>` / `SESSION`);
- * tenancy and state are enforced by condition expressions, so every write is
- * a single round trip on the happy path.
+ * tenancy and state are enforced by condition expressions. A session's start
+ * and end change its rollups in the same transaction.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { ConflictError, ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
+import { dayOf, outcomeCounters } from "../domain/rollup.js";
 import {
   isFinal,
   isRepeatOfFinalUpdate,
@@ -17,11 +18,13 @@ import {
   PATCHABLE_FIELDS,
   planSessionUpdate,
   type Session,
+  type SessionChanges,
   type SessionPatch,
 } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { sessionKey, sessionStatusKeys, sessionStatusPartition, sessionTimelineKeys } from "./keys.js";
-import { expiryEpochSeconds } from "./retention.js";
+import { sessionKey, sessionStatusKeys, sessionStatusPartition, sessionTimelineKeys, tenant } from "./keys.js";
+import { expiryEpochSeconds, isExpired } from "./retention.js";
+import { agentSummaryUpdate, type RollupTarget, rollupUpdates } from "./rollup-store.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -37,11 +40,47 @@ function parseJsonText<T>(value: unknown): T | undefined {
 /** Rebuilds a session from its stored item. */
 export function sessionFromItem(item: SessionItem): Session {
   const { metadataJson, customMetricsJson, PK, SK, entity, ttl, ...fields } = item;
+  for (const key of Object.keys(fields)) if (key.startsWith("GSI")) delete fields[key];
   return {
     ...(fields as unknown as Session),
     metadata: parseJsonText<JsonObject>(metadataJson),
     customMetrics: parseJsonText<Record<string, number>>(customMetricsJson),
   };
+}
+
+/** Where a session's rollups live and how long they are kept. */
+export function rollupTargetOf(principal: Principal, session: Session, nowMs: number): RollupTarget {
+  return {
+    tenant: tenant(session.orgId, session.environment),
+    agentName: session.agentName,
+    userId: session.userId,
+    day: dayOf(session.createdAt),
+    ttl: expiryEpochSeconds(nowMs, principal.rollupRetentionDays),
+  };
+}
+
+function rejectionFor(
+  principal: Principal,
+  sessionId: string,
+  item: SessionItem | undefined,
+  nowMs: number,
+): Error | Session {
+  if (item === undefined || isExpired(item, nowMs)) return new NotFoundError(`Session ${sessionId} not found`);
+  const stored = sessionFromItem(item);
+  if (!ownsTenantData(principal, stored))
+    return new ForbiddenError(`This API key has no access to session ${sessionId}`);
+  return stored;
+}
+
+/** A session of the principal's tenant (404 when unknown or expired, 403 when another tenant's). */
+export async function getSession(principal: Principal, sessionId: string, nowMs = Date.now()): Promise<Session> {
+  if (!isId("session", sessionId)) throw new NotFoundError(`Session ${sessionId} not found`);
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
+  );
+  const outcome = rejectionFor(principal, sessionId, result.Item, nowMs);
+  if (outcome instanceof Error) throw outcome;
+  return outcome;
 }
 
 export async function createSession(principal: Principal, input: NewSession, nowMs = Date.now()): Promise<Session> {
@@ -54,27 +93,59 @@ export async function createSession(principal: Principal, input: NewSession, now
     status: "active",
     eventCount: 0,
     eventCost: 0,
+    toolCalls: {},
+    toolErrors: {},
     createdAt: now,
     updatedAt: now,
     lastActivityAt: now,
   };
   const { metadata, ...stored } = session;
+  const target = rollupTargetOf(principal, session, nowMs);
   await documentClient.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...sessionKey(session.id),
-        ...sessionTimelineKeys(session),
-        ...sessionStatusKeys(session, session.status),
-        entity: SESSION_ENTITY,
-        ...stored,
-        [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
-        ttl: expiryEpochSeconds(nowMs, principal.retentionDays),
-      },
-      ConditionExpression: "attribute_not_exists(PK)",
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...sessionKey(session.id),
+              ...sessionTimelineKeys(session),
+              ...sessionStatusKeys(session, session.status),
+              entity: SESSION_ENTITY,
+              ...stored,
+              [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
+              ttl: expiryEpochSeconds(nowMs, principal.retentionDays),
+            },
+            ConditionExpression: "attribute_not_exists(PK)",
+          },
+        },
+        agentSummaryUpdate(target.tenant, session.agentName, 1, target.ttl),
+        ...rollupUpdates(target, { counters: { sessions: 1 } }),
+      ],
     }),
   );
   return session;
+}
+
+function assignments(changes: SessionChanges) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const assign = (attribute: string, value: unknown) => {
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    sets.push(`#${attribute} = :${attribute}`);
+  };
+  for (const field of PATCHABLE_FIELDS) {
+    const value = changes[field];
+    if (value === undefined) continue;
+    if (field === "customMetrics") assign(JSON_TEXT_ATTRIBUTES.customMetrics, JSON.stringify(value));
+    else assign(field, value);
+  }
+  assign("updatedAt", changes.updatedAt);
+  assign("lastActivityAt", changes.lastActivityAt);
+  if (changes.completedAt !== undefined) assign("completedAt", changes.completedAt);
+  return { names, values, sets };
 }
 
 /**
@@ -89,45 +160,39 @@ export async function updateSession(
   nowMs = Date.now(),
 ): Promise<Session> {
   if (!isId("session", sessionId)) throw new NotFoundError(`Session ${sessionId} not found`);
-  const changes = planSessionUpdate(patch, new Date(nowMs).toISOString());
-  const names: Record<string, string> = { "#status": "status", "#orgId": "orgId", "#environment": "environment" };
-  const values: Record<string, unknown> = {
-    ":active": "active",
-    ":orgId": principal.orgId,
-    ":environment": principal.environment,
-  };
-  const assignments: string[] = [];
-  const assign = (attribute: string, value: unknown) => {
-    names[`#${attribute}`] = attribute;
-    values[`:${attribute}`] = value;
-    assignments.push(`#${attribute} = :${attribute}`);
-  };
+  return patch.status === undefined
+    ? updateActiveSession(principal, sessionId, patch, nowMs)
+    : endSession(principal, sessionId, patch, nowMs);
+}
 
-  for (const field of PATCHABLE_FIELDS) {
-    const value = changes[field];
-    if (value === undefined) continue;
-    if (field === "customMetrics") assign(JSON_TEXT_ATTRIBUTES.customMetrics, JSON.stringify(value));
-    else if (field !== "status") assign(field, value);
+function resolveRejectedUpdate(stored: Session, sessionId: string, patch: SessionPatch): Session {
+  if (isRepeatOfFinalUpdate(stored, patch)) return stored;
+  if (isFinal(stored.status)) {
+    throw new ConflictError(
+      `Session ${sessionId} is already ${stored.status} and cannot be changed; only an identical repeat of its final update is accepted`,
+    );
   }
-  assign("updatedAt", changes.updatedAt);
-  assign("lastActivityAt", changes.lastActivityAt);
-  if (changes.completedAt !== undefined) assign("completedAt", changes.completedAt);
-  if (changes.status !== undefined) {
-    values[":newStatus"] = changes.status;
-    values[":statusPartition"] = sessionStatusPartition(principal.orgId, principal.environment, changes.status);
-    assignments.push("#status = :newStatus", "GSI4PK = :statusPartition", "GSI5PK = :statusPartition");
-  }
+  throw new ConflictError(`Session ${sessionId} was modified concurrently; retry the request`);
+}
 
+/** Metrics without a status change: one conditional UpdateItem, no read. */
+async function updateActiveSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
+  const { names, values, sets } = assignments(planSessionUpdate(patch, new Date(nowMs).toISOString()));
   try {
     const result = await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: sessionKey(sessionId),
-        UpdateExpression: `SET ${assignments.join(", ")}`,
+        UpdateExpression: `SET ${sets.join(", ")}`,
         ConditionExpression:
           "attribute_exists(PK) AND #orgId = :orgId AND #environment = :environment AND #status = :active",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeNames: { ...names, "#status": "status", "#orgId": "orgId", "#environment": "environment" },
+        ExpressionAttributeValues: {
+          ...values,
+          ":active": "active",
+          ":orgId": principal.orgId,
+          ":environment": principal.environment,
+        },
         ReturnValues: "ALL_NEW",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
@@ -135,29 +200,69 @@ export async function updateSession(
     return sessionFromItem(result.Attributes ?? {});
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return resolveRejectedUpdate(principal, sessionId, patch, error.Item);
+    const outcome = rejectionFor(principal, sessionId, error.Item ? unmarshall(error.Item) : undefined, nowMs);
+    if (outcome instanceof Error) throw outcome;
+    return resolveRejectedUpdate(outcome, sessionId, patch);
   }
 }
 
-/** Explains why the conditional update was refused, or accepts a repeated final update. */
-function resolveRejectedUpdate(
-  principal: Principal,
-  sessionId: string,
-  patch: SessionPatch,
-  rawItem: Parameters<typeof unmarshall>[0] | undefined,
-): Session {
-  if (rawItem === undefined) throw new NotFoundError(`Session ${sessionId} not found`);
-  const stored = sessionFromItem(unmarshall(rawItem));
-  if (!ownsTenantData(principal, stored)) {
-    throw new ForbiddenError(`This API key has no access to session ${sessionId}`);
-  }
-  if (isRepeatOfFinalUpdate(stored, patch)) return stored;
-  if (isFinal(stored.status)) {
-    throw new ConflictError(
-      `Session ${sessionId} is already ${stored.status} and cannot be changed; only an identical repeat of its final update is accepted`,
+const END_ATTEMPTS = 5;
+
+/**
+ * Ends a session: reads it, then in one transaction writes the final state
+ * (only if it is still active with the event count read) and folds its
+ * outcome and event counters into its day's rollups. A concurrent event or
+ * update makes the transaction fail; it is retried from a fresh read.
+ */
+async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
+  for (let attempt = 0; attempt < END_ATTEMPTS; attempt++) {
+    const stored = await getSession(principal, sessionId, nowMs);
+    if (isFinal(stored.status)) return resolveRejectedUpdate(stored, sessionId, patch);
+    const changes = planSessionUpdate(patch, new Date(nowMs).toISOString());
+    const ended: Session = { ...stored, ...changes, status: changes.status ?? stored.status };
+    const { names, values, sets } = assignments(changes);
+    const statusPartition = sessionStatusPartition(principal.orgId, principal.environment, ended.status);
+    const failureReason = ended.status === "failed" ? ended.failureReason : undefined;
+    const tools = Object.fromEntries(
+      [...new Set([...Object.keys(stored.toolCalls), ...Object.keys(stored.toolErrors)])].map((toolName) => [
+        toolName,
+        { calls: stored.toolCalls[toolName] ?? 0, errors: stored.toolErrors[toolName] ?? 0 },
+      ]),
     );
+    try {
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: sessionKey(sessionId),
+                UpdateExpression: `SET ${sets.join(", ")}, GSI4PK = :statusPartition, GSI5PK = :statusPartition`,
+                ConditionExpression: "#status = :active AND eventCount = :eventCount",
+                ExpressionAttributeNames: { ...names, "#status": "status" },
+                ExpressionAttributeValues: {
+                  ...values,
+                  ":active": "active",
+                  ":eventCount": stored.eventCount,
+                  ":statusPartition": statusPartition,
+                },
+              },
+            },
+            ...rollupUpdates(rollupTargetOf(principal, stored, nowMs), {
+              counters: outcomeCounters({ ...ended, status: ended.status === "failed" ? "failed" : "completed" }),
+              tools,
+              ...(failureReason === undefined ? {} : { failure: { reason: failureReason, count: 1 } }),
+            }),
+          ],
+        }),
+      );
+      return ended;
+    } catch (error) {
+      const raced =
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
+      if (!raced) throw error;
+    }
   }
-  // Active and owned, yet the condition failed: the item changed between the
-  // check and the write. Let the client retry.
-  throw new ConflictError(`Session ${sessionId} was modified concurrently; retry the request`);
+  throw new ConflictError(`Session ${sessionId} kept changing while it was being ended; retry the request`);
 }

@@ -49,7 +49,9 @@ export interface ApiFunctionProps {
  *
  * The execution role starts empty: instead of the `AWSLambdaBasicExecutionRole`
  * managed policy (logs actions on `*`), it may only write to its own log group.
- * Table access is added per route with {@link grantTableActions}.
+ * Table access is added per function with {@link grantTableActions}.
+ *
+ * Used for the API's route handlers and for the deletion queue's worker alike.
  */
 export class ApiFunction extends Construct {
   /** The bundled Lambda function. */
@@ -108,18 +110,25 @@ export class ApiFunction extends Construct {
 
 /** Options of {@link grantTableActions}. */
 export interface TableGrantOptions {
-  /** Also grant the actions on the table's global secondary indexes. */
-  readonly includeIndexes: boolean;
+  /**
+   * Names of the global secondary indexes the grantee queries: the actions
+   * are also granted on exactly these index ARNs
+   * (`${tableArn}/index/<indexName>`). Empty: the table only.
+   */
+  readonly indexNames: readonly string[];
 }
 
 /**
- * Grants `grantee` exactly `actions` on `table` (and on `${tableArn}/index/*`
- * only when `includeIndexes` is true), through one explicit policy statement.
+ * Grants `grantee` exactly `actions` on `table` (and on the ARN of each index
+ * named in `options.indexNames`, never `index/*`), through one explicit
+ * policy statement.
  *
  * Used instead of `grantReadWriteData`, which grants a dozen actions (Scan,
- * BatchWriteItem, DeleteItem, …) a handler does not need.
+ * BatchWriteItem, DeleteItem, …) a handler does not need. A function that
+ * needs no table access (an empty action list) must not call it at all.
  *
- * @throws Error when `actions` is empty, holds a wildcard or a non-DynamoDB action.
+ * @throws Error when `actions` is empty, holds a wildcard or a non-DynamoDB
+ * action, or when an index name is empty or holds a wildcard or a slash.
  */
 export function grantTableActions(
   grantee: IGrantable,
@@ -137,11 +146,16 @@ export function grantTableActions(
       throw new Error(`grantTableActions: refusing action "${action}" (explicit dynamodb: actions only)`);
     }
   }
-
-  const resources = [table.tableArn];
-  if (options.includeIndexes) {
-    resources.push(`${table.tableArn}/index/*`);
+  for (const indexName of options.indexNames) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(indexName)) {
+      throw new Error(`grantTableActions: refusing index name "${indexName}" (explicit index names only)`);
+    }
   }
+
+  const resources = [
+    table.tableArn,
+    ...[...new Set(options.indexNames)].map((indexName) => `${table.tableArn}/index/${indexName}`),
+  ];
 
   const statement = new PolicyStatement({
     effect: Effect.ALLOW,

@@ -23,6 +23,8 @@ import {
 export class TrackingTable extends Construct {
   /** The underlying table; hand it to grant helpers and environment variables. */
   readonly table: Table;
+  /** Names of the table's global secondary indexes (from the table definition). */
+  readonly indexNames: readonly string[];
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -37,6 +39,7 @@ export class TrackingTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    this.indexNames = GLOBAL_INDEXES.map((index) => index.indexName);
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,

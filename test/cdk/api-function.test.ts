@@ -24,7 +24,7 @@ describe("grantTableActions", () => {
     const { stack, table, role } = prepare();
 
     // Act
-    grantTableActions(role, table, ["dynamodb:GetItem", "dynamodb:PutItem"], { includeIndexes: false });
+    grantTableActions(role, table, ["dynamodb:GetItem", "dynamodb:PutItem"], { indexNames: [] });
     const template = Template.fromStack(stack);
 
     // Assess
@@ -37,12 +37,12 @@ describe("grantTableActions", () => {
     });
   });
 
-  it("adds the index ARN only when asked to", () => {
+  it("adds the ARN of each named index, and no index wildcard", () => {
     // Prepare
     const { stack, table, role } = prepare();
 
     // Act
-    grantTableActions(role, table, ["dynamodb:Query"], { includeIndexes: true });
+    grantTableActions(role, table, ["dynamodb:Query"], { indexNames: ["GSI1", "GSI2", "GSI1"] });
     const template = Template.fromStack(stack);
 
     // Assess
@@ -53,7 +53,11 @@ describe("grantTableActions", () => {
           {
             Effect: "Allow",
             Action: "dynamodb:Query",
-            Resource: [tableArn, { "Fn::Join": ["", [tableArn, "/index/*"]] }],
+            Resource: [
+              tableArn,
+              { "Fn::Join": ["", [tableArn, "/index/GSI1"]] },
+              { "Fn::Join": ["", [tableArn, "/index/GSI2"]] },
+            ],
           },
         ],
       },
@@ -70,9 +74,25 @@ describe("grantTableActions", () => {
     const { table, role } = prepare();
 
     // Act
-    const grant = () => grantTableActions(role, table, actions, { includeIndexes: false });
+    const grant = () => grantTableActions(role, table, actions, { indexNames: [] });
 
     // Assess
     expect(grant).toThrow(/grantTableActions/);
+  });
+
+  it.each([
+    ["an index wildcard", "*"],
+    ["a partial index wildcard", "GSI*"],
+    ["an empty index name", ""],
+    ["a path in an index name", "GSI1/stream"],
+  ] as const)("refuses %s", (_label, indexName) => {
+    // Prepare
+    const { table, role } = prepare();
+
+    // Act
+    const grant = () => grantTableActions(role, table, ["dynamodb:Query"], { indexNames: [indexName] });
+
+    // Assess
+    expect(grant).toThrow(/grantTableActions: refusing index name/);
   });
 });

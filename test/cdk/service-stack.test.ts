@@ -6,9 +6,10 @@ import { CfnUserPool, CfnUserPoolClient } from "aws-cdk-lib/aws-cognito";
 import { CfnTable } from "aws-cdk-lib/aws-dynamodb";
 import { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { CfnLogGroup } from "aws-cdk-lib/aws-logs";
+import { CfnQueue } from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type RouteAuth, type RouteDefinition, routes } from "../../functions/routes.js";
+import { deletionWorker, type RouteDefinition, routes } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
 import { AgentTrackingStack } from "../../lib/service-stack.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
@@ -17,7 +18,7 @@ import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 const SYNTH_TIMEOUT_MS = 180_000;
 
 interface FunctionResource {
-  readonly Properties: { readonly Role: unknown };
+  readonly Properties: { readonly Role: unknown; readonly Timeout: number };
 }
 interface PolicyStatementJson {
   readonly Effect: string;
@@ -42,6 +43,14 @@ interface RouteResource {
 interface FunctionEnvironmentResource {
   readonly Properties: { readonly Environment: { readonly Variables: Readonly<Record<string, unknown>> } };
 }
+interface QueueResource {
+  readonly Properties: {
+    readonly VisibilityTimeout?: number;
+    readonly MessageRetentionPeriod?: number;
+    readonly RedrivePolicy?: unknown;
+    readonly SqsManagedSseEnabled?: boolean;
+  };
+}
 interface StageResource {
   readonly Properties: {
     readonly AccessLogSettings?: { readonly DestinationArn: unknown; readonly Format: string };
@@ -50,6 +59,15 @@ interface StageResource {
 
 /** The variables with which the key-management handlers verify Cognito access tokens. */
 const JWT_VARIABLES = ["JWT_ISSUER", "JWT_CLIENT_ID", "JWT_JWKS_URI"] as const;
+
+/** The actions the SQS event source grants the worker: consume, nothing else. */
+const QUEUE_CONSUME_ACTIONS = [
+  "sqs:ChangeMessageVisibility",
+  "sqs:DeleteMessage",
+  "sqs:GetQueueAttributes",
+  "sqs:GetQueueUrl",
+  "sqs:ReceiveMessage",
+] as const;
 
 let stack: AgentTrackingStack;
 let template: Template;
@@ -75,7 +93,7 @@ function logicalIdOf<T extends CfnElement>(
   return stack.getLogicalId(child);
 }
 
-function handlerOf(route: RouteDefinition) {
+function handlerOf(route: Pick<RouteDefinition, "id">) {
   const handler = stack.handlers.get(route.id);
   if (handler === undefined) {
     throw new Error(`no function for route ${route.id}`);
@@ -91,8 +109,32 @@ function tableArn() {
   return { "Fn::GetAtt": [tableLogicalId(), "Arn"] };
 }
 
-function indexArn() {
-  return { "Fn::Join": ["", [tableArn(), "/index/*"]] };
+/** One ARN per index of the table definition, by name (never `index/*`). */
+function indexArns() {
+  return GLOBAL_INDEXES.map((index) => ({ "Fn::Join": ["", [tableArn(), `/index/${index.indexName}`]] }));
+}
+
+function workerLogicalId(): string {
+  return logicalIdOf(stack.deletionWorker.function, CfnFunction);
+}
+
+function queueArnOf(queue: IConstruct) {
+  return { "Fn::GetAtt": [logicalIdOf(queue, CfnQueue), "Arn"] };
+}
+
+/** Every function of the stack: one per route, then the deletion worker. */
+function allFunctionIds(): readonly string[] {
+  return [...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)), workerLogicalId()];
+}
+
+function statementsWithPrefix(functionLogicalId: string, prefix: string): readonly PolicyStatementJson[] {
+  return policyStatementsOf(functionLogicalId).filter((statement) =>
+    asArray(statement.Action).some((action) => action.startsWith(prefix)),
+  );
+}
+
+function actionsOf(statements: readonly PolicyStatementJson[]): readonly string[] {
+  return [...new Set(statements.flatMap((statement) => asArray(statement.Action)))].sort();
 }
 
 /** Every statement of the inline policies attached to the function's role. */
@@ -223,11 +265,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length);
-    expect(new Set(routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction))).size).toBe(
-      routes.length,
-    );
+  it("creates exactly one function per route, plus the deletion worker", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 1);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 1);
   });
 
   it("applies the service defaults to every function", () => {
@@ -235,49 +275,76 @@ describe("Lambda functions", () => {
       Runtime: "nodejs24.x",
       Architectures: ["arm64"],
       MemorySize: 256,
-      Timeout: 10,
       Handler: "index.handler",
       FunctionName: Match.absent(),
-      Environment: { Variables: { TABLE_NAME: { Ref: tableLogicalId() } } },
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: tableLogicalId() } }) },
     });
   });
 
-  it("has routes of both kinds, so the environment checks below cover both", () => {
-    expect(new Set(routes.map((route) => route.auth.kind))).toEqual(new Set(["apiKey", "user"]));
+  it("gives every API function a 10-second timeout", () => {
+    // Act
+    const functions = resourcesOf<FunctionResource>("AWS::Lambda::Function");
+    const timeouts = routes.map(
+      (route) => functions[logicalIdOf(handlerOf(route).function, CfnFunction)]?.Properties.Timeout,
+    );
+
+    // Assess
+    expect(timeouts).toEqual(routes.map(() => 10));
+  });
+
+  it("has routes of every kind, and one that enqueues deletions, so the environment checks below cover them all", () => {
+    const withQueue = routes
+      .filter((route: RouteDefinition) => route.sendsDeletionJobs === true)
+      .map((route) => route.id);
+
+    expect(new Set(routes.map((route) => route.auth.kind))).toEqual(new Set(["apiKey", "user", "public"]));
+    expect(withQueue).toEqual(["DeleteUserData"]);
   });
 
   for (const route of routes) {
-    const auth: RouteAuth = route.auth;
-    if (auth.kind === "user") {
-      it(`lets ${route.id} (signed-in users) verify access tokens of the stack's user pool and client`, () => {
-        // Prepare
-        const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+    const definition: RouteDefinition = route;
+    const extras = [
+      ...(definition.auth.kind === "user" ? ["the user pool"] : []),
+      ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
+    ];
+    it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
+      // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
+      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const expected = {
+        TABLE_NAME: { Ref: tableLogicalId() },
+        ...(definition.auth.kind === "user"
+          ? {
+              JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
+              JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
+            }
+          : {}),
+        ...(definition.sendsDeletionJobs === true
+          ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
+          : {}),
+      };
 
-        // Act
-        const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[functionId];
+      // Act
+      const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[functionId];
+      const variables = fn?.Properties.Environment.Variables;
 
-        // Assess: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
-        expect(fn?.Properties.Environment.Variables).toEqual({
-          TABLE_NAME: { Ref: tableLogicalId() },
-          JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
-          JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
-        });
-      });
-    } else {
-      it(`gives ${route.id} (API keys) no user-pool configuration`, () => {
-        // Prepare
-        const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
-
-        // Act
-        const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[functionId];
-        const names = Object.keys(fn?.Properties.Environment.Variables ?? {});
-
-        // Assess
-        expect(names).toEqual(["TABLE_NAME"]);
-        for (const name of JWT_VARIABLES) expect(names).not.toContain(name);
-      });
-    }
+      // Assess
+      expect(variables).toEqual(expected);
+      if (definition.auth.kind !== "user") {
+        for (const name of JWT_VARIABLES) expect(Object.keys(variables ?? {})).not.toContain(name);
+      }
+    });
   }
+
+  it("tells only DeleteUserData where the deletion queue is", () => {
+    // Act
+    const functions = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function");
+    const withQueueUrl = Object.entries(functions)
+      .filter(([, fn]) => "DELETION_QUEUE_URL" in fn.Properties.Environment.Variables)
+      .map(([id]) => id);
+
+    // Assess
+    expect(withQueueUrl).toEqual([logicalIdOf(handlerOf({ id: "DeleteUserData" }).function, CfnFunction)]);
+  });
 
   for (const route of routes) {
     it(`logs ${route.id} to its own log group`, () => {
@@ -295,45 +362,84 @@ describe("Lambda functions", () => {
       expect(Object.keys(matches)).toEqual([functionId]);
     });
 
-    it(`grants ${route.id} exactly its table actions`, () => {
+    it(`grants ${route.id} exactly its table actions${route.tableActions.length === 0 ? " (none)" : ""}`, () => {
       // Prepare
       const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
       const expectedActions = [...new Set(route.tableActions)].sort();
-      const expectedResources = route.queriesIndexes ? [tableArn(), indexArn()] : [tableArn()];
+      const expectedResources = route.queriesIndexes ? [tableArn(), ...indexArns()] : [tableArn()];
 
       // Act
-      const dynamoStatements = policyStatementsOf(functionId).filter((statement) =>
-        asArray(statement.Action).some((action) => action.startsWith("dynamodb:")),
-      );
-      const grantedActions = [...new Set(dynamoStatements.flatMap((statement) => asArray(statement.Action)))].sort();
+      const dynamoStatements = statementsWithPrefix(functionId, "dynamodb:");
+      const grantedActions = actionsOf(dynamoStatements);
 
       // Assess
       expect(grantedActions).toEqual(expectedActions);
       expect(grantedActions).not.toContain("dynamodb:*");
       expect(grantedActions).not.toContain("dynamodb:Scan");
-      expect(dynamoStatements.length).toBeGreaterThan(0);
+      expect(dynamoStatements).toHaveLength(expectedActions.length === 0 ? 0 : 1);
       for (const statement of dynamoStatements) {
         expect(statement.Effect).toBe("Allow");
         expect(asArray(statement.Resource)).toEqual(expectedResources);
       }
     });
+
+    const definition: RouteDefinition = route;
+    it(`lets ${route.id} ${definition.sendsDeletionJobs === true ? "send to the deletion queue only" : "use no queue"}`, () => {
+      // Prepare
+      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+
+      // Act
+      const queueStatements = statementsWithPrefix(functionId, "sqs:");
+
+      // Assess
+      expect(queueStatements).toEqual(
+        definition.sendsDeletionJobs === true
+          ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.deletionQueue.queue) }]
+          : [],
+      );
+    });
   }
+
+  it("gives the public OpenApiDocument function no permission beyond its own log group", () => {
+    // Prepare
+    const route = routes.find((candidate) => candidate.id === "OpenApiDocument");
+    const handler = handlerOf({ id: "OpenApiDocument" });
+
+    // Act
+    const statements = policyStatementsOf(logicalIdOf(handler.function, CfnFunction));
+
+    // Assess
+    expect(route?.auth.kind).toBe("public");
+    expect(statements.filter((statement) => asArray(statement.Action).some((a) => a.startsWith("dynamodb:")))).toEqual(
+      [],
+    );
+    expect(statements).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        Resource: { "Fn::GetAtt": [logicalIdOf(handler.logGroup, CfnLogGroup), "Arn"] },
+      },
+    ]);
+  });
 
   it("gives no function a managed policy or a wildcard resource", () => {
     // Act
-    const statements = routes.flatMap((route) =>
-      policyStatementsOf(logicalIdOf(handlerOf(route).function, CfnFunction)),
-    );
+    const statements = allFunctionIds().flatMap((functionId) => policyStatementsOf(functionId));
+    const resources = statements.flatMap((statement) => asArray(statement.Resource));
 
     // Assess
     template.allResourcesProperties("AWS::IAM::Role", { ManagedPolicyArns: Match.absent() });
-    expect(statements.flatMap((statement) => asArray(statement.Resource))).not.toContain("*");
+    expect(resources).not.toContain("*");
+    expect(JSON.stringify(resources)).not.toContain("*");
   });
 
-  for (const route of routes) {
-    it(`lets ${route.id} write to its own log group only`, () => {
+  for (const [id, owner] of [
+    ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
+    [deletionWorker.id, () => stack.deletionWorker] as const,
+  ]) {
+    it(`lets ${id} write to its own log group only`, () => {
       // Prepare
-      const handler = handlerOf(route);
+      const handler = owner();
       const functionId = logicalIdOf(handler.function, CfnFunction);
       const logGroupArn = { "Fn::GetAtt": [logicalIdOf(handler.logGroup, CfnLogGroup), "Arn"] };
 
@@ -354,11 +460,156 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 1);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 2);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
     });
+  });
+});
+
+describe("Deletion queue and worker", () => {
+  it("has the deletion queue and its dead-letter queue, and no other queue", () => {
+    template.resourceCountIs("AWS::SQS::Queue", 2);
+    expect(logicalIdOf(stack.deletionQueue.queue, CfnQueue)).not.toBe(
+      logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue),
+    );
+  });
+
+  it("moves a job's message to the dead-letter queue after 5 failed receives", () => {
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      RedrivePolicy: { deadLetterTargetArn: queueArnOf(stack.deletionQueue.deadLetterQueue), maxReceiveCount: 5 },
+    });
+  });
+
+  it("keeps dead-lettered messages 14 days, and dead-letters nothing further", () => {
+    // Act
+    const deadLetterQueue =
+      resourcesOf<QueueResource>("AWS::SQS::Queue")[logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue)];
+
+    // Assess
+    expect(deadLetterQueue?.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 60 * 60 });
+    expect(deadLetterQueue?.Properties).not.toHaveProperty("RedrivePolicy");
+  });
+
+  it("encrypts both queues with SQS-managed keys", () => {
+    // Act
+    const queues = Object.values(resourcesOf<QueueResource>("AWS::SQS::Queue"));
+
+    // Assess
+    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true]);
+  });
+
+  for (const [label, queue] of [
+    ["deletion queue", () => stack.deletionQueue.queue],
+    ["dead-letter queue", () => stack.deletionQueue.deadLetterQueue],
+  ] as const) {
+    it(`denies every request to the ${label} not made over TLS`, () => {
+      // Prepare
+      const queueId = logicalIdOf(queue(), CfnQueue);
+
+      // Assess
+      template.hasResourceProperties("AWS::SQS::QueuePolicy", {
+        Queues: [{ Ref: queueId }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            {
+              Effect: "Deny",
+              Principal: { AWS: "*" },
+              Action: "sqs:*",
+              Resource: queueArnOf(queue()),
+              Condition: { Bool: { "aws:SecureTransport": "false" } },
+            },
+          ]),
+        },
+      });
+    });
+  }
+
+  it("gives the worker a timeout of a few minutes, within Lambda's 15-minute limit", () => {
+    // Act
+    const worker = resourcesOf<FunctionResource>("AWS::Lambda::Function")[workerLogicalId()];
+
+    // Assess
+    expect(worker?.Properties.Timeout).toBe(300);
+  });
+
+  it("hides a received message for at least six times the worker's timeout", () => {
+    // Act
+    const worker = resourcesOf<FunctionResource>("AWS::Lambda::Function")[workerLogicalId()];
+    const queue = resourcesOf<QueueResource>("AWS::SQS::Queue")[logicalIdOf(stack.deletionQueue.queue, CfnQueue)];
+
+    // Assess
+    expect(worker?.Properties.Timeout).toBeGreaterThan(0);
+    expect(queue?.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * (worker?.Properties.Timeout ?? Infinity));
+  });
+
+  it("triggers the worker from the deletion queue one message at a time, reporting failed messages", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 1);
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: queueArnOf(stack.deletionQueue.queue),
+      FunctionName: { Ref: workerLogicalId() },
+      BatchSize: 1,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+  });
+
+  it("gives the worker the table name and nothing else", () => {
+    // Act
+    const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[workerLogicalId()];
+
+    // Assess
+    expect(fn?.Properties.Environment.Variables).toEqual({ TABLE_NAME: { Ref: tableLogicalId() } });
+  });
+
+  it("logs the worker to its own log group", () => {
+    // Act
+    const matches = template.findResources("AWS::Lambda::Function", {
+      Properties: { LoggingConfig: { LogGroup: { Ref: logicalIdOf(stack.deletionWorker.logGroup, CfnLogGroup) } } },
+    });
+
+    // Assess
+    expect(Object.keys(matches)).toEqual([workerLogicalId()]);
+  });
+
+  it("grants the worker exactly its table actions, on the table and each index by name", () => {
+    // Prepare
+    const expectedActions = [...new Set(deletionWorker.tableActions)].sort();
+
+    // Act
+    const dynamoStatements = statementsWithPrefix(workerLogicalId(), "dynamodb:");
+
+    // Assess
+    expect(deletionWorker.queriesIndexes).toBe(true);
+    expect(actionsOf(dynamoStatements)).toEqual(expectedActions);
+    expect(dynamoStatements).toHaveLength(1);
+    expect(dynamoStatements[0]?.Effect).toBe("Allow");
+    expect(asArray(dynamoStatements[0]?.Resource)).toEqual([tableArn(), ...indexArns()]);
+  });
+
+  it("lets the worker consume the deletion queue only (no send, no dead-letter queue access)", () => {
+    // Act
+    const queueStatements = statementsWithPrefix(workerLogicalId(), "sqs:");
+
+    // Assess
+    expect(actionsOf(queueStatements)).toEqual(QUEUE_CONSUME_ACTIONS);
+    for (const statement of queueStatements) {
+      expect(statement.Effect).toBe("Allow");
+      expect(asArray(statement.Resource)).toEqual([queueArnOf(stack.deletionQueue.queue)]);
+    }
+  });
+
+  it("lets no function touch the dead-letter queue", () => {
+    // Prepare
+    const deadLetterArn = JSON.stringify(queueArnOf(stack.deletionQueue.deadLetterQueue));
+
+    // Act
+    const resources = allFunctionIds().flatMap((functionId) =>
+      policyStatementsOf(functionId).flatMap((statement) => asArray(statement.Resource)),
+    );
+
+    // Assess
+    expect(resources.map((resource) => JSON.stringify(resource))).not.toContain(deadLetterArn);
   });
 });
 
@@ -486,9 +737,8 @@ describe("AwsSolutions checks (cdk-nag)", () => {
         .map((ack) => ack.reason);
 
       // Assess
-      expect(reasons).toEqual([
-        route.auth.kind === "user" ? expect.stringMatching(/aws-jwt-verify/) : expect.stringMatching(/API key/),
-      ]);
+      const expected = { apiKey: /API key/, user: /aws-jwt-verify/, public: /OpenAPI/ } as const;
+      expect(reasons).toEqual([expect.stringMatching(expected[route.auth.kind])]);
     });
   }
 });

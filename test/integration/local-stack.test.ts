@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DescribeTableCommand, DescribeTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
+import { DescribeTableCommand, DescribeTimeToLiveCommand, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { routes } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
@@ -234,5 +234,60 @@ describe("npm run users", () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe("npm run orgs", () => {
+  it("sets an organisation's retention: new items expire after it, rollups after the rollup retention", async () => {
+    const env = { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: inject("tableName") };
+    const orgId = `ret-${randomUUID().slice(0, 8)}`;
+    const created = await runTool("local/keys-cli.ts", ["create", "--org", orgId, "--name", "k"], env);
+    const key = created.stdout.trim();
+
+    const result = await runTool(
+      "local/orgs-cli.ts",
+      ["retention", "--org", orgId, "--days", "7", "--rollup-days", "30"],
+      env,
+    );
+    const api = await startLocalApi({ routes, root: REPOSITORY_ROOT });
+    try {
+      const response = await fetch(`${api.url}/api/sdk/sessions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "n", agentName: "retained", userId: "u" }),
+      });
+      const { id } = (await response.json()) as { id: string };
+      const client = createLocalDynamoClient(inject("dynamodbEndpoint"));
+      const session = await client.send(
+        new GetItemCommand({
+          TableName: inject("tableName"),
+          Key: { PK: { S: `SESSION#${id}` }, SK: { S: "SESSION" } },
+        }),
+      );
+      const rollup = await client.send(
+        new GetItemCommand({
+          TableName: inject("tableName"),
+          Key: { PK: { S: `ROLLUP#ORG#${orgId}#ENV#live#AGENTS` }, SK: { S: "AGENT#retained" } },
+        }),
+      );
+      client.destroy();
+      const now = Date.now() / 1000;
+
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ orgId, retentionDays: 7, rollupRetentionDays: 30 });
+      expect(Number(session.Item?.ttl?.N) - now).toBeGreaterThan(7 * 86_400 - 120);
+      expect(Number(session.Item?.ttl?.N) - now).toBeLessThan(7 * 86_400 + 120);
+      expect(Number(rollup.Item?.ttl?.N) - now).toBeGreaterThan(30 * 86_400 - 120);
+      expect(Number(rollup.Item?.ttl?.N) - now).toBeLessThan(30 * 86_400 + 120);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("rejects a retention outside 1–3650 days (exit 2)", async () => {
+    const env = { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: inject("tableName") };
+    const result = await runTool("local/orgs-cli.ts", ["retention", "--org", "x", "--days", "0"], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--days must be 1 to 3650");
   });
 });

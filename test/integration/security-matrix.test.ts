@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../functions/routes.js";
 import { revokeApiKey, rotateApiKey } from "../../functions/store/api-key-store.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { organisationKey, sessionKey } from "../../functions/store/keys.js";
+import {
+  agentSummaryPartition,
+  organisationKey,
+  rollupPartition,
+  sessionKey,
+  tenant,
+} from "../../functions/store/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -37,6 +43,7 @@ interface World {
   victimMember: TestUser;
   victimSessionId: string;
   victimKeyId: string;
+  victimJobId: string;
   revoked: string;
   expired: string;
   otherOrgKey: TestKey;
@@ -58,18 +65,20 @@ beforeAll(async () => {
   await revokeApiKey(victim.orgId, revokedKey.keyId, { name: "tests" });
   const rotatedKey = await createTestKey({ orgId: victim.orgId });
   await rotateApiKey(victim.orgId, rotatedKey.keyId, 0, { name: "tests" });
-  const otherOrgKey = await createTestKey();
+  const allScopes = ["sessions:write", "events:write", "read", "delete"] as const;
+  const otherOrgKey = await createTestKey({ scopes: allScopes });
   world = {
     victim,
     victimOwner,
     victimMember,
     victimSessionId: await createTestSession(api, victim.key),
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
+    victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
     revoked: revokedKey.key,
     expired: rotatedKey.key,
     otherOrgKey,
     otherOrgUser: await createTestUser(api, { orgId: otherOrgKey.orgId, role: "owner" }),
-    otherEnvKey: await createTestKey({ orgId: victim.orgId, environment: "test" }),
+    otherEnvKey: await createTestKey({ orgId: victim.orgId, environment: "test", scopes: allScopes }),
     sessionsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["sessions:write"] }),
     eventsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["events:write"] }),
   };
@@ -78,11 +87,12 @@ afterAll(() => api.close());
 
 /** A valid request for each route, aimed at the victim's resources. */
 function requestFor(routeId: string): { path: string; body?: unknown } {
-  const ids: Record<string, string> = {
-    "{id}": routeId.includes("ApiKey") ? world.victimKeyId : world.victimSessionId,
-  };
   const route = routes.find((candidate) => candidate.id === routeId);
-  const path = (route?.path ?? "").replace("{id}", ids["{id}"] ?? "");
+  const path = (route?.path ?? "")
+    .replace("{id}", routeId.includes("ApiKey") ? world.victimKeyId : world.victimSessionId)
+    .replace("{agentName}", "test-agent")
+    .replace("{userId}", "user-1")
+    .replace("{jobId}", world.victimJobId);
   const bodies: Record<string, unknown> = {
     CreateSession: { name: "n", agentName: "a", userId: "u" },
     UpdateSession: { status: "failed" },
@@ -93,7 +103,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
   return { path, body: bodies[routeId] };
 }
 
-function credentialFor(routeId: string, kind: "apiKey" | "user", testCase: Case): string | undefined {
+function credentialFor(routeId: string, kind: "apiKey" | "user" | "public", testCase: Case): string | undefined {
   switch (testCase) {
     case "no credential":
       return undefined;
@@ -127,6 +137,15 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   RotateApiKey: { "other organisation": 404, "missing scope or role": 403 },
   RevokeApiKey: { "other organisation": 404, "missing scope or role": 403 },
   ListApiKeyAudit: { "other organisation": 404, "missing scope or role": 200 },
+  GetSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  ListSessions: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  ListEvents: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  DeleteSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  ListAgents: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  AgentStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  UserStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  DeleteUserData: { "other organisation": 202, "other environment": 202, "missing scope or role": 403 },
+  GetDeletionJob: { "other organisation": 404, "other environment": 404, "missing scope or role": 403 },
 };
 
 const COMMON: Partial<Record<Case, number>> = {
@@ -136,7 +155,10 @@ const COMMON: Partial<Record<Case, number>> = {
   "expired rotated key": 401,
 };
 
-const matrix = routes.flatMap((route) => {
+/** Routes anyone may call take no credential, so they have no row here (see the test below). */
+const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");
+
+const matrix = protectedRoutes.flatMap((route) => {
   const specific = EXPECTED[route.id] ?? {};
   const cases: Partial<Record<Case, number>> = {
     ...COMMON,
@@ -154,7 +176,15 @@ const matrix = routes.flatMap((route) => {
 
 /** Everything stored for the victim: its organisation partition and its session partition. */
 async function victimState(): Promise<unknown[]> {
-  const partitions = [organisationKey(world.victim.orgId).PK, sessionKey(world.victimSessionId).PK];
+  const victimTenant = tenant(world.victim.orgId, "live");
+  const partitions = [
+    organisationKey(world.victim.orgId).PK,
+    sessionKey(world.victimSessionId).PK,
+    agentSummaryPartition(victimTenant),
+    rollupPartition(victimTenant, "AGENT", "test-agent"),
+    rollupPartition(victimTenant, "USER", "user-1"),
+    `DELETIONS#${victimTenant}`,
+  ];
   const items: unknown[] = [];
   for (const partition of partitions) {
     const result = await documentClient.send(
@@ -172,9 +202,12 @@ async function victimState(): Promise<unknown[]> {
 }
 
 describe("security matrix", () => {
-  it("covers every route of the route table", () => {
-    expect(new Set(matrix.map((row) => row.route))).toEqual(new Set(routes.map((route) => route.id)));
-    expect(matrix.length).toBeGreaterThanOrEqual(routes.length * 6);
+  it("covers every route of the route table that takes a credential", () => {
+    expect(new Set(matrix.map((row) => row.route))).toEqual(new Set(protectedRoutes.map((route) => route.id)));
+    expect(routes.filter((route) => route.auth.kind === "public").map((route) => route.id)).toEqual([
+      "OpenApiDocument",
+    ]);
+    expect(matrix.length).toBeGreaterThanOrEqual(protectedRoutes.length * 6);
   });
 
   it.each(matrix)(

@@ -18,6 +18,7 @@ import { sessionKey } from "../../functions/store/keys.js";
 import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
+import { type LocalDeletionWorker, startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { rememberSecretsIn } from "./secrets-ledger.js";
@@ -49,6 +50,9 @@ export async function createTestKey(
   return { orgId: organisation.orgId, keyId: record.keyId, key: plaintext };
 }
 
+/** The in-process deletion worker of this test file (as `npm start` runs it). */
+export let deletionWorker: LocalDeletionWorker | undefined;
+
 /** The local issuer of the test run (its signing key lives in a temporary directory). */
 export const identity = LocalIdentity.open(mkdtempSync(join(tmpdir(), "ats-identity-")));
 
@@ -57,6 +61,7 @@ export const identity = LocalIdentity.open(mkdtempSync(join(tmpdir(), "ats-ident
  * key-management handlers pointed at that issuer.
  */
 export async function startTestApi(): Promise<LocalApi> {
+  deletionWorker ??= await startLocalDeletionWorker();
   const api = await startLocalApi({
     routes,
     root: REPOSITORY_ROOT,

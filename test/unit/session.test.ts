@@ -20,6 +20,8 @@ function session(overrides: Partial<Session> = {}): Session {
     status: "active",
     eventCount: 0,
     eventCost: 0,
+    toolCalls: {},
+    toolErrors: {},
     createdAt: CREATED,
     updatedAt: CREATED,
     lastActivityAt: CREATED,

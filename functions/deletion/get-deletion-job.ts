@@ -1,0 +1,17 @@
+/** GET /api/sdk/deletions/{jobId}: progress of an erasure job. */
+import { apiKeyRoute } from "../http/api-route.js";
+import { jsonResponse } from "../http/responses.js";
+import { getDeletionJob } from "../store/deletion-job-store.js";
+
+export const handler = apiKeyRoute("GetDeletionJob", {}, async ({ caller, pathParameters }) => {
+  const job = await getDeletionJob(caller, pathParameters.jobId ?? "");
+  return jsonResponse(200, {
+    jobId: job.jobId,
+    userId: job.userId,
+    status: job.status,
+    deletedSessions: job.deletedSessions,
+    deletedEvents: job.deletedEvents,
+    createdAt: job.createdAt,
+    completedAt: job.completedAt ?? null,
+  });
+});

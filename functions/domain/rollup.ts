@@ -1,0 +1,185 @@
+/**
+ * Analytics rollups: per-day counters per agent and per external user,
+ * maintained as sessions start and end. Pure: the shape of a day, the
+ * duration histogram and how a stats read is assembled from day items.
+ *
+ * A session is attributed to the UTC day it started. Its outcome, costs,
+ * tokens, duration and event-derived counts (events, event cost, tool calls,
+ * tool errors) are folded in when it ends; events recorded after the end are
+ * folded in as they arrive.
+ */
+
+/** Upper bounds (ms, inclusive) of the duration histogram buckets; the last bucket is open-ended. */
+export const DURATION_BUCKETS_MS = [
+  100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
+] as const;
+export const BUCKET_COUNT = DURATION_BUCKETS_MS.length + 1;
+
+export function bucketAttribute(index: number): string {
+  return `h${String(index).padStart(2, "0")}`;
+}
+
+export function durationBucket(durationMs: number): number {
+  const index = DURATION_BUCKETS_MS.findIndex((bound) => durationMs <= bound);
+  return index === -1 ? DURATION_BUCKETS_MS.length : index;
+}
+
+/** The UTC day (YYYY-MM-DD) of an ISO timestamp. */
+export function dayOf(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Numeric counters of one rollup day; every one is maintained with ADD. */
+export const DAY_COUNTERS = [
+  "sessions",
+  "completed",
+  "failed",
+  "succeeded",
+  "reportedCost",
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "durationCount",
+  "durationSum",
+  "events",
+  "eventCost",
+] as const;
+export type DayCounter = (typeof DAY_COUNTERS)[number];
+
+export type DayCounters = Partial<Record<DayCounter | `h${string}`, number>>;
+
+/** What an ended session contributes to its day (negated to take it back out). */
+export interface SessionOutcome {
+  readonly status: "completed" | "failed";
+  readonly success?: boolean | undefined;
+  readonly estimatedCost?: number | undefined;
+  readonly promptTokens?: number | undefined;
+  readonly completionTokens?: number | undefined;
+  readonly totalTokens?: number | undefined;
+  readonly durationMs?: number | undefined;
+  readonly eventCount: number;
+  readonly eventCost: number;
+}
+
+export function outcomeCounters(outcome: SessionOutcome, sign: 1 | -1 = 1): DayCounters {
+  const counters: DayCounters = {
+    completed: outcome.status === "completed" ? sign : 0,
+    failed: outcome.status === "failed" ? sign : 0,
+    succeeded: outcome.success === true ? sign : 0,
+    reportedCost: sign * (outcome.estimatedCost ?? 0),
+    promptTokens: sign * (outcome.promptTokens ?? 0),
+    completionTokens: sign * (outcome.completionTokens ?? 0),
+    totalTokens: sign * (outcome.totalTokens ?? 0),
+    events: sign * outcome.eventCount,
+    eventCost: sign * outcome.eventCost,
+  };
+  if (outcome.durationMs !== undefined) {
+    counters.durationCount = sign;
+    counters.durationSum = sign * outcome.durationMs;
+    counters[bucketAttribute(durationBucket(outcome.durationMs)) as `h${string}`] = sign;
+  }
+  return counters;
+}
+
+/** The most tools each per-tool counter of a session keeps by name (further tools count as OTHER_TOOL), so that
+ * ending or deleting a session stays within one transaction (100 items). */
+export const MAX_TOOLS_PER_SESSION = 20;
+export const OTHER_TOOL = "(other)";
+
+export interface DayRow extends Required<Record<DayCounter, number>> {
+  readonly day: string;
+  histogram: readonly number[];
+}
+
+export interface ToolRow {
+  readonly day: string;
+  readonly toolName: string;
+  readonly calls: number;
+  readonly errors: number;
+}
+
+export interface FailureRow {
+  readonly day: string;
+  readonly reason: string;
+  readonly count: number;
+}
+
+/** Estimated percentile from the histogram: the upper bound of the bucket holding it (null when empty). */
+export function percentileFromHistogram(histogram: readonly number[], fraction: number): number | null {
+  const total = histogram.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  const rank = Math.ceil(fraction * total);
+  let cumulative = 0;
+  for (let index = 0; index < histogram.length; index++) {
+    cumulative += histogram[index] ?? 0;
+    if (cumulative >= rank) return DURATION_BUCKETS_MS[index] ?? null;
+  }
+  return null;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e9) / 1e9;
+}
+
+function summary(row: Omit<DayRow, "day">) {
+  const ended = row.completed + row.failed;
+  return {
+    sessions: row.sessions,
+    completed: row.completed,
+    failed: row.failed,
+    successRate: ended === 0 ? null : round(row.succeeded / ended),
+    reportedCost: round(row.reportedCost),
+    eventCost: round(row.eventCost),
+    events: row.events,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    totalTokens: row.totalTokens,
+    durationMs: {
+      p50: percentileFromHistogram(row.histogram, 0.5),
+      p95: percentileFromHistogram(row.histogram, 0.95),
+      mean: row.durationCount === 0 ? null : round(row.durationSum / row.durationCount),
+    },
+  };
+}
+
+const TOP = 10;
+
+/** Assembles a stats response from the day, tool and failure rows of a period. */
+export function assembleStats(days: readonly DayRow[], tools: readonly ToolRow[], failures: readonly FailureRow[]) {
+  const totals: Omit<DayRow, "day"> = {
+    ...(Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, 0])) as Record<DayCounter, number>),
+    histogram: Array.from({ length: BUCKET_COUNT }, () => 0),
+  };
+  for (const day of days) {
+    for (const counter of DAY_COUNTERS) totals[counter] += day[counter];
+    totals.histogram = totals.histogram.map((count, index) => count + (day.histogram[index] ?? 0));
+  }
+  const toolTotals = new Map<string, { calls: number; errors: number }>();
+  for (const tool of tools) {
+    const entry = toolTotals.get(tool.toolName) ?? { calls: 0, errors: 0 };
+    toolTotals.set(tool.toolName, { calls: entry.calls + tool.calls, errors: entry.errors + tool.errors });
+  }
+  const failureTotals = new Map<string, number>();
+  for (const failure of failures)
+    failureTotals.set(failure.reason, (failureTotals.get(failure.reason) ?? 0) + failure.count);
+  const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
+  return {
+    totals: summary(totals),
+    days: days.map((day) => ({ day: day.day, ...summary(day) })),
+    topFailureReasons: [...failureTotals]
+      .filter(([, count]) => count > 0)
+      .sort((a, b) => b[1] - a[1] || byName(a, b))
+      .slice(0, TOP)
+      .map(([reason, count]) => ({ reason, count })),
+    topToolsByCalls: [...toolTotals]
+      .filter(([, totals]) => totals.calls > 0)
+      .sort((a, b) => b[1].calls - a[1].calls || byName(a, b))
+      .slice(0, TOP)
+      .map(([toolName, totals]) => ({ toolName, calls: totals.calls })),
+    topToolsByErrors: [...toolTotals]
+      .filter(([, totals]) => totals.errors > 0)
+      .sort((a, b) => b[1].errors - a[1].errors || byName(a, b))
+      .slice(0, TOP)
+      .map(([toolName, totals]) => ({ toolName, errors: totals.errors })),
+  };
+}

@@ -1,0 +1,27 @@
+/** GET /api/sdk/sessions/{id}/events: a session's events, oldest first. */
+import { apiKeyRoute } from "../http/api-route.js";
+import { jsonResponse } from "../http/responses.js";
+import { listEventsQuery } from "../schemas/read-schemas.js";
+import { cursorScope, decodeCursor, encodeCursor } from "../store/cursor-signing.js";
+import { queryEvents } from "../store/event-store.js";
+import { getSession } from "../store/session-store.js";
+
+export const handler = apiKeyRoute(
+  "ListEvents",
+  { query: listEventsQuery },
+  async ({ caller, query, pathParameters }) => {
+    const session = await getSession(caller, pathParameters.id ?? "");
+    const { limit, cursor, fields, ...filters } = query;
+    const scope = cursorScope(["events", session.id, filters]);
+    const page = await queryEvents(
+      session.id,
+      { ...filters, summary: fields === "summary" },
+      limit,
+      cursor === undefined ? undefined : await decodeCursor(cursor, scope),
+    );
+    return jsonResponse(200, {
+      items: page.items.map(({ orgId, environment, ...event }) => event),
+      nextCursor: page.lastKey === undefined ? null : await encodeCursor(page.lastKey, scope),
+    });
+  },
+);

@@ -1,0 +1,864 @@
+/**
+ * The OpenAPI 3.1 document of the service, generated, never written by hand:
+ *
+ * - paths, methods and authentication come from the route table (`routes.ts`);
+ * - request bodies and query parameters from the very zod schemas the handlers
+ *   validate with (`z.toJSONSchema`, input side);
+ * - success and error bodies from `schemas/response-schemas.ts`;
+ * - what JSON Schema cannot say about a field (a refinement, a `superRefine`d
+ *   `unknown`) from the small `REFINED_FIELDS` table below.
+ *
+ * The document is built on first use and memoised: importing this module does
+ * no work. `npm run openapi` writes it to `docs/openapi.json`.
+ */
+import * as z from "zod";
+import packageJson from "../../package.json" with { type: "json" };
+import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
+import { LIMITS } from "../domain/limits.js";
+import { toFieldIssues } from "../http/json-body.js";
+import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
+import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
+import { createEventBody } from "../schemas/event-schemas.js";
+import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
+import {
+  agentListResponse,
+  agentStatsResponse,
+  apiKeyAuditResponse,
+  apiKeyListResponse,
+  apiKeyResponse,
+  createdApiKeyResponse,
+  createdEventResponse,
+  createdSessionResponse,
+  deletionJobAcceptedResponse,
+  deletionJobResponse,
+  errorResponse,
+  eventPageResponse,
+  eventResponse,
+  openApiDocumentResponse,
+  rotatedApiKeyResponse,
+  sessionPageResponse,
+  sessionResponse,
+  updatedSessionResponse,
+  userStatsResponse,
+} from "../schemas/response-schemas.js";
+import { createSessionBody, updateSessionBody } from "../schemas/session-schemas.js";
+import { errorExamples, requestExamples, responseExamples } from "./openapi-examples.js";
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). */
+export type JsonSchema = z.core.JSONSchema.BaseSchema;
+
+/** The parts of an OpenAPI 3.1 document this generator writes. */
+export interface OpenApiDocument {
+  readonly openapi: "3.1.0";
+  readonly info: { readonly title: string; readonly version: string; readonly description: string };
+  readonly servers: readonly { readonly url: string; readonly description: string }[];
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
+  readonly paths: Readonly<Record<string, Readonly<Partial<Record<Lowercase<HttpMethod>, Operation>>>>>;
+  readonly components: {
+    readonly securitySchemes: Record<string, Record<string, string>>;
+    readonly headers: Record<string, Record<string, unknown>>;
+    readonly parameters: Record<string, Parameter>;
+    readonly schemas: Record<string, JsonSchema>;
+  };
+}
+
+export interface Parameter {
+  readonly name: string;
+  readonly in: "path" | "query" | "header";
+  readonly required: boolean;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly example?: string;
+}
+
+export interface Operation {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly security: readonly Record<string, readonly string[]>[];
+  readonly "x-required-scope"?: string;
+  readonly "x-required-role"?: string;
+  readonly parameters?: readonly (Parameter | { readonly $ref: string })[];
+  readonly requestBody?: Record<string, unknown>;
+  readonly responses: Record<string, Record<string, unknown>>;
+}
+
+/** Request body schemas (what the handlers validate with), by their name in `components.schemas`. */
+export const REQUEST_BODIES = {
+  CreateSessionRequest: createSessionBody,
+  UpdateSessionRequest: updateSessionBody,
+  CreateEventRequest: createEventBody,
+  CreateApiKeyRequest: createApiKeyBody,
+  RotateApiKeyRequest: rotateApiKeyBody,
+} as const satisfies Record<string, z.ZodType>;
+export type RequestBodyName = keyof typeof REQUEST_BODIES;
+
+/** Response body schemas, by their name in `components.schemas`. */
+export const RESPONSE_BODIES = {
+  Error: errorResponse,
+  CreatedSession: createdSessionResponse,
+  UpdatedSession: updatedSessionResponse,
+  Session: sessionResponse,
+  SessionPage: sessionPageResponse,
+  CreatedEvent: createdEventResponse,
+  Event: eventResponse,
+  EventPage: eventPageResponse,
+  AgentList: agentListResponse,
+  AgentStats: agentStatsResponse,
+  UserStats: userStatsResponse,
+  DeletionJobAccepted: deletionJobAcceptedResponse,
+  DeletionJob: deletionJobResponse,
+  ApiKey: apiKeyResponse,
+  ApiKeyList: apiKeyListResponse,
+  CreatedApiKey: createdApiKeyResponse,
+  RotatedApiKey: rotatedApiKeyResponse,
+  ApiKeyAudit: apiKeyAuditResponse,
+  OpenApiDocument: openApiDocumentResponse,
+} as const satisfies Record<string, z.ZodType>;
+export type ResponseBodyName = keyof typeof RESPONSE_BODIES;
+
+const TAGS = {
+  Sessions: "Agent runs: start, update, read, list and delete sessions (API key).",
+  Events: "What an agent did within a session: tool calls, decisions, state changes, errors (API key).",
+  Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
+  "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
+  "API keys": "Key management for signed-in users of an organisation (access token).",
+  "API description": "This document.",
+} as const;
+type TagName = keyof typeof TAGS;
+
+type ErrorStatus = keyof typeof errorExamples;
+type SuccessStatus = 200 | 201 | 202 | 204;
+
+interface ParameterDoc {
+  readonly description: string;
+  readonly example?: string;
+}
+
+/** What the route table and the schemas do not say about an operation. */
+interface OperationDoc {
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: TagName;
+  /** Every `{name}` of the route's path. */
+  readonly pathParameters?: Readonly<Record<string, ParameterDoc>>;
+  /** The route's query schema (as the handler declares it) and every parameter of it. */
+  readonly query?: {
+    readonly schema: z.ZodType;
+    readonly parameters: Readonly<Record<string, ParameterDoc>>;
+    /** Rules across parameters (zod `superRefine`s), in words. */
+    readonly rules?: string;
+  };
+  /** The route's body schema (as the handler declares it); `optional` when an empty body is accepted. */
+  readonly body?: { readonly name: RequestBodyName; readonly optional?: boolean };
+  /** An invalid input (body, or query parameters) whose real validation errors make the 400 example. */
+  readonly invalidInput?: Readonly<Record<string, unknown>>;
+  readonly success: { readonly status: SuccessStatus; readonly description: string; readonly body?: ResponseBodyName };
+  /** Errors particular to this route; those of its authentication and input are added from its shape. */
+  readonly errors?: Partial<Record<ErrorStatus, { readonly reason: string; readonly message?: string }>>;
+}
+
+const SESSION_ID_PARAMETER: ParameterDoc = {
+  description: "A session id (`ses_…`); any other id is 404.",
+  example: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE",
+};
+const KEY_ID_PARAMETER: ParameterDoc = {
+  description: "An API key id (`key_…`) of the caller's organisation.",
+  example: "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
+};
+const SESSION_NOT_FOUND = {
+  reason: "Unknown (or expired) session id, or not a `ses_` id.",
+  message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE not found",
+};
+const FOREIGN_SESSION = {
+  reason: "The session belongs to another organisation or environment; nothing is changed.",
+  message: "This API key has no access to session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE",
+};
+const KEY_NOT_FOUND = {
+  reason: "Unknown key id, or a key of another organisation.",
+  message: "API key key_01KAZ2R4M7N8P9Q0R1S2T3V4WX not found",
+};
+const CURSOR: ParameterDoc = { description: "The `nextCursor` of the previous page (opaque, signed)." };
+const LIMIT: ParameterDoc = { description: "Page size: an integer from 1 to 100 (default 50).", example: "20" };
+const STATS_QUERY = {
+  schema: statsQuery,
+  parameters: {
+    from: {
+      description: "First UTC day (YYYY-MM-DD, or a timestamp whose day is used). Default: 29 days before `to`.",
+      example: "2026-11-01",
+    },
+    to: { description: "Last UTC day, inclusive (YYYY-MM-DD or a timestamp). Default: today.", example: "2026-11-22" },
+  },
+  rules: "`from` must not be after `to`, and a period covers at most 366 days.",
+} as const;
+
+/** Everything the route table does not say, per route: a new route without an entry here does not compile. */
+const OPERATIONS: Record<RouteId, OperationDoc> = {
+  CreateSession: {
+    summary: "Start a session",
+    description: "Starts a session for one agent run, in the organisation and environment of the API key.",
+    tag: "Sessions",
+    body: { name: "CreateSessionRequest" },
+    invalidInput: { name: "", userId: 7, metadata: ["not", "an", "object"], extra: true },
+    success: { status: 201, description: "The session, active.", body: "CreatedSession" },
+  },
+  UpdateSession: {
+    summary: "Update a session",
+    description:
+      "Records progress or the final outcome. A session in a final state (`completed`, `failed`) never changes " +
+      "again: an identical repeat of its final update is an idempotent 200 with the stored values, anything else 409. " +
+      "Fields the session does not have yet are `null` in the response.",
+    tag: "Sessions",
+    pathParameters: { id: SESSION_ID_PARAMETER },
+    body: { name: "UpdateSessionRequest" },
+    invalidInput: { status: "failed", success: true, customMetrics: { latency: "fast" } },
+    success: { status: 200, description: "The session after the update.", body: "UpdatedSession" },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: SESSION_NOT_FOUND,
+      409: {
+        reason: "The session is already completed or failed (or changed concurrently; retry).",
+        message: errorExamples[409].message,
+      },
+    },
+  },
+  CreateEvent: {
+    summary: "Record an event",
+    description:
+      "Records a tool call, decision, state change or error against a session of the key's organisation and " +
+      "environment. The session's `eventCount` and `eventCost` change in the same transaction. Sessions that " +
+      "already ended still accept events (a late flush is not lost).",
+    tag: "Events",
+    body: { name: "CreateEventRequest" },
+    invalidInput: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", eventType: "thought", confidence: 1.5 },
+    success: { status: 201, description: "The event.", body: "CreatedEvent" },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: SESSION_NOT_FOUND,
+      409: {
+        reason: "The session kept changing while the event was recorded; retry.",
+        message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE kept changing while the event was recorded; retry the request",
+      },
+    },
+  },
+  GetSession: {
+    summary: "Get a session",
+    description: "One session with every stored field, its counters and `stale`.",
+    tag: "Sessions",
+    pathParameters: { id: SESSION_ID_PARAMETER },
+    success: { status: 200, description: "The session.", body: "Session" },
+    errors: { 403: FOREIGN_SESSION, 404: SESSION_NOT_FOUND },
+  },
+  ListSessions: {
+    summary: "List sessions",
+    description: "The sessions of the key's organisation and environment, newest first, one page at a time.",
+    tag: "Sessions",
+    query: {
+      schema: listSessionsQuery,
+      parameters: {
+        agentName: { description: "Only this agent's sessions.", example: "support-bot" },
+        userId: { description: "Only this external user's sessions.", example: "customer-42" },
+        status: { description: "Only sessions in this status.", example: "failed" },
+        from: { description: "Sessions created at or after this instant (ISO 8601).", example: "2026-11-22T00:00:00Z" },
+        to: { description: "Sessions created at or before this instant (ISO 8601).", example: "2026-11-22T23:59:59Z" },
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+      rules:
+        "Filters combine as: none, `agentName`, `userId`, `status`, or `agentName` with `status` (any with " +
+        "`from`/`to`); other combinations are 400. `from` must not be after `to`. A cursor is only valid with " +
+        "the filters it was issued for.",
+    },
+    invalidInput: { limit: "500", status: "paused" },
+    success: { status: 200, description: "A page of sessions.", body: "SessionPage" },
+  },
+  ListEvents: {
+    summary: "List a session's events",
+    description: "The events of one session, oldest first, one page at a time.",
+    tag: "Events",
+    pathParameters: { id: SESSION_ID_PARAMETER },
+    query: {
+      schema: listEventsQuery,
+      parameters: {
+        eventType: { description: "Only events of this type.", example: "tool_call" },
+        toolName: { description: "Only events of this tool.", example: "search_docs" },
+        minConfidence: { description: "Only events with a confidence of at least this (0–1).", example: "0.5" },
+        maxConfidence: { description: "Only events with a confidence of at most this (0–1).", example: "1" },
+        fields: {
+          description: "`summary` leaves out `toolInput` and `toolOutput`; `full` (default) keeps them.",
+          example: "summary",
+        },
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+      rules: "`minConfidence` must not be above `maxConfidence`.",
+    },
+    invalidInput: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
+    success: { status: 200, description: "A page of events.", body: "EventPage" },
+    errors: { 403: FOREIGN_SESSION, 404: SESSION_NOT_FOUND },
+  },
+  DeleteSession: {
+    summary: "Delete a session",
+    description: "Deletes the session, its events and its contribution to the analytics rollups.",
+    tag: "Sessions",
+    pathParameters: { id: SESSION_ID_PARAMETER },
+    success: { status: 204, description: "Deleted." },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: SESSION_NOT_FOUND,
+      409: {
+        reason: "The session kept changing while it was being deleted; retry.",
+        message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE kept changing while it was being deleted; retry the request",
+      },
+    },
+  },
+  ListAgents: {
+    summary: "List agents",
+    description: "The agent names of the key's organisation and environment, with their session counts.",
+    tag: "Analytics",
+    success: { status: 200, description: "The agents.", body: "AgentList" },
+  },
+  AgentStats: {
+    summary: "Agent statistics",
+    description:
+      "Totals and a per-day series for one agent over whole UTC days, from rollups. An agent without sessions " +
+      "has zero totals.",
+    tag: "Analytics",
+    pathParameters: { agentName: { description: "The agent's name (URL-encoded).", example: "support-bot" } },
+    query: STATS_QUERY,
+    invalidInput: { from: "yesterday" },
+    success: { status: 200, description: "The agent's statistics.", body: "AgentStats" },
+  },
+  UserStats: {
+    summary: "External user statistics",
+    description: "Totals and a per-day series for one external user over whole UTC days, from rollups.",
+    tag: "Analytics",
+    pathParameters: { userId: { description: "Your external user id (URL-encoded).", example: "customer-42" } },
+    query: STATS_QUERY,
+    invalidInput: { from: "2026-11-22", to: "2026-11-01" },
+    success: { status: 200, description: "The user's statistics.", body: "UserStats" },
+  },
+  DeleteUserData: {
+    summary: "Erase an external user's data",
+    description:
+      "Starts an asynchronous job that deletes every session and event of the external user in the key's " +
+      "organisation and environment. Repeating the request is safe.",
+    tag: "Data deletion",
+    pathParameters: { userId: { description: "Your external user id (URL-encoded).", example: "customer-42" } },
+    success: { status: 202, description: "The erasure job, accepted.", body: "DeletionJobAccepted" },
+  },
+  GetDeletionJob: {
+    summary: "Get an erasure job",
+    description: "Progress of an erasure job of the key's organisation and environment.",
+    tag: "Data deletion",
+    pathParameters: {
+      jobId: {
+        description: "The job id (`del_…`) from the erasure request.",
+        example: "del_01KAZ6A1B2C3D4E5F6G7H8J9KM",
+      },
+    },
+    success: { status: 200, description: "The job.", body: "DeletionJob" },
+    errors: {
+      404: {
+        reason: "Unknown job id, or a job of another organisation or environment.",
+        message: "Deletion job del_01KAZ6A1B2C3D4E5F6G7H8J9KM not found",
+      },
+    },
+  },
+  OpenApiDocument: {
+    summary: "This document",
+    description: "The OpenAPI 3.1 description of this API. Public: no credential needed.",
+    tag: "API description",
+    success: { status: 200, description: "The OpenAPI document.", body: "OpenApiDocument" },
+  },
+  CreateApiKey: {
+    summary: "Create an API key",
+    description:
+      "Creates a key for the organisation. The response is the only time the key itself is shown; only its " +
+      "SHA-256 is stored. New keys get `sessions:write events:write read` unless `scopes` says otherwise.",
+    tag: "API keys",
+    body: { name: "CreateApiKeyRequest" },
+    invalidInput: { name: "ci", scopes: ["admin"], environment: "prod" },
+    success: { status: 201, description: "The key, with its secret.", body: "CreatedApiKey" },
+  },
+  ListApiKeys: {
+    summary: "List API keys",
+    description: "The organisation's keys, without secrets, each with its status.",
+    tag: "API keys",
+    success: { status: 200, description: "The keys.", body: "ApiKeyList" },
+  },
+  RotateApiKey: {
+    summary: "Rotate an API key",
+    description:
+      `Creates the replacement of a key. The old key keeps working until now + \`overlapSeconds\` ` +
+      `(default ${ROTATION_OVERLAP.defaultSeconds}, at most ${ROTATION_OVERLAP.maxSeconds}, 0 allowed), then 401. ` +
+      "A key is rotated once: rotate its replacement next time. The body may be empty.",
+    tag: "API keys",
+    pathParameters: { id: KEY_ID_PARAMETER },
+    body: { name: "RotateApiKeyRequest", optional: true },
+    invalidInput: { overlapSeconds: 1e9 },
+    success: { status: 201, description: "The new key, and the old one with its `expiresAt`.", body: "RotatedApiKey" },
+    errors: {
+      404: KEY_NOT_FOUND,
+      409: {
+        reason: "The key was already rotated, is revoked or expired, or changed concurrently.",
+        message:
+          "API key key_01KAZ2R4M7N8P9Q0R1S2T3V4WX was already rotated to key_01KAZ5D6E7F8G9H0J1K2M3N4PQ; rotate that key instead",
+      },
+    },
+  },
+  RevokeApiKey: {
+    summary: "Revoke an API key",
+    description:
+      "Revokes a key; repeating is 204. The key is refused (401) from then on, after at most the key-cache bound " +
+      "(10 seconds).",
+    tag: "API keys",
+    pathParameters: { id: KEY_ID_PARAMETER },
+    success: { status: 204, description: "Revoked." },
+    errors: { 404: KEY_NOT_FOUND },
+  },
+  ListApiKeyAudit: {
+    summary: "A key's audit trail",
+    description: "Who created, rotated or revoked the key, and when; oldest first.",
+    tag: "API keys",
+    pathParameters: { id: KEY_ID_PARAMETER },
+    success: { status: 200, description: "The audit records.", body: "ApiKeyAudit" },
+    errors: { 404: KEY_NOT_FOUND },
+  },
+};
+
+/**
+ * What the document says a route takes and answers, as zod schemas: the tests
+ * check real requests and responses against these, and send `invalidInput` to
+ * compare the real 400 with the documented one.
+ */
+export function documentedSchemas(routeId: RouteId): {
+  readonly body: z.ZodType | undefined;
+  readonly query: z.ZodType | undefined;
+  readonly response: z.ZodType | undefined;
+  readonly invalidInput: Readonly<Record<string, unknown>> | undefined;
+} {
+  const doc = OPERATIONS[routeId];
+  return {
+    body: doc.body === undefined ? undefined : REQUEST_BODIES[doc.body.name],
+    query: doc.query?.schema,
+    response: doc.success.body === undefined ? undefined : RESPONSE_BODIES[doc.success.body],
+    invalidInput: doc.invalidInput,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What zod cannot put into JSON Schema.
+
+/** Any JSON object, bounded as `fields.ts#jsonObject` checks it (a `superRefine` on `unknown`). */
+function jsonObjectSchema(maxBytes: number): JsonSchema {
+  return {
+    type: "object",
+    description: `Any JSON object: at most ${maxBytes} bytes serialized, at most ${LIMITS.jsonDepth} levels deep.`,
+  };
+}
+
+/** Metric name → finite number, as `fields.ts#metricMap` checks it (a `superRefine` on `unknown`). */
+function metricMapSchema(): JsonSchema {
+  return {
+    type: "object",
+    description: `Metric name (1–${LIMITS.metricNameLength} characters) → finite number; at most ${LIMITS.customMetricCount} metrics.`,
+    maxProperties: LIMITS.customMetricCount,
+    propertyNames: { minLength: 1, maxLength: LIMITS.metricNameLength },
+    additionalProperties: { type: "number" },
+  };
+}
+
+/** `boundedNumber(…, { integer: true })` checks integrality in a refinement: say so. */
+function integer(generated: JsonSchema): JsonSchema {
+  return { ...generated, type: "integer" };
+}
+
+/**
+ * Request fields whose zod schema says less in JSON Schema than it checks:
+ * the replacement of the field's non-null schema. A request field that comes
+ * out unconstrained (`{}`) and is not listed here fails the build.
+ */
+const REFINED_FIELDS: { readonly [Name in RequestBodyName]?: Record<string, (generated: JsonSchema) => JsonSchema> } = {
+  CreateSessionRequest: { metadata: () => jsonObjectSchema(LIMITS.metadataBytes) },
+  UpdateSessionRequest: {
+    customMetrics: metricMapSchema,
+    promptTokens: integer,
+    completionTokens: integer,
+    totalTokens: integer,
+  },
+  CreateEventRequest: {
+    toolInput: () => jsonObjectSchema(LIMITS.toolPayloadBytes),
+    toolOutput: () => jsonObjectSchema(LIMITS.toolPayloadBytes),
+  },
+  RotateApiKeyRequest: { overlapSeconds: integer },
+};
+
+/** Rules across fields (`superRefine`s) and other checks JSON Schema cannot carry, in words. */
+const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
+  CreateSessionRequest: "Start a session. Optional fields may be `null` (= not sent). Unknown fields are rejected.",
+  UpdateSessionRequest:
+    "Every field is optional, but at least one must be sent; `null` means not sent. `success` defaults to true on " +
+    "`completed` and false on `failed`; `failed` with `success: true` is rejected. Unknown fields are rejected.",
+  CreateEventRequest: "Record an event. Optional fields may be `null` (= not sent). Unknown fields are rejected.",
+  CreateApiKeyRequest:
+    "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
+  RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,
+};
+
+/** Checks JSON Schema cannot carry, common to every request body. */
+const COMMON_RULES =
+  `Strings must be well-formed Unicode (no lone surrogates); non-zero numbers must be at least ` +
+  `${LIMITS.smallestNonZero} in magnitude; the body is at most ${LIMITS.bodyBytes} bytes.`;
+
+function isUnconstrained(schema: JsonSchema | boolean | undefined): boolean {
+  return schema === true || (typeof schema === "object" && Object.keys(schema).length === 0);
+}
+
+/** Applies `replace` to the non-null branch of an `optional()` field (`anyOf: [X, {type: "null"}]`), or the field. */
+function replaceNonNull(field: JsonSchema, replace: (generated: JsonSchema) => JsonSchema): JsonSchema {
+  const branches = field.anyOf;
+  if (branches?.length === 2 && branches[1]?.type === "null" && branches[0] !== undefined) {
+    return { ...field, anyOf: [replace(branches[0]), branches[1]] };
+  }
+  return replace(field);
+}
+
+function refineRequestSchema(name: RequestBodyName, generated: JsonSchema): JsonSchema {
+  const refinements = REFINED_FIELDS[name] ?? {};
+  const properties: Record<string, JsonSchema> = {};
+  for (const [field, schema] of Object.entries(generated.properties ?? {})) {
+    if (typeof schema !== "object") throw new Error(`${name}.${field}: unexpected boolean schema`);
+    const refine = refinements[field];
+    const refined = refine === undefined ? schema : replaceNonNull(schema, refine);
+    if (isUnconstrained(refined) || (refined.anyOf ?? []).some(isUnconstrained)) {
+      throw new Error(`${name}.${field} has no JSON Schema: describe it in REFINED_FIELDS`);
+    }
+    properties[field] = refined;
+  }
+  for (const field of Object.keys(refinements)) {
+    if (!(field in properties)) throw new Error(`REFINED_FIELDS names ${name}.${field}, which the schema lacks`);
+  }
+  return { ...generated, description: `${REQUEST_DESCRIPTIONS[name]} ${COMMON_RULES}`, properties };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Generation.
+
+const JSON_SCHEMA_OPTIONS = { target: "draft-2020-12", unrepresentable: "any" } as const;
+
+/** Drops what a component must not carry: the dialect (`$schema`) and a fragment `$id`. */
+function component(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** Converts named zod schemas to components that `$ref` each other as `#/components/schemas/<name>`. */
+function components(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const generated = z.toJSONSchema(registry, {
+    ...JSON_SCHEMA_OPTIONS,
+    io,
+    uri: (id) => `#/components/schemas/${id}`,
+  }).schemas;
+  return Object.fromEntries(
+    Object.keys(schemas).map((id) => {
+      const schema = generated[id];
+      if (schema === undefined) throw new Error(`No JSON Schema generated for ${id}`);
+      return [id, component(schema)];
+    }),
+  );
+}
+
+function schemaComponents(): Record<string, JsonSchema> {
+  const requests = components(REQUEST_BODIES, "input");
+  const refined = Object.fromEntries(
+    (Object.keys(REQUEST_BODIES) as RequestBodyName[]).map((name) => {
+      const schema = requests[name];
+      if (schema === undefined) throw new Error(`No JSON Schema generated for ${name}`);
+      return [name, refineRequestSchema(name, schema)];
+    }),
+  );
+  return { ...refined, ...components(RESPONSE_BODIES, "output") };
+}
+
+function queryParameters(routeId: RouteId, query: NonNullable<OperationDoc["query"]>): Parameter[] {
+  const generated = z.toJSONSchema(query.schema, { ...JSON_SCHEMA_OPTIONS, io: "input" });
+  const required = new Set(generated.required ?? []);
+  const properties = Object.entries(generated.properties ?? {});
+  for (const name of Object.keys(query.parameters)) {
+    if (!properties.some(([property]) => property === name)) {
+      throw new Error(`${routeId}: query parameter ${name} is documented but not in the schema`);
+    }
+  }
+  return properties.map(([name, schema]) => {
+    const doc = query.parameters[name];
+    if (doc === undefined) throw new Error(`${routeId}: describe the query parameter ${name}`);
+    if (typeof schema !== "object") throw new Error(`${routeId}: query parameter ${name} has a boolean schema`);
+    return { name, in: "query", required: required.has(name), ...doc, schema };
+  });
+}
+
+function pathParameters(route: RouteDefinition, doc: OperationDoc): Parameter[] {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
+  for (const name of Object.keys(doc.pathParameters ?? {})) {
+    if (!names.includes(name)) throw new Error(`${route.id}: path parameter ${name} is not in ${route.path}`);
+  }
+  return names.map((name) => {
+    const parameter = doc.pathParameters?.[name];
+    if (parameter === undefined) throw new Error(`${route.id}: describe the path parameter ${name}`);
+    return { name, in: "path", required: true, ...parameter, schema: { type: "string", minLength: 1 } };
+  });
+}
+
+/** The real 400 answer to the route's documented invalid input: run through the route's own schema. */
+function badRequestExample(route: RouteDefinition, doc: OperationDoc) {
+  const schema = doc.body === undefined ? doc.query?.schema : REQUEST_BODIES[doc.body.name];
+  if (schema === undefined || doc.invalidInput === undefined) {
+    throw new Error(`${route.id}: give an invalidInput for the 400 example`);
+  }
+  const result = schema.safeParse(doc.invalidInput);
+  if (result.success) throw new Error(`${route.id}: its invalidInput is valid`);
+  const issues = toFieldIssues(result.error.issues);
+  const what = doc.body === undefined ? "query parameters" : "request body";
+  return {
+    error: "Bad Request",
+    message: `Invalid ${what}: ${issues.map((issue) => issue.path).join(", ")}`,
+    issues,
+  };
+}
+
+/** One reason for an error status, with an example body. */
+interface ErrorCase {
+  readonly name: string;
+  readonly reason: string;
+  readonly example: unknown;
+}
+
+/** Every error status the route can answer with, each with its reasons and their example bodies. */
+function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus, ErrorCase[]> {
+  const cases = new Map<ErrorStatus, ErrorCase[]>();
+  const add = (status: ErrorStatus, name: string, reason: string, example: unknown = errorExamples[status]) => {
+    cases.set(status, [...(cases.get(status) ?? []), { name, reason, example }]);
+  };
+  if (route.auth.kind === "apiKey") {
+    add(
+      401,
+      "apiKey",
+      "The API key is missing, malformed, unknown, expired or revoked (checked before the body is read).",
+    );
+    add(403, "scope", `The API key lacks the \`${route.auth.scope}\` scope.`, {
+      error: "Forbidden",
+      message: `This API key has no access to this resource: it lacks the "${route.auth.scope}" scope`,
+    });
+  }
+  if (route.auth.kind === "user") {
+    add(400, "organisation", "The user belongs to several organisations and sent no `X-Organization-Id`.", {
+      error: "Bad Request",
+      message: "You belong to several organisations: choose one with the X-Organization-Id header",
+      issues: [{ path: "X-Organization-Id", message: "Required when you belong to several organisations" }],
+    });
+    add(401, "accessToken", "The access token is missing, invalid or expired, or an API key was sent.", {
+      error: "Unauthorized",
+      message: "Missing access token: sign in and send Authorization: Bearer <access token>",
+    });
+    add(403, "role", `The user is not a member of the organisation, or their role is below \`${route.auth.role}\`.`, {
+      error: "Forbidden",
+      message: `Your role in organisation acme is member; this action needs ${route.auth.role} or owner`,
+    });
+  }
+  if (doc.body !== undefined) {
+    add(
+      400,
+      "body",
+      "The body is not a JSON object (malformed, empty, not an object), or fields are missing, invalid or unknown: " +
+        "each is named in `issues`.",
+      badRequestExample(route, doc),
+    );
+    add(413, "tooLarge", `The body is over ${LIMITS.bodyBytes} bytes.`);
+    add(
+      415,
+      "mediaType",
+      "`Content-Type` is not JSON (`application/json`, `application/*+json`); a missing one is accepted.",
+    );
+  }
+  if (doc.query !== undefined) {
+    add(
+      400,
+      "query",
+      "Query parameters are invalid or unknown: each is named in `issues`.",
+      badRequestExample(route, doc),
+    );
+  }
+  for (const [status, error] of Object.entries(doc.errors ?? {})) {
+    const code = Number(status) as ErrorStatus;
+    const example =
+      error.message === undefined ? undefined : { error: errorExamples[code].error, message: error.message };
+    add(code, route.id, error.reason, example);
+  }
+  add(500, "unexpected", "An unexpected failure (logged in full with the request id); safe to retry.");
+  return cases;
+}
+
+const JSON_MEDIA_TYPE = "application/json";
+
+function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<string, Record<string, unknown>> {
+  const responses: Record<string, Record<string, unknown>> = {};
+  const sorted = [...errorCases(route, doc)].sort(([a], [b]) => a - b);
+  for (const [status, cases] of sorted) {
+    const [only] = cases;
+    const examples =
+      cases.length === 1 && only !== undefined
+        ? { example: only.example }
+        : { examples: Object.fromEntries(cases.map((c) => [c.name, { summary: c.reason, value: c.example }])) };
+    responses[String(status)] = {
+      description: cases.map((c) => c.reason).join(" "),
+      ...(status === 401 ? { headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } } } : {}),
+      content: { [JSON_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Error" }, ...examples } },
+    };
+  }
+  return responses;
+}
+
+function security(route: RouteDefinition): Pick<Operation, "security" | "x-required-scope" | "x-required-role"> {
+  switch (route.auth.kind) {
+    case "apiKey":
+      return { security: [{ apiKey: [] }], "x-required-scope": route.auth.scope };
+    case "user":
+      return { security: [{ userToken: [] }], "x-required-role": route.auth.role };
+    case "public":
+      return { security: [] };
+  }
+}
+
+function accessNote(route: RouteDefinition): string {
+  switch (route.auth.kind) {
+    case "apiKey":
+      return `Requires an API key with the \`${route.auth.scope}\` scope.`;
+    case "user":
+      return `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
+    case "public":
+      return "Public.";
+  }
+}
+
+function operation(route: RouteDefinition): Operation {
+  const doc = OPERATIONS[route.id as RouteId];
+  const parameters: (Parameter | { $ref: string })[] = [
+    ...pathParameters(route, doc),
+    ...(doc.query === undefined ? [] : queryParameters(route.id as RouteId, doc.query)),
+    ...(route.auth.kind === "user" ? [{ $ref: "#/components/parameters/OrganizationId" }] : []),
+  ];
+  const { status, description, body } = doc.success;
+  const example = (responseExamples as Partial<Record<string, unknown>>)[route.id];
+  if (body !== undefined && example === undefined) throw new Error(`${route.id}: give a response example`);
+  return {
+    operationId: route.id,
+    summary: doc.summary,
+    description: [doc.description, doc.query?.rules, accessNote(route)].filter(Boolean).join(" "),
+    tags: [doc.tag],
+    ...security(route),
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(doc.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: doc.body.optional !== true,
+            content: {
+              [JSON_MEDIA_TYPE]: {
+                schema: { $ref: `#/components/schemas/${doc.body.name}` },
+                example: requestExamples[doc.body.name],
+              },
+            },
+          },
+        }),
+    responses: {
+      [String(status)]: {
+        description,
+        ...(body === undefined
+          ? {}
+          : { content: { [JSON_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${body}` }, example } } }),
+      },
+      ...errorResponses(route, doc),
+    },
+  };
+}
+
+function buildDocument(): OpenApiDocument {
+  const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, Operation>>> = {};
+  for (const route of routes) {
+    const methods = paths[route.path] ?? {};
+    methods[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation(route);
+    paths[route.path] = methods;
+  }
+  const document: OpenApiDocument = {
+    openapi: "3.1.0",
+    info: {
+      title: "Agent Tracking Service",
+      version: packageJson.version,
+      description:
+        "Record what software agents do (runs, tool calls, decisions, costs, tokens) over a small JSON HTTP API, " +
+        "and read it back. SDK routes take an API key, key-management routes a signed-in user's access token. " +
+        "Every error is JSON `{ error, message }`, and a 400 adds `issues` naming every bad field. Generated from " +
+        "the route table and the zod schemas the handlers validate with.",
+    },
+    servers: [{ url: "/", description: "The API itself (the `ApiUrl` stack output; http://127.0.0.1:3000 locally)" }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "ats_live_… / ats_test_… API key",
+          description:
+            "An API key: `Authorization: Bearer ats_<environment>_<38 characters>`. Each key belongs to one " +
+            "organisation and environment and holds scopes (`sessions:write`, `events:write`, `read`, `delete`).",
+        },
+        userToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description:
+            "A signed-in user's access token (a Cognito user-pool access token on AWS, the local issuer's locally). " +
+            "Roles: `owner`, `admin`, `member`.",
+        },
+      },
+      headers: {
+        WWWAuthenticate: { description: "Sent with every 401.", schema: { type: "string", const: "Bearer" } },
+      },
+      parameters: {
+        OrganizationId: {
+          name: "X-Organization-Id",
+          in: "header",
+          required: false,
+          description: "The organisation to act for; required (400 without it) when the user belongs to several.",
+          schema: { type: "string", minLength: 1 },
+          example: "acme",
+        },
+      },
+      schemas: schemaComponents(),
+    },
+  };
+  // Plain, frozen JSON from here on: what `JSON.stringify` writes is exactly what callers compare, and the
+  // memoised document cannot be changed by one of them (copy it first: `structuredClone`).
+  return deepFreeze(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+let memoised: OpenApiDocument | undefined;
+
+/** The OpenAPI 3.1 document of this API, built on first call and memoised. */
+export function openApiDocument(): OpenApiDocument {
+  memoised ??= buildDocument();
+  return memoised;
+}

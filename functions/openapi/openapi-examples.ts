@@ -1,0 +1,285 @@
+/**
+ * Examples for the OpenAPI document: one request body per body-taking route
+ * and one success body per route, all telling one story (a support bot
+ * handling a refund). Each is typed by the zod schema it illustrates, and the
+ * OpenAPI tests parse every one of them with that schema.
+ */
+import type * as z from "zod";
+import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
+import type { createEventBody } from "../schemas/event-schemas.js";
+import type {
+  agentListResponse,
+  agentStatsResponse,
+  apiKeyAuditResponse,
+  apiKeyListResponse,
+  apiKeyResponse,
+  createdApiKeyResponse,
+  createdEventResponse,
+  createdSessionResponse,
+  deletionJobAcceptedResponse,
+  deletionJobResponse,
+  errorResponse,
+  eventPageResponse,
+  openApiDocumentResponse,
+  rotatedApiKeyResponse,
+  sessionPageResponse,
+  sessionResponse,
+  updatedSessionResponse,
+  userStatsResponse,
+} from "../schemas/response-schemas.js";
+import type { createSessionBody, updateSessionBody } from "../schemas/session-schemas.js";
+
+const SESSION_ID = "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE";
+const EVENT_ID = "evt_01KAZ3X9B2C3D4E5F6G7H8J9KM";
+const KEY_ID = "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX";
+const NEW_KEY_ID = "key_01KAZ5D6E7F8G9H0J1K2M3N4PQ";
+const JOB_ID = "del_01KAZ6A1B2C3D4E5F6G7H8J9KM";
+/** Shaped like a real key, but its checksum is wrong: it can never authenticate. */
+const EXAMPLE_KEY = "ats_live_Zq4mT9xW2pR7vN1bY6cH3jL8sD5fG0kA7Hn2Qe";
+
+/** Request body examples, by the name of their schema in `components.schemas`. */
+export const requestExamples = {
+  CreateSessionRequest: {
+    name: "Refund request",
+    agentName: "support-bot",
+    userId: "customer-42",
+    metadata: { plan: "pro", channel: "chat" },
+  } satisfies z.input<typeof createSessionBody>,
+  UpdateSessionRequest: {
+    status: "completed",
+    estimatedCost: 0.042,
+    durationMs: 5400,
+    promptTokens: 1200,
+    completionTokens: 300,
+    totalTokens: 1500,
+    customMetrics: { retries: 1 },
+  } satisfies z.input<typeof updateSessionBody>,
+  CreateEventRequest: {
+    sessionId: SESSION_ID,
+    eventType: "tool_call",
+    toolName: "search_docs",
+    toolInput: { query: "refund policy" },
+    toolOutput: { hits: 3 },
+    estimatedCost: 0.002,
+  } satisfies z.input<typeof createEventBody>,
+  CreateApiKeyRequest: {
+    name: "ci pipeline",
+    environment: "test",
+    scopes: ["sessions:write", "events:write"],
+  } satisfies z.input<typeof createApiKeyBody>,
+  RotateApiKeyRequest: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
+} as const;
+
+const completedSession = {
+  id: SESSION_ID,
+  name: "Refund request",
+  agentName: "support-bot",
+  userId: "customer-42",
+  environment: "live",
+  metadata: { plan: "pro", channel: "chat" },
+  status: "completed",
+  success: true,
+  failureReason: null,
+  estimatedCost: 0.042,
+  durationMs: 5400,
+  promptTokens: 1200,
+  completionTokens: 300,
+  totalTokens: 1500,
+  customMetrics: { retries: 1 },
+  eventCount: 2,
+  eventCost: 0.004,
+  toolCalls: { search_docs: 2 },
+  toolErrors: {},
+  createdAt: "2026-11-22T10:00:00.000Z",
+  updatedAt: "2026-11-22T10:00:05.400Z",
+  lastActivityAt: "2026-11-22T10:00:05.400Z",
+  completedAt: "2026-11-22T10:00:05.400Z",
+  stale: false,
+} satisfies z.output<typeof sessionResponse>;
+
+const daySummary = {
+  sessions: 12,
+  completed: 10,
+  failed: 1,
+  successRate: 0.909090909,
+  reportedCost: 0.504,
+  eventCost: 0.048,
+  events: 31,
+  promptTokens: 14400,
+  completionTokens: 3600,
+  totalTokens: 18000,
+  durationMs: { p50: 5000, p95: 30000, mean: 6120.5 },
+};
+
+const stats = {
+  from: "2026-11-21",
+  to: "2026-11-22",
+  totals: daySummary,
+  days: [{ day: "2026-11-22", ...daySummary }],
+  topFailureReasons: [{ reason: "payment provider timeout", count: 1 }],
+  topToolsByCalls: [{ toolName: "search_docs", calls: 24 }],
+  topToolsByErrors: [{ toolName: "issue_refund", errors: 1 }],
+};
+
+const createdKey = {
+  id: NEW_KEY_ID,
+  name: "ci pipeline",
+  key: EXAMPLE_KEY,
+  hint: "n2Qe",
+  environment: "live",
+  scopes: ["sessions:write", "events:write", "read"],
+  createdAt: "2026-11-22T09:00:00.000Z",
+  createdBy: "ada@example.com",
+} satisfies z.output<typeof createdApiKeyResponse>;
+
+const listedKey = {
+  id: KEY_ID,
+  name: "ci pipeline",
+  hint: "Wq3z",
+  environment: "live",
+  scopes: ["sessions:write", "events:write", "read"],
+  createdAt: "2026-11-01T08:00:00.000Z",
+  createdBy: "ada@example.com",
+  lastUsedAt: "2026-11-22T08:59:12.345Z",
+  expiresAt: null,
+  revokedAt: null,
+  status: "active",
+} satisfies z.output<typeof apiKeyResponse>;
+
+/** Success body examples, by the id of their route. */
+export const responseExamples = {
+  CreateSession: {
+    id: SESSION_ID,
+    name: "Refund request",
+    agentName: "support-bot",
+    userId: "customer-42",
+    status: "active",
+    createdAt: "2026-11-22T10:00:00.000Z",
+  } satisfies z.output<typeof createdSessionResponse>,
+  UpdateSession: {
+    id: SESSION_ID,
+    name: "Refund request",
+    status: "completed",
+    success: true,
+    estimatedCost: 0.042,
+    durationMs: 5400,
+    completedAt: "2026-11-22T10:00:05.400Z",
+  } satisfies z.output<typeof updatedSessionResponse>,
+  CreateEvent: {
+    id: EVENT_ID,
+    sessionId: SESSION_ID,
+    eventType: "tool_call",
+    toolName: "search_docs",
+    createdAt: "2026-11-22T10:00:01.020Z",
+  } satisfies z.output<typeof createdEventResponse>,
+  GetSession: completedSession,
+  ListSessions: {
+    items: [completedSession],
+    nextCursor: null,
+  } satisfies z.output<typeof sessionPageResponse>,
+  ListEvents: {
+    items: [
+      {
+        id: EVENT_ID,
+        sessionId: SESSION_ID,
+        eventType: "tool_call",
+        toolName: "search_docs",
+        toolInput: { query: "refund policy" },
+        toolOutput: { hits: 3 },
+        estimatedCost: 0.002,
+        createdAt: "2026-11-22T10:00:01.020Z",
+      },
+      {
+        id: "evt_01KAZ3XA0B1C2D3E4F5G6H7J8K",
+        sessionId: SESSION_ID,
+        eventType: "llm_decision",
+        reasoning: "The order is within the 30-day window, so a full refund applies.",
+        alternativesConsidered: ["partial refund", "escalate to a human"],
+        confidence: 0.92,
+        createdAt: "2026-11-22T10:00:02.480Z",
+      },
+    ],
+    nextCursor: null,
+  } satisfies z.output<typeof eventPageResponse>,
+  ListAgents: {
+    items: [
+      { agentName: "billing-bot", sessionCount: 4 },
+      { agentName: "support-bot", sessionCount: 12 },
+    ],
+  } satisfies z.output<typeof agentListResponse>,
+  AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
+  UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,
+  DeleteUserData: { jobId: JOB_ID, status: "queued" } satisfies z.output<typeof deletionJobAcceptedResponse>,
+  GetDeletionJob: {
+    jobId: JOB_ID,
+    userId: "customer-42",
+    status: "completed",
+    deletedSessions: 3,
+    deletedEvents: 17,
+    createdAt: "2026-11-22T11:00:00.000Z",
+    completedAt: "2026-11-22T11:00:01.250Z",
+  } satisfies z.output<typeof deletionJobResponse>,
+  CreateApiKey: createdKey,
+  ListApiKeys: { items: [listedKey] } satisfies z.output<typeof apiKeyListResponse>,
+  RotateApiKey: {
+    ...createdKey,
+    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", status: "expiring" },
+  } satisfies z.output<typeof rotatedApiKeyResponse>,
+  ListApiKeyAudit: {
+    items: [
+      {
+        id: "aud_01KAZ2R4M7N8P9Q0R1S2T3V4WY",
+        keyId: KEY_ID,
+        action: "key.created",
+        actor: "ada@example.com",
+        actorId: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41",
+        at: "2026-11-01T08:00:00.000Z",
+        details: { environment: "live", scopes: "sessions:write events:write read" },
+      },
+      {
+        id: "aud_01KAZ5D6E7F8G9H0J1K2M3N4PR",
+        keyId: KEY_ID,
+        action: "key.rotated",
+        actor: "ada@example.com",
+        actorId: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41",
+        at: "2026-11-22T09:00:00.000Z",
+        details: { replacedBy: NEW_KEY_ID, expiresAt: "2026-11-22T10:00:00.000Z", overlapSeconds: 3600 },
+      },
+    ],
+  } satisfies z.output<typeof apiKeyAuditResponse>,
+  OpenApiDocument: {
+    openapi: "3.1.0",
+    info: { title: "Agent Tracking Service", version: "0.1.0" },
+    paths: { "/api/sdk/sessions": { post: { operationId: "CreateSession" } } },
+  } satisfies z.output<typeof openApiDocumentResponse>,
+} as const;
+
+type ErrorExample = z.output<typeof errorResponse>;
+
+/** One error body per status the API answers with. */
+export const errorExamples = {
+  400: {
+    error: "Bad Request",
+    message: "Invalid request body: name, customMetrics.latency",
+    issues: [
+      { path: "name", message: "Must not be empty" },
+      { path: "customMetrics.latency", message: "Must be a finite number" },
+    ],
+  },
+  401: { error: "Unauthorized", message: "Missing API key: send the header Authorization: Bearer <API key>" },
+  403: {
+    error: "Forbidden",
+    message: 'This API key has no access to this resource: it lacks the "events:write" scope',
+  },
+  404: { error: "Not Found", message: `Session ${SESSION_ID} not found` },
+  409: {
+    error: "Conflict",
+    message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,
+  },
+  413: { error: "Payload Too Large", message: "Request body is 300000 bytes; the limit is 262144 bytes" },
+  415: {
+    error: "Unsupported Media Type",
+    message: "Send the request body as JSON with Content-Type: application/json",
+  },
+  500: { error: "Internal Server Error", message: "The request could not be completed; retry it later" },
+} as const satisfies Record<number, ErrorExample>;

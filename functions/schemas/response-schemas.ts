@@ -1,0 +1,270 @@
+/**
+ * Zod schemas of every success and error body the API sends, field for field
+ * as the handlers build them. They describe responses for the OpenAPI
+ * document and the tests that check real responses against it; handlers never
+ * import them (only the OpenAPI route's bundle carries them).
+ *
+ * Objects are strict: a field a handler adds or drops without updating its
+ * schema here fails the response tests.
+ */
+import * as z from "zod";
+import { ENVIRONMENTS } from "../domain/api-key.js";
+import type { ApiKeyStatus, AuditAction } from "../domain/api-key-record.js";
+import type { DeletionJobStatus } from "../domain/deletion-job.js";
+import { EVENT_TYPES } from "../domain/event.js";
+import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
+import { SCOPES } from "../domain/scopes.js";
+import { SESSION_STATUSES } from "../domain/session.js";
+
+/** A service-assigned id: its type prefix plus a ULID. */
+function id(kind: IdKind) {
+  return z
+    .string()
+    .regex(new RegExp(`^${ID_PREFIXES[kind]}_[0-9A-HJKMNP-TV-Z]{26}$`))
+    .describe(`\`${ID_PREFIXES[kind]}_\` + a ULID (time-sortable)`);
+}
+
+/** ISO 8601 UTC timestamp with millisecond precision, e.g. `2026-11-22T10:00:00.000Z`. */
+const timestamp = z.iso.datetime({ precision: 3 });
+const day = z.iso.date().describe("A UTC day, YYYY-MM-DD");
+const count = z.int().nonnegative();
+const usd = z.number().nonnegative().describe("USD");
+const environment = z.enum(ENVIRONMENTS);
+const nonNegativeCounts = z.record(z.string(), count);
+
+/** An error: every non-2xx response the handlers send. */
+export const errorResponse = z
+  .strictObject({
+    error: z
+      .enum([
+        "Bad Request",
+        "Unauthorized",
+        "Forbidden",
+        "Not Found",
+        "Conflict",
+        "Payload Too Large",
+        "Unsupported Media Type",
+        "Internal Server Error",
+      ])
+      .describe("The HTTP status title"),
+    message: z.string().describe("What went wrong, for people; never a stack trace"),
+    issues: z
+      .array(
+        z.strictObject({
+          path: z.string().describe("Dotted path of the field, e.g. `customMetrics.latency`; `(body)` for the body"),
+          message: z.string(),
+        }),
+      )
+      .min(1)
+      .optional()
+      .describe("400 only: every rejected field"),
+  })
+  .describe("An error body. Status 401 also sends `WWW-Authenticate: Bearer`.");
+export type ErrorResponse = z.output<typeof errorResponse>;
+
+/** 201 of POST /api/sdk/sessions. */
+export const createdSessionResponse = z.strictObject({
+  id: id("session"),
+  name: z.string(),
+  agentName: z.string(),
+  userId: z.string(),
+  status: z.literal("active"),
+  createdAt: timestamp,
+});
+
+/** 200 of PATCH /api/sdk/sessions/{id}: fields the session does not have yet are null. */
+export const updatedSessionResponse = z.strictObject({
+  id: id("session"),
+  name: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  success: z.boolean().nullable(),
+  estimatedCost: usd.nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+  completedAt: timestamp.nullable(),
+});
+
+/** A session as the read API shows it (GET one, list): every stored field, plus `stale`. */
+export const sessionResponse = z.strictObject({
+  id: id("session"),
+  name: z.string(),
+  agentName: z.string(),
+  userId: z.string(),
+  environment,
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  status: z.enum(SESSION_STATUSES),
+  success: z.boolean().nullable(),
+  failureReason: z.string().nullable(),
+  estimatedCost: usd.nullable().describe("What the client reported for the whole run (PATCH), USD"),
+  durationMs: z.number().nonnegative().nullable(),
+  promptTokens: count.nullable(),
+  completionTokens: count.nullable(),
+  totalTokens: count.nullable(),
+  customMetrics: z.record(z.string(), z.number()).nullable(),
+  eventCount: count,
+  eventCost: usd.describe("Sum of the events' estimatedCost, maintained by the service, USD"),
+  toolCalls: nonNegativeCounts.describe("`tool_call` events per tool name"),
+  toolErrors: nonNegativeCounts.describe("`error` events per tool name"),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  lastActivityAt: timestamp,
+  completedAt: timestamp.nullable(),
+  stale: z.boolean().describe("An active session without activity for longer than the stale threshold"),
+});
+
+/** 200 of GET /api/sdk/sessions: newest first. */
+export const sessionPageResponse = z.strictObject({
+  items: z.array(sessionResponse),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+/** 201 of POST /api/sdk/events. */
+export const createdEventResponse = z.strictObject({
+  id: id("event"),
+  sessionId: id("session"),
+  eventType: z.enum(EVENT_TYPES),
+  toolName: z.string().nullable(),
+  createdAt: timestamp,
+});
+
+/** An event as the read API shows it: the fields it was recorded with (absent ones left out). */
+export const eventResponse = z.strictObject({
+  id: id("event"),
+  sessionId: id("session"),
+  eventType: z.enum(EVENT_TYPES),
+  toolName: z.string().optional(),
+  toolInput: z.record(z.string(), z.unknown()).optional().describe("Left out with `fields=summary`"),
+  toolOutput: z.record(z.string(), z.unknown()).optional().describe("Left out with `fields=summary`"),
+  reasoning: z.string().optional(),
+  alternativesConsidered: z.array(z.string()).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  estimatedCost: usd.optional(),
+  createdAt: timestamp,
+});
+
+/** 200 of GET /api/sdk/sessions/{id}/events: oldest first. */
+export const eventPageResponse = z.strictObject({
+  items: z.array(eventResponse),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+/** 200 of GET /api/sdk/agents. */
+export const agentListResponse = z.strictObject({
+  items: z.array(z.strictObject({ agentName: z.string(), sessionCount: count })),
+});
+
+const statsSummary = {
+  sessions: count,
+  completed: count,
+  failed: count,
+  successRate: z.number().min(0).max(1).nullable().describe("Succeeded ÷ ended sessions; null when none ended"),
+  reportedCost: usd.describe("Sum of the sessions' reported estimatedCost"),
+  eventCost: usd,
+  events: count,
+  promptTokens: count,
+  completionTokens: count,
+  totalTokens: count,
+  durationMs: z
+    .strictObject({
+      p50: z.number().nullable(),
+      p95: z.number().nullable(),
+      mean: z.number().nullable(),
+    })
+    .describe("Percentiles are the upper bound of a histogram bucket; null when no duration was reported"),
+};
+
+const stats = {
+  from: day,
+  to: day,
+  totals: z.strictObject(statsSummary),
+  days: z.array(z.strictObject({ day, ...statsSummary })).describe("Only the days with data"),
+  topFailureReasons: z.array(z.strictObject({ reason: z.string(), count })).max(10),
+  topToolsByCalls: z.array(z.strictObject({ toolName: z.string(), calls: count })).max(10),
+  topToolsByErrors: z.array(z.strictObject({ toolName: z.string(), errors: count })).max(10),
+};
+
+/** 200 of GET /api/sdk/agents/{agentName}/stats. */
+export const agentStatsResponse = z.strictObject({ agentName: z.string(), ...stats });
+
+/** 200 of GET /api/sdk/users/{userId}/stats. */
+export const userStatsResponse = z.strictObject({ userId: z.string(), ...stats });
+
+const deletionJobStatus = z.enum(["queued", "running", "completed"] as const satisfies readonly DeletionJobStatus[]);
+
+/** 202 of DELETE /api/sdk/users/{userId}. */
+export const deletionJobAcceptedResponse = z.strictObject({
+  jobId: id("deletionJob"),
+  status: deletionJobStatus,
+});
+
+/** 200 of GET /api/sdk/deletions/{jobId}. */
+export const deletionJobResponse = z.strictObject({
+  jobId: id("deletionJob"),
+  userId: z.string(),
+  status: deletionJobStatus,
+  deletedSessions: count,
+  deletedEvents: count,
+  createdAt: timestamp,
+  completedAt: timestamp.nullable(),
+});
+
+const scopes = z.array(z.enum(SCOPES));
+
+/** A key as shown to signed-in users: never the secret, always its status. */
+export const apiKeyResponse = z.strictObject({
+  id: id("apiKey"),
+  name: z.string(),
+  hint: z.string().length(4).describe("The key's last four characters"),
+  environment,
+  scopes,
+  createdAt: timestamp,
+  createdBy: z.string(),
+  lastUsedAt: timestamp.nullable().describe("Updated at most once a minute"),
+  expiresAt: timestamp.nullable().describe("Set when the key was rotated: the end of its overlap"),
+  revokedAt: timestamp.nullable(),
+  status: z.enum(["active", "expiring", "expired", "revoked"] as const satisfies readonly ApiKeyStatus[]),
+});
+
+/** 200 of GET /api/keys. */
+export const apiKeyListResponse = z.strictObject({ items: z.array(apiKeyResponse) });
+
+const createdApiKeyFields = {
+  id: id("apiKey"),
+  name: z.string(),
+  key: z
+    .string()
+    .regex(/^ats_(live|test)_[0-9A-Za-z]{38}$/)
+    .describe("The key itself: shown in this response only, never again"),
+  hint: z.string().length(4),
+  environment,
+  scopes,
+  createdAt: timestamp,
+  createdBy: z.string(),
+};
+
+/** 201 of POST /api/keys: the only response that carries the key itself. */
+export const createdApiKeyResponse = z.strictObject(createdApiKeyFields);
+
+/** 201 of POST /api/keys/{id}/rotate: the new key, and the old one with its `expiresAt`. */
+export const rotatedApiKeyResponse = z.strictObject({ ...createdApiKeyFields, rotatedFrom: apiKeyResponse });
+
+/** 200 of GET /api/keys/{id}/audit: oldest first. */
+export const apiKeyAuditResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: id("audit"),
+      keyId: id("apiKey"),
+      action: z.enum(["key.created", "key.rotated", "key.revoked"] as const satisfies readonly AuditAction[]),
+      actor: z.string().describe("Who acted: a user's name, or `operator CLI`"),
+      actorId: z.string().nullable(),
+      at: timestamp,
+      details: z.record(z.string(), z.union([z.string(), z.number()])),
+    }),
+  ),
+});
+
+/** 200 of GET /api/openapi.json: an OpenAPI 3.1 document. */
+export const openApiDocumentResponse = z.looseObject({
+  openapi: z.string().regex(/^3\.1\.\d+$/),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});

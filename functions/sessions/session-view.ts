@@ -1,0 +1,35 @@
+/** A session as the read API shows it: every stored field, plus `stale`. */
+import type { Session } from "../domain/session.js";
+import { numberEnv } from "../runtime/env.js";
+
+/** An active session idle for longer than this is reported `stale: true`. */
+const staleAfterMs = numberEnv("STALE_AFTER_SECONDS", 3600) * 1000;
+
+export function sessionView(session: Session, nowMs = Date.now()) {
+  return {
+    id: session.id,
+    name: session.name,
+    agentName: session.agentName,
+    userId: session.userId,
+    environment: session.environment,
+    metadata: session.metadata ?? null,
+    status: session.status,
+    success: session.success ?? null,
+    failureReason: session.failureReason ?? null,
+    estimatedCost: session.estimatedCost ?? null,
+    durationMs: session.durationMs ?? null,
+    promptTokens: session.promptTokens ?? null,
+    completionTokens: session.completionTokens ?? null,
+    totalTokens: session.totalTokens ?? null,
+    customMetrics: session.customMetrics ?? null,
+    eventCount: session.eventCount,
+    eventCost: session.eventCost,
+    toolCalls: session.toolCalls ?? {},
+    toolErrors: session.toolErrors ?? {},
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    lastActivityAt: session.lastActivityAt,
+    completedAt: session.completedAt ?? null,
+    stale: session.status === "active" && nowMs - Date.parse(session.lastActivityAt) > staleAfterMs,
+  };
+}

@@ -1,0 +1,373 @@
+/**
+ * The OpenAPI document: a valid OpenAPI 3.1 document covering every route of
+ * the route table, identical to the committed docs/openapi.json, served at
+ * GET /api/openapi.json, with examples that pass their own schemas, and
+ * response schemas that real responses of the local API pass.
+ */
+import { readFileSync } from "node:fs";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
+import {
+  documentedSchemas,
+  type OpenApiDocument,
+  type Operation,
+  openApiDocument,
+} from "../../functions/openapi/openapi-document.js";
+import { type RouteDefinition, type RouteId, routes } from "../../functions/routes.js";
+import { errorResponse } from "../../functions/schemas/response-schemas.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import { OPENAPI_PATH, openApiText } from "../../scripts/write-openapi.js";
+import {
+  type ApiResponse,
+  call,
+  createTestKey,
+  createTestSession,
+  createTestUser,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
+
+type ApiDocument = Exclude<Parameters<typeof SwaggerParser.validate>[0], string>;
+
+const document = openApiDocument();
+
+function operationOf(route: RouteDefinition): Operation | undefined {
+  return document.paths[route.path]?.[route.method.toLowerCase() as Lowercase<RouteDefinition["method"]>];
+}
+
+function routeOf(id: RouteId): RouteDefinition {
+  const route = routes.find((candidate) => candidate.id === id);
+  if (route === undefined) throw new Error(`No route ${id}`);
+  return route;
+}
+
+/** A deep, mutable copy (SwaggerParser dereferences in place; the memoised document is frozen). */
+function copyOf(value: OpenApiDocument): ApiDocument {
+  return structuredClone(value) as unknown as ApiDocument;
+}
+
+/** Asserts a zod parse succeeded, showing zod's explanation when it did not. */
+function expectValid(schema: z.ZodType, value: unknown, what: string): void {
+  const result = schema.safeParse(value);
+  expect(result.success ? "" : z.prettifyError(result.error), `${what}: ${JSON.stringify(value)}`).toBe("");
+}
+
+/** Every example of a media type: `example`, or the values of `examples`. */
+function examplesOf(media: Record<string, unknown> | undefined): unknown[] {
+  if (media === undefined) return [];
+  if ("example" in media) return [media.example];
+  const examples = (media.examples ?? {}) as Record<string, { value: unknown }>;
+  return Object.values(examples).map((example) => example.value);
+}
+
+function jsonContent(holder: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const content = holder?.content as Record<string, Record<string, unknown>> | undefined;
+  return content?.["application/json"];
+}
+
+describe("the generated document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    // Act
+    const validated = await SwaggerParser.validate(copyOf(document));
+
+    // Assess
+    expect(document.openapi).toBe("3.1.0");
+    expect(validated.info.title).toBe("Agent Tracking Service");
+  });
+
+  it("fails validation when broken (the validator is really checking)", async () => {
+    // Prepare: an operation that answers with a schema that does not exist
+    const broken = structuredClone(document) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const createSession = broken.paths["/api/sdk/sessions"]?.post;
+    if (createSession === undefined) throw new Error("POST /api/sdk/sessions missing");
+    createSession.responses["201"] = {
+      description: "x",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/NoSuchSchema" } } },
+    };
+
+    // Act + Assess
+    await expect(SwaggerParser.validate(broken as unknown as ApiDocument)).rejects.toThrow(/NoSuchSchema/);
+  });
+
+  it("has info.version from package.json and a relative server", () => {
+    const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(document.info.version).toBe(packageJson.version);
+    expect(document.servers).toEqual([expect.objectContaining({ url: "/" })]);
+  });
+
+  it.each(routes.map((route) => [route.id, route] as const))(
+    "documents %s with its method, parameters and security",
+    (_id, route) => {
+      const operation = operationOf(route);
+
+      expect(operation, `${route.method} ${route.path} is missing from the document`).toBeDefined();
+      expect(operation?.operationId).toBe(route.id);
+      const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const declared = (operation?.parameters ?? []).filter(
+        (parameter) => "in" in parameter && parameter.in === "path",
+      );
+      expect(declared.map((parameter) => ("name" in parameter ? parameter.name : ""))).toEqual(pathParameters);
+      if (route.auth.kind === "apiKey") {
+        expect(operation?.security).toEqual([{ apiKey: [] }]);
+        expect(operation?.["x-required-scope"]).toBe(route.auth.scope);
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["401", "403", "500"]));
+      } else if (route.auth.kind === "user") {
+        expect(operation?.security).toEqual([{ userToken: [] }]);
+        expect(operation?.["x-required-role"]).toBe(route.auth.role);
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "401", "403", "500"]));
+      } else {
+        expect(operation?.security).toEqual([]);
+      }
+      const success = Object.keys(operation?.responses ?? {}).filter((status) => status.startsWith("2"));
+      expect(success).toHaveLength(1);
+    },
+  );
+
+  it("has no operation that is not in the route table", () => {
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  it.each(routes.map((route) => [route.id, route] as const))(
+    "has examples of %s that pass its schemas",
+    (id, route) => {
+      const operation = operationOf(route);
+      const schemas = documentedSchemas(id);
+      const request = examplesOf(jsonContent(operation?.requestBody));
+      if (schemas.body === undefined) expect(request).toEqual([]);
+      else {
+        expect(request).toHaveLength(1);
+        for (const example of request) expectValid(schemas.body, example, `${id} request example`);
+      }
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const examples = examplesOf(jsonContent(response));
+        if (status.startsWith("2")) {
+          if (schemas.response === undefined) expect(examples).toEqual([]);
+          else {
+            expect(examples).toHaveLength(1);
+            for (const example of examples) expectValid(schemas.response, example, `${id} ${status} example`);
+          }
+        } else {
+          expect(examples.length).toBeGreaterThan(0);
+          for (const example of examples) expectValid(errorResponse, example, `${id} ${status} example`);
+          if (status !== "500") expect(examples).toContainEqual(expect.objectContaining({ error: expect.any(String) }));
+        }
+      }
+    },
+  );
+});
+
+describe("docs/openapi.json", () => {
+  it("is exactly the generated document", () => {
+    const committed = readFileSync(OPENAPI_PATH, "utf8");
+
+    expect(committed, "docs/openapi.json is out of date: run `npm run openapi` and commit the result").toBe(
+      openApiText(),
+    );
+  });
+});
+
+describe("over HTTP", () => {
+  let api: LocalApi;
+  let sdk: TestKey;
+  let owner: TestUser;
+  let sessionId: string;
+  const agentName = `openapi-agent-${Date.now()}`;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+    owner = await createTestUser(api);
+    sessionId = await createTestSession(api, sdk.key, { agentName, userId: "openapi-user", metadata: { plan: "pro" } });
+    const events = [
+      { eventType: "tool_call", toolName: "search_docs", toolInput: { q: "refund" }, toolOutput: { hits: 3 } },
+      { eventType: "llm_decision", reasoning: "refund", alternativesConsidered: ["escalate"], confidence: 0.9 },
+      { eventType: "error", toolName: "issue_refund", estimatedCost: 0.001 },
+    ];
+    for (const event of events) {
+      const response = await call(api, "POST", "/api/sdk/events", { key: sdk.key, body: { sessionId, ...event } });
+      if (response.status !== 201) throw new Error(`event not created: ${response.text}`);
+    }
+    const ended = await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, {
+      key: sdk.key,
+      body: { status: "failed", failureReason: "refund API down", durationMs: 1200, customMetrics: { retries: 2 } },
+    });
+    if (ended.status !== 200) throw new Error(`session not ended: ${ended.text}`);
+  });
+  afterAll(() => api.close());
+
+  async function createdKeyId(): Promise<string> {
+    const response = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "openapi test" } });
+    if (response.status !== 201) throw new Error(`key not created: ${response.text}`);
+    return String(response.body.id);
+  }
+
+  /** A real request per route: a route added to the table without one here does not compile. */
+  const scenarios: Record<RouteId, () => Promise<ApiResponse>> = {
+    CreateSession: () =>
+      call(api, "POST", "/api/sdk/sessions", {
+        key: sdk.key,
+        body: { name: "Refund request", agentName, userId: "customer-42", metadata: { plan: "pro" } },
+      }),
+    UpdateSession: async () => {
+      const id = await createTestSession(api, sdk.key, { agentName });
+      return call(api, "PATCH", `/api/sdk/sessions/${id}`, {
+        key: sdk.key,
+        body: { status: "completed", estimatedCost: 0.04, durationMs: 5400, totalTokens: 1500 },
+      });
+    },
+    CreateEvent: () =>
+      call(api, "POST", "/api/sdk/events", {
+        key: sdk.key,
+        body: { sessionId, eventType: "tool_call", toolName: "search_docs", toolInput: { q: "late flush" } },
+      }),
+    GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
+    ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
+    ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),
+    DeleteSession: async () => {
+      const id = await createTestSession(api, sdk.key, { agentName });
+      return call(api, "DELETE", `/api/sdk/sessions/${id}`, { key: sdk.key });
+    },
+    ListAgents: () => call(api, "GET", "/api/sdk/agents", { key: sdk.key }),
+    AgentStats: () => call(api, "GET", `/api/sdk/agents/${agentName}/stats`, { key: sdk.key }),
+    UserStats: () => call(api, "GET", "/api/sdk/users/openapi-user/stats", { key: sdk.key }),
+    DeleteUserData: () => call(api, "DELETE", "/api/sdk/users/openapi-erased-user", { key: sdk.key }),
+    GetDeletionJob: async () => {
+      const accepted = await call(api, "DELETE", "/api/sdk/users/openapi-erased-user-2", { key: sdk.key });
+      return call(api, "GET", `/api/sdk/deletions/${String(accepted.body.jobId)}`, { key: sdk.key });
+    },
+    OpenApiDocument: () => call(api, "GET", "/api/openapi.json"),
+    CreateApiKey: () =>
+      call(api, "POST", "/api/keys", {
+        key: owner.token,
+        body: { name: "ci pipeline", environment: "test", scopes: ["events:write"] },
+      }),
+    ListApiKeys: async () => {
+      await createdKeyId();
+      return call(api, "GET", "/api/keys", { key: owner.token });
+    },
+    RotateApiKey: async () =>
+      call(api, "POST", `/api/keys/${await createdKeyId()}/rotate`, { key: owner.token, body: { overlapSeconds: 60 } }),
+    RevokeApiKey: async () => call(api, "DELETE", `/api/keys/${await createdKeyId()}`, { key: owner.token }),
+    ListApiKeyAudit: async () => {
+      const id = await createdKeyId();
+      await call(api, "POST", `/api/keys/${id}/rotate`, { key: owner.token, body: {} });
+      return call(api, "GET", `/api/keys/${id}/audit`, { key: owner.token });
+    },
+  };
+
+  it("serves the generated document at GET /api/openapi.json without a credential", async () => {
+    const response = await call(api, "GET", "/api/openapi.json");
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.body).toEqual(document);
+  });
+
+  it.each(routes.map((route) => route.id))(
+    "answers %s with a body its documented response schema accepts",
+    async (id) => {
+      // Act
+      const response = await scenarios[id]();
+
+      // Assess
+      const operation = operationOf(routeOf(id));
+      const success = Object.keys(operation?.responses ?? {}).find((status) => status.startsWith("2"));
+      expect(String(response.status), response.text).toBe(success);
+      const schema = documentedSchemas(id).response;
+      if (schema === undefined) expect(response.text).toBe("");
+      else expectValid(schema, response.body, `${id} response`);
+    },
+  );
+
+  it("lists events in full and in summary as documented", async () => {
+    const schema = documentedSchemas("ListEvents").response;
+    if (schema === undefined) throw new Error("ListEvents has no documented response");
+    for (const fields of ["full", "summary"]) {
+      const response = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events?fields=${fields}`, {
+        key: sdk.key,
+      });
+      expect(response.status).toBe(200);
+      expect((response.body.items as unknown[]).length).toBeGreaterThanOrEqual(3);
+      expectValid(schema, response.body, `ListEvents fields=${fields}`);
+    }
+  });
+
+  it.each(
+    routes
+      .map((route) => [route.id, route] as const)
+      .filter(([id]) => documentedSchemas(id).invalidInput !== undefined),
+  )("answers the documented invalid input of %s with exactly the documented 400", async (id, route) => {
+    // Prepare
+    const { invalidInput, body } = documentedSchemas(id);
+    const credential = route.auth.kind === "user" ? owner.token : sdk.key;
+    const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+      name === "id" && route.auth.kind === "apiKey" ? sessionId : `openapi-${name}`,
+    );
+    const query = new URLSearchParams(
+      Object.entries(body === undefined ? (invalidInput ?? {}) : {}).map(([name, value]): [string, string] => [
+        name,
+        String(value),
+      ]),
+    );
+
+    // Act
+    const response = await call(api, route.method, query.size === 0 ? path : `${path}?${query}`, {
+      key: credential,
+      ...(body === undefined ? {} : { body: invalidInput }),
+    });
+
+    // Assess
+    expect(response.status, response.text).toBe(400);
+    const documented = examplesOf(jsonContent(operationOf(route)?.responses["400"]));
+    expect(documented).toContainEqual(response.body);
+  });
+
+  it.each([
+    ["CreateSession", "401", () => call(api, "POST", "/api/sdk/sessions", { body: { name: "n" } })],
+    ["GetSession", "404", () => call(api, "GET", "/api/sdk/sessions/ses_unknown", { key: sdk.key })],
+    [
+      "UpdateSession",
+      "409",
+      () => call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: sdk.key, body: { status: "completed" } }),
+    ],
+    [
+      "CreateEvent",
+      "415",
+      () =>
+        call(api, "POST", "/api/sdk/events", {
+          key: sdk.key,
+          body: "x",
+          headers: { "content-type": "text/plain" },
+        }),
+    ],
+    ["GetDeletionJob", "404", () => call(api, "GET", "/api/sdk/deletions/del_unknown", { key: sdk.key })],
+    ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
+    ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
+  ] as const)("answers a %s error (%s) as documented", async (id, status, request) => {
+    const response = await request();
+
+    expect(String(response.status), response.text).toBe(status);
+    expect(Object.keys(operationOf(routeOf(id))?.responses ?? {})).toContain(status);
+    expectValid(errorResponse, response.body, `${id} ${status}`);
+  });
+
+  it("answers a key lacking the route's scope with a documented 403", async () => {
+    const readOnly = await createTestKey({ scopes: ["read"] });
+
+    const response = await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: readOnly.key });
+
+    expect(response.status).toBe(403);
+    expect(examplesOf(jsonContent(operationOf(routeOf("DeleteSession"))?.responses["403"]))).toContainEqual(
+      response.body,
+    );
+  });
+});

@@ -1,0 +1,359 @@
+/**
+ * The read API on a seeded volume (2 organisations; ATS_TEST_SESSIONS
+ * sessions each, default 150, × 8 events): paging under every supported
+ * filter returns every item exactly once in order; stats equal a brute-force
+ * recomputation from the raw items; no read issues a Scan; cursors cannot be
+ * forged or moved between tenants; expired items are not returned.
+ */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { eventKey, sessionKey } from "../../functions/store/keys.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import { bruteForceStats, comparable } from "../support/brute-force-stats.js";
+import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
+import { call, createTestKey, scanTable, startTestApi, type TestKey } from "../support/fixtures.js";
+import { AGENTS, seedTenant } from "../support/seed.js";
+
+const SESSIONS = Number(process.env.ATS_TEST_SESSIONS ?? 150);
+const DAYS = 12;
+
+let api: LocalApi;
+let orgA: TestKey;
+let orgB: TestKey;
+const counter = recordDynamoCommands();
+
+type Item = Record<string, unknown>;
+async function rawItems(orgId: string): Promise<{ sessions: Item[]; events: Item[] }> {
+  const items = (await scanTable()).filter((item) => item.orgId === orgId && item.environment === "live");
+  return {
+    sessions: items.filter((item) => item.entity === "session"),
+    events: items.filter((item) => item.entity === "event"),
+  };
+}
+
+/** A stats period covering every seeded day. */
+function period(): string {
+  const to = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - (DAYS + 1) * 86_400_000).toISOString().slice(0, 10);
+  return `from=${from}&to=${to}`;
+}
+
+const newestFirst = (a: Item, b: Item) =>
+  `${String(b.createdAt)}#${String(b.id)}`.localeCompare(`${String(a.createdAt)}#${String(a.id)}`);
+
+async function pageThrough(key: string, path: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes("?") ? "&" : "?";
+    const response = await call(
+      api,
+      "GET",
+      `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      { key },
+    );
+    expect(response.status).toBe(200);
+    ids.push(...(response.body.items as { id: string }[]).map((item) => item.id));
+    cursor = response.body.nextCursor as string | null;
+  } while (cursor !== null);
+  return ids;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const scopes = ["sessions:write", "events:write", "read", "delete"] as const;
+  orgA = await createTestKey({ scopes });
+  orgB = await createTestKey({ scopes });
+  const options = { sessions: SESSIONS, eventsPerSession: 8, users: 12, days: DAYS };
+  await Promise.all([
+    seedTenant({ ...options, orgId: orgA.orgId, seed: 1 }),
+    seedTenant({ ...options, orgId: orgB.orgId, seed: 2 }),
+  ]);
+}, 600_000);
+afterAll(() => api.close());
+
+describe("GET /api/sdk/sessions", () => {
+  it("pages through every supported filter: each session exactly once, newest first, never a Scan", async () => {
+    const { sessions } = await rawItems(orgA.orgId);
+    const sorted = [...sessions].sort(newestFirst);
+    const middle = sorted[Math.floor(sorted.length / 3)] as Item;
+    const late = sorted[Math.floor((2 * sorted.length) / 3)] as Item;
+    const from = String(late.createdAt);
+    const to = String(middle.createdAt);
+    const cases: [string, (session: Item) => boolean][] = [
+      ["", () => true],
+      [`agentName=${AGENTS[0]}`, (s) => s.agentName === AGENTS[0]],
+      ["userId=user-3", (s) => s.userId === "user-3"],
+      ["status=active", (s) => s.status === "active"],
+      ["status=failed", (s) => s.status === "failed"],
+      [`agentName=${AGENTS[1]}&status=completed`, (s) => s.agentName === AGENTS[1] && s.status === "completed"],
+      [`from=${from}&to=${to}`, (s) => String(s.createdAt) >= from && String(s.createdAt) <= to],
+      [`agentName=${AGENTS[2]}&from=${from}`, (s) => s.agentName === AGENTS[2] && String(s.createdAt) >= from],
+      [`status=completed&to=${to}`, (s) => s.status === "completed" && String(s.createdAt) <= to],
+    ];
+    counter.reset();
+    for (const [query, matches] of cases) {
+      const expected = sorted.filter(matches).map((session) => String(session.id));
+      const ids = await pageThrough(orgA.key, `/api/sdk/sessions?${query}`, 17);
+      expect(ids, query).toEqual(expected);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+    expect(counter.commands()).not.toContain("ScanCommand");
+    expect(counter.commands()).toContain("QueryCommand");
+  });
+
+  it("returns every stored field, newest first, and never another tenant's sessions", async () => {
+    const response = await call(api, "GET", "/api/sdk/sessions?limit=5", { key: orgB.key });
+    const items = response.body.items as Record<string, unknown>[];
+    const { sessions } = await rawItems(orgB.orgId);
+    expect(items.map((item) => item.id)).toEqual(
+      [...sessions]
+        .sort(newestFirst)
+        .slice(0, 5)
+        .map((s) => s.id),
+    );
+    expect(Object.keys(items[0] ?? {}).sort()).toEqual(
+      [
+        "agentName",
+        "completedAt",
+        "completionTokens",
+        "createdAt",
+        "customMetrics",
+        "durationMs",
+        "environment",
+        "estimatedCost",
+        "eventCost",
+        "eventCount",
+        "failureReason",
+        "id",
+        "lastActivityAt",
+        "metadata",
+        "name",
+        "promptTokens",
+        "stale",
+        "status",
+        "success",
+        "toolCalls",
+        "toolErrors",
+        "totalTokens",
+        "updatedAt",
+        "userId",
+      ].sort(),
+    );
+  });
+
+  it("refuses a forged, foreign, re-filtered or malformed cursor with 400", async () => {
+    const first = await call(api, "GET", "/api/sdk/sessions?limit=2", { key: orgA.key });
+    const cursor = String(first.body.nextCursor);
+    const [payload, signature] = cursor.split(".");
+    const decoded = JSON.parse(Buffer.from(String(payload), "base64url").toString()) as { k: Record<string, string> };
+    decoded.k.GSI1PK = String(decoded.k.GSI1PK).replace(orgA.orgId, orgB.orgId);
+    const forged = `${Buffer.from(JSON.stringify(decoded)).toString("base64url")}.${signature}`;
+
+    const attempts = [
+      await call(api, "GET", `/api/sdk/sessions?cursor=${encodeURIComponent(forged)}`, { key: orgA.key }),
+      await call(api, "GET", `/api/sdk/sessions?cursor=${encodeURIComponent(cursor)}`, { key: orgB.key }),
+      await call(api, "GET", `/api/sdk/sessions?status=active&cursor=${encodeURIComponent(cursor)}`, { key: orgA.key }),
+      await call(api, "GET", "/api/sdk/sessions?cursor=not-a-cursor", { key: orgA.key }),
+    ];
+
+    for (const response of attempts) {
+      expect(response.status).toBe(400);
+      expect(response.body.issues).toEqual([{ path: "cursor", message: "Invalid cursor" }]);
+    }
+  });
+
+  it("rejects unsupported filter combinations and bad parameters with 400 naming them", async () => {
+    const combination = await call(api, "GET", "/api/sdk/sessions?userId=u&status=active", { key: orgA.key });
+    const parameters = await call(api, "GET", "/api/sdk/sessions?limit=500&from=yesterday&colour=red", {
+      key: orgA.key,
+    });
+
+    expect(combination.status).toBe(400);
+    expect(combination.body.message).toBe(
+      "Filtering by userId and status together is not supported; use one of: none, agentName, userId, status, agentName with status",
+    );
+    expect(parameters.status).toBe(400);
+    expect(parameters.body.issues).toEqual([
+      { path: "from", message: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" },
+      { path: "limit", message: "Must be an integer from 1 to 100" },
+      { path: "colour", message: "Unknown field" },
+    ]);
+  });
+});
+
+describe("GET /api/sdk/sessions/:id and /events", () => {
+  it("returns the session with its counters; events oldest first, filtered and paged", async () => {
+    const { sessions, events } = await rawItems(orgA.orgId);
+    const session = sessions.find((item) => item.eventCount === 8 && item.status !== "active") as Item;
+    const own = events
+      .filter((event) => event.sessionId === session.id)
+      .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+
+    const detail = await call(api, "GET", `/api/sdk/sessions/${String(session.id)}`, { key: orgA.key });
+    const all = await pageThrough(orgA.key, `/api/sdk/sessions/${String(session.id)}/events`, 3);
+    const toolCalls = await call(
+      api,
+      "GET",
+      `/api/sdk/sessions/${String(session.id)}/events?eventType=tool_call&fields=summary`,
+      {
+        key: orgA.key,
+      },
+    );
+    const unsure = await call(
+      api,
+      "GET",
+      `/api/sdk/sessions/${String(session.id)}/events?eventType=llm_decision&maxConfidence=0.5`,
+      { key: orgA.key },
+    );
+
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: session.id, eventCount: 8, eventCost: session.eventCost, stale: false });
+    expect(all).toEqual(own.map((event) => event.id));
+    const calls = toolCalls.body.items as Record<string, unknown>[];
+    expect(calls.map((event) => event.id)).toEqual(own.filter((e) => e.eventType === "tool_call").map((e) => e.id));
+    expect(calls.every((event) => !("toolInput" in event) && !("toolOutput" in event))).toBe(true);
+    expect((unsure.body.items as { id: string }[]).map((event) => event.id)).toEqual(
+      own.filter((e) => e.eventType === "llm_decision" && Number(e.confidence) <= 0.5).map((e) => e.id),
+    );
+  });
+
+  it("answers 403 for another organisation's session and 404 for an unknown one", async () => {
+    const { sessions } = await rawItems(orgA.orgId);
+    const id = String(sessions[0]?.id);
+    expect((await call(api, "GET", `/api/sdk/sessions/${id}`, { key: orgB.key })).status).toBe(403);
+    expect((await call(api, "GET", `/api/sdk/sessions/${id}/events`, { key: orgB.key })).status).toBe(403);
+    expect((await call(api, "GET", "/api/sdk/sessions/ses_01JAAAAAAAAAAAAAAAAAAAAAAA", { key: orgA.key })).status).toBe(
+      404,
+    );
+  });
+
+  it("reports an active session idle for over an hour as stale", async () => {
+    const { sessions } = await rawItems(orgA.orgId);
+    const idle = sessions.find(
+      (item) => item.status === "active" && Date.now() - Date.parse(String(item.lastActivityAt)) > 3_600_000,
+    );
+    const response = await call(api, "GET", `/api/sdk/sessions/${String(idle?.id)}`, { key: orgA.key });
+    expect(response.body.stale).toBe(true);
+  });
+
+  it("does not return items whose TTL has passed (DynamoDB deletes them lazily)", async () => {
+    const { sessions, events } = await rawItems(orgB.orgId);
+    const session = sessions.find((item) => Number(item.eventCount) > 1) as Item;
+    const event = events.find((item) => item.sessionId === session.id) as Item;
+    const past = Math.floor(Date.now() / 1000) - 60;
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: eventKey(String(session.id), String(event.id)),
+        UpdateExpression: "SET #ttl = :past",
+        ExpressionAttributeNames: { "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":past": past },
+      }),
+    );
+    const eventsAfter = await pageThrough(orgB.key, `/api/sdk/sessions/${String(session.id)}/events`, 50);
+    expect(eventsAfter).not.toContain(event.id);
+
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: sessionKey(String(session.id)),
+        UpdateExpression: "SET #ttl = :past",
+        ExpressionAttributeNames: { "#ttl": "ttl" },
+        ExpressionAttributeValues: { ":past": past },
+      }),
+    );
+    expect((await call(api, "GET", `/api/sdk/sessions/${String(session.id)}`, { key: orgB.key })).status).toBe(404);
+    expect(await pageThrough(orgB.key, "/api/sdk/sessions", 100)).not.toContain(session.id);
+  });
+});
+
+describe("analytics", () => {
+  it("lists the agents with their session counts", async () => {
+    const { sessions } = await rawItems(orgA.orgId);
+    const response = await call(api, "GET", "/api/sdk/agents", { key: orgA.key });
+    const expected = AGENTS.map((agentName) => ({
+      agentName,
+      sessionCount: sessions.filter((session) => session.agentName === agentName).length,
+    })).filter((agent) => agent.sessionCount > 0);
+    expect(response.body.items).toEqual(expect.arrayContaining(expected));
+    expect((response.body.items as unknown[]).length).toBe(expected.length);
+  });
+
+  it("per-agent and per-user stats equal a brute-force recomputation from the raw items", async () => {
+    const { sessions, events } = await rawItems(orgA.orgId);
+    counter.reset();
+    for (const agentName of AGENTS) {
+      const response = await call(api, "GET", `/api/sdk/agents/${agentName}/stats?${period()}`, { key: orgA.key });
+      expect(response.status).toBe(200);
+      expect(comparable(response.body as never), agentName).toEqual(
+        bruteForceStats(sessions, events, (session) => session.agentName === agentName),
+      );
+    }
+    const user = await call(api, "GET", `/api/sdk/users/user-5/stats?${period()}`, { key: orgA.key });
+    expect(comparable(user.body as never)).toEqual(bruteForceStats(sessions, events, (s) => s.userId === "user-5"));
+    expect(counter.commands()).not.toContain("ScanCommand");
+  });
+});
+
+describe("deletion", () => {
+  it("DELETE /api/sdk/sessions/:id removes the session, its events and its rollup contribution", async () => {
+    const { sessions } = await rawItems(orgA.orgId);
+    const victim = sessions.find((item) => item.status === "failed" && Number(item.eventCount) > 0) as Item;
+
+    const response = await call(api, "DELETE", `/api/sdk/sessions/${String(victim.id)}`, { key: orgA.key });
+
+    expect(response.status).toBe(204);
+    const after = await rawItems(orgA.orgId);
+    expect(after.sessions.map((s) => s.id)).not.toContain(victim.id);
+    expect(after.events.filter((event) => event.sessionId === victim.id)).toEqual([]);
+    const agentName = String(victim.agentName);
+    const stats = await call(api, "GET", `/api/sdk/agents/${agentName}/stats?${period()}`, { key: orgA.key });
+    expect(comparable(stats.body as never)).toEqual(
+      bruteForceStats(after.sessions, after.events, (session) => session.agentName === agentName),
+    );
+    expect((await call(api, "DELETE", `/api/sdk/sessions/${String(victim.id)}`, { key: orgA.key })).status).toBe(404);
+  });
+
+  it("DELETE /api/sdk/users/:userId erases the user's data asynchronously; rollups corrected; other tenants untouched", async () => {
+    const before = await rawItems(orgA.orgId);
+    const userId = "user-7";
+    const owned = before.sessions.filter((session) => session.userId === userId);
+    const otherOrgBefore = (await rawItems(orgB.orgId)).sessions.filter((s) => s.userId === userId).length;
+
+    const accepted = await call(api, "DELETE", `/api/sdk/users/${userId}`, { key: orgA.key });
+    expect(accepted.status).toBe(202);
+    const jobId = String(accepted.body.jobId);
+    let job: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 200 && job.status !== "completed"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await call(api, "GET", `/api/sdk/deletions/${jobId}`, { key: orgA.key })).body;
+    }
+
+    expect(job).toMatchObject({
+      jobId,
+      status: "completed",
+      deletedSessions: owned.length,
+      deletedEvents: owned.reduce((sum, session) => sum + Number(session.eventCount), 0),
+    });
+    const ownedIds = new Set(owned.map((session) => session.id));
+    const everything = await scanTable();
+    const remaining = everything.filter((item) => item.orgId === orgA.orgId && item.userId === userId);
+    expect(remaining.map((item) => item.entity)).toEqual(["deletionJob"]);
+    expect(everything.filter((item) => ownedIds.has(item.sessionId as string))).toEqual([]);
+    expect((await rawItems(orgB.orgId)).sessions.filter((s) => s.userId === userId).length).toBe(otherOrgBefore);
+    const after = await rawItems(orgA.orgId);
+    const userStats = await call(api, "GET", `/api/sdk/users/${userId}/stats?${period()}`, { key: orgA.key });
+    expect((userStats.body.totals as { sessions: number }).sessions).toBe(0);
+    for (const agentName of AGENTS) {
+      const stats = await call(api, "GET", `/api/sdk/agents/${agentName}/stats?${period()}`, { key: orgA.key });
+      expect(comparable(stats.body as never)).toEqual(
+        bruteForceStats(after.sessions, after.events, (s) => s.agentName === agentName),
+      );
+    }
+    const again = await call(api, "DELETE", `/api/sdk/users/${userId}`, { key: orgA.key });
+    expect(again.status).toBe(202);
+    expect(again.body.jobId).not.toBe(jobId);
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Stats recomputed from the raw session and event items, independently of
+ * the rollups, to check what the stats routes answer.
+ */
+import { DURATION_BUCKETS_MS } from "../../functions/domain/rollup.js";
+
+type Item = Record<string, unknown>;
+
+interface Day {
+  sessions: number;
+  completed: number;
+  failed: number;
+  succeeded: number;
+  reportedCost: number;
+  eventCost: number;
+  events: number;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  durations: number[];
+}
+
+function emptyDay(): Day {
+  return {
+    sessions: 0,
+    completed: 0,
+    failed: 0,
+    succeeded: 0,
+    reportedCost: 0,
+    eventCost: 0,
+    events: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    durations: [],
+  };
+}
+
+/** The bucket upper bound holding the given percentile of the durations (as a fixed-bucket histogram reports it). */
+function bucketPercentile(durations: readonly number[], fraction: number): number | null {
+  if (durations.length === 0) return null;
+  const sorted = [...durations].sort((a, b) => a - b);
+  const value = sorted[Math.ceil(fraction * sorted.length) - 1] ?? 0;
+  return DURATION_BUCKETS_MS.find((bound) => value <= bound) ?? null;
+}
+
+function summary(day: Day) {
+  const ended = day.completed + day.failed;
+  return {
+    sessions: day.sessions,
+    completed: day.completed,
+    failed: day.failed,
+    successRate: ended === 0 ? null : Math.round((day.succeeded / ended) * 1e9) / 1e9,
+    reportedCost: day.reportedCost,
+    eventCost: day.eventCost,
+    events: day.events,
+    promptTokens: day.promptTokens,
+    completionTokens: day.completionTokens,
+    totalTokens: day.totalTokens,
+    p50: bucketPercentile(day.durations, 0.5),
+    p95: bucketPercentile(day.durations, 0.95),
+  };
+}
+
+const num = (value: unknown) => (typeof value === "number" ? value : 0);
+
+/** Stats of the sessions matching `belongs` (by agent or by user), from raw items. */
+export function bruteForceStats(
+  sessions: readonly Item[],
+  events: readonly Item[],
+  belongs: (session: Item) => boolean,
+) {
+  const days = new Map<string, Day>();
+  const tools = new Map<string, { calls: number; errors: number }>();
+  const failures = new Map<string, number>();
+  const eventsBySession = new Map<string, Item[]>();
+  for (const event of events) {
+    const list = eventsBySession.get(String(event.sessionId)) ?? [];
+    list.push(event);
+    eventsBySession.set(String(event.sessionId), list);
+  }
+  for (const session of sessions.filter(belongs)) {
+    const dayKey = String(session.createdAt).slice(0, 10);
+    const day = days.get(dayKey) ?? emptyDay();
+    days.set(dayKey, day);
+    day.sessions += 1;
+    if (session.status === "active") continue;
+    if (session.status === "completed") day.completed += 1;
+    if (session.status === "failed") {
+      day.failed += 1;
+      if (typeof session.failureReason === "string") {
+        failures.set(session.failureReason, (failures.get(session.failureReason) ?? 0) + 1);
+      }
+    }
+    if (session.success === true) day.succeeded += 1;
+    day.reportedCost += num(session.estimatedCost);
+    day.promptTokens += num(session.promptTokens);
+    day.completionTokens += num(session.completionTokens);
+    day.totalTokens += num(session.totalTokens);
+    if (typeof session.durationMs === "number") day.durations.push(session.durationMs);
+    for (const event of eventsBySession.get(String(session.id)) ?? []) {
+      day.events += 1;
+      day.eventCost += num(event.estimatedCost);
+      if (typeof event.toolName !== "string") continue;
+      const tool = tools.get(event.toolName) ?? { calls: 0, errors: 0 };
+      if (event.eventType === "tool_call") tool.calls += 1;
+      if (event.eventType === "error") tool.errors += 1;
+      tools.set(event.toolName, tool);
+    }
+  }
+  const total = emptyDay();
+  for (const day of days.values()) {
+    for (const key of Object.keys(total) as (keyof Day)[]) {
+      if (key === "durations") total.durations.push(...day.durations);
+      else total[key] += day[key];
+    }
+  }
+  const byName = (a: [string, unknown], b: [string, unknown]) => a[0].localeCompare(b[0]);
+  return {
+    totals: summary(total),
+    days: [...days.entries()].sort(byName).map(([day, counters]) => ({ day, ...summary(counters) })),
+    topFailureReasons: [...failures]
+      .sort((a, b) => b[1] - a[1] || byName(a, b))
+      .slice(0, 10)
+      .map(([reason, count]) => ({ reason, count })),
+    topToolsByCalls: [...tools]
+      .filter(([, counts]) => counts.calls > 0)
+      .sort((a, b) => b[1].calls - a[1].calls || byName(a, b))
+      .slice(0, 10)
+      .map(([toolName, counts]) => ({ toolName, calls: counts.calls })),
+    topToolsByErrors: [...tools]
+      .filter(([, counts]) => counts.errors > 0)
+      .sort((a, b) => b[1].errors - a[1].errors || byName(a, b))
+      .slice(0, 10)
+      .map(([toolName, counts]) => ({ toolName, errors: counts.errors })),
+  };
+}
+
+/** The stats route's answer reduced to the same shape (percentiles flattened). */
+export function comparable(stats: {
+  totals: Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } };
+  days: (Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } })[];
+  topFailureReasons: unknown;
+  topToolsByCalls: unknown;
+  topToolsByErrors: unknown;
+}) {
+  const flatten = ({
+    durationMs,
+    ...rest
+  }: Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } }) => ({
+    ...rest,
+    p50: durationMs.p50,
+    p95: durationMs.p95,
+  });
+  return {
+    totals: flatten(stats.totals),
+    days: stats.days.filter((day) => day.sessions !== 0 || day.events !== 0).map(flatten),
+    topFailureReasons: stats.topFailureReasons,
+    topToolsByCalls: stats.topToolsByCalls,
+    topToolsByErrors: stats.topToolsByErrors,
+  };
+}
