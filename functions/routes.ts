@@ -94,6 +94,15 @@ export const routes = [
     queriesIndexes: false,
   },
   {
+    id: "CreateEventBatch",
+    method: "POST",
+    path: "/api/sdk/events/batch",
+    entry: "functions/events/create-event-batch.ts",
+    auth: { kind: "apiKey", scope: "events:write" },
+    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
+    queriesIndexes: false,
+  },
+  {
     id: "GetSession",
     method: "GET",
     path: "/api/sdk/sessions/{id}",

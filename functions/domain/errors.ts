@@ -10,6 +10,7 @@ export type ErrorKind =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "unprocessable"
   | "payload_too_large"
   | "unsupported_media_type";
 
@@ -53,6 +54,11 @@ export class NotFoundError extends AtsError {
 
 export class ConflictError extends AtsError {
   readonly kind = "conflict";
+}
+
+/** The request is well formed but cannot be processed as sent (e.g. an Idempotency-Key reused for another body). */
+export class UnprocessableError extends AtsError {
+  readonly kind = "unprocessable";
 }
 
 export class PayloadTooLargeError extends AtsError {

@@ -16,6 +16,8 @@ export interface NewEvent {
   readonly alternativesConsidered?: readonly string[] | undefined;
   readonly confidence?: number | undefined;
   readonly estimatedCost?: number | undefined;
+  /** When the client says it happened (UTC ISO); `createdAt` stays the service's. */
+  readonly occurredAt?: string | undefined;
 }
 
 export interface AgentEvent extends NewEvent {
@@ -23,4 +25,21 @@ export interface AgentEvent extends NewEvent {
   readonly orgId: string;
   readonly environment: Environment;
   readonly createdAt: string;
+}
+
+/**
+ * A client's `occurredAt` must lie within the retention window and at most
+ * `futureMs` ahead of the service's clock; the message says which bound failed.
+ */
+export function occurredAtProblem(
+  occurredAt: string,
+  nowMs: number,
+  retentionDays: number,
+  futureMs: number,
+): string | undefined {
+  const at = Date.parse(occurredAt);
+  if (at > nowMs + futureMs) return `Must be at most ${futureMs / 60_000} minutes in the future`;
+  if (at < nowMs - retentionDays * 24 * 60 * 60 * 1000)
+    return `Must not be older than the retention window (${retentionDays} days)`;
+  return undefined;
 }

@@ -5,6 +5,12 @@
 export const LIMITS = {
   /** Largest accepted request body, in bytes (413 above it). */
   bodyBytes: 256 * 1024,
+  /** Largest accepted body of a batch request, in bytes. */
+  batchBodyBytes: 1024 * 1024,
+  /** Most events in one batch request. */
+  batchEvents: 100,
+  /** How far in the future a client's `occurredAt` may be. */
+  occurredAtFutureMs: 5 * 60 * 1000,
   /** Longest identifier-like strings: names, agent names, user ids, tool names. */
   nameLength: 256,
   /** Longest free-text fields: `failureReason`. */

@@ -5,8 +5,8 @@ import { jsonResponse } from "../http/responses.js";
 import { createEventBody } from "../schemas/event-schemas.js";
 import { createEvent } from "../store/event-store.js";
 
-export const handler = apiKeyRoute("CreateEvent", { body: createEventBody }, async ({ caller, body }) => {
-  const event = await createEvent(caller, body);
+export const handler = apiKeyRoute("CreateEvent", { body: createEventBody }, async ({ caller, body, plannedUlid }) => {
+  const event = await createEvent(caller, body, Date.now(), plannedUlid);
   return jsonResponse(201, {
     id: event.id,
     sessionId: event.sessionId,

@@ -3,6 +3,7 @@
  *   error mapping (registered first: its onError sees every error)
  *   → authentication (API key + scope, or signed-in user + role), before anything else is read
  *   → query string + zod schema, JSON body + zod schema (routes that take them)
+ *   → Idempotency-Key (the SDK's POST and PATCH routes)
  *   → the route's handler: typed, validated input in; a response out.
  */
 import middy from "@middy/core";
@@ -13,6 +14,7 @@ import type { UserPrincipal } from "../domain/user-principal.js";
 import { type RouteAuth, type RouteId, routeById } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { httpErrorMapper } from "./error-mapper.js";
+import { idempotency } from "./idempotency.js";
 import { jsonBody } from "./json-body.js";
 import { queryParameters } from "./query-parameters.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
@@ -20,6 +22,11 @@ import { userAuth } from "./user-auth.js";
 
 export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly caller: TCaller;
+  /**
+   * With an Idempotency-Key: the ULID the request must use for what it creates,
+   * the same on every retry of the request.
+   */
+  readonly plannedUlid?: string | undefined;
   readonly body: TBody;
   readonly query: TQuery;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
@@ -30,6 +37,8 @@ export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType>
   readonly body?: TBody;
   /** Whether an empty body is accepted (validated as `{}`). */
   readonly bodyOptional?: boolean;
+  /** Body size limit, when not the default (LIMITS.bodyBytes). */
+  readonly maxBodyBytes?: number;
   /** Schema of the query string parameters, for routes that take them. */
   readonly query?: TQuery;
 }
@@ -37,14 +46,22 @@ export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType>
 type Handler<TCaller, TBody, TQuery> = (request: RouteRequest<TCaller, TBody, TQuery>) => Promise<HttpResult>;
 
 function chain(routeId: RouteId, options: RouteOptions<z.ZodType, z.ZodType>) {
-  const { auth } = routeById(routeId);
+  const route = routeById(routeId);
+  const { auth } = route;
   let handler = middy<SdkEvent, HttpResult, Error, Context>().use(httpErrorMapper());
   if (auth.kind === "apiKey") handler = handler.use(apiKeyAuth(auth));
   if (auth.kind === "user") handler = handler.use(userAuth(auth));
   if (options.query !== undefined) handler = handler.use(queryParameters(options.query));
   if (options.body !== undefined) {
-    handler = handler.use(jsonBody(options.body, { optional: options.bodyOptional ?? false }));
+    handler = handler.use(
+      jsonBody(options.body, {
+        optional: options.bodyOptional ?? false,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBytes: options.maxBodyBytes }),
+      }),
+    );
   }
+  if (auth.kind === "apiKey" && (route.method === "POST" || route.method === "PATCH"))
+    handler = handler.use(idempotency());
   return handler;
 }
 
@@ -58,6 +75,7 @@ function validated<TBody extends z.ZodType, TQuery extends z.ZodType>(event: Sdk
     body: event.input as z.output<TBody>,
     query: event.query as z.output<TQuery>,
     pathParameters: event.pathParameters ?? {},
+    plannedUlid: event.idempotency?.plannedUlid,
   };
 }
 

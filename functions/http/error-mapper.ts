@@ -16,6 +16,7 @@ const STATUS: Record<ErrorKind, { statusCode: number; title: string }> = {
   forbidden: { statusCode: 403, title: "Forbidden" },
   not_found: { statusCode: 404, title: "Not Found" },
   conflict: { statusCode: 409, title: "Conflict" },
+  unprocessable: { statusCode: 422, title: "Unprocessable Content" },
   payload_too_large: { statusCode: 413, title: "Payload Too Large" },
   unsupported_media_type: { statusCode: 415, title: "Unsupported Media Type" },
 };

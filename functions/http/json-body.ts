@@ -41,7 +41,7 @@ export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[]
 
 export function jsonBody(
   schema: z.ZodType,
-  options: { readonly optional: boolean } = { optional: false },
+  options: { readonly optional: boolean; readonly maxBytes?: number } = { optional: false },
 ): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
   function jsonBodyBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {
     const event = request.event;
@@ -50,8 +50,9 @@ export function jsonBody(
       throw new UnsupportedMediaTypeError("Send the request body as JSON with Content-Type: application/json");
     }
     const body = rawBody(event);
-    if (body.length > LIMITS.bodyBytes) {
-      throw new PayloadTooLargeError(`Request body is ${body.length} bytes; the limit is ${LIMITS.bodyBytes} bytes`);
+    const limit = options.maxBytes ?? LIMITS.bodyBytes;
+    if (body.length > limit) {
+      throw new PayloadTooLargeError(`Request body is ${body.length} bytes; the limit is ${limit} bytes`);
     }
     const json = body.length === 0 && options.optional ? {} : parseJson(body);
     if (typeof json !== "object" || json === null || Array.isArray(json)) {

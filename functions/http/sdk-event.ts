@@ -12,6 +12,10 @@ export interface SdkEvent extends APIGatewayProxyEventV2 {
   user?: UserPrincipal;
   input?: unknown;
   query?: unknown;
+  /** Number of events the request stored, set by ingesting handlers (read by the request metrics). */
+  ingestedEvents?: number;
+  /** Set when the request claimed an Idempotency-Key: the id it must create (ULID part). */
+  idempotency?: { readonly key: string; readonly plannedUlid: string };
 }
 
 export type HttpResult = APIGatewayProxyStructuredResultV2;

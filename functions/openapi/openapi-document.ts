@@ -18,7 +18,7 @@ import { LIMITS } from "../domain/limits.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
-import { createEventBody } from "../schemas/event-schemas.js";
+import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
 import {
   agentListResponse,
@@ -32,6 +32,7 @@ import {
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
+  eventBatchResponse,
   eventPageResponse,
   eventResponse,
   openApiDocumentResponse,
@@ -89,6 +90,7 @@ export const REQUEST_BODIES = {
   CreateSessionRequest: createSessionBody,
   UpdateSessionRequest: updateSessionBody,
   CreateEventRequest: createEventBody,
+  CreateEventBatchRequest: createEventBatchBody,
   CreateApiKeyRequest: createApiKeyBody,
   RotateApiKeyRequest: rotateApiKeyBody,
 } as const satisfies Record<string, z.ZodType>;
@@ -102,6 +104,7 @@ export const RESPONSE_BODIES = {
   Session: sessionResponse,
   SessionPage: sessionPageResponse,
   CreatedEvent: createdEventResponse,
+  EventBatchResult: eventBatchResponse,
   Event: eventResponse,
   EventPage: eventPageResponse,
   AgentList: agentListResponse,
@@ -241,6 +244,18 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
         message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE kept changing while the event was recorded; retry the request",
       },
     },
+  },
+  CreateEventBatch: {
+    summary: "Record a batch of events",
+    description:
+      "Up to 100 events, each validated and authorised on its own: valid events are stored even when others fail. " +
+      "Each result is 201 with the event id only once the event is durably written (events of one session are " +
+      "written in transactions with the session's counters). An event's own `idempotencyKey` makes its retry a replay.",
+    tag: "Events",
+    body: { name: "CreateEventBatchRequest" },
+    invalidInput: { events: [] },
+    success: { status: 200, description: "One result per event, in request order.", body: "EventBatchResult" },
+    errors: {},
   },
   GetSession: {
     summary: "Get a session",
@@ -493,6 +508,16 @@ const REFINED_FIELDS: { readonly [Name in RequestBodyName]?: Record<string, (gen
     toolOutput: () => jsonObjectSchema(LIMITS.toolPayloadBytes),
   },
   RotateApiKeyRequest: { overlapSeconds: integer },
+  CreateEventBatchRequest: {
+    events: (generated) => ({
+      ...generated,
+      items: {
+        type: "object",
+        description:
+          "An event exactly as in CreateEventRequest, plus an optional `idempotencyKey` (1 to 255 visible ASCII characters).",
+      },
+    }),
+  },
 };
 
 /** Rules across fields (`superRefine`s) and other checks JSON Schema cannot carry, in words. */
@@ -502,6 +527,7 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
     "Every field is optional, but at least one must be sent; `null` means not sent. `success` defaults to true on " +
     "`completed` and false on `failed`; `failed` with `success: true` is rejected. Unknown fields are rejected.",
   CreateEventRequest: "Record an event. Optional fields may be `null` (= not sent). Unknown fields are rejected.",
+  CreateEventBatchRequest: `Up to ${LIMITS.batchEvents} events (body up to ${LIMITS.batchBodyBytes} bytes). Each event is validated and authorised on its own.`,
   CreateApiKeyRequest:
     "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
   RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,

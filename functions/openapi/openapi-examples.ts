@@ -6,7 +6,7 @@
  */
 import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
-import type { createEventBody } from "../schemas/event-schemas.js";
+import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import type {
   agentListResponse,
   agentStatsResponse,
@@ -19,6 +19,7 @@ import type {
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
+  eventBatchResponse,
   eventPageResponse,
   openApiDocumentResponse,
   rotatedApiKeyResponse,
@@ -62,6 +63,12 @@ export const requestExamples = {
     toolOutput: { hits: 3 },
     estimatedCost: 0.002,
   } satisfies z.input<typeof createEventBody>,
+  CreateEventBatchRequest: {
+    events: [
+      { sessionId: SESSION_ID, eventType: "llm_decision", confidence: 0.82, idempotencyKey: "run-7-step-1" },
+      { sessionId: SESSION_ID, eventType: "tool_call", toolName: "refund", estimatedCost: 0.004 },
+    ],
+  } satisfies z.input<typeof createEventBatchBody>,
   CreateApiKeyRequest: {
     name: "ci pipeline",
     environment: "test",
@@ -172,6 +179,12 @@ export const responseExamples = {
     toolName: "search_docs",
     createdAt: "2026-11-22T10:00:01.020Z",
   } satisfies z.output<typeof createdEventResponse>,
+  CreateEventBatch: {
+    results: [
+      { index: 0, status: 201, id: EVENT_ID },
+      { index: 1, status: 201, id: "evt_01KAZ3XA0B1C2D3E4F5G6H7J8K" },
+    ],
+  } satisfies z.output<typeof eventBatchResponse>,
   GetSession: completedSession,
   ListSessions: {
     items: [completedSession],

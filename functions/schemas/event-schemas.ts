@@ -8,7 +8,12 @@ const alternatives = z
   .array(text(LIMITS.alternativeLength), { error: "Must be an array of strings" })
   .max(LIMITS.alternativesCount, { error: `Must have at most ${LIMITS.alternativesCount} entries` });
 
-export const createEventBody = z.strictObject({
+/** When the client says the event happened (ISO 8601, normalised to UTC); checked against now and retention by the store. */
+const occurredAt = z.iso
+  .datetime({ offset: true, error: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" })
+  .transform((value) => new Date(value).toISOString());
+
+const eventFields = {
   sessionId: text(LIMITS.nameLength),
   eventType: enumeration(EVENT_TYPES),
   toolName: optional(text(LIMITS.nameLength)),
@@ -18,5 +23,28 @@ export const createEventBody = z.strictObject({
   alternativesConsidered: optional(alternatives),
   confidence: optional(boundedNumber(0, 1)),
   estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
-});
+  occurredAt: optional(occurredAt),
+};
+
+export const createEventBody = z.strictObject(eventFields);
 export type CreateEventBody = z.output<typeof createEventBody>;
+
+/** One event of a batch: an event, plus an optional per-event idempotency key. */
+export const batchEventItem = z.strictObject({
+  ...eventFields,
+  idempotencyKey: optional(
+    z
+      .string({ error: "Must be a string" })
+      .regex(/^[\x21-\x7e]{1,255}$/, { error: "Must be 1 to 255 visible ASCII characters" }),
+  ),
+});
+export type BatchEventItem = z.output<typeof batchEventItem>;
+
+/** The batch envelope; each event is validated on its own (batchEventItem) so valid ones are stored. */
+export const createEventBatchBody = z.strictObject({
+  events: z
+    .array(z.unknown(), { error: "Must be an array of events" })
+    .min(1, { error: "Must hold at least one event" })
+    .max(LIMITS.batchEvents, { error: `Must hold at most ${LIMITS.batchEvents} events` }),
+});
+export type CreateEventBatchBody = z.output<typeof createEventBatchBody>;

@@ -42,6 +42,8 @@ export const errorResponse = z
         "Forbidden",
         "Not Found",
         "Conflict",
+        "Unprocessable Content",
+        "Too Many Requests",
         "Payload Too Large",
         "Unsupported Media Type",
         "Internal Server Error",
@@ -118,6 +120,22 @@ export const sessionPageResponse = z.strictObject({
 });
 
 /** 201 of POST /api/sdk/events. */
+/** The answer to a batch: one result per event, in request order. */
+export const eventBatchResponse = z.strictObject({
+  results: z.array(
+    z.strictObject({
+      index: z.int().min(0).describe("Position of the event in the request"),
+      status: z.int().describe("201 when the event is durably stored; otherwise its error status"),
+      id: id("event").optional().describe("The event id (201 only)"),
+      replayed: z.literal(true).optional().describe("Present when the event's idempotencyKey was already used for it"),
+      error: z
+        .lazy(() => errorResponse)
+        .optional()
+        .describe("Why the event was not stored"),
+    }),
+  ),
+});
+
 export const createdEventResponse = z.strictObject({
   id: id("event"),
   sessionId: id("session"),

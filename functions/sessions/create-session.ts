@@ -5,14 +5,18 @@ import { jsonResponse } from "../http/responses.js";
 import { createSessionBody } from "../schemas/session-schemas.js";
 import { createSession } from "../store/session-store.js";
 
-export const handler = apiKeyRoute("CreateSession", { body: createSessionBody }, async ({ caller, body }) => {
-  const session = await createSession(caller, body);
-  return jsonResponse(201, {
-    id: session.id,
-    name: session.name,
-    agentName: session.agentName,
-    userId: session.userId,
-    status: session.status,
-    createdAt: session.createdAt,
-  });
-});
+export const handler = apiKeyRoute(
+  "CreateSession",
+  { body: createSessionBody },
+  async ({ caller, body, plannedUlid }) => {
+    const session = await createSession(caller, body, Date.now(), plannedUlid);
+    return jsonResponse(201, {
+      id: session.id,
+      name: session.name,
+      agentName: session.agentName,
+      userId: session.userId,
+      status: session.status,
+      createdAt: session.createdAt,
+    });
+  },
+);

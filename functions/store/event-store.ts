@@ -6,11 +6,12 @@
  * its session ended also updates the session's rollups in that transaction.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { ConflictError, ForbiddenError, NotFoundError } from "../domain/errors.js";
-import type { AgentEvent, EventType, NewEvent } from "../domain/event.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
+import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
+import { LIMITS } from "../domain/limits.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
 import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
@@ -24,14 +25,22 @@ export const EVENT_ENTITY = "event";
 const ATTEMPTS = 5;
 
 /** Which per-tool counter of the session an event moves, if any. */
-function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
+export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
   if (eventType === "tool_call") return "toolCalls";
   if (eventType === "error") return "toolErrors";
   return undefined;
 }
 
+/** 400 when a client's `occurredAt` is too far in the future or older than retention. */
+export function assertOccurredAt(input: NewEvent, principal: Principal, nowMs: number): void {
+  if (input.occurredAt === undefined) return;
+  const problem = occurredAtProblem(input.occurredAt, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
+  if (problem !== undefined)
+    throw new ValidationError(`Invalid occurredAt: ${problem}`, [{ path: "occurredAt", message: problem }]);
+}
+
 /** The tool name an event is counted under: its own, or OTHER_TOOL once the session tracks the maximum. */
-function countedToolName(counts: Readonly<Record<string, number>>, toolName: string): string {
+export function countedToolName(counts: Readonly<Record<string, number>>, toolName: string): string {
   if (toolName in counts || Object.keys(counts).length < MAX_TOOLS_PER_SESSION) return toolName;
   return OTHER_TOOL;
 }
@@ -47,12 +56,18 @@ interface Plan {
  * a final state still accept events (a client's late flush must not be lost).
  * Happy path: one transaction, no read.
  */
-export async function createEvent(principal: Principal, input: NewEvent, nowMs = Date.now()): Promise<AgentEvent> {
+export async function createEvent(
+  principal: Principal,
+  input: NewEvent,
+  nowMs = Date.now(),
+  plannedUlid?: string,
+): Promise<AgentEvent> {
   if (!isId("session", input.sessionId)) throw new NotFoundError(`Session ${input.sessionId} not found`);
+  assertOccurredAt(input, principal, nowMs);
   const now = new Date(nowMs).toISOString();
   const event: AgentEvent = {
     ...input,
-    id: newId("event", nowMs),
+    id: plannedUlid === undefined ? newId("event", nowMs) : `evt_${plannedUlid}`,
     orgId: principal.orgId,
     environment: principal.environment,
     createdAt: now,
@@ -142,7 +157,13 @@ export async function createEvent(principal: Principal, input: NewEvent, nowMs =
       );
       return event;
     } catch (error) {
-      const sessionCheck = error instanceof TransactionCanceledException ? error.CancellationReasons?.[0] : undefined;
+      const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
+      if (plannedUlid !== undefined && reasons?.[1]?.Code === "ConditionalCheckFailed") {
+        // Written by an earlier attempt of this very request (same Idempotency-Key).
+        const written = await getEvent(input.sessionId, event.id);
+        if (written !== undefined) return written;
+      }
+      const sessionCheck = reasons?.[0];
       if (sessionCheck?.Code !== "ConditionalCheckFailed") throw error;
       plan = replan(principal, input, counter, sessionCheck.Item ? unmarshall(sessionCheck.Item) : undefined, nowMs);
     }
@@ -168,6 +189,14 @@ function replan(
       ? undefined
       : countedToolName(stored[counter] ?? {}, input.toolName);
   return { stored, toolName };
+}
+
+/** One stored event, or undefined. */
+export async function getEvent(sessionId: string, eventId: string): Promise<AgentEvent | undefined> {
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: eventKey(sessionId, eventId), ConsistentRead: true }),
+  );
+  return result.Item === undefined ? undefined : eventFromItem(result.Item);
 }
 
 export interface EventFilters {

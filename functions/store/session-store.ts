@@ -83,11 +83,20 @@ export async function getSession(principal: Principal, sessionId: string, nowMs 
   return outcome;
 }
 
-export async function createSession(principal: Principal, input: NewSession, nowMs = Date.now()): Promise<Session> {
+/**
+ * Starts a session. With `plannedUlid` (an Idempotency-Key's), the id is fixed,
+ * so a retry after a crash finds the session it already created and returns it.
+ */
+export async function createSession(
+  principal: Principal,
+  input: NewSession,
+  nowMs = Date.now(),
+  plannedUlid?: string,
+): Promise<Session> {
   const now = new Date(nowMs).toISOString();
   const session: Session = {
     ...input,
-    id: newId("session", nowMs),
+    id: plannedUlid === undefined ? newId("session", nowMs) : `ses_${plannedUlid}`,
     orgId: principal.orgId,
     environment: principal.environment,
     status: "active",
@@ -101,6 +110,27 @@ export async function createSession(principal: Principal, input: NewSession, now
   };
   const { metadata, ...stored } = session;
   const target = rollupTargetOf(principal, session, nowMs);
+  try {
+    await writeNewSession(session, metadata, stored, target, principal, nowMs);
+  } catch (error) {
+    const exists =
+      plannedUlid !== undefined &&
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
+    if (!exists) throw error;
+    return getSession(principal, session.id, nowMs);
+  }
+  return session;
+}
+
+async function writeNewSession(
+  session: Session,
+  metadata: JsonObject | undefined,
+  stored: Omit<Session, "metadata">,
+  target: RollupTarget,
+  principal: Principal,
+  nowMs: number,
+): Promise<void> {
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -124,7 +154,6 @@ export async function createSession(principal: Principal, input: NewSession, now
       ],
     }),
   );
-  return session;
 }
 
 function assignments(changes: SessionChanges) {

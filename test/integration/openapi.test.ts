@@ -229,6 +229,16 @@ describe("over HTTP", () => {
         key: sdk.key,
         body: { sessionId, eventType: "tool_call", toolName: "search_docs", toolInput: { q: "late flush" } },
       }),
+    CreateEventBatch: () =>
+      call(api, "POST", "/api/sdk/events/batch", {
+        key: sdk.key,
+        body: {
+          events: [
+            { sessionId, eventType: "state_change" },
+            { sessionId, eventType: "thought" },
+          ],
+        },
+      }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),

@@ -1,0 +1,223 @@
+/**
+ * Batch ingestion: events grouped by session, each group written in
+ * transactions of up to GROUP_SIZE events together with one update of the
+ * session's counters (so counters stay exact and an event is acknowledged
+ * only once its transaction committed). Each event may carry its own
+ * idempotency key, recorded in the same transaction: a replayed event is
+ * reported with its original id and written again nowhere.
+ */
+import { createHash } from "node:crypto";
+import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { AtsError, NotFoundError } from "../domain/errors.js";
+import type { AgentEvent, NewEvent } from "../domain/event.js";
+import { isId, newId } from "../domain/ids.js";
+import type { Principal } from "../domain/principal.js";
+import { isFinal, type Session } from "../domain/session.js";
+import { documentClient, tableName } from "./dynamo-client.js";
+import { assertOccurredAt, countedToolName, EVENT_ENTITY, toolCounter } from "./event-store.js";
+import { IDEMPOTENCY_WINDOW_SECONDS, idempotencyKey } from "./idempotency-store.js";
+import { eventKey, sessionKey } from "./keys.js";
+import { expiryEpochSeconds } from "./retention.js";
+import { rollupUpdates } from "./rollup-store.js";
+import { getSession, rollupTargetOf } from "./session-store.js";
+
+/** Events per transaction: with their idempotency records and a session's rollups, well under 100 items. */
+const GROUP_SIZE = 25;
+const ATTEMPTS = 6;
+
+export interface BatchEventInput {
+  readonly index: number;
+  readonly event: NewEvent;
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** A stored event (with its id), or the error that kept it out (mapped to HTTP by the handler). */
+export type BatchEventResult =
+  | { readonly index: number; readonly id: string; readonly replayed?: true }
+  | { readonly index: number; readonly error: unknown };
+
+class ReplayMismatch extends AtsError {
+  readonly kind = "unprocessable";
+}
+
+function fingerprintOf(event: NewEvent): string {
+  return createHash("sha256").update(JSON.stringify(event)).digest("hex");
+}
+
+/** The per-event key's record: `IDEMPOTENCY#<orgId>#event:<key>`, holding the event id it produced. */
+function eventIdempotencyKey(orgId: string, key: string) {
+  return idempotencyKey(orgId, `event:${key}`);
+}
+
+async function readReplay(orgId: string, key: string) {
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: eventIdempotencyKey(orgId, key), ConsistentRead: true }),
+  );
+  return result.Item as { fingerprint?: string; eventId?: string } | undefined;
+}
+
+/** Records one session's events (up to GROUP_SIZE) in one transaction, retrying what a race or replay leaves. */
+async function writeGroup(principal: Principal, sessionId: string, group: readonly BatchEventInput[], nowMs: number) {
+  const results: BatchEventResult[] = [];
+  let pending = [...group];
+  for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
+    const stored: Session = await getSession(principal, sessionId, nowMs);
+    const toolCounts = { toolCalls: { ...stored.toolCalls }, toolErrors: { ...stored.toolErrors } };
+    const increments = new Map<string, { counter: "toolCalls" | "toolErrors"; tool: string; calls: number }>();
+    const lateTools: Record<string, { calls: number; errors: number }> = {};
+    const now = new Date(nowMs).toISOString();
+    const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
+    const written: { input: BatchEventInput; event: AgentEvent }[] = [];
+    const items: NonNullable<TransactWriteCommandInput["TransactItems"]> = [];
+    for (const input of pending) {
+      const event: AgentEvent = {
+        ...input.event,
+        id: newId("event", nowMs),
+        orgId: principal.orgId,
+        environment: principal.environment,
+        createdAt: now,
+      };
+      const counter = toolCounter(event.eventType);
+      if (counter !== undefined && event.toolName !== undefined) {
+        const tool = countedToolName(toolCounts[counter], event.toolName);
+        toolCounts[counter][tool] = (toolCounts[counter][tool] ?? 0) + 1;
+        const entry = increments.get(`${counter}:${tool}`) ?? { counter, tool, calls: 0 };
+        increments.set(`${counter}:${tool}`, { ...entry, calls: entry.calls + 1 });
+        const late = lateTools[tool] ?? { calls: 0, errors: 0 };
+        lateTools[tool] = {
+          calls: late.calls + (counter === "toolCalls" ? 1 : 0),
+          errors: late.errors + (counter === "toolErrors" ? 1 : 0),
+        };
+      }
+      const { toolInput, toolOutput, ...fields } = event;
+      items.push({
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...eventKey(sessionId, event.id),
+            entity: EVENT_ENTITY,
+            ...fields,
+            toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
+            toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
+            ttl,
+          },
+          ConditionExpression: "attribute_not_exists(PK)",
+        },
+      });
+      if (input.idempotencyKey !== undefined) {
+        items.push({
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...eventIdempotencyKey(principal.orgId, input.idempotencyKey),
+              entity: "idempotencyRecord",
+              fingerprint: fingerprintOf(input.event),
+              eventId: event.id,
+              ttl: Math.floor(nowMs / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
+            },
+            ConditionExpression: "attribute_not_exists(PK)",
+          },
+        });
+      }
+      written.push({ input, event });
+    }
+    const cost = pending.reduce((sum, input) => sum + (input.event.estimatedCost ?? 0), 0);
+    const names: Record<string, string> = { "#ttl": "ttl", "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":n": pending.length,
+      ":cost": cost,
+      ":now": now,
+      ":ttl": ttl,
+      ":seen": stored.eventCount,
+      ":status": stored.status,
+    };
+    if (increments.size > 0) values[":zero"] = 0;
+    const sets = ["lastActivityAt = :now", "#ttl = :ttl"];
+    [...increments.values()].forEach((increment, position) => {
+      names[`#c${position}`] = increment.counter;
+      names[`#t${position}`] = increment.tool;
+      values[`:i${position}`] = increment.calls;
+      sets.push(`#c${position}.#t${position} = if_not_exists(#c${position}.#t${position}, :zero) + :i${position}`);
+    });
+    const sessionUpdate = {
+      Update: {
+        TableName: tableName,
+        Key: sessionKey(sessionId),
+        UpdateExpression: `ADD eventCount :n, eventCost :cost SET ${sets.join(", ")}`,
+        ConditionExpression: "eventCount = :seen AND #status = :status",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+    const rollups = isFinal(stored.status)
+      ? rollupUpdates(rollupTargetOf(principal, stored, nowMs), {
+          counters: { events: pending.length, eventCost: cost },
+          tools: lateTools,
+        })
+      : [];
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: [sessionUpdate, ...items, ...rollups] }));
+      results.push(...written.map(({ input, event }) => ({ index: input.index, id: event.id })));
+      pending = [];
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      // Which per-event idempotency keys were already used? Settle those events; retry the rest.
+      const settled = new Set<number>();
+      for (const input of pending.filter((candidate) => candidate.idempotencyKey !== undefined)) {
+        const replay = await readReplay(principal.orgId, String(input.idempotencyKey));
+        if (replay === undefined) continue;
+        settled.add(input.index);
+        if (replay.fingerprint === fingerprintOf(input.event)) {
+          results.push({ index: input.index, id: String(replay.eventId), replayed: true });
+        } else {
+          results.push({
+            index: input.index,
+            error: new ReplayMismatch("This idempotencyKey was already used with a different event"),
+          });
+        }
+      }
+      pending = pending.filter((input) => !settled.has(input.index));
+    }
+  }
+  if (pending.length > 0) {
+    throw new Error(`Session ${sessionId} kept changing while ${pending.length} events were recorded`);
+  }
+  return results;
+}
+
+/**
+ * Stores every valid event of a batch; each result says 201 (with the id)
+ * only for an event whose transaction committed.
+ */
+export async function recordEventBatch(
+  principal: Principal,
+  inputs: readonly BatchEventInput[],
+  nowMs = Date.now(),
+): Promise<BatchEventResult[]> {
+  const results: BatchEventResult[] = [];
+  const bySession = new Map<string, BatchEventInput[]>();
+  for (const input of inputs) {
+    try {
+      if (!isId("session", input.event.sessionId))
+        throw new NotFoundError(`Session ${input.event.sessionId} not found`);
+      assertOccurredAt(input.event, principal, nowMs);
+      bySession.set(input.event.sessionId, [...(bySession.get(input.event.sessionId) ?? []), input]);
+    } catch (error) {
+      results.push({ index: input.index, error });
+    }
+  }
+  await Promise.all(
+    [...bySession.entries()].map(async ([sessionId, events]) => {
+      for (let start = 0; start < events.length; start += GROUP_SIZE) {
+        const group = events.slice(start, start + GROUP_SIZE);
+        try {
+          results.push(...(await writeGroup(principal, sessionId, group, nowMs)));
+        } catch (error) {
+          for (const input of group) results.push({ index: input.index, error });
+        }
+      }
+    }),
+  );
+  return results.sort((a, b) => a.index - b.index);
+}

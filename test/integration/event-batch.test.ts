@@ -1,0 +1,149 @@
+/** POST /api/sdk/events/batch and occurredAt: per-event validation and authorisation, exact counters, per-event idempotency. */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  startTestApi,
+  storedEvents,
+  storedSession,
+  type TestKey,
+} from "../support/fixtures.js";
+
+let api: LocalApi;
+let owner: TestKey;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await createTestKey();
+});
+afterAll(() => api.close());
+
+type Result = {
+  index: number;
+  status: number;
+  id?: string;
+  replayed?: true;
+  error?: { error: string; message: string };
+};
+const results = (body: Record<string, unknown>) => body.results as Result[];
+
+describe("POST /api/sdk/events/batch", () => {
+  it("stores every valid event, reports each invalid or foreign one, and keeps counters exact", async () => {
+    const first = await createTestSession(api, owner.key);
+    const second = await createTestSession(api, owner.key);
+    const stranger = await createTestKey();
+    const foreign = await createTestSession(api, stranger.key);
+    const events = [
+      { sessionId: first, eventType: "tool_call", toolName: "search", estimatedCost: 0.25 },
+      { sessionId: first, eventType: "thought" },
+      { sessionId: second, eventType: "error", toolName: "search", estimatedCost: 0.5 },
+      { sessionId: foreign, eventType: "error" },
+      { sessionId: "ses_01JAAAAAAAAAAAAAAAAAAAAAAA", eventType: "error" },
+      { sessionId: first, eventType: "llm_decision", confidence: 0.3, estimatedCost: 0.25 },
+    ];
+
+    const response = await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+
+    expect(response.status).toBe(200);
+    expect(results(response.body).map((result) => [result.index, result.status])).toEqual([
+      [0, 201],
+      [1, 400],
+      [2, 201],
+      [3, 403],
+      [4, 404],
+      [5, 201],
+    ]);
+    expect(results(response.body)[1]?.error).toMatchObject({ error: "Bad Request" });
+    expect(await storedSession(first)).toMatchObject({ eventCount: 2, eventCost: 0.5, toolCalls: { search: 1 } });
+    expect(await storedSession(second)).toMatchObject({ eventCount: 1, eventCost: 0.5, toolErrors: { search: 1 } });
+    expect(await storedEvents(foreign)).toHaveLength(0);
+    expect((await storedEvents(first)).map((event) => event.id).sort()).toEqual(
+      [results(response.body)[0]?.id, results(response.body)[5]?.id].sort(),
+    );
+  });
+
+  it("writes 100 events of one session with exact counters", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const events = Array.from({ length: 100 }, (_, index) => ({
+      sessionId,
+      eventType: index % 2 === 0 ? "tool_call" : "state_change",
+      toolName: `tool-${index % 5}`,
+      estimatedCost: 0.25,
+    }));
+
+    const response = await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+
+    expect(results(response.body).every((result) => result.status === 201)).toBe(true);
+    expect(await storedEvents(sessionId)).toHaveLength(100);
+    expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, eventCost: 25 });
+  });
+
+  it("replays an event whose idempotencyKey was already used (same id, nothing written twice); another body is 422", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const key = randomUUID();
+    const event = { sessionId, eventType: "error", estimatedCost: 0.5, idempotencyKey: key };
+
+    const first = await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events: [event] } });
+    const retry = await call(api, "POST", "/api/sdk/events/batch", {
+      key: owner.key,
+      body: { events: [event, { ...event, idempotencyKey: randomUUID() }] },
+    });
+    const changed = await call(api, "POST", "/api/sdk/events/batch", {
+      key: owner.key,
+      body: { events: [{ ...event, estimatedCost: 9 }] },
+    });
+
+    expect(results(retry.body)[0]).toEqual({ index: 0, status: 201, id: results(first.body)[0]?.id, replayed: true });
+    expect(results(retry.body)[1]?.status).toBe(201);
+    expect(results(changed.body)[0]).toMatchObject({ status: 422, error: { error: "Unprocessable Content" } });
+    expect(await storedSession(sessionId)).toMatchObject({ eventCount: 2, eventCost: 1 });
+  });
+
+  it("limits a batch to 100 events (400) and its body to 1 MiB (413)", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const tooMany = await call(api, "POST", "/api/sdk/events/batch", {
+      key: owner.key,
+      body: { events: Array.from({ length: 101 }, () => ({ sessionId, eventType: "error" })) },
+    });
+    const tooBig = await call(api, "POST", "/api/sdk/events/batch", {
+      key: owner.key,
+      body: { events: [{ sessionId, eventType: "error", reasoning: "x".repeat(1100 * 1024) }] },
+    });
+
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.issues).toEqual([{ path: "events", message: "Must hold at most 100 events" }]);
+    expect(tooBig.status).toBe(413);
+  });
+});
+
+describe("occurredAt", () => {
+  it("is stored as sent (UTC) while createdAt stays the service's; future or pre-retention times are 400", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const occurredAt = new Date(Date.now() - 3_600_000).toISOString();
+
+    const accepted = await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "error", occurredAt },
+    });
+    const future = await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "error", occurredAt: new Date(Date.now() + 10 * 60_000).toISOString() },
+    });
+    const ancient = await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "error", occurredAt: "2020-01-01T00:00:00Z" },
+    });
+
+    expect(accepted.status).toBe(201);
+    const [stored] = await storedEvents(sessionId);
+    expect(stored).toMatchObject({ occurredAt });
+    expect(Date.parse(String(stored?.createdAt))).toBeGreaterThan(Date.parse(occurredAt) + 3_000_000);
+    expect(future.body.issues).toEqual([{ path: "occurredAt", message: "Must be at most 5 minutes in the future" }]);
+    expect(ancient.body.issues).toEqual([
+      { path: "occurredAt", message: "Must not be older than the retention window (90 days)" },
+    ]);
+  });
+});
