@@ -48,7 +48,12 @@ export interface RouteDefinition {
   readonly queriesIndexes: boolean;
   /** Whether the handler enqueues erasure jobs (needs the deletion queue). */
   readonly sendsDeletionJobs?: boolean;
+  /** What the handler does with offloaded event payloads in the payload bucket. */
+  readonly payloadAccess?: PayloadAccess;
 }
+
+/** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
+export type PayloadAccess = "write" | "read" | "delete";
 
 /** A function that is not behind the API (a queue worker). */
 export interface WorkerDefinition {
@@ -56,6 +61,7 @@ export interface WorkerDefinition {
   readonly entry: string;
   readonly tableActions: readonly TableAction[];
   readonly queriesIndexes: boolean;
+  readonly payloadAccess?: PayloadAccess;
 }
 
 /** API-key authentication: the credential lookup, and the once-a-minute `lastUsedAt` stamp. */
@@ -92,6 +98,7 @@ export const routes = [
     auth: { kind: "apiKey", scope: "events:write" },
     tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
     queriesIndexes: false,
+    payloadAccess: "write",
   },
   {
     id: "CreateEventBatch",
@@ -101,6 +108,7 @@ export const routes = [
     auth: { kind: "apiKey", scope: "events:write" },
     tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
     queriesIndexes: false,
+    payloadAccess: "write",
   },
   {
     id: "GetSession",
@@ -128,6 +136,7 @@ export const routes = [
     auth: { kind: "apiKey", scope: "read" },
     tableActions: [...apiKeyAuthentication, ...cursorSigning, "dynamodb:Query"],
     queriesIndexes: false,
+    payloadAccess: "read",
   },
   {
     id: "DeleteSession",
@@ -137,6 +146,7 @@ export const routes = [
     auth: { kind: "apiKey", scope: "delete" },
     tableActions: [...apiKeyAuthentication, "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
     queriesIndexes: false,
+    payloadAccess: "delete",
   },
   {
     id: "ListAgents",
@@ -254,6 +264,7 @@ export const deletionWorker: WorkerDefinition = {
     "dynamodb:DeleteItem",
   ],
   queriesIndexes: true,
+  payloadAccess: "delete",
 };
 
 /** The route table entry of a handler (handlers take their auth rules from here). */

@@ -7,14 +7,21 @@ import { parseArgs } from "node:util";
 import { openCliDatabase } from "./cli-database.js";
 import { requiredFlag, runCli, UsageError } from "./cli-program.js";
 
-const USAGE = "Usage:\n  npm run orgs -- retention --org <org> --days <1-3650> [--rollup-days <1-3650>] [--aws]";
+const USAGE = [
+  "Usage:",
+  "  npm run orgs -- retention --org <org> --days <1-3650> [--rollup-days <1-3650>] [--aws]",
+  "  npm run orgs -- rate-limit --org <org> --per-minute <1-1000000> [--aws]",
+].join("\n");
 
-function days(value: string | undefined, flag: string): number {
+function whole(value: string | undefined, flag: string, max: number): number {
   const parsed = Number(requiredFlag(value, flag, USAGE));
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 3650)
-    throw new UsageError(`--${flag} must be 1 to 3650\n${USAGE}`);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max) {
+    throw new UsageError(`--${flag} must be 1 to ${max}\n${USAGE}`);
+  }
   return parsed;
 }
+
+const days = (value: string | undefined, flag: string) => whole(value, flag, 3650);
 
 async function run(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -24,23 +31,31 @@ async function run(argv: string[]): Promise<void> {
       org: { type: "string" },
       days: { type: "string" },
       "rollup-days": { type: "string" },
+      "per-minute": { type: "string" },
       aws: { type: "boolean", default: false },
     },
   });
-  if (positionals[0] !== "retention") throw new UsageError(USAGE);
+  const command = positionals[0];
+  if (command !== "retention" && command !== "rate-limit") throw new UsageError(USAGE);
   const orgId = requiredFlag(values.org, "org", USAGE);
-  const retentionDays = days(values.days, "days");
+  const retentionDays = command === "retention" ? days(values.days, "days") : 0;
+  const perMinute = command === "rate-limit" ? whole(values["per-minute"], "per-minute", 1_000_000) : 0;
   const database = await openCliDatabase({ aws: values.aws });
   try {
-    const { findOrganisation, setRetention } = await import("../functions/store/organisation-store.js");
+    const { findOrganisation, updateOrganisationSettings } = await import("../functions/store/organisation-store.js");
     const { DEFAULT_ROLLUP_RETENTION_DAYS } = await import("../functions/store/retention.js");
     const organisation = await findOrganisation(orgId);
     if (organisation === undefined) throw new Error(`Organisation ${orgId} not found`);
+    if (command === "rate-limit") {
+      await updateOrganisationSettings(orgId, { rateLimitPerMinute: perMinute });
+      console.log(JSON.stringify({ orgId, rateLimitPerMinute: perMinute }));
+      return;
+    }
     const rollupDays =
       values["rollup-days"] === undefined
         ? (organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS)
         : days(values["rollup-days"], "rollup-days");
-    await setRetention(orgId, retentionDays, rollupDays);
+    await updateOrganisationSettings(orgId, { retentionDays, rollupRetentionDays: rollupDays });
     console.log(JSON.stringify({ orgId, retentionDays, rollupRetentionDays: rollupDays }));
   } finally {
     await database.close();

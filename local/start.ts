@@ -11,16 +11,26 @@ import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
+import { startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 
 const startedAt = performance.now();
 const settings = readSettings();
 const database = await openLocalDatabase(settings);
+// Large event payloads go to S3: a local S3 (s3rver) under $DATA_DIR/s3 unless S3_ENDPOINT is given.
+const s3 = process.env.S3_ENDPOINT
+  ? undefined
+  : await startS3Local({ dataDirectory: join(settings.dataDirectory, "s3") });
+if (s3 !== undefined) {
+  process.env.S3_ENDPOINT = s3.endpoint;
+  process.env.PAYLOAD_BUCKET = s3.bucket;
+}
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
 
 async function shutDown(signal: string): Promise<void> {
   console.log(`\n${signal}: shutting down`);
   await api?.close();
+  await s3?.stop();
   await database.stop();
   process.exit(0);
 }
@@ -60,6 +70,7 @@ try {
       "             npm run users -- token --email <e> --org <org> for others)",
       `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
+      `  S3:        ${process.env.S3_ENDPOINT} bucket ${process.env.PAYLOAD_BUCKET} (payloads over 32 KiB)`,
       `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
       "",
       `  curl -X POST ${api.url}/api/sdk/sessions -H "Authorization: Bearer $(node -p 'require("${localJsonPath(settings)}").apiKey')" \\`,
@@ -70,6 +81,7 @@ try {
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   await api?.close();
+  await s3?.stop();
   await database.stop();
   process.exit(1);
 }

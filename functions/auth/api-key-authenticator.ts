@@ -68,5 +68,6 @@ export async function authenticateApiKey(authorization: string | undefined, nowM
     scopes: credential.scopes,
     retentionDays: credential.retentionDays,
     rollupRetentionDays: credential.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
+    rateLimitPerMinute: credential.rateLimitPerMinute,
   };
 }

@@ -13,6 +13,8 @@ export interface ApiKeyCredential {
   readonly retentionDays: number;
   /** Absent on keys created before rollups existed: DEFAULT_ROLLUP_RETENTION_DAYS applies. */
   readonly rollupRetentionDays?: number | undefined;
+  /** The organisation's rate limit override, if any. */
+  readonly rateLimitPerMinute?: number | undefined;
   readonly revokedAt?: string | undefined;
   /** After this instant the key is refused (set when a key is rotated). */
   readonly expiresAt?: string | undefined;

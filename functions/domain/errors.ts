@@ -11,6 +11,7 @@ export type ErrorKind =
   | "not_found"
   | "conflict"
   | "unprocessable"
+  | "rate_limited"
   | "payload_too_large"
   | "unsupported_media_type";
 
@@ -59,6 +60,17 @@ export class ConflictError extends AtsError {
 /** The request is well formed but cannot be processed as sent (e.g. an Idempotency-Key reused for another body). */
 export class UnprocessableError extends AtsError {
   readonly kind = "unprocessable";
+}
+
+/** The caller spent its request budget; `retryAfterSeconds` says when the next window opens. */
+export class RateLimitedError extends AtsError {
+  readonly kind = "rate_limited";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 export class PayloadTooLargeError extends AtsError {

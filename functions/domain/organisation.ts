@@ -7,6 +7,8 @@ export interface Organisation {
   readonly retentionDays: number;
   /** Days analytics rollups are kept. */
   readonly rollupRetentionDays?: number | undefined;
+  /** Requests per minute per API key, when not the service default. */
+  readonly rateLimitPerMinute?: number | undefined;
   readonly createdAt: string;
 }
 

@@ -11,6 +11,8 @@ export interface Principal {
   readonly retentionDays: number;
   /** Days the organisation keeps analytics rollups (longer than raw data). */
   readonly rollupRetentionDays: number;
+  /** The organisation's requests per minute per key, when it overrides the default. */
+  readonly rateLimitPerMinute?: number | undefined;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */

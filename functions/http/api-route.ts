@@ -2,6 +2,7 @@
  * The one middy chain every route runs, built from its route-table entry:
  *   error mapping (registered first: its onError sees every error)
  *   → authentication (API key + scope, or signed-in user + role), before anything else is read
+ *   → the API key's rate limit (429 + Retry-After; RateLimit-* headers on every answer)
  *   → query string + zod schema, JSON body + zod schema (routes that take them)
  *   → Idempotency-Key (the SDK's POST and PATCH routes)
  *   → the route's handler: typed, validated input in; a response out.
@@ -17,6 +18,7 @@ import { httpErrorMapper } from "./error-mapper.js";
 import { idempotency } from "./idempotency.js";
 import { jsonBody } from "./json-body.js";
 import { queryParameters } from "./query-parameters.js";
+import { rateLimit } from "./rate-limit.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 import { userAuth } from "./user-auth.js";
 
@@ -49,7 +51,7 @@ function chain(routeId: RouteId, options: RouteOptions<z.ZodType, z.ZodType>) {
   const route = routeById(routeId);
   const { auth } = route;
   let handler = middy<SdkEvent, HttpResult, Error, Context>().use(httpErrorMapper());
-  if (auth.kind === "apiKey") handler = handler.use(apiKeyAuth(auth));
+  if (auth.kind === "apiKey") handler = handler.use(apiKeyAuth(auth)).use(rateLimit());
   if (auth.kind === "user") handler = handler.use(userAuth(auth));
   if (options.query !== undefined) handler = handler.use(queryParameters(options.query));
   if (options.body !== undefined) {

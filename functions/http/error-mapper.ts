@@ -5,7 +5,7 @@
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
-import { AtsError, type ErrorKind, ValidationError } from "../domain/errors.js";
+import { AtsError, type ErrorKind, RateLimitedError, ValidationError } from "../domain/errors.js";
 import { logError } from "../runtime/log.js";
 import { jsonResponse } from "./responses.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
@@ -17,12 +17,42 @@ const STATUS: Record<ErrorKind, { statusCode: number; title: string }> = {
   not_found: { statusCode: 404, title: "Not Found" },
   conflict: { statusCode: 409, title: "Conflict" },
   unprocessable: { statusCode: 422, title: "Unprocessable Content" },
+  rate_limited: { statusCode: 429, title: "Too Many Requests" },
   payload_too_large: { statusCode: 413, title: "Payload Too Large" },
   unsupported_media_type: { statusCode: 415, title: "Unsupported Media Type" },
 };
 
+/** AWS errors that mean "too much, too fast": the client should back off and retry. */
+const THROTTLING_ERRORS = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "TooManyRequestsException",
+  "SlowDown",
+]);
+
+/** Seconds a client should wait before retrying after throttling. */
+export const THROTTLED_RETRY_AFTER_SECONDS = 1;
+
+/** Whether DynamoDB or S3 throttled the request (directly, or inside a cancelled transaction). */
+export function isThrottling(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (THROTTLING_ERRORS.has(error.name)) return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (
+    error.name === "TransactionCanceledException" && (reasons ?? []).some((reason) => reason.Code === "ThrottlingError")
+  );
+}
+
 /** Maps an error to the response a client sees. */
 export function errorResponse(error: unknown): HttpResult {
+  if (isThrottling(error)) {
+    return jsonResponse(
+      503,
+      { error: "Service Unavailable", message: "The service is busy; retry after the Retry-After delay" },
+      { "retry-after": String(THROTTLED_RETRY_AFTER_SECONDS) },
+    );
+  }
   if (!(error instanceof AtsError)) {
     return jsonResponse(500, {
       error: "Internal Server Error",
@@ -33,11 +63,13 @@ export function errorResponse(error: unknown): HttpResult {
   const body: Record<string, unknown> = { error: title, message: error.message };
   if (error instanceof ValidationError) body.issues = error.issues;
   const headers: Record<string, string> = error.kind === "unauthorized" ? { "www-authenticate": "Bearer" } : {};
+  if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
   return jsonResponse(statusCode, body, headers);
 }
 
 function mapErrorOnError(request: Request<SdkEvent, HttpResult, Error, Context>): void {
   if (!(request.error instanceof AtsError)) {
+    // Throttling included: logged with the request id so operators see it.
     logError("unhandled error", request.error, {
       requestId: request.context.awsRequestId,
       route: request.event.routeKey,

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import type { Principal } from "../domain/principal.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
+import type { RateLimitDecision } from "../ratelimit/rate-limiter.js";
 
 /**
  * The API Gateway (HTTP API, payload v2) event as it moves through the
@@ -16,6 +17,8 @@ export interface SdkEvent extends APIGatewayProxyEventV2 {
   ingestedEvents?: number;
   /** Set when the request claimed an Idempotency-Key: the id it must create (ULID part). */
   idempotency?: { readonly key: string; readonly plannedUlid: string };
+  /** The rate-limit decision of an API-key request (its headers go on the response). */
+  rateLimit?: RateLimitDecision;
 }
 
 export type HttpResult = APIGatewayProxyStructuredResultV2;

@@ -63,6 +63,7 @@ function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
     scopes: record.scopes,
     retentionDays: record.retentionDays,
     rollupRetentionDays: record.rollupRetentionDays,
+    rateLimitPerMinute: record.rateLimitPerMinute,
     revokedAt: record.revokedAt,
     expiresAt: record.expiresAt,
   };
@@ -144,6 +145,7 @@ export async function createApiKey(
     ...input,
     retentionDays: organisation.retentionDays,
     rollupRetentionDays: organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
+    rateLimitPerMinute: organisation.rateLimitPerMinute,
     keyId: newId("apiKey", nowMs),
     hint: generated.hint,
     createdAt,
@@ -258,6 +260,7 @@ export async function rotateApiKey(
     scopes: previous.scopes,
     retentionDays: previous.retentionDays,
     rollupRetentionDays: previous.rollupRetentionDays,
+    rateLimitPerMinute: previous.rateLimitPerMinute,
     hint: generated.hint,
     createdAt: now,
     createdBy: actor.name,

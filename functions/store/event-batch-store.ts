@@ -15,9 +15,9 @@ import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { assertOccurredAt, countedToolName, EVENT_ENTITY, toolCounter } from "./event-store.js";
+import { assertOccurredAt, countedToolName, eventItem, toolCounter } from "./event-store.js";
 import { IDEMPOTENCY_WINDOW_SECONDS, idempotencyKey } from "./idempotency-store.js";
-import { eventKey, sessionKey } from "./keys.js";
+import { sessionKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { rollupUpdates } from "./rollup-store.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
@@ -61,23 +61,29 @@ async function readReplay(orgId: string, key: string) {
 async function writeGroup(principal: Principal, sessionId: string, group: readonly BatchEventInput[], nowMs: number) {
   const results: BatchEventResult[] = [];
   let pending = [...group];
+  const now = new Date(nowMs).toISOString();
+  const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
+  // Ids (and any offloaded payloads) are fixed once, so a retried transaction writes the same items.
+  const prepared = new Map<number, { event: AgentEvent; item: Record<string, unknown> }>();
+  for (const input of group) {
+    const event: AgentEvent = {
+      ...input.event,
+      id: newId("event", nowMs),
+      orgId: principal.orgId,
+      environment: principal.environment,
+      createdAt: now,
+    };
+    prepared.set(input.index, { event, item: await eventItem(event, principal.retentionDays, ttl) });
+  }
   for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
     const stored: Session = await getSession(principal, sessionId, nowMs);
     const toolCounts = { toolCalls: { ...stored.toolCalls }, toolErrors: { ...stored.toolErrors } };
     const increments = new Map<string, { counter: "toolCalls" | "toolErrors"; tool: string; calls: number }>();
     const lateTools: Record<string, { calls: number; errors: number }> = {};
-    const now = new Date(nowMs).toISOString();
-    const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
     const written: { input: BatchEventInput; event: AgentEvent }[] = [];
     const items: NonNullable<TransactWriteCommandInput["TransactItems"]> = [];
     for (const input of pending) {
-      const event: AgentEvent = {
-        ...input.event,
-        id: newId("event", nowMs),
-        orgId: principal.orgId,
-        environment: principal.environment,
-        createdAt: now,
-      };
+      const { event, item } = prepared.get(input.index) as { event: AgentEvent; item: Record<string, unknown> };
       const counter = toolCounter(event.eventType);
       if (counter !== undefined && event.toolName !== undefined) {
         const tool = countedToolName(toolCounts[counter], event.toolName);
@@ -90,21 +96,7 @@ async function writeGroup(principal: Principal, sessionId: string, group: readon
           errors: late.errors + (counter === "toolErrors" ? 1 : 0),
         };
       }
-      const { toolInput, toolOutput, ...fields } = event;
-      items.push({
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...eventKey(sessionId, event.id),
-            entity: EVENT_ENTITY,
-            ...fields,
-            toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
-            toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
-            ttl,
-          },
-          ConditionExpression: "attribute_not_exists(PK)",
-        },
-      });
+      items.push({ Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" } });
       if (input.idempotencyKey !== undefined) {
         items.push({
           Put: {

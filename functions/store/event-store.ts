@@ -17,6 +17,7 @@ import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { eventKey, sessionKey } from "./keys.js";
+import { offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
 import { expiryEpochSeconds, isExpired } from "./retention.js";
 import { rollupUpdates } from "./rollup-store.js";
 import { rollupTargetOf, sessionFromItem } from "./session-store.js";
@@ -29,6 +30,30 @@ export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | 
   if (eventType === "tool_call") return "toolCalls";
   if (eventType === "error") return "toolErrors";
   return undefined;
+}
+
+/**
+ * The stored item of an event: JSON payloads as text, and any of
+ * `toolInput`/`toolOutput`/`reasoning` larger than the offload threshold
+ * written to S3 first (the item keeps a pointer), so an item never nears
+ * DynamoDB's 400 KB limit.
+ */
+export async function eventItem(
+  event: AgentEvent,
+  retentionDays: number,
+  ttl: number,
+): Promise<Record<string, unknown>> {
+  const { toolInput, toolOutput, reasoning, ...stored } = event;
+  const payloads = await offloadLargeFields(
+    { orgId: event.orgId, environment: event.environment, sessionId: event.sessionId, eventId: event.id },
+    {
+      toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
+      toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
+      reasoning,
+    },
+    retentionDays,
+  );
+  return { ...eventKey(event.sessionId, event.id), entity: EVENT_ENTITY, ...stored, ...payloads, ttl };
 }
 
 /** 400 when a client's `occurredAt` is too far in the future or older than retention. */
@@ -72,20 +97,12 @@ export async function createEvent(
     environment: principal.environment,
     createdAt: now,
   };
-  const { toolInput, toolOutput, ...stored } = event;
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
   const counter = toolCounter(input.eventType);
   const eventPut = {
     Put: {
       TableName: tableName,
-      Item: {
-        ...eventKey(input.sessionId, event.id),
-        entity: EVENT_ENTITY,
-        ...stored,
-        toolInputJson: toolInput === undefined ? undefined : JSON.stringify(toolInput),
-        toolOutputJson: toolOutput === undefined ? undefined : JSON.stringify(toolOutput),
-        ttl,
-      },
+      Item: await eventItem(event, principal.retentionDays, ttl),
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };
@@ -160,7 +177,7 @@ export async function createEvent(
       const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
       if (plannedUlid !== undefined && reasons?.[1]?.Code === "ConditionalCheckFailed") {
         // Written by an earlier attempt of this very request (same Idempotency-Key).
-        const written = await getEvent(input.sessionId, event.id);
+        const written = await getEventSummary(input.sessionId, event.id);
         if (written !== undefined) return written;
       }
       const sessionCheck = reasons?.[0];
@@ -191,12 +208,14 @@ function replan(
   return { stored, toolName };
 }
 
-/** One stored event, or undefined. */
-export async function getEvent(sessionId: string, eventId: string): Promise<AgentEvent | undefined> {
+/** One stored event without its payload fields (no S3 read), or undefined. */
+export async function getEventSummary(sessionId: string, eventId: string): Promise<AgentEvent | undefined> {
   const result = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: eventKey(sessionId, eventId), ConsistentRead: true }),
   );
-  return result.Item === undefined ? undefined : eventFromItem(result.Item);
+  if (result.Item === undefined) return undefined;
+  const { toolInputJsonRef, toolOutputJsonRef, reasoningRef, ...item } = result.Item;
+  return eventFromItem(item, true);
 }
 
 export interface EventFilters {
@@ -269,7 +288,10 @@ export async function queryEvents(
         ConsistentRead: true,
       }),
     );
-    items.push(...(page.Items ?? []).map((item) => eventFromItem(item, filters.summary)));
+    const resolved = await Promise.all(
+      (page.Items ?? []).map((item) => resolvePayloadRefs(item, filters.summary ? ["reasoning"] : undefined)),
+    );
+    items.push(...resolved.map((item) => eventFromItem(item, filters.summary)));
     lastKey = page.LastEvaluatedKey;
   } while (lastKey !== undefined && items.length < limit);
   return { items, lastKey };

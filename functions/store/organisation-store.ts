@@ -57,22 +57,28 @@ export function organisationExistsCheck(orgId: string) {
   };
 }
 
+/** Settings an operator can change; keys carry a copy so authentication stays one read. */
+export interface OrganisationSettings {
+  readonly retentionDays?: number;
+  readonly rollupRetentionDays?: number;
+  readonly rateLimitPerMinute?: number;
+}
+
 /**
- * Sets how long the organisation keeps data and rollups. Keys carry a copy
- * (so authentication stays one read), so every key's credential is updated
- * too; new items get the new TTL from then on (after at most the key-cache
- * bound), existing items keep theirs.
+ * Changes an organisation's settings and every key's copy of them; new
+ * requests see them after at most the key-cache bound (existing items keep
+ * their TTL).
  */
-export async function setRetention(orgId: string, retentionDays: number, rollupRetentionDays: number): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: organisationKey(orgId),
-      UpdateExpression: "SET retentionDays = :days, rollupRetentionDays = :rollupDays",
-      ConditionExpression: "attribute_exists(PK)",
-      ExpressionAttributeValues: { ":days": retentionDays, ":rollupDays": rollupRetentionDays },
-    }),
-  );
+export async function updateOrganisationSettings(orgId: string, settings: OrganisationSettings): Promise<void> {
+  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return;
+  const update = {
+    UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(", ")}`,
+    ConditionExpression: "attribute_exists(PK)",
+    ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+  };
+  await documentClient.send(new UpdateCommand({ TableName: tableName, Key: organisationKey(orgId), ...update }));
   const records = await documentClient.send(
     new QueryCommand({
       TableName: tableName,
@@ -86,15 +92,7 @@ export async function setRetention(orgId: string, retentionDays: number, rollupR
       { PK: String(record.PK), SK: String(record.SK) },
       { PK: `APIKEY#${String(record.keyHash)}`, SK: "APIKEY" },
     ]) {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: key,
-          UpdateExpression: "SET retentionDays = :days, rollupRetentionDays = :rollupDays",
-          ConditionExpression: "attribute_exists(PK)",
-          ExpressionAttributeValues: { ":days": retentionDays, ":rollupDays": rollupRetentionDays },
-        }),
-      );
+      await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, ...update }));
     }
   }
 }

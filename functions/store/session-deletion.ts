@@ -12,6 +12,7 @@ import { outcomeCounters } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { type ItemKey, sessionKey } from "./keys.js";
+import { deletePayloadsOf } from "./payload-store.js";
 import { agentSummaryUpdate, rollupUpdates } from "./rollup-store.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 
@@ -94,6 +95,7 @@ export async function deleteSession(
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const session = await getSession(principal, sessionId, nowMs);
     await deleteEventsOf(sessionId);
+    await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     const target = rollupTargetOf(principal, session, nowMs);
     try {
       await documentClient.send(

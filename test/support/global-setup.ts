@@ -1,5 +1,5 @@
 /**
- * Starts one in-memory DynamoDB Local for the whole run (free port on
+ * Starts one in-memory DynamoDB Local (and one local S3 for offloaded payloads) for the whole run (free port on
  * 127.0.0.1), creates the table from the shared definition, and kills the
  * process by pid in teardown (and on exit, should the run crash).
  */
@@ -10,6 +10,7 @@ import { type AttributeValue, ScanCommand } from "@aws-sdk/client-dynamodb";
 import type { TestProject } from "vitest/node";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../../local/dynamodb-local.js";
+import { startS3Local } from "../../local/s3-local.js";
 import { ensureTable } from "../../local/table-setup.js";
 import { readLedger } from "./secrets-ledger.js";
 
@@ -18,6 +19,8 @@ declare module "vitest" {
     dynamodbEndpoint: string;
     tableName: string;
     secretsLedger: string;
+    s3Endpoint: string;
+    payloadBucket: string;
   }
 }
 
@@ -25,6 +28,7 @@ const TABLE_NAME = "ats-test";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dynamo = await startDynamoDbLocal();
+  const s3 = await startS3Local();
   const client = createLocalDynamoClient(dynamo.endpoint);
   try {
     await ensureTable(client, TABLE_NAME);
@@ -33,6 +37,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("dynamodbEndpoint", dynamo.endpoint);
   project.provide("tableName", TABLE_NAME);
+  project.provide("s3Endpoint", s3.endpoint);
+  project.provide("payloadBucket", s3.bucket);
   const ledger = join(tmpdir(), `ats-test-secrets-${process.pid}.txt`);
   rmSync(ledger, { force: true });
   project.provide("secretsLedger", ledger);
@@ -41,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await assertNoSecretStored(dynamo.endpoint, readLedger(ledger));
     } finally {
       rmSync(ledger, { force: true });
+      await s3.stop();
       await dynamo.stop();
     }
   };

@@ -1,0 +1,246 @@
+/**
+ * Large event fields in S3. A DynamoDB item must stay under 400 KB, so any of
+ * `toolInputJson`, `toolOutputJson` and `reasoning` whose UTF-8 size exceeds
+ * {@link OFFLOAD_THRESHOLD_BYTES} is written to the payload bucket and the
+ * item keeps only a pointer, `<field>Ref` (the object key). Reads put the
+ * text back before the item is turned into an event, so clients never see
+ * the difference.
+ *
+ * Configuration, read once: `S3_ENDPOINT` (optional, at cold start: a local
+ * S3-compatible server such as s3rver, addressed path-style) and
+ * `PAYLOAD_BUCKET` (read on first use, so functions that never meet a large
+ * field need not be given it).
+ */
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { optionalEnv, requireEnv } from "../runtime/env.js";
+import {
+  OFFLOADABLE_FIELDS,
+  type OffloadableField,
+  type PayloadLocation,
+  payloadKey,
+  RETENTION_TAG,
+  retentionTierDays,
+  type SessionLocation,
+  sessionPayloadPrefix,
+} from "./payload-layout.js";
+
+/**
+ * Fields larger than this many bytes (UTF-8) are offloaded to S3. With the
+ * three fields at most this size each, an event item stays far below
+ * DynamoDB's 400 KB item limit whatever else the 256 KiB request body held.
+ */
+export const OFFLOAD_THRESHOLD_BYTES = 32 * 1024;
+
+/** The event fields {@link offloadLargeFields} looks at (JSON text of the tool objects, and the reasoning). */
+export type LargeFields = { readonly [F in OffloadableField]?: string | undefined };
+
+/**
+ * An offloaded payload that the item points to is not in the bucket (deleted
+ * out of band, or expired by a lifecycle rule shorter than the item's TTL).
+ * Not an `AtsError`: the HTTP layer answers it with a generic 500 and logs it.
+ */
+export class PayloadMissingError extends Error {
+  /** The object key the item pointed to. */
+  readonly key: string;
+
+  constructor(key: string, options?: { cause?: unknown }) {
+    super(`Offloaded payload ${key} is missing from the payload bucket`, options);
+    this.name = "PayloadMissingError";
+    this.key = key;
+  }
+}
+
+const endpoint = optionalEnv("S3_ENDPOINT");
+
+const client = new S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true });
+
+let bucketName: string | undefined;
+
+/** `PAYLOAD_BUCKET`, read on first use and then kept. */
+function payloadBucket(): string {
+  bucketName ??= requireEnv("PAYLOAD_BUCKET");
+  return bucketName;
+}
+
+const CONTENT_TYPES: Readonly<Record<OffloadableField, string>> = {
+  toolInputJson: "application/json; charset=utf-8",
+  toolOutputJson: "application/json; charset=utf-8",
+  reasoning: "text/plain; charset=utf-8",
+};
+
+/** The pointer attribute of a field: `<field>Ref`. */
+function refAttribute(field: OffloadableField): `${OffloadableField}Ref` {
+  return `${field}Ref`;
+}
+
+/**
+ * Prepares an event's large fields for its DynamoDB item. Each field whose
+ * UTF-8 size exceeds {@link OFFLOAD_THRESHOLD_BYTES} is PUT (SSE-S3) to
+ * `payloads/<orgId>/<environment>/<sessionId>/<eventId>/<field>`, tagged
+ * with the retention tier of `retentionDays` (see `retentionTierDays`), and
+ * all PUTs have completed when the promise resolves: the event may then be
+ * written and acknowledged.
+ *
+ * Keys are deterministic, so retrying the write of the same event overwrites
+ * the same objects.
+ *
+ * @returns the attributes to spread over the item: a small field unchanged
+ * under its own name; an offloaded one as `<field>Ref` = the object key, with
+ * `<field>` itself set to `undefined` so that spreading the result over an
+ * item that already holds the field removes it (the document client drops
+ * undefined attributes). Absent fields are absent from the result.
+ * @throws Error when `PAYLOAD_BUCKET` is unset and a field needs offloading,
+ * when a field is not well-formed Unicode (it could not round-trip), or
+ * when S3 refuses the write; RangeError for a retention no tier fits.
+ */
+export async function offloadLargeFields(
+  location: PayloadLocation,
+  fields: LargeFields,
+  retentionDays: number,
+): Promise<Record<string, string | undefined>> {
+  const attributes: Record<string, string | undefined> = {};
+  const offloaded: { readonly field: OffloadableField; readonly key: string; readonly value: string }[] = [];
+  for (const field of OFFLOADABLE_FIELDS) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    if (Buffer.byteLength(value, "utf8") <= OFFLOAD_THRESHOLD_BYTES) {
+      attributes[field] = value;
+      continue;
+    }
+    if (!value.isWellFormed()) throw new Error(`Field ${field} is not well-formed Unicode and cannot be offloaded`);
+    const key = payloadKey(location, field);
+    offloaded.push({ field, key, value });
+    attributes[field] = undefined;
+    attributes[refAttribute(field)] = key;
+  }
+  if (offloaded.length === 0) return attributes;
+
+  // Everything that can fail before S3 is checked before the first PUT starts.
+  const bucket = payloadBucket();
+  const tagging = `${RETENTION_TAG}=${retentionTierDays(retentionDays)}`;
+  await Promise.all(
+    offloaded.map(({ field, key, value }) =>
+      client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: value,
+          ContentType: CONTENT_TYPES[field],
+          ServerSideEncryption: "AES256",
+          Tagging: tagging,
+        }),
+      ),
+    ),
+  );
+  return attributes;
+}
+
+async function readPayload(key: string): Promise<string> {
+  try {
+    const response = await client.send(new GetObjectCommand({ Bucket: payloadBucket(), Key: key }));
+    if (response.Body === undefined) throw new Error(`Offloaded payload ${key} came back without a body`);
+    return await response.Body.transformToString("utf-8");
+  } catch (error) {
+    if (error instanceof NoSuchKey) throw new PayloadMissingError(key, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Puts offloaded fields back into a stored item: for each `<field>Ref`
+ * attribute of a field in `fields`, GETs the object and sets `<field>` to its
+ * text. Every `<field>Ref` attribute is removed from the result, also those of
+ * fields left out of `fields` (a summary read that omits the tool payloads
+ * passes `["reasoning"]` and pays for no other GET). An item without any
+ * `…Ref` attribute is returned as is (the same object) without calling S3.
+ *
+ * The objects of one item are fetched concurrently.
+ *
+ * @throws PayloadMissingError when an object the item points to is not in the
+ * bucket: an internal error (HTTP 500), never a silently shortened event. On
+ * AWS, S3 reports a missing key as `NoSuchKey` only to a caller allowed
+ * `s3:ListBucket`; without it the error is `AccessDenied`, rethrown as is.
+ */
+export async function resolvePayloadRefs(
+  item: Record<string, unknown>,
+  fields: readonly OffloadableField[] = OFFLOADABLE_FIELDS,
+): Promise<Record<string, unknown>> {
+  const refs = OFFLOADABLE_FIELDS.filter((field) => refAttribute(field) in item);
+  if (refs.length === 0) return item;
+  const resolved: Record<string, unknown> = { ...item };
+  for (const field of refs) delete resolved[refAttribute(field)];
+  await Promise.all(
+    refs
+      .filter((field) => fields.includes(field))
+      .map(async (field) => {
+        const key = item[refAttribute(field)];
+        if (typeof key !== "string") throw new Error(`Attribute ${refAttribute(field)} is not an object key`);
+        resolved[field] = await readPayload(key);
+      }),
+  );
+  return resolved;
+}
+
+async function deleteKeys(keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const response = await client.send(
+    new DeleteObjectsCommand({
+      Bucket: payloadBucket(),
+      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+    }),
+  );
+  const failed = response.Errors ?? [];
+  if (failed.length > 0) {
+    const first = failed[0];
+    throw new Error(
+      `Could not delete ${failed.length} payload object(s), e.g. ${first?.Key ?? "?"}: ${first?.Code ?? "?"} ${first?.Message ?? ""}`.trim(),
+    );
+  }
+}
+
+/**
+ * Deletes every offloaded payload of a session (everything under
+ * `payloads/<orgId>/<environment>/<sessionId>/`), a page of up to 1000 keys
+ * at a time (ListObjectsV2, then DeleteObjects). Run it when the session is
+ * deleted; running it again deletes nothing more and succeeds.
+ *
+ * @returns how many objects were deleted.
+ * @throws Error when S3 reports a key it could not delete.
+ */
+export async function deletePayloadsOf(location: SessionLocation): Promise<number> {
+  const prefix = sessionPayloadPrefix(location);
+  let deleted = 0;
+  let continuationToken: string | undefined;
+  do {
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: payloadBucket(), Prefix: prefix, ContinuationToken: continuationToken }),
+    );
+    const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
+    await deleteKeys(keys);
+    deleted += keys.length;
+    continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+  } while (continuationToken !== undefined);
+  return deleted;
+}
+
+/**
+ * Deletes the objects that the attributes returned by
+ * {@link offloadLargeFields} point to: for a write that was refused for good
+ * after its payloads were stored (unknown session, another tenant's session),
+ * so they do not wait for the lifecycle expiry. Does nothing (no S3 call)
+ * when nothing was offloaded.
+ */
+export async function discardOffloadedFields(attributes: Readonly<Record<string, unknown>>): Promise<void> {
+  const keys = OFFLOADABLE_FIELDS.flatMap((field) => {
+    const key = attributes[refAttribute(field)];
+    return typeof key === "string" ? [key] : [];
+  });
+  await deleteKeys(keys);
+}
