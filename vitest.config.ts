@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // One log line per request is noise in a green run; failures still show their output.
+    silent: "passed-only",
   },
 });

@@ -10,26 +10,14 @@ import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../local/dynamodb-local.js";
 import { ensureTable } from "../local/table-setup.js";
+import { measure as measureTiming } from "./timing.js";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const WARM_UP = 30;
 const TABLE = "ats-bench";
 
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
-async function measure(label: string, operation: (index: number) => Promise<void>) {
-  for (let index = 0; index < WARM_UP; index++) await operation(-1 - index);
-  const timings: number[] = [];
-  for (let index = 0; index < SAMPLES; index++) {
-    const started = performance.now();
-    await operation(index);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  return { label, p50: percentile(timings, 0.5), p95: percentile(timings, 0.95) };
-}
+const sample = (label: string, operation: (index: number) => Promise<void>) =>
+  measureTiming(label, operation, { samples: SAMPLES, warmUp: WARM_UP });
 
 const dynamo = await startDynamoDbLocal();
 try {
@@ -72,24 +60,24 @@ try {
   };
 
   const results = [
-    await measure("raw PutItem (event-shaped item)", async () => {
+    await sample("raw PutItem (event-shaped item)", async () => {
       await documentClient.send(
         new PutCommand({ TableName: TABLE, Item: { PK: `RAW#${randomUUID()}`, SK: "RAW", ...eventBody } }),
       );
     }),
-    await measure("raw GetItem (consistent)", async () => {
+    await sample("raw GetItem (consistent)", async () => {
       await documentClient.send(
         new GetCommand({ TableName: TABLE, Key: { PK: `SESSION#${session.id}`, SK: "SESSION" }, ConsistentRead: true }),
       );
     }),
-    await measure("POST /api/sdk/sessions", async (index) => {
+    await sample("POST /api/sdk/sessions", async (index) => {
       const created = await post("/api/sdk/sessions", { name: "bench", agentName: "bench", userId: `u-${index}` });
       if (index >= 0 && created.id) sessionIds.push(created.id);
     }),
-    await measure("POST /api/sdk/events", async () => {
+    await sample("POST /api/sdk/events", async () => {
       await post("/api/sdk/events", eventBody);
     }),
-    await measure("PATCH /api/sdk/sessions/:id", async (index) => {
+    await sample("PATCH /api/sdk/sessions/:id", async (index) => {
       const id = index >= 0 ? sessionIds[index] : session.id;
       await post(`/api/sdk/sessions/${id}`, { status: "completed", durationMs: 1000 }, "PATCH");
     }),

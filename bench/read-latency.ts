@@ -9,27 +9,15 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../local/dynamodb-local.js";
 import { ensureTable } from "../local/table-setup.js";
+import { measure as measureTiming } from "./timing.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const TABLE = "ats-bench-read";
 
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
-async function measure(label: string, operation: () => Promise<void>) {
-  for (let index = 0; index < 20; index++) await operation();
-  const timings: number[] = [];
-  for (let index = 0; index < SAMPLES; index++) {
-    const started = performance.now();
-    await operation();
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  return { label, p50: percentile(timings, 0.5), p95: percentile(timings, 0.95) };
-}
+const sample = (label: string, operation: (index: number) => Promise<void>) =>
+  measureTiming(label, operation, { samples: SAMPLES, warmUp: 20 });
 
 const dynamo = await startDynamoDbLocal();
 try {
@@ -65,7 +53,7 @@ try {
     if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
   };
   const results = [
-    await measure("raw Query GSI1, 50 keys (floor)", async () => {
+    await sample("raw Query GSI1, 50 keys (floor)", async () => {
       await documentClient.send(
         new QueryCommand({
           TableName: TABLE,
@@ -77,12 +65,12 @@ try {
         }),
       );
     }),
-    await measure("GET /api/sdk/sessions?limit=50", () => get("/api/sdk/sessions?limit=50")),
-    await measure("GET /api/sdk/sessions?agentName=…&status=completed", () =>
+    await sample("GET /api/sdk/sessions?limit=50", () => get("/api/sdk/sessions?limit=50")),
+    await sample("GET /api/sdk/sessions?agentName=…&status=completed", () =>
       get("/api/sdk/sessions?agentName=support-bot&status=completed&limit=50"),
     ),
-    await measure("GET /api/sdk/agents/:name/stats (30 days)", () => get("/api/sdk/agents/support-bot/stats")),
-    await measure("GET /api/sdk/users/:id/stats (30 days)", () => get("/api/sdk/users/user-7/stats")),
+    await sample("GET /api/sdk/agents/:name/stats (30 days)", () => get("/api/sdk/agents/support-bot/stats")),
+    await sample("GET /api/sdk/users/:id/stats (30 days)", () => get("/api/sdk/users/user-7/stats")),
   ];
   await api.close();
 

@@ -5,7 +5,7 @@
  * reap a child whose parent died without cleaning up.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +66,7 @@ function isDynamoDbLocal(pid: number): boolean {
 export function reapOrphans(): void {
   mkdirSync(PID_DIRECTORY, { recursive: true });
   for (const file of readdirSync(PID_DIRECTORY)) {
+    if (!file.endsWith(".json")) continue; // a pid file still being written
     const path = join(PID_DIRECTORY, file);
     try {
       const { pid, parentPid } = JSON.parse(readFileSync(path, "utf8")) as { pid: number; parentPid: number };
@@ -111,7 +112,9 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Ru
   const pid = child.pid;
   if (pid === undefined) throw new Error("Could not start DynamoDB Local: is Java 17+ installed (java on the PATH)?");
   const pidFile = join(PID_DIRECTORY, `${pid}.json`);
-  writeFileSync(pidFile, JSON.stringify({ pid, parentPid: process.pid }));
+  // Written under a temporary name and renamed, so a concurrent reaper never reads half a file.
+  writeFileSync(`${pidFile}.tmp`, JSON.stringify({ pid, parentPid: process.pid }));
+  renameSync(`${pidFile}.tmp`, pidFile);
 
   const killNow = () => {
     if (child.exitCode === null) child.kill("SIGKILL");

@@ -19,7 +19,7 @@ type ItemResult = { index: number; status: number; id?: string; replayed?: true;
 export const handler = apiKeyRoute(
   "CreateEventBatch",
   { body: createEventBatchBody, maxBodyBytes: LIMITS.batchBodyBytes },
-  async ({ caller, body }) => {
+  async ({ caller, body, recordIngested }) => {
     const results: ItemResult[] = [];
     const valid: BatchEventInput[] = [];
     body.events.forEach((candidate, index) => {
@@ -55,6 +55,7 @@ export const handler = apiKeyRoute(
       results.push({ index: outcome.index, status: mapped.statusCode ?? 500, error: JSON.parse(mapped.body ?? "{}") });
     }
     results.sort((a, b) => a.index - b.index);
+    recordIngested(results.filter((result) => result.status === 201 && !result.replayed).length);
     return jsonResponse(200, { results });
   },
 );

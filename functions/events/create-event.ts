@@ -5,13 +5,18 @@ import { jsonResponse } from "../http/responses.js";
 import { createEventBody } from "../schemas/event-schemas.js";
 import { createEvent } from "../store/event-store.js";
 
-export const handler = apiKeyRoute("CreateEvent", { body: createEventBody }, async ({ caller, body, plannedUlid }) => {
-  const event = await createEvent(caller, body, Date.now(), plannedUlid);
-  return jsonResponse(201, {
-    id: event.id,
-    sessionId: event.sessionId,
-    eventType: event.eventType,
-    toolName: event.toolName ?? null,
-    createdAt: event.createdAt,
-  });
-});
+export const handler = apiKeyRoute(
+  "CreateEvent",
+  { body: createEventBody },
+  async ({ caller, body, plannedUlid, recordIngested }) => {
+    const event = await createEvent(caller, body, Date.now(), plannedUlid);
+    recordIngested(1);
+    return jsonResponse(201, {
+      id: event.id,
+      sessionId: event.sessionId,
+      eventType: event.eventType,
+      toolName: event.toolName ?? null,
+      createdAt: event.createdAt,
+    });
+  },
+);

@@ -1,6 +1,7 @@
 /**
  * The one middy chain every route runs, built from its route-table entry:
- *   error mapping (registered first: its onError sees every error)
+ *   request log line and metrics (first: sees the whole request and the final response)
+ *   → error mapping (its onError sees every error)
  *   → authentication (API key + scope, or signed-in user + role), before anything else is read
  *   → the API key's rate limit (429 + Retry-After; RateLimit-* headers on every answer)
  *   → query string + zod schema, JSON body + zod schema (routes that take them)
@@ -12,6 +13,7 @@ import type { Context } from "aws-lambda";
 import type { z } from "zod";
 import type { Principal } from "../domain/principal.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
+import { requestObservability } from "../observability/request-logging.js";
 import { type RouteAuth, type RouteId, routeById } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { httpErrorMapper } from "./error-mapper.js";
@@ -32,6 +34,8 @@ export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly body: TBody;
   readonly query: TQuery;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  /** Reports how many events the request stored (the IngestedEvents metric). */
+  readonly recordIngested: (count: number) => void;
 }
 
 export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType> {
@@ -50,7 +54,12 @@ type Handler<TCaller, TBody, TQuery> = (request: RouteRequest<TCaller, TBody, TQ
 function chain(routeId: RouteId, options: RouteOptions<z.ZodType, z.ZodType>) {
   const route = routeById(routeId);
   const { auth } = route;
-  let handler = middy<SdkEvent, HttpResult, Error, Context>().use(httpErrorMapper());
+  // Observability first: its `before` starts the clock, its `after`/`onError` run last and see the final
+  // response; `requestEnd` also reports requests answered early (idempotent replays).
+  const observability = requestObservability();
+  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: observability.requestEnd })
+    .use(observability)
+    .use(httpErrorMapper());
   if (auth.kind === "apiKey") handler = handler.use(apiKeyAuth(auth)).use(rateLimit());
   if (auth.kind === "user") handler = handler.use(userAuth(auth));
   if (options.query !== undefined) handler = handler.use(queryParameters(options.query));
@@ -78,6 +87,9 @@ function validated<TBody extends z.ZodType, TQuery extends z.ZodType>(event: Sdk
     query: event.query as z.output<TQuery>,
     pathParameters: event.pathParameters ?? {},
     plannedUlid: event.idempotency?.plannedUlid,
+    recordIngested: (count: number) => {
+      event.ingestedEvents = count;
+    },
   };
 }
 

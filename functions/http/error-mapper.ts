@@ -71,7 +71,8 @@ function mapErrorOnError(request: Request<SdkEvent, HttpResult, Error, Context>)
   if (!(request.error instanceof AtsError)) {
     // Throttling included: logged with the request id so operators see it.
     logError("unhandled error", request.error, {
-      requestId: request.context.awsRequestId,
+      requestId: request.event.requestContext?.requestId,
+      awsRequestId: request.context.awsRequestId,
       route: request.event.routeKey,
     });
   }

@@ -53,6 +53,7 @@ async function createSession(local: LocalJson): Promise<Response> {
 function dynamoPidsOf(parentPid: number): number[] {
   const directory = join(tmpdir(), "ats-dynamodb-local");
   return readdirSync(directory)
+    .filter((file) => file.endsWith(".json"))
     .map((file) => JSON.parse(readFileSync(join(directory, file), "utf8")) as { pid: number; parentPid: number })
     .filter((entry) => entry.parentPid === parentPid)
     .map((entry) => entry.pid);
