@@ -13,9 +13,17 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { deletionWorker, type RouteDefinition, routes, type WorkerDefinition } from "../functions/routes.js";
+import {
+  deletionWorker,
+  type PayloadAccess,
+  type RouteDefinition,
+  routes,
+  type WorkerDefinition,
+} from "../functions/routes.js";
 import { ApiFunction, grantTableActions } from "./constructs/api-function.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
+import { OperationsDashboard } from "./constructs/operations-dashboard.js";
+import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { TrackingTable } from "./constructs/tracking-table.js";
 import { UserDirectory } from "./constructs/user-directory.js";
 
@@ -74,7 +82,11 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], 
  * from `functions/routes.ts`, each backed by its own Lambda function holding
  * exactly the DynamoDB actions its route declares (none for a route with an
  * empty list). Erasure jobs go through an SQS queue (with a dead-letter
- * queue) to a worker function holding the worker's table actions.
+ * queue) to a worker function holding the worker's table actions. Event
+ * fields over 32 KiB are offloaded to a private S3 bucket; only the functions
+ * whose definition declares `payloadAccess` learn its name and get exactly
+ * that access. An OperationsDashboard adds the alarms (to an encrypted SNS
+ * topic) and the CloudWatch dashboard.
  */
 export class AgentTrackingStack extends Stack {
   /** The single table of the service. */
@@ -93,6 +105,10 @@ export class AgentTrackingStack extends Stack {
   readonly deletionQueue: DeletionQueue;
   /** The function that runs erasure jobs from {@link deletionQueue}. */
   readonly deletionWorker: ApiFunction;
+  /** The bucket of offloaded event payloads (fields over 32 KiB). */
+  readonly payloads: PayloadBucket;
+  /** Alarms, their topic and the CloudWatch dashboard. */
+  readonly operations: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -122,6 +138,7 @@ export class AgentTrackingStack extends Stack {
     });
 
     this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
+    this.payloads = new PayloadBucket(this, "Payloads");
 
     const handlers = new Map<string, ApiFunction>();
     for (const route of routes) {
@@ -138,9 +155,12 @@ export class AgentTrackingStack extends Stack {
           ...(definition.auth.kind === "user" ? userTokenEnvironment : {}),
           // Only the routes that enqueue erasure jobs learn about the queue.
           ...(definition.sendsDeletionJobs === true ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
+          // Only the routes that write, read or delete offloaded event payloads learn about the bucket.
+          ...this.payloadEnvironment(definition),
         },
       });
       this.grantTable(handler, definition);
+      this.grantPayloads(handler, definition);
       if (definition.sendsDeletionJobs === true) {
         this.deletionQueue.grantSendJobs(handler.function);
       }
@@ -167,9 +187,10 @@ export class AgentTrackingStack extends Stack {
       projectRoot: repoRoot,
       description: "Runs erasure jobs from the deletion queue",
       timeout: DELETION_WORKER_TIMEOUT,
-      environment: { TABLE_NAME: table.tableName },
+      environment: { TABLE_NAME: table.tableName, ...this.payloadEnvironment(deletionWorker) },
     });
     this.grantTable(this.deletionWorker, deletionWorker);
+    this.grantPayloads(this.deletionWorker, deletionWorker);
     // Grants the worker the consume actions on the queue (receive, delete, change visibility).
     this.deletionWorker.function.addEventSource(
       new SqsEventSource(this.deletionQueue.queue, {
@@ -178,6 +199,14 @@ export class AgentTrackingStack extends Stack {
         reportBatchItemFailures: true,
       }),
     );
+
+    this.operations = new OperationsDashboard(this, "Operations", {
+      stage: this.stage,
+      table,
+      indexNames: this.table.indexNames,
+      functions: [...[...handlers.values()].map((handler) => handler.function), this.deletionWorker.function],
+      deadLetterQueue: this.deletionQueue.deadLetterQueue,
+    });
 
     new CfnOutput(this, "ApiUrl", {
       description: "Base URL of the HTTP API",
@@ -195,6 +224,22 @@ export class AgentTrackingStack extends Stack {
       description: "Id of the public app client (settings UI / CLI) of the user pool",
       value: this.users.client.userPoolClientId,
     });
+    new CfnOutput(this, "PayloadBucketName", {
+      description: "Name of the S3 bucket of offloaded event payloads (fields over 32 KiB)",
+      value: this.payloads.bucket.bucketName,
+    });
+  }
+
+  /** `PAYLOAD_BUCKET` for a definition with payload access, nothing otherwise. */
+  private payloadEnvironment(definition: { readonly payloadAccess?: PayloadAccess }): Record<string, string> {
+    return definition.payloadAccess === undefined ? {} : { PAYLOAD_BUCKET: this.payloads.bucket.bucketName };
+  }
+
+  /** Grants a function exactly the payload-bucket access its definition declares. */
+  private grantPayloads(handler: ApiFunction, definition: { readonly payloadAccess?: PayloadAccess }): void {
+    if (definition.payloadAccess === "write") this.payloads.grantWritePayloads(handler.function);
+    if (definition.payloadAccess === "read") this.payloads.grantReadPayloads(handler.function);
+    if (definition.payloadAccess === "delete") this.payloads.grantDeletePayloads(handler.function);
   }
 
   /**

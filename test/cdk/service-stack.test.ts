@@ -2,15 +2,27 @@ import { readFileSync } from "node:fs";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { CfnApi, CfnRoute } from "aws-cdk-lib/aws-apigatewayv2";
+import { CfnAlarm } from "aws-cdk-lib/aws-cloudwatch";
 import { CfnUserPool, CfnUserPoolClient } from "aws-cdk-lib/aws-cognito";
 import { CfnTable } from "aws-cdk-lib/aws-dynamodb";
+import { CfnKey } from "aws-cdk-lib/aws-kms";
 import { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { CfnLogGroup } from "aws-cdk-lib/aws-logs";
+import { CfnBucket } from "aws-cdk-lib/aws-s3";
+import { CfnTopic } from "aws-cdk-lib/aws-sns";
 import { CfnQueue } from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deletionWorker, type RouteDefinition, routes } from "../../functions/routes.js";
+import { deletionWorker, type PayloadAccess, type RouteDefinition, routes } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
+import {
+  LATENCY_P99_THRESHOLD_MS,
+  MAX_METRICS_PER_ALARM,
+  MIN_REQUESTS_FOR_ERROR_RATE,
+  SERVER_ERROR_RATE_PERCENT,
+  SERVICE_TABLE_OPERATIONS,
+} from "../../lib/constructs/operations-dashboard.js";
+import { ACCESS_LOGS_REASON, OBJECT_WILDCARD_REASON } from "../../lib/constructs/payload-bucket.js";
 import { AgentTrackingStack } from "../../lib/service-stack.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 
@@ -56,6 +68,41 @@ interface StageResource {
     readonly AccessLogSettings?: { readonly DestinationArn: unknown; readonly Format: string };
   };
 }
+
+interface MetricJson {
+  readonly MetricName: string;
+  readonly Namespace: string;
+  readonly Dimensions?: readonly { readonly Name: string; readonly Value: unknown }[];
+}
+interface AlarmResource {
+  readonly Properties: {
+    readonly Threshold: number;
+    readonly ComparisonOperator: string;
+    readonly TreatMissingData?: string;
+    readonly MetricName?: string;
+    readonly Namespace?: string;
+    readonly ExtendedStatistic?: string;
+    readonly Dimensions?: readonly { readonly Name: string; readonly Value: unknown }[];
+    readonly Metrics?: readonly {
+      readonly Id: string;
+      readonly Expression?: string;
+      readonly MetricStat?: { readonly Metric: MetricJson };
+    }[];
+    readonly AlarmActions: readonly unknown[];
+    readonly OKActions: readonly unknown[];
+  };
+}
+
+/**
+ * The S3 actions each kind of payload access implies (see the grant helpers
+ * of `PayloadBucket`). `s3:ListBucket` is on the bucket ARN, every other
+ * action on the `payloads/*` objects.
+ */
+const PAYLOAD_ACTIONS: Readonly<Record<PayloadAccess, readonly string[]>> = {
+  write: ["s3:PutObject", "s3:PutObjectTagging"],
+  read: ["s3:GetObject", "s3:ListBucket"],
+  delete: ["s3:DeleteObject", "s3:ListBucket"],
+};
 
 /** The variables with which the key-management handlers verify Cognito access tokens. */
 const JWT_VARIABLES = ["JWT_ISSUER", "JWT_CLIENT_ID", "JWT_JWKS_URI"] as const;
@@ -112,6 +159,66 @@ function tableArn() {
 /** One ARN per index of the table definition, by name (never `index/*`). */
 function indexArns() {
   return GLOBAL_INDEXES.map((index) => ({ "Fn::Join": ["", [tableArn(), `/index/${index.indexName}`]] }));
+}
+
+function bucketLogicalId(): string {
+  return logicalIdOf(stack.payloads.bucket, CfnBucket);
+}
+
+function bucketArn() {
+  return { "Fn::GetAtt": [bucketLogicalId(), "Arn"] };
+}
+
+/** `<bucket ARN>/payloads/*`: the one wildcard resource a function may hold. */
+function payloadObjectsArn() {
+  return { "Fn::Join": ["", [bucketArn(), "/payloads/*"]] };
+}
+
+/** The functions of the stack with their definition: one per route, then the deletion worker. */
+function definedFunctions(): readonly {
+  readonly id: string;
+  readonly functionId: string;
+  readonly payloadAccess: PayloadAccess | undefined;
+  readonly rolePath: string;
+}[] {
+  const owners = [
+    ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
+    { definition: deletionWorker, fn: stack.deletionWorker.function },
+  ];
+  return owners.map(({ definition, fn }) => ({
+    id: definition.id,
+    functionId: logicalIdOf(fn, CfnFunction),
+    payloadAccess: definition.payloadAccess,
+    rolePath: fn.role?.node.path ?? "",
+  }));
+}
+
+/** The alarms of the OperationsDashboard whose construct id starts with `idPrefix`, in creation order. */
+function alarmsWithIdPrefix(idPrefix: string): readonly AlarmResource[] {
+  const alarms = resourcesOf<AlarmResource>("AWS::CloudWatch::Alarm");
+  return stack.operations.alarms
+    .filter((alarm) => alarm.node.id.startsWith(idPrefix))
+    .map((alarm) => {
+      const resource = alarms[logicalIdOf(alarm, CfnAlarm)];
+      if (resource === undefined) throw new Error(`alarm ${alarm.node.path} not in template`);
+      return resource;
+    });
+}
+
+/** The metrics a metric-math alarm reads (its `MetricStat` queries). */
+function alarmMetrics(alarms: readonly AlarmResource[]): readonly MetricJson[] {
+  return alarms.flatMap((alarm) =>
+    (alarm.Properties.Metrics ?? []).flatMap((query) => (query.MetricStat ? [query.MetricStat.Metric] : [])),
+  );
+}
+
+function dimension(metric: MetricJson, name: string): unknown {
+  return metric.Dimensions?.find((candidate) => candidate.Name === name)?.Value;
+}
+
+/** The granular AwsSolutions-IAM5 finding of a grant on `<payload bucket ARN>/payloads/*`. */
+function payloadObjectsFinding(): string {
+  return `AwsSolutions-IAM5[Resource::<${bucketLogicalId()}.Arn>/payloads/*]`;
 }
 
 function workerLogicalId(): string {
@@ -306,6 +413,7 @@ describe("Lambda functions", () => {
     const extras = [
       ...(definition.auth.kind === "user" ? ["the user pool"] : []),
       ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
+      ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
     ];
     it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
       // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
@@ -321,6 +429,7 @@ describe("Lambda functions", () => {
         ...(definition.sendsDeletionJobs === true
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
+        ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
       };
 
       // Act
@@ -334,6 +443,44 @@ describe("Lambda functions", () => {
       }
     });
   }
+
+  it("has functions with every kind of payload access, so the payload checks below cover them all", () => {
+    // Act
+    const access = Object.fromEntries(
+      definedFunctions().flatMap(({ id, payloadAccess }) => (payloadAccess === undefined ? [] : [[id, payloadAccess]])),
+    );
+
+    // Assess
+    expect(new Set(Object.values(access))).toEqual(new Set(["write", "read", "delete"]));
+    expect(access).toMatchObject({
+      CreateEvent: "write",
+      CreateEventBatch: "write",
+      ListEvents: "read",
+      DeleteSession: "delete",
+      DeletionWorker: "delete",
+    });
+    expect(Object.keys(access).length).toBeLessThan(routes.length + 1);
+  });
+
+  it("tells exactly the functions with payload access where the payload bucket is", () => {
+    // Prepare
+    const expected = definedFunctions()
+      .filter(({ payloadAccess }) => payloadAccess !== undefined)
+      .map(({ functionId }) => functionId)
+      .sort();
+
+    // Act
+    const functions = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function");
+    const withBucket = Object.entries(functions).filter(
+      ([, fn]) => "PAYLOAD_BUCKET" in fn.Properties.Environment.Variables,
+    );
+
+    // Assess
+    expect(withBucket.map(([id]) => id).sort()).toEqual(expected);
+    for (const [, fn] of withBucket) {
+      expect(fn.Properties.Environment.Variables).toHaveProperty("PAYLOAD_BUCKET", { Ref: bucketLogicalId() });
+    }
+  });
 
   it("tells only DeleteUserData where the deletion queue is", () => {
     // Act
@@ -422,16 +569,58 @@ describe("Lambda functions", () => {
     ]);
   });
 
-  it("gives no function a managed policy or a wildcard resource", () => {
+  it("gives no function a managed policy, a wildcard action, or a wildcard resource other than the payload objects", () => {
+    // Prepare: S3 object ARNs cannot name keys unknown at deploy time; `<bucket>/payloads/*` is the only exception.
+    const payloadObjects = JSON.stringify(payloadObjectsArn());
+
     // Act
     const statements = allFunctionIds().flatMap((functionId) => policyStatementsOf(functionId));
-    const resources = statements.flatMap((statement) => asArray(statement.Resource));
+    const resources = statements.flatMap((statement) => asArray(statement.Resource).map((r) => JSON.stringify(r)));
+    const actions = statements.flatMap((statement) => asArray(statement.Action));
+    const onPayloadObjects = statements.filter((statement) =>
+      asArray(statement.Resource).some((r) => JSON.stringify(r) === payloadObjects),
+    );
 
     // Assess
     template.allResourcesProperties("AWS::IAM::Role", { ManagedPolicyArns: Match.absent() });
-    expect(resources).not.toContain("*");
-    expect(JSON.stringify(resources)).not.toContain("*");
+    expect(resources).not.toContain(JSON.stringify("*"));
+    expect(resources.filter((resource) => resource.includes("*") && resource !== payloadObjects)).toEqual([]);
+    expect(actions.filter((action) => action.includes("*"))).toEqual([]);
+    // The exception is used, and only for object actions on the payload objects alone.
+    expect(onPayloadObjects.length).toBeGreaterThan(0);
+    for (const statement of onPayloadObjects) {
+      expect(asArray(statement.Resource)).toEqual([payloadObjectsArn()]);
+      for (const action of asArray(statement.Action)) {
+        expect(["s3:PutObject", "s3:PutObjectTagging", "s3:GetObject", "s3:DeleteObject"]).toContain(action);
+      }
+    }
   });
+
+  for (const { id, access } of [
+    ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
+    { id: deletionWorker.id, access: deletionWorker.payloadAccess },
+  ]) {
+    it(`grants ${id} ${access === undefined ? "no S3 action" : `exactly the S3 actions of payload ${access} access`}`, () => {
+      // Prepare
+      const fn = definedFunctions().find((candidate) => candidate.id === id);
+      const expectedActions = access === undefined ? [] : PAYLOAD_ACTIONS[access];
+
+      // Act
+      const s3Statements = statementsWithPrefix(fn?.functionId ?? "", "s3:");
+
+      // Assess
+      expect(actionsOf(s3Statements)).toEqual(expectedActions);
+      for (const statement of s3Statements) {
+        expect(statement.Effect).toBe("Allow");
+        const actions = asArray(statement.Action);
+        const expectedResource = actions.every((action) => action === "s3:ListBucket")
+          ? bucketArn()
+          : payloadObjectsArn();
+        if (actions.includes("s3:ListBucket")) expect(actions).toEqual(["s3:ListBucket"]);
+        expect(asArray(statement.Resource)).toEqual([expectedResource]);
+      }
+    });
+  }
 
   for (const [id, owner] of [
     ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
@@ -554,12 +743,16 @@ describe("Deletion queue and worker", () => {
     });
   });
 
-  it("gives the worker the table name and nothing else", () => {
+  it("gives the worker the table name, the payload bucket (it deletes payloads) and nothing else", () => {
     // Act
     const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[workerLogicalId()];
 
     // Assess
-    expect(fn?.Properties.Environment.Variables).toEqual({ TABLE_NAME: { Ref: tableLogicalId() } });
+    expect(deletionWorker.payloadAccess).toBe("delete");
+    expect(fn?.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      PAYLOAD_BUCKET: { Ref: bucketLogicalId() },
+    });
   });
 
   it("logs the worker to its own log group", () => {
@@ -685,6 +878,293 @@ describe("Cognito user directory", () => {
   });
 });
 
+describe("Payload bucket", () => {
+  it("is one bucket, encrypted with S3-managed keys, with all public access blocked", () => {
+    template.resourceCountIs("AWS::S3::Bucket", 1);
+    template.hasResourceProperties("AWS::S3::Bucket", {
+      BucketName: Match.absent(),
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+      VersioningConfiguration: Match.absent(),
+    });
+    expect(Object.keys(template.findResources("AWS::S3::Bucket"))).toEqual([bucketLogicalId()]);
+  });
+
+  it("is retained when the stack is deleted or the bucket replaced", () => {
+    template.hasResource("AWS::S3::Bucket", { DeletionPolicy: "Retain", UpdateReplacePolicy: "Retain" });
+  });
+
+  it("expires objects under payloads/ only", () => {
+    // Act
+    const [bucket] = Object.values(
+      resourcesOf<{
+        Properties: { LifecycleConfiguration: { Rules: readonly { Prefix?: string; Status: string }[] } };
+      }>("AWS::S3::Bucket"),
+    );
+    const rules = bucket?.Properties.LifecycleConfiguration.Rules ?? [];
+
+    // Assess
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) expect(rule).toMatchObject({ Prefix: "payloads/", Status: "Enabled" });
+  });
+
+  it("denies every request not made over TLS 1.2 or later", () => {
+    // Prepare
+    const bucketAndObjects = [bucketArn(), { "Fn::Join": ["", [bucketArn(), "/*"]] }];
+
+    // Assess
+    template.resourceCountIs("AWS::S3::BucketPolicy", 1);
+    template.hasResourceProperties("AWS::S3::BucketPolicy", {
+      Bucket: { Ref: bucketLogicalId() },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: "Deny",
+            Principal: { AWS: "*" },
+            Action: "s3:*",
+            Resource: bucketAndObjects,
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          },
+          {
+            Effect: "Deny",
+            Principal: { AWS: "*" },
+            Action: "s3:*",
+            Resource: bucketAndObjects,
+            Condition: { NumericLessThan: { "s3:TlsVersion": 1.2 } },
+          },
+        ]),
+      },
+    });
+  });
+
+  it("grants nothing in the bucket policy (access is by the functions' own role policies only)", () => {
+    // Act
+    const [policy] = Object.values(
+      resourcesOf<{ Properties: { PolicyDocument: { Statement: readonly { Effect: string }[] } } }>(
+        "AWS::S3::BucketPolicy",
+      ),
+    );
+
+    // Assess
+    expect(policy?.Properties.PolicyDocument.Statement.map((statement) => statement.Effect)).toEqual(["Deny", "Deny"]);
+  });
+
+  it("outputs the bucket name", () => {
+    template.hasOutput("PayloadBucketName", { Value: { Ref: bucketLogicalId() } });
+  });
+});
+
+describe("Operations dashboard and alarms", () => {
+  /** Alarm construct ids, as OperationsDashboard names them: one sum alarm per group of at most 10 metrics. */
+  function expectedAlarmIds(): readonly string[] {
+    const groups = (prefix: string, metricCount: number) =>
+      Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
+    const functionCount = routes.length + 1;
+    return [
+      "ApiServerErrorRate",
+      "ApiLatencyP99",
+      ...groups("LambdaErrors", functionCount),
+      ...groups("LambdaThrottles", functionCount),
+      ...groups("DynamoDbThrottledRequests", SERVICE_TABLE_OPERATIONS.length),
+      ...groups("DynamoDbThrottleEvents", 2 + 2 * GLOBAL_INDEXES.length),
+      "DeadLetterMessages",
+    ];
+  }
+
+  it("has every alarm the construct defines for this stack (at least 8), and no other alarm", () => {
+    // Act
+    const ids = stack.operations.alarms.map((alarm) => alarm.node.id);
+    const logicalIds = stack.operations.alarms.map((alarm) => logicalIdOf(alarm, CfnAlarm)).sort();
+
+    // Assess
+    expect(ids).toEqual(expectedAlarmIds());
+    expect(ids.length).toBeGreaterThanOrEqual(8);
+    expect(Object.keys(template.findResources("AWS::CloudWatch::Alarm")).sort()).toEqual(logicalIds);
+  });
+
+  it("notifies the alarm topic on ALARM and on OK, and treats missing data as not breaching", () => {
+    // Prepare
+    const topic = { Ref: logicalIdOf(stack.operations.alarmTopic, CfnTopic) };
+
+    // Act
+    const alarms = Object.values(resourcesOf<AlarmResource>("AWS::CloudWatch::Alarm"));
+
+    // Assess
+    expect(alarms.length).toBeGreaterThanOrEqual(8);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([topic]);
+      expect(alarm.Properties.OKActions).toEqual([topic]);
+      expect(alarm.Properties.TreatMissingData).toBe("notBreaching");
+    }
+  });
+
+  it("alarms on the $default stage's 5xx rate and p99 latency", () => {
+    // Prepare
+    const stageDimensions = [
+      { Name: "ApiId", Value: { Ref: logicalIdOf(stack.api, CfnApi) } },
+      { Name: "Stage", Value: "$default" },
+    ];
+
+    // Act
+    const [errorRate] = alarmsWithIdPrefix("ApiServerErrorRate");
+    const [latency] = alarmsWithIdPrefix("ApiLatencyP99");
+
+    // Assess
+    expect(errorRate?.Properties.Threshold).toBe(SERVER_ERROR_RATE_PERCENT);
+    expect(errorRate?.Properties.Metrics?.find((query) => query.Expression !== undefined)?.Expression).toContain(
+      `requests >= ${MIN_REQUESTS_FOR_ERROR_RATE}`,
+    );
+    expect(
+      alarmMetrics(errorRate === undefined ? [] : [errorRate]).map(({ MetricName, Namespace, Dimensions }) => ({
+        MetricName,
+        Namespace,
+        Dimensions,
+      })),
+    ).toEqual([
+      { MetricName: "Count", Namespace: "AWS/ApiGateway", Dimensions: stageDimensions },
+      { MetricName: "5xx", Namespace: "AWS/ApiGateway", Dimensions: stageDimensions },
+    ]);
+    expect(latency?.Properties).toMatchObject({
+      MetricName: "Latency",
+      Namespace: "AWS/ApiGateway",
+      ExtendedStatistic: "p99",
+      Dimensions: stageDimensions,
+      Threshold: LATENCY_P99_THRESHOLD_MS,
+    });
+  });
+
+  for (const metricName of ["Errors", "Throttles"] as const) {
+    it(`sums Lambda ${metricName} over every function of the stack, each exactly once`, () => {
+      // Act
+      const alarms = alarmsWithIdPrefix(`Lambda${metricName}`);
+      const metrics = alarmMetrics(alarms);
+
+      // Assess
+      for (const alarm of alarms) {
+        expect(alarmMetrics([alarm]).length).toBeLessThanOrEqual(MAX_METRICS_PER_ALARM);
+        expect(alarm.Properties.Threshold).toBe(0);
+      }
+      expect(new Set(metrics.map((metric) => `${metric.Namespace} ${metric.MetricName}`))).toEqual(
+        new Set([`AWS/Lambda ${metricName}`]),
+      );
+      expect(metrics.map((metric) => JSON.stringify(dimension(metric, "FunctionName"))).sort()).toEqual(
+        allFunctionIds()
+          .map((functionId) => JSON.stringify({ Ref: functionId }))
+          .sort(),
+      );
+    });
+  }
+
+  it("sums the table's ThrottledRequests of every operation the service calls", () => {
+    // Act
+    const metrics = alarmMetrics(alarmsWithIdPrefix("DynamoDbThrottledRequests"));
+
+    // Assess
+    expect(metrics.map((metric) => dimension(metric, "Operation"))).toEqual([...SERVICE_TABLE_OPERATIONS]);
+    for (const metric of metrics) {
+      expect(metric).toMatchObject({ Namespace: "AWS/DynamoDB", MetricName: "ThrottledRequests" });
+      expect(dimension(metric, "TableName")).toEqual({ Ref: tableLogicalId() });
+    }
+  });
+
+  it("sums the read and write throttle events of the table and of each index", () => {
+    // Prepare
+    const expected = ["table", ...GLOBAL_INDEXES.map((index) => index.indexName)]
+      .flatMap((target) => [`${target} ReadThrottleEvents`, `${target} WriteThrottleEvents`])
+      .sort();
+
+    // Act
+    const metrics = alarmMetrics(alarmsWithIdPrefix("DynamoDbThrottleEvents"));
+
+    // Assess
+    for (const metric of metrics) {
+      expect(metric.Namespace).toBe("AWS/DynamoDB");
+      expect(dimension(metric, "TableName")).toEqual({ Ref: tableLogicalId() });
+    }
+    expect(
+      metrics
+        .map((metric) => `${String(dimension(metric, "GlobalSecondaryIndexName") ?? "table")} ${metric.MetricName}`)
+        .sort(),
+    ).toEqual(expected);
+  });
+
+  it("alarms on any visible message in the deletion dead-letter queue", () => {
+    // Act
+    const [alarm] = alarmsWithIdPrefix("DeadLetterMessages");
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: "AWS/SQS",
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Dimensions: [
+        {
+          Name: "QueueName",
+          Value: { "Fn::GetAtt": [logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue), "QueueName"] },
+        },
+      ],
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("sends notifications to one topic, encrypted with a rotated customer-managed key and TLS-only", () => {
+    // Prepare
+    const topicId = logicalIdOf(stack.operations.alarmTopic, CfnTopic);
+
+    // Assess
+    template.resourceCountIs("AWS::SNS::Topic", 1);
+    template.resourceCountIs("AWS::KMS::Key", 1);
+    const keyId = logicalIdOf(stack.operations.node.findChild("AlarmTopicKey"), CfnKey);
+    template.hasResourceProperties("AWS::KMS::Key", { EnableKeyRotation: true });
+    template.hasResourceProperties("AWS::SNS::Topic", { KmsMasterKeyId: { "Fn::GetAtt": [keyId, "Arn"] } });
+    template.hasResourceProperties("AWS::SNS::TopicPolicy", {
+      Topics: [{ Ref: topicId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: "Deny",
+            Action: "sns:Publish",
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          }),
+          Match.objectLike({
+            Effect: "Allow",
+            Action: "sns:Publish",
+            Principal: { Service: "cloudwatch.amazonaws.com" },
+            Resource: { Ref: topicId },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("has one dashboard graphing the API, every function, the table and the dead-letter queue", () => {
+    // Act
+    const dashboards = Object.values(
+      resourcesOf<{ Properties: { DashboardName?: string; DashboardBody: unknown } }>("AWS::CloudWatch::Dashboard"),
+    );
+    const body = JSON.stringify(dashboards[0]?.Properties.DashboardBody);
+
+    // Assess
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]?.Properties.DashboardName).toBeUndefined();
+    expect(stack.operations.dashboard.node.scope).toBe(stack.operations);
+    for (const ref of [logicalIdOf(stack.api, CfnApi), tableLogicalId(), ...allFunctionIds()]) {
+      expect(body).toContain(JSON.stringify({ Ref: ref }));
+    }
+    expect(body).toContain(
+      JSON.stringify({ "Fn::GetAtt": [logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue), "QueueName"] }),
+    );
+  });
+});
+
 describe("AwsSolutions checks (cdk-nag)", () => {
   it("leave no unacknowledged error", () => {
     expect(awsSolutionsFindings(stack).errors).toEqual([]);
@@ -707,6 +1187,11 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       { path: poolPath, id: "AwsSolutions-COG2" },
       { path: poolPath, id: "AwsSolutions-COG8" },
       ...routes.map((route) => ({ path: routePaths.get(`${route.method} ${route.path}`), id: "AwsSolutions-APIG4" })),
+      { path: stack.payloads.bucket.node.path, id: "AwsSolutions-S1" },
+      // On the execution role (whose default policy holds the grant) of each function with payload access.
+      ...definedFunctions()
+        .filter(({ payloadAccess }) => payloadAccess !== undefined)
+        .map(({ rolePath }) => ({ path: rolePath, id: payloadObjectsFinding() })),
     ];
     const byPathAndId = (a: { path: string | undefined; id: string }, b: { path: string | undefined; id: string }) =>
       `${a.path} ${a.id}`.localeCompare(`${b.path} ${b.id}`);
@@ -719,6 +1204,26 @@ describe("AwsSolutions checks (cdk-nag)", () => {
     for (const { reason } of acknowledged) {
       expect(reason.length).toBeGreaterThan(150);
     }
+  });
+
+  it("explains why the payload bucket has no access log and why payload grants end in payloads/*", () => {
+    // Act
+    const acknowledged = acknowledgementsIn(stack);
+    const reasonsOf = (id: string) => acknowledged.filter((ack) => ack.id === id).map((ack) => ack.reason);
+
+    // Assess
+    expect(reasonsOf("AwsSolutions-S1")).toEqual([ACCESS_LOGS_REASON]);
+    const wildcardReasons = reasonsOf(payloadObjectsFinding());
+    expect(wildcardReasons.length).toBeGreaterThan(0);
+    expect(new Set(wildcardReasons)).toEqual(new Set([OBJECT_WILDCARD_REASON]));
+  });
+
+  it("acknowledge no IAM5 finding other than the payloads/* objects", () => {
+    expect(
+      acknowledgementsIn(stack)
+        .map((ack) => ack.id)
+        .filter((id) => id.startsWith("AwsSolutions-IAM5") && id !== payloadObjectsFinding()),
+    ).toEqual([]);
   });
 
   for (const route of routes) {
