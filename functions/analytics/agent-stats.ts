@@ -1,5 +1,6 @@
 /** GET /api/sdk/agents/{agentName}/stats: totals and a per-day series from rollups, O(days). */
 import { apiKeyRoute } from "../http/api-route.js";
+import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
 import { tenant } from "../store/keys.js";
@@ -7,7 +8,7 @@ import { readStats } from "../store/rollup-store.js";
 import { statsPeriod } from "./stats-period.js";
 
 export const handler = apiKeyRoute("AgentStats", { query: statsQuery }, async ({ caller, query, pathParameters }) => {
-  const agentName = pathParameters.agentName ?? "";
+  const agentName = namePathParameter(pathParameters, "agentName");
   const { fromDay, toDay } = statsPeriod(query);
   const stats = await readStats(tenant(caller.orgId, caller.environment), "AGENT", agentName, fromDay, toDay);
   return jsonResponse(200, { agentName, from: fromDay, to: toDay, ...stats });

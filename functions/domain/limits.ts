@@ -33,6 +33,10 @@ export const LIMITS = {
   maxCostUsd: 1_000_000,
   maxDurationMs: 1_000 * 60 * 60 * 24 * 365,
   maxTokens: 1_000_000_000_000,
-  /** Magnitude below which a non-zero number is rejected (DynamoDB stores down to 1e-130). */
-  smallestNonZero: 1e-100,
+  /**
+   * Magnitude below which a non-zero number is rejected. Costs and durations are
+   * summed in DynamoDB numbers (38 significant digits): 1e-9 keeps any sum of
+   * values within these bounds well inside that precision.
+   */
+  smallestNonZero: 1e-9,
 } as const;

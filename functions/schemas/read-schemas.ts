@@ -11,9 +11,17 @@ const isoTimestamp = z.iso.datetime({
 });
 /** Normalised to UTC (`…Z`), the form the sort keys use. */
 const utcTimestamp = isoTimestamp.transform((value) => new Date(value).toISOString());
+const DAY_MESSAGE = "Must be a date (YYYY-MM-DD) or an ISO 8601 timestamp";
 const isoDay = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Must be a date (YYYY-MM-DD) or an ISO 8601 timestamp" })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: DAY_MESSAGE })
+  .refine(
+    (value) => {
+      const parsed = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+    },
+    { error: DAY_MESSAGE },
+  )
   .or(isoTimestamp);
 
 function integerParameter(min: number, max: number, fallback: number) {

@@ -18,7 +18,7 @@ import {
   LAST_USED_WRITE_INTERVAL_MS,
 } from "../domain/api-key-record.js";
 import { ConflictError, NotFoundError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import { isId, newId } from "../domain/ids.js";
 import type { Scope } from "../domain/scopes.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import {
@@ -191,6 +191,7 @@ export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
 }
 
 async function getRecordItem(orgId: string, keyId: string): Promise<Item | undefined> {
+  if (!isId("apiKey", keyId)) return undefined; // not a key id: no read (and no oversized key)
   const result = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ConsistentRead: true }),
   );

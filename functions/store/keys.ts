@@ -106,8 +106,17 @@ export function sessionStatusPartition(orgId: string, environment: Environment, 
 }
 
 /**
+ * The agent part of GSI5's sort key: the name with `%` and `#` escaped (so it
+ * never contains the separator), then `#`. Escaping only those two keeps the
+ * key within DynamoDB's 1,024-byte sort-key limit for any allowed name.
+ */
+export function agentSortPrefix(agentName: string): string {
+  return `${agentName.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
+/**
  * GSI4 by status (sorted by time) and GSI5 by status then agent (sorted by
- * agent, then time; the agent name is URI-encoded so it never contains `#`).
+ * agent, then time; see agentSortPrefix).
  * Only the partition keys depend on the status, so a status change rewrites
  * them without reading the session first.
  */
@@ -117,7 +126,7 @@ export function sessionStatusKeys(session: SessionIndexInput, status: SessionSta
     GSI4PK: partition,
     GSI4SK: `${session.createdAt}#${session.id}`,
     GSI5PK: partition,
-    GSI5SK: `${encodeURIComponent(session.agentName)}#${session.createdAt}#${session.id}`,
+    GSI5SK: `${agentSortPrefix(session.agentName)}${session.createdAt}#${session.id}`,
   };
 }
 

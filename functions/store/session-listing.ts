@@ -11,7 +11,7 @@ import { batchGetItems } from "./batch-get.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./cursor-signing.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import type { ItemKey } from "./keys.js";
-import { sessionStatusPartition, sessionTimelineKeys } from "./keys.js";
+import { agentSortPrefix, sessionStatusPartition, sessionTimelineKeys } from "./keys.js";
 import { isExpired } from "./retention.js";
 import { sessionFromItem } from "./session-store.js";
 
@@ -66,7 +66,7 @@ function indexQueryFor(principal: Principal, filters: SessionFilters): IndexQuer
       return index(
         5,
         sessionStatusPartition(principal.orgId, principal.environment, filters.status ?? "active"),
-        `${encodeURIComponent(filters.agentName ?? "")}#`,
+        agentSortPrefix(filters.agentName ?? ""),
       );
     default:
       throw new ValidationError(
