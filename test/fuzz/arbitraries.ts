@@ -1,0 +1,1127 @@
+/**
+ * fast-check arbitraries for the HTTP fuzz tests (test/fuzz/http-fuzz.test.ts).
+ *
+ * Everything generated here is SYMBOLIC and free of secrets: a request names
+ * its credential ("the fuzz organisation's API key", "that key truncated to
+ * 20 characters", …) and the resources it aims at ("session #3 of the pool")
+ * instead of carrying them, and the test file resolves those names against
+ * its world just before sending. So a counterexample that fast-check prints
+ * never contains an API key or an access token, and it stays small: long
+ * strings and deep nesting are described (`{ kind: "repeat", count: 300000 }`)
+ * rather than spelled out.
+ */
+import fc from "fast-check";
+import { type RouteDefinition, routes } from "../../functions/routes.js";
+
+// ---------------------------------------------------------------------------
+// JSON bodies as a small syntax tree, so that the exact text can be controlled
+// (number literals such as 1e309 or -0, duplicate keys, `__proto__` keys,
+// lone surrogates as escapes, 10,000 levels of nesting) and shown compactly.
+// ---------------------------------------------------------------------------
+
+/** A value resolved by the test file: ids of its world (sessions, keys, jobs). */
+export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId";
+
+export type JsonNode =
+  | { readonly kind: "null" }
+  | { readonly kind: "boolean"; readonly value: boolean }
+  /** A JSON number written exactly as `text` (e.g. "1e309", "-0", "1e-200"). */
+  | { readonly kind: "number"; readonly text: string }
+  /** A JSON string (lone surrogates and control characters are sent as \u escapes). */
+  | { readonly kind: "string"; readonly value: string }
+  /** `unit` repeated `count` times, as one JSON string. */
+  | { readonly kind: "repeat"; readonly unit: string; readonly count: number }
+  | { readonly kind: "array"; readonly items: readonly JsonNode[] }
+  /** Entries in order; a key may repeat (JSON.parse keeps the last). */
+  | { readonly kind: "object"; readonly entries: readonly (readonly [string, JsonNode])[] }
+  /** `depth` nested objects (`{"a":…}`) or arrays (`[…]`) around `leaf`. */
+  | { readonly kind: "nest"; readonly container: "object" | "array"; readonly depth: number; readonly leaf: JsonNode }
+  /** A reference to the world, sent as a JSON string; `pick` selects among several. */
+  | { readonly kind: "ref"; readonly ref: Reference; readonly pick: number };
+
+export type ObjectNode = Extract<JsonNode, { kind: "object" }>;
+
+export type Resolver = (ref: Reference, pick: number) => string;
+
+/** The JSON text of a node (without recursion for `nest`, so 10,000 levels are cheap). */
+export function serialize(node: JsonNode, resolve: Resolver): string {
+  switch (node.kind) {
+    case "null":
+      return "null";
+    case "boolean":
+      return String(node.value);
+    case "number":
+      return node.text;
+    case "string":
+      return JSON.stringify(node.value);
+    case "repeat":
+      return JSON.stringify(node.unit.repeat(node.count));
+    case "array":
+      return `[${node.items.map((item) => serialize(item, resolve)).join(",")}]`;
+    case "object":
+      return `{${node.entries.map(([key, value]) => `${JSON.stringify(key)}:${serialize(value, resolve)}`).join(",")}}`;
+    case "nest": {
+      const leaf = serialize(node.leaf, resolve);
+      return node.container === "object"
+        ? `${'{"a":'.repeat(node.depth)}${leaf}${"}".repeat(node.depth)}`
+        : `${"[".repeat(node.depth)}${leaf}${"]".repeat(node.depth)}`;
+    }
+    case "ref":
+      return JSON.stringify(resolve(node.ref, node.pick));
+  }
+}
+
+const str = (value: string): JsonNode => ({ kind: "string", value });
+const num = (text: string): JsonNode => ({ kind: "number", text });
+const obj = (entries: readonly (readonly [string, JsonNode])[]): ObjectNode => ({ kind: "object", entries });
+const ref = (reference: Reference) => fc.nat(50).map((pick): JsonNode => ({ kind: "ref", ref: reference, pick }));
+
+// ---------------------------------------------------------------------------
+// Strings and numbers that tend to break things.
+// ---------------------------------------------------------------------------
+
+/** Single characters and short sequences that are known troublemakers. */
+const NASTY_FRAGMENTS = [
+  "\u0000",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\t",
+  "\n",
+  "\r\n",
+  "\u0085",
+  "\u00a0",
+  "\u2028",
+  "\u2029",
+  "\u200b",
+  "\u200d",
+  "\u202e",
+  "\ufeff",
+  "\ufffd",
+  "\uffff",
+  "\ud800", // lone high surrogate
+  "\udfff", // lone low surrogate
+  "\udc00\ud800", // reversed pair
+  "\ud83d\ude00", // a valid pair (emoji)
+  "👩‍👩‍👧‍👦",
+  "e\u0301",
+  "Z̴̡̪̫̖̥̔̊̓̍̕a̷̢̟̺̼̩͊͗̈́l̴̩̓͛̔͆g̵̡̹͉̈́o",
+  "ﷺ",
+  "𒐫",
+  "#",
+  "%",
+  "%00",
+  "%2F",
+  "/",
+  "\\",
+  "..",
+  "'",
+  '"',
+  "`",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder is the point of this input
+  "${x}",
+  "{{x}}",
+  "<script>",
+  "' OR 1=1 --",
+  "__proto__",
+  "constructor",
+  "NaN",
+  "null",
+  "undefined",
+  "ORG#",
+  "SESSION#",
+  "IDEMPOTENCY#",
+] as const;
+
+/** Any string: printable, any code point, control characters, and glued nasty fragments. */
+export const anyString: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "binary-ascii", maxLength: 40 }),
+  fc.array(fc.constantFrom(...NASTY_FRAGMENTS), { minLength: 1, maxLength: 6 }).map((parts) => parts.join("")),
+);
+
+/** A valid-looking short text (1–40 graphemes, well-formed). */
+const shortText: fc.Arbitrary<string> = fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 });
+
+/** Names from a small pool most of the time, so rollups and agent summaries stay few. */
+const poolName = (pool: readonly string[]): fc.Arbitrary<string> =>
+  fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 4 }, { arbitrary: shortText, weight: 1 });
+
+/** Long strings around the limits (256, 1024, 4096, 65,536 characters) and far beyond. */
+const longString: fc.Arbitrary<JsonNode> = fc.record({
+  kind: fc.constant("repeat" as const),
+  unit: fc.constantFrom("a", "é", "😀", "\u0000", "\ud800", "ab\u202e"),
+  count: fc.constantFrom(256, 257, 1024, 1025, 4096, 4097, 65_536, 65_537, 200_000),
+});
+
+/** Number literals as JSON text, including ones JSON.parse turns into Infinity, -0 or denormals. */
+const numberText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    "0",
+    "-0",
+    "-0.0",
+    "0e0",
+    "1",
+    "-1",
+    "0.5",
+    "1e309",
+    "-1e309",
+    "1e308",
+    "1.7976931348623157e308",
+    "1e-200",
+    "5e-324",
+    "1e-101",
+    "1e-100",
+    "1e-99",
+    "2.5e-7",
+    "9007199254740993",
+    "123456789012345678901234567890",
+    "1e12",
+    "1000000000001",
+    "1000000",
+    "1000000.0000001",
+    "31536000001",
+    "0.1E1",
+    "1E+2",
+    "-1e-7",
+  ),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => String(value)),
+  fc.integer().map(String),
+);
+
+/** Keys that prototype pollution, key builders or serializers may mishandle. */
+const NASTY_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "",
+  " ",
+  "a.b",
+  "a#b",
+  "$where",
+  "PK",
+  "SK",
+  "orgId",
+  "ttl",
+  "entity",
+  "id",
+  "\u0000",
+  "\ud800",
+  "😀",
+] as const;
+
+const anyKey: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...NASTY_KEYS), weight: 3 },
+  { arbitrary: anyString, weight: 1 },
+);
+
+/** Scalars of every JSON type, including odd numbers and strings. */
+const anyScalar: fc.Arbitrary<JsonNode> = fc.oneof(
+  fc.constant<JsonNode>({ kind: "null" }),
+  fc.boolean().map((value): JsonNode => ({ kind: "boolean", value })),
+  numberText.map(num),
+  anyString.map(str),
+);
+
+/** Small JSON values of any shape (bounded depth and size). */
+export const anyJson: fc.Arbitrary<JsonNode> = fc.letrec<{ value: JsonNode }>((tie) => ({
+  value: fc.oneof(
+    { maxDepth: 3, depthIdentifier: "json" },
+    { arbitrary: anyScalar, weight: 4 },
+    {
+      arbitrary: fc.array(tie("value"), { maxLength: 4 }).map((items): JsonNode => ({ kind: "array", items })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.array(fc.tuple(anyKey, tie("value")), { maxLength: 4 }).map((entries): JsonNode => obj(entries)),
+      weight: 1,
+    },
+  ),
+})).value;
+
+/** Deep nesting around the 32-level limit and far past it (10,000 levels). */
+const deepNest: fc.Arbitrary<JsonNode> = fc.record({
+  kind: fc.constant("nest" as const),
+  container: fc.constantFrom("object" as const, "array" as const),
+  depth: fc.constantFrom(31, 32, 33, 100, 1_000, 10_000),
+  leaf: anyScalar,
+});
+
+/** A value to put into one field of an otherwise valid body. */
+export const badValue: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: anyScalar, weight: 6 },
+  { arbitrary: anyJson, weight: 3 },
+  { arbitrary: longString, weight: 2 },
+  { arbitrary: deepNest, weight: 2 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("__proto__", "constructor", "prototype"), anyJson)
+      .map(([key, value]) => obj([[key, value]])),
+    weight: 1,
+  },
+  { arbitrary: fc.constantFrom<Reference>("session", "otherOrgSession", "keyId", "jobId").chain(ref), weight: 1 },
+);
+
+// ---------------------------------------------------------------------------
+// Valid bodies per route, and one-field mutations of them.
+// ---------------------------------------------------------------------------
+
+const metadata: fc.Arbitrary<JsonNode> = fc
+  .array(fc.tuple(poolName(["plan", "region", "attempt"]), anyScalar), { maxLength: 3 })
+  .map((entries) => obj(entries));
+
+const money = fc.double({ min: 0, max: 1_000, noNaN: true }).map((value) => num(String(value)));
+const tokens = fc.nat(1_000_000).map((value) => num(String(value)));
+
+function optionalEntries(
+  fields: Readonly<Record<string, fc.Arbitrary<JsonNode>>>,
+): fc.Arbitrary<(readonly [string, JsonNode])[]> {
+  return fc
+    .record(fields, { requiredKeys: [] })
+    .map((record) =>
+      Object.entries(record).flatMap(([key, value]) => (value === undefined ? [] : [[key, value] as const])),
+    );
+}
+
+const sessionBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    poolName(["fuzz run", "nightly"]),
+    poolName(["fuzz-agent", "helper-agent"]),
+    poolName(["fuzz-user", "customer-1"]),
+    fc.option(metadata, { nil: undefined }),
+  )
+  .map(([name, agentName, userId, meta]) =>
+    obj([
+      ["name", str(name)],
+      ["agentName", str(agentName)],
+      ["userId", str(userId)],
+      ...(meta === undefined ? [] : [["metadata", meta] as const]),
+    ]),
+  );
+
+const updateBody: fc.Arbitrary<ObjectNode> = optionalEntries({
+  status: fc.constantFrom("completed", "failed").map(str),
+  success: fc.boolean().map((value): JsonNode => ({ kind: "boolean", value })),
+  failureReason: shortText.map(str),
+  estimatedCost: money,
+  durationMs: fc.nat(100_000).map((value) => num(String(value))),
+  promptTokens: tokens,
+  completionTokens: tokens,
+  totalTokens: tokens,
+  customMetrics: fc
+    .array(fc.tuple(poolName(["retries", "latency"]), fc.double({ noNaN: true, min: -1e6, max: 1e6 })), {
+      maxLength: 3,
+    })
+    .map((entries) => obj(entries.map(([name, value]) => [name, num(String(value))]))),
+}).map((entries) => obj(entries.length > 0 ? entries : [["durationMs", num("1")]]));
+
+const EVENT_TYPES = ["tool_call", "llm_decision", "state_change", "error"] as const;
+
+const eventFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
+  .tuple(
+    fc.oneof({ arbitrary: ref("session"), weight: 9 }, { arbitrary: ref("otherOrgSession"), weight: 1 }),
+    fc.constantFrom(...EVENT_TYPES).map(str),
+    optionalEntries({
+      toolName: poolName(["search", "fetch", "write_file"]).map(str),
+      toolInput: metadata,
+      toolOutput: metadata,
+      reasoning: shortText.map(str),
+      alternativesConsidered: fc
+        .array(shortText.map(str), { maxLength: 3 })
+        .map((items): JsonNode => ({ kind: "array", items })),
+      confidence: fc.double({ min: 0, max: 1, noNaN: true }).map((value) => num(String(value))),
+      estimatedCost: money,
+    }),
+  )
+  .map(([sessionId, eventType, rest]) => [["sessionId", sessionId], ["eventType", eventType], ...rest]);
+
+const eventBody: fc.Arbitrary<ObjectNode> = eventFields.map((entries) => obj(entries));
+
+/** Per-event idempotency keys: fresh ones, and a few shared ones (replays and mismatches across requests). */
+const batchEventKey: fc.Arbitrary<JsonNode> = fc.oneof(
+  fc.uuid().map(str),
+  fc.constantFrom("shared-event-key-1", "shared-event-key-2").map(str),
+);
+
+const batchBody: fc.Arbitrary<ObjectNode> = fc
+  .array(fc.tuple(eventFields, fc.option(batchEventKey, { nil: undefined })), { minLength: 1, maxLength: 3 })
+  .map((events) =>
+    obj([
+      [
+        "events",
+        {
+          kind: "array",
+          items: events.map(([entries, key]) =>
+            obj(key === undefined ? entries : [...entries, ["idempotencyKey", key]]),
+          ),
+        },
+      ],
+    ]),
+  );
+
+const SCOPES = ["sessions:write", "events:write", "read", "delete"] as const;
+
+const createKeyBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    poolName(["fuzz key", "ci"]),
+    fc.option(fc.constantFrom("live", "test"), { nil: undefined }),
+    fc.option(fc.subarray([...SCOPES], { minLength: 1 }), { nil: undefined }),
+  )
+  .map(([name, environment, scopes]) =>
+    obj([
+      ["name", str(name)],
+      ...(environment === undefined ? [] : [["environment", str(environment)] as const]),
+      ...(scopes === undefined ? [] : [["scopes", { kind: "array", items: scopes.map(str) }] as const]),
+    ]),
+  );
+
+const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
+  .option(fc.nat(604_800), { nil: undefined })
+  .map((overlap) => obj(overlap === undefined ? [] : [["overlapSeconds", num(String(overlap))]]));
+
+/** Valid bodies of the routes that take one, and every field each route knows (for mutations). */
+export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNode>; fields: readonly string[] }>> = {
+  CreateSession: { body: sessionBody, fields: ["name", "agentName", "userId", "metadata"] },
+  UpdateSession: {
+    body: updateBody,
+    fields: [
+      "status",
+      "success",
+      "failureReason",
+      "estimatedCost",
+      "durationMs",
+      "promptTokens",
+      "completionTokens",
+      "totalTokens",
+      "customMetrics",
+    ],
+  },
+  CreateEvent: {
+    body: eventBody,
+    fields: [
+      "sessionId",
+      "eventType",
+      "toolName",
+      "toolInput",
+      "toolOutput",
+      "reasoning",
+      "alternativesConsidered",
+      "confidence",
+      "estimatedCost",
+      "occurredAt",
+    ],
+  },
+  CreateEventBatch: { body: batchBody, fields: ["events"] },
+  CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
+  RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
+};
+
+/** A description of what was done to a valid body (shown in counterexamples and outcome tallies). */
+export type Mutation =
+  | { readonly op: "none" }
+  | { readonly op: "set"; readonly field: string }
+  | { readonly op: "remove"; readonly field: string }
+  | { readonly op: "extra"; readonly field: string }
+  | { readonly op: "duplicate"; readonly field: string }
+  | { readonly op: "top-level" }
+  | { readonly op: "batch-event"; readonly index: number; readonly inner: Mutation };
+
+export interface MutatedBody {
+  readonly mutation: Mutation;
+  readonly node: JsonNode;
+}
+
+function withField(body: ObjectNode, field: string, value: JsonNode): ObjectNode {
+  const exists = body.entries.some(([key]) => key === field);
+  return obj(
+    exists
+      ? body.entries.map(([key, old]) => [key, key === field ? value : old] as const)
+      : [...body.entries, [field, value]],
+  );
+}
+
+/** Top-level replacements: anything but an object. */
+const nonObjectTop: fc.Arbitrary<JsonNode> = fc.oneof(
+  anyScalar,
+  fc.array(anyJson, { maxLength: 3 }).map((items): JsonNode => ({ kind: "array", items })),
+  deepNest,
+  longString,
+);
+
+/** One mutation of a valid object body (`fields`: the fields its route knows). */
+export function mutateObject(body: ObjectNode, fields: readonly string[]): fc.Arbitrary<MutatedBody> {
+  const known = [...new Set([...fields, ...body.entries.map(([key]) => key)])];
+  const present = body.entries.map(([key]) => key);
+  const options: fc.Arbitrary<MutatedBody>[] = [
+    fc.constant({ mutation: { op: "none" }, node: body }),
+    fc
+      .tuple(fc.constantFrom(...known), badValue)
+      .map(([field, value]) => ({ mutation: { op: "set", field }, node: withField(body, field, value) })),
+    fc
+      .tuple(anyKey, anyJson)
+      .map(([field, value]) => ({ mutation: { op: "extra", field }, node: obj([...body.entries, [field, value]]) })),
+    nonObjectTop.map((node) => ({ mutation: { op: "top-level" }, node })),
+  ];
+  if (present.length > 0) {
+    options.push(
+      fc.constantFrom(...present).map((field) => ({
+        mutation: { op: "remove", field },
+        node: obj(body.entries.filter(([key]) => key !== field)),
+      })),
+      fc.tuple(fc.constantFrom(...present), badValue).map(([field, value]) => ({
+        mutation: { op: "duplicate", field },
+        node: obj([...body.entries, [field, value]]),
+      })),
+    );
+  }
+  return fc.oneof(
+    { arbitrary: options[0] as fc.Arbitrary<MutatedBody>, weight: 1 },
+    ...options.slice(1).map((arbitrary) => ({ arbitrary, weight: 2 })),
+  );
+}
+
+/** A valid body of `routeId` with one field mutated (or, for batches, one field of one event). */
+export function mutatedBody(routeId: string): fc.Arbitrary<MutatedBody> {
+  const spec = BODY_ROUTES[routeId];
+  if (spec === undefined) return nonObjectTop.map((node) => ({ mutation: { op: "top-level" }, node }));
+  const envelope = spec.body.chain((body) => mutateObject(body, spec.fields));
+  if (routeId !== "CreateEventBatch") return envelope;
+  const inner = batchBody.chain((body) => {
+    const events = body.entries[0]?.[1];
+    if (events?.kind !== "array" || events.items.length === 0)
+      return fc.constant({ mutation: { op: "none" }, node: body });
+    return fc.nat(events.items.length - 1).chain((index) => {
+      const target = events.items[index];
+      const fields = [...(BODY_ROUTES.CreateEvent?.fields ?? []), "idempotencyKey"];
+      const mutation = target?.kind === "object" ? mutateObject(target, fields) : fc.constant(undefined);
+      return mutation.map((mutated): MutatedBody => {
+        if (mutated === undefined) return { mutation: { op: "none" }, node: body };
+        const items = events.items.map((item, position) => (position === index ? mutated.node : item));
+        return {
+          mutation: { op: "batch-event", index, inner: mutated.mutation },
+          node: obj([["events", { kind: "array", items }]]),
+        };
+      });
+    });
+  });
+  const many = fc.constantFrom(100, 101).chain((count) =>
+    eventBody.map(
+      (event): MutatedBody => ({
+        mutation: { op: "set", field: `events (${count} copies)` },
+        node: obj([["events", { kind: "array", items: Array.from({ length: count }, () => event) }]]),
+      }),
+    ),
+  );
+  return fc.oneof({ arbitrary: envelope, weight: 3 }, { arbitrary: inner, weight: 4 }, { arbitrary: many, weight: 1 });
+}
+
+/** The valid body of a route (no mutation), or none for routes without a body. */
+export function validBody(routeId: string): fc.Arbitrary<JsonNode | undefined> {
+  const spec = BODY_ROUTES[routeId];
+  return spec === undefined ? fc.constant(undefined) : spec.body;
+}
+
+// ---------------------------------------------------------------------------
+// Raw bodies and content types.
+// ---------------------------------------------------------------------------
+
+export type BodySpec =
+  | { readonly kind: "none" }
+  | { readonly kind: "json"; readonly node: JsonNode }
+  /** Text sent as UTF-8 (a lone surrogate becomes U+FFFD on the wire). */
+  | { readonly kind: "text"; readonly text: string }
+  /** Raw bytes, hex-encoded (e.g. invalid UTF-8, UTF-16). */
+  | { readonly kind: "bytes"; readonly hex: string }
+  /** `unit` repeated until `bytes` bytes (limits: 256 KiB; 1 MiB for batches; 10 MiB at the gateway). */
+  | { readonly kind: "huge"; readonly prefix: string; readonly unit: string; readonly bytes: number };
+
+const RAW_TEXTS = [
+  "",
+  " ",
+  "\n",
+  "{",
+  "}",
+  "[",
+  "nul",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "{'name':'x'}",
+  '{"name":"x",}',
+  '{"name":"x"}garbage',
+  '{"name":"x"}{"name":"y"}',
+  '{"name":"x"} ',
+  '{name:"x"}',
+  '{"a":1e309}',
+  '{"a":-0}',
+  '{"a":0x10}',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":"\\ud800"}',
+  '{"a":"\\u00"}',
+  '{"a":"\u0000"}',
+  '{"a":"line\nbreak"}',
+  "\ufeff{}",
+  '\ufeff{"name":"x","agentName":"a","userId":"u"}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  "<xml/>",
+  "name=x&agentName=a",
+  "--boundary\r\nContent-Disposition: form-data; name=x\r\n\r\ny\r\n--boundary--",
+  "null",
+  "true",
+  "0",
+  '""',
+  "[]",
+  "[{}]",
+] as const;
+
+const BYTES = [
+  "ff",
+  "fffe7b007d00", // UTF-16LE BOM + "{}"
+  "c0af",
+  "ed a0 80".replaceAll(" ", ""), // CESU-8 lone surrogate
+  "7b226e616d65223a22c328227d", // {"name":"\xc3("}
+  "f4908080", // beyond U+10FFFF
+  "00",
+  "1f8b0800000000000003", // gzip magic
+] as const;
+
+export const rawBody: fc.Arbitrary<BodySpec> = fc.oneof(
+  fc.constantFrom(...RAW_TEXTS).map((text): BodySpec => ({ kind: "text", text })),
+  anyString.map((text): BodySpec => ({ kind: "text", text })),
+  fc.constantFrom(...BYTES).map((hex): BodySpec => ({ kind: "bytes", hex })),
+  fc.uint8Array({ minLength: 1, maxLength: 32 }).map(
+    (bytes): BodySpec => ({
+      kind: "bytes",
+      hex: Buffer.from(bytes).toString("hex"),
+    }),
+  ),
+  nonObjectTop.map((node): BodySpec => ({ kind: "json", node })),
+  deepNest.map((node): BodySpec => ({ kind: "json", node })),
+  fc.record({
+    kind: fc.constant("huge" as const),
+    prefix: fc.constantFrom('{"name":"', '{"events":[', "[", ""),
+    unit: fc.constantFrom("a", "é", '{"a":1},'),
+    bytes: fc.constantFrom(262_144, 262_145, 1_048_577, 2_000_000),
+  }),
+);
+
+export const contentType: fc.Arbitrary<string | null> = fc.oneof(
+  { arbitrary: fc.constant("application/json"), weight: 4 },
+  {
+    arbitrary: fc.constantFrom(
+      null,
+      "",
+      "application/json; charset=utf-8",
+      "application/json;charset=latin1",
+      "APPLICATION/JSON",
+      "application/vnd.api+json",
+      "application/merge-patch+json",
+      "application/jsonx",
+      "application/json-seq",
+      "text/json",
+      "text/plain",
+      "text/html; charset=utf-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=boundary",
+      "application/octet-stream",
+      "*/*",
+      "application/*",
+      "json",
+      ";",
+      "application/json, text/plain",
+      "application/json\t",
+      " application/json",
+      "application/json; boundary=\u00ff",
+    ),
+    weight: 3,
+  },
+);
+
+// ---------------------------------------------------------------------------
+// Credentials (symbolic: resolved by the test file, never printed).
+// ---------------------------------------------------------------------------
+
+/** Who the request claims to be. */
+export type CredentialName =
+  | "apiKey" // the fuzz organisation's key, every scope
+  | "readOnlyKey" // same organisation, scope `read` only
+  | "otherEnvKey" // same organisation, `test` environment, every scope
+  | "otherOrgKey" // another organisation, every scope
+  | "ownerToken" // owner of the fuzz organisation
+  | "memberToken" // member of the fuzz organisation
+  | "otherOrgToken"; // owner of another organisation
+
+export type SecretMutation =
+  | { readonly op: "truncate"; readonly keep: number }
+  | { readonly op: "flip"; readonly at: number }
+  | { readonly op: "append"; readonly text: string }
+  | { readonly op: "upper" }
+  | { readonly op: "swapEnvironment" };
+
+export type Credential =
+  | { readonly kind: "none" }
+  | { readonly kind: "valid"; readonly name: CredentialName }
+  | { readonly kind: "mutated"; readonly name: CredentialName; readonly mutation: SecretMutation }
+  /** An Authorization header value that is not a secret of the world. */
+  | { readonly kind: "literal"; readonly header: string };
+
+/** How the credential is put into `Authorization`. */
+export const SCHEMES = ["Bearer ", "bearer ", "BEARER ", "Bearer  ", "Bearer\t", "Basic ", "Token ", "", " Bearer "];
+
+const secretMutation: fc.Arbitrary<SecretMutation> = fc.oneof(
+  fc.nat(60).map((keep): SecretMutation => ({ op: "truncate", keep })),
+  fc.nat(60).map((at): SecretMutation => ({ op: "flip", at })),
+  fc.constantFrom(" ", "x", "\u00e9", "=", ".", "\t").map((text): SecretMutation => ({ op: "append", text })),
+  fc.constant<SecretMutation>({ op: "upper" }),
+  fc.constant<SecretMutation>({ op: "swapEnvironment" }),
+);
+
+const LITERAL_AUTHORIZATIONS = [
+  "",
+  "Bearer",
+  "Bearer ",
+  "Bearer null",
+  "Bearer undefined",
+  "Bearer ats_live_",
+  "Bearer ats_live_00000000000000000000000000000000000000",
+  "Bearer ats_prod_00000000000000000000000000000000000000",
+  "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+  "Bearer a.b.c",
+  "Bearer ....",
+  "Basic dXNlcjpwYXNz",
+  "Digest username=x",
+  "\u00ff\u00fe",
+] as const;
+
+export const anyCredential: fc.Arbitrary<Credential> = fc.oneof(
+  fc.constant<Credential>({ kind: "none" }),
+  fc
+    .constantFrom<CredentialName>(
+      "apiKey",
+      "readOnlyKey",
+      "otherEnvKey",
+      "otherOrgKey",
+      "ownerToken",
+      "memberToken",
+      "otherOrgToken",
+    )
+    .map((name): Credential => ({ kind: "valid", name })),
+  fc
+    .tuple(fc.constantFrom<CredentialName>("apiKey", "ownerToken"), secretMutation)
+    .map(([name, mutation]): Credential => ({ kind: "mutated", name, mutation })),
+  fc
+    .oneof(fc.constantFrom(...LITERAL_AUTHORIZATIONS), fc.string({ unit: "binary-ascii", maxLength: 60 }))
+    .map((header): Credential => ({ kind: "literal", header })),
+);
+
+/** The credential a route accepts: the API key with every scope, or the owner's token. */
+export function validCredentialFor(route: RouteDefinition): Credential {
+  if (route.auth.kind === "user") return { kind: "valid", name: "ownerToken" };
+  if (route.auth.kind === "apiKey") return { kind: "valid", name: "apiKey" };
+  return { kind: "none" };
+}
+
+// ---------------------------------------------------------------------------
+// Paths, query strings, headers, idempotency keys.
+// ---------------------------------------------------------------------------
+
+/** One path parameter: a world reference, or raw text put into the path as is (already encoded). */
+export type ParameterSpec =
+  | { readonly kind: "ref"; readonly ref: Reference; readonly pick: number }
+  | { readonly kind: "raw"; readonly text: string };
+
+export type PathSpec =
+  | { readonly kind: "route"; readonly template: string; readonly parameters: Readonly<Record<string, ParameterSpec>> }
+  | { readonly kind: "raw"; readonly path: string };
+
+/** Percent-encodes everything but unreserved characters (so any string fits in a path segment). */
+export function encodeSegment(text: string): string {
+  return [...Buffer.from(text.toWellFormed(), "utf8")]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
+}
+
+const RAW_SEGMENTS = [
+  "..",
+  ".",
+  "%2e%2e",
+  "%2E%2E%2F%2E%2E",
+  "%2F",
+  "a%2Fb",
+  "%00",
+  "%",
+  "%ZZ",
+  "%ED%A0%80", // encoded lone surrogate (invalid UTF-8)
+  "%C0%AF",
+  "%FF",
+  "%F0%9F%98%80",
+  "%E2%80%AE",
+  "ses_",
+  "ses_00000000000000000000000000",
+  "ses_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "ses_01jaaaaaaaaaaaaaaaaaaaaaaa",
+  "SES_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "evt_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "key_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "job_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "del_01JAAAAAAAAAAAAAAAAAAAAAAA",
+  "__proto__",
+  "constructor",
+  "toString",
+  "null",
+  "undefined",
+  "0",
+  "-1",
+  "1e309",
+  "ORG%23x%23ENV%23live",
+  "%23",
+  "a#b",
+  "%20",
+  "+",
+  "~",
+] as const;
+
+/** Long segments, up to ~10,000 characters on the wire (Node's server answers a bodiless 431 past 16 KiB of headers). */
+const longSegment: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom("a", "%C3%A9", "%F0%9F%98%80", "ses_", "%2F", ".."),
+    fc.constantFrom(255, 256, 257, 700, 1_500, 2_500),
+  )
+  .filter(([unit, count]) => unit.length * count <= 10_000)
+  .map(([unit, count]) => unit.repeat(count));
+
+const rawSegment: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...RAW_SEGMENTS),
+  anyString.filter((text) => text.length > 0).map(encodeSegment),
+  longSegment,
+);
+
+export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec> {
+  return fc.oneof(
+    { arbitrary: fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: reference, pick })), weight: 2 },
+    {
+      arbitrary: fc
+        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId")
+        .chain((other) => fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: other, pick }))),
+      weight: 1,
+    },
+    { arbitrary: rawSegment.map((text): ParameterSpec => ({ kind: "raw", text })), weight: 3 },
+  );
+}
+
+/** The world reference that fits each path parameter of a route. */
+export function referenceFor(route: RouteDefinition, parameter: string): Reference {
+  if (parameter === "jobId") return "jobId";
+  if (parameter === "id") return route.path.startsWith("/api/keys") ? "keyId" : "session";
+  return "session"; // agentName / userId: any text works; a session id is as good as any
+}
+
+function parameterNames(route: RouteDefinition): string[] {
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
+}
+
+/** Path parameters that name existing resources (agent and user names come from the pools). */
+export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
+  const names = parameterNames(route);
+  const parameters: Record<string, fc.Arbitrary<ParameterSpec>> = {};
+  for (const name of names) {
+    if (name === "agentName")
+      parameters[name] = fc.constantFrom("fuzz-agent", "helper-agent").map((text) => ({ kind: "raw", text }));
+    else if (name === "userId")
+      parameters[name] = fc.constantFrom("fuzz-user", "nobody-here").map((text) => ({ kind: "raw", text }));
+    else
+      parameters[name] = fc
+        .nat(50)
+        .map((pick): ParameterSpec => ({ kind: "ref", ref: referenceFor(route, name), pick }));
+  }
+  return fc
+    .record(parameters)
+    .map((resolved): PathSpec => ({ kind: "route", template: route.path, parameters: resolved }));
+}
+
+/** Fuzzed path parameters for a route, or a path near it that no route matches. */
+export function oddPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
+  const names = parameterNames(route);
+  const withParameters = fc.tuple(...names.map((name) => parameterSpec(referenceFor(route, name)))).map(
+    (specs): PathSpec => ({
+      kind: "route",
+      template: route.path,
+      parameters: Object.fromEntries(names.map((name, index) => [name, specs[index] as ParameterSpec])),
+    }),
+  );
+  const concrete = route.path.replace(/\{(\w+)\}/g, "x");
+  const near = fc
+    .constantFrom(
+      `${concrete}/`,
+      `/${concrete}`,
+      `${concrete}//`,
+      concrete.toUpperCase(),
+      `${concrete}/..`,
+      `${concrete}/../..`,
+      `${concrete}/%2e%2e`,
+      `/api/sdk/../sdk${concrete.slice("/api/sdk".length)}`,
+      `/api/./sdk${concrete.slice("/api/sdk".length)}`,
+      `${concrete}%00`,
+      `${concrete};jsessionid=1`,
+      `${concrete}.json`,
+      `${concrete}/extra`,
+      concrete.replaceAll("/", "//"),
+      concrete.replace("/api", "/API"),
+      concrete.replace("/api/", "/api%2F"),
+      "/",
+      "*",
+      "/api",
+      "/api/sdk",
+      "/api/sdk/",
+      "/.well-known/jwks.json/..",
+      `/${"a".repeat(4_000)}`,
+      "/%ED%A0%80",
+    )
+    .map((path): PathSpec => ({ kind: "raw", path }));
+  return names.length > 0 ? fc.oneof({ arbitrary: withParameters, weight: 3 }, { arbitrary: near, weight: 1 }) : near;
+}
+
+const QUERY_NAMES = [
+  "limit",
+  "cursor",
+  "agentName",
+  "userId",
+  "status",
+  "from",
+  "to",
+  "eventType",
+  "toolName",
+  "minConfidence",
+  "maxConfidence",
+  "fields",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "",
+  "a[b]",
+  "limit[]",
+] as const;
+
+const QUERY_VALUES = [
+  "",
+  "0",
+  "1",
+  "100",
+  "101",
+  "-1",
+  "1.5",
+  "1e2",
+  "abc",
+  "NaN",
+  "Infinity",
+  "99999999999999999999",
+  "00000000000000000001",
+  "active",
+  "completed",
+  "failed",
+  "ACTIVE",
+  "tool_call",
+  "summary",
+  "full",
+  "0.5",
+  "1.0",
+  "1.00000000000000000001",
+  "0.",
+  ".5",
+  "2026-11-22",
+  "2026-11-22T10:00:00Z",
+  "2026-11-22T10:00:00+14:00",
+  "2026-02-30",
+  "2026-13-01",
+  "2026-99-99",
+  "0000-00-00",
+  "9999-12-31",
+  "1970-01-01",
+  "0001-01-01T00:00:00Z",
+  "275760-09-13T00:00:00Z",
+  "2026-11-22T24:00:00Z",
+  "fuzz-agent",
+  "fuzz-user",
+  "eyJ9",
+  "e30",
+  "AAAA",
+  "%ZZ",
+  "%00",
+  "%ED%A0%80",
+  "%F0%9F%98%80",
+  "a%26b%3Dc",
+  "+",
+  "%2B",
+] as const;
+
+const queryValue: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...QUERY_VALUES), weight: 4 },
+  { arbitrary: anyString.map(encodeSegment), weight: 2 },
+  { arbitrary: fc.base64String({ maxLength: 200 }).map(encodeURIComponent), weight: 1 },
+  { arbitrary: fc.constantFrom(5_000, 10_000).map((count) => "A".repeat(count)), weight: 1 },
+);
+
+/** A raw query string (without `?`): odd values, duplicates, unknown parameters, broken encodings. */
+export const oddQuery: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constant(""), weight: 1 },
+  {
+    arbitrary: fc
+      .array(fc.tuple(fc.constantFrom(...QUERY_NAMES), queryValue), { minLength: 1, maxLength: 4 })
+      .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join("&")),
+    weight: 6,
+  },
+  {
+    arbitrary: fc.constantFrom("&", "&&", "=", "==", "a", "limit", "limit=", "?", "#", "limit=1#x", "%", "&limit=1&"),
+    weight: 1,
+  },
+);
+
+/** An Idempotency-Key header: a fresh UUID, one of a few shared keys (replays and mismatches), or odd raw text. */
+export type IdempotencySpec =
+  | { readonly kind: "fresh" }
+  | { readonly kind: "shared"; readonly slot: number }
+  | { readonly kind: "raw"; readonly value: string };
+
+export const idempotencySpec: fc.Arbitrary<IdempotencySpec> = fc.oneof(
+  fc.constant<IdempotencySpec>({ kind: "fresh" }),
+  fc.nat(3).map((slot): IdempotencySpec => ({ kind: "shared", slot })),
+  fc
+    .oneof(
+      fc.constantFrom(
+        "",
+        " ",
+        "a b",
+        "\t",
+        "key\u00e9",
+        "\u00ff",
+        "__proto__",
+        "constructor",
+        "a".repeat(255),
+        "a".repeat(256),
+        "!".repeat(10),
+        "~",
+        "#",
+        "IDEMPOTENCY#x",
+        "event:shared-event-key-1",
+      ),
+      fc.string({ unit: "binary-ascii", maxLength: 40 }),
+    )
+    .map((value): IdempotencySpec => ({ kind: "raw", value })),
+);
+
+/** Extra headers, some repeated or conflicting with the ones the request sets. */
+export const extraHeaders: fc.Arbitrary<(readonly [string, string])[]> = fc.array(
+  fc.oneof(
+    fc.tuple(
+      fc.constantFrom(
+        "authorization",
+        "content-type",
+        "idempotency-key",
+        "x-organization-id",
+        "accept",
+        "accept-encoding",
+        "content-encoding",
+        "x-forwarded-for",
+        "x-amzn-trace-id",
+        "x-api-key",
+        "cookie",
+        "origin",
+        "__proto__",
+        "constructor",
+        "x-http-method-override",
+      ),
+      fc.oneof(
+        fc.constantFrom(
+          "",
+          "application/json",
+          "text/plain",
+          "gzip",
+          "Bearer x",
+          "org-does-not-exist",
+          "dev",
+          "PATCH",
+          "*/*",
+          "\u00ff",
+          "a".repeat(2_000),
+        ),
+        fc.string({ unit: "grapheme-ascii", maxLength: 40 }),
+      ),
+    ),
+  ),
+  { maxLength: 4 },
+);
+
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+/** A request, symbolically. */
+export interface FuzzRequest {
+  readonly routeId: string;
+  readonly method: string;
+  readonly path: PathSpec;
+  readonly query: string;
+  readonly credential: Credential;
+  readonly scheme: string;
+  readonly contentType: string | null;
+  readonly idempotency: IdempotencySpec | null;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: BodySpec;
+  /** What the generator did to the body (for tallies). */
+  readonly mutation: string;
+}
+
+export const ROUTES: readonly RouteDefinition[] = routes;
+
+export function describeMutation(mutation: Mutation): string {
+  switch (mutation.op) {
+    case "none":
+    case "top-level":
+      return mutation.op;
+    case "batch-event":
+      return `event.${describeMutation(mutation.inner)}`;
+    default:
+      return mutation.op;
+  }
+}
+
+/** Shared defaults: a valid request to `route` (credential, path, body) that properties then vary. */
+export function baseRequest(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
+  return fc.tuple(validPath(route), validBody(route.id)).map(
+    ([path, body]): FuzzRequest => ({
+      routeId: route.id,
+      method: route.method,
+      path,
+      query: "",
+      credential: validCredentialFor(route),
+      scheme: "Bearer ",
+      contentType: body === undefined ? null : "application/json",
+      idempotency: null,
+      headers: [],
+      body: body === undefined ? { kind: "none" } : { kind: "json", node: body },
+      mutation: "none",
+    }),
+  );
+}
+
+export const anyRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(...ROUTES);
+export const bodyRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(
+  ...ROUTES.filter((route) => BODY_ROUTES[route.id] !== undefined),
+);
+/** The SDK's POST and PATCH routes, which take an Idempotency-Key. */
+export const idempotentRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(
+  ...ROUTES.filter((route) => route.auth.kind === "apiKey" && (route.method === "POST" || route.method === "PATCH")),
+);
+export const readRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(
+  ...ROUTES.filter((route) => route.method === "GET"),
+);
