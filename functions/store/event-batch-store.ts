@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { AtsError, NotFoundError } from "../domain/errors.js";
+import { NotFoundError, UnprocessableError } from "../domain/errors.js";
 import type { AgentEvent, NewEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
@@ -36,10 +36,6 @@ export interface BatchEventInput {
 export type BatchEventResult =
   | { readonly index: number; readonly id: string; readonly replayed?: true }
   | { readonly index: number; readonly error: unknown };
-
-class ReplayMismatch extends AtsError {
-  readonly kind = "unprocessable";
-}
 
 function fingerprintOf(event: NewEvent): string {
   return createHash("sha256").update(JSON.stringify(event)).digest("hex");
@@ -165,7 +161,7 @@ async function writeGroup(principal: Principal, sessionId: string, group: readon
         } else {
           results.push({
             index: input.index,
-            error: new ReplayMismatch("This idempotencyKey was already used with a different event"),
+            error: new UnprocessableError("This idempotencyKey was already used with a different event"),
           });
         }
       }
