@@ -1,5 +1,5 @@
 /** GET /api/sdk/agents/{agentName}/stats: totals and a per-day series from rollups, O(days). */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";

@@ -1,5 +1,5 @@
 /** GET /api/sdk/agents: the tenant's agent names with their session counts. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { tenant } from "../store/keys.js";
 import { listAgents } from "../store/rollup-store.js";

@@ -1,5 +1,5 @@
 /** GET /api/sdk/users/{userId}/stats: one external user's totals and per-day series from rollups. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";

@@ -1,5 +1,5 @@
 /** DELETE /api/sdk/users/{userId}: erase every session and event of an external user → 202 { jobId }. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { createDeletionJob, messageOf } from "../store/deletion-job-store.js";

@@ -1,5 +1,5 @@
 /** GET /api/sdk/deletions/{jobId}: progress of an erasure job. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { getDeletionJob } from "../store/deletion-job-store.js";
 

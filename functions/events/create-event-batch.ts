@@ -6,7 +6,7 @@
 
 import { AtsError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { errorResponse } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { jsonResponse } from "../http/responses.js";

@@ -1,6 +1,6 @@
 /** POST /api/sdk/events: record a tool call, decision, state change or error. */
 
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createEventBody } from "../schemas/event-schemas.js";
 import { createEvent } from "../store/event-store.js";

@@ -1,5 +1,5 @@
 /** GET /api/sdk/sessions/{id}/events: a session's events, oldest first. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listEventsQuery } from "../schemas/read-schemas.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../store/cursor-signing.js";

@@ -1,7 +1,7 @@
 /** POST /api/keys: an owner or admin creates a key; this response is the only time it is shown. */
 import { DEFAULT_SCOPES } from "../domain/scopes.js";
-import { userRoute } from "../http/api-route.js";
 import { jsonResponse } from "../http/responses.js";
+import { userRoute } from "../http/user-route.js";
 import { createApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createApiKey } from "../store/api-key-store.js";
 import { createdKeyView } from "./api-key-view.js";

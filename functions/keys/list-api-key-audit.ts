@@ -1,6 +1,7 @@
 /** GET /api/keys/{id}/audit: who did what to a key, and when (any member). */
-import { userRoute } from "../http/api-route.js";
+
 import { jsonResponse } from "../http/responses.js";
+import { userRoute } from "../http/user-route.js";
 import { listApiKeyAudit } from "../store/api-key-store.js";
 
 export const handler = userRoute("ListApiKeyAudit", {}, async ({ caller, pathParameters }) => {

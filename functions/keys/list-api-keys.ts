@@ -1,6 +1,7 @@
 /** GET /api/keys: the organisation's keys, without secrets (any member). */
-import { userRoute } from "../http/api-route.js";
+
 import { jsonResponse } from "../http/responses.js";
+import { userRoute } from "../http/user-route.js";
 import { listApiKeys } from "../store/api-key-store.js";
 import { apiKeyView } from "./api-key-view.js";
 

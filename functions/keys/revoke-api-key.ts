@@ -1,5 +1,5 @@
 /** DELETE /api/keys/{id}: revoke a key (idempotent) → 204. */
-import { userRoute } from "../http/api-route.js";
+import { userRoute } from "../http/user-route.js";
 import { revokeApiKey } from "../store/api-key-store.js";
 
 export const handler = userRoute("RevokeApiKey", {}, async ({ caller, pathParameters }) => {

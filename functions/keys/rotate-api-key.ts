@@ -1,7 +1,7 @@
 /** POST /api/keys/{id}/rotate: a replacement key; the old one works until now + overlapSeconds. */
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
-import { userRoute } from "../http/api-route.js";
 import { jsonResponse } from "../http/responses.js";
+import { userRoute } from "../http/user-route.js";
 import { rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { rotateApiKey } from "../store/api-key-store.js";
 import { apiKeyView, createdKeyView } from "./api-key-view.js";

@@ -1,5 +1,5 @@
 /** GET /api/openapi.json: the OpenAPI 3.1 description of this API (public). */
-import { publicRoute } from "../http/api-route.js";
+import { publicRoute } from "../http/public-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { openApiDocument } from "./openapi-document.js";
 

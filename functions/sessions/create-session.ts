@@ -1,6 +1,6 @@
 /** POST /api/sdk/sessions: start a session for one agent run. */
 
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createSessionBody } from "../schemas/session-schemas.js";
 import { createSession } from "../store/session-store.js";

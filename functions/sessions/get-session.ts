@@ -1,5 +1,5 @@
 /** GET /api/sdk/sessions/{id}: one session with every stored field and its counters. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { getSession } from "../store/session-store.js";
 import { sessionView } from "./session-view.js";

@@ -1,5 +1,5 @@
 /** GET /api/sdk/sessions: the tenant's sessions, newest first, filtered by a key condition. */
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listSessionsQuery } from "../schemas/read-schemas.js";
 import { listSessions } from "../store/session-listing.js";

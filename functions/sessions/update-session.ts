@@ -1,6 +1,6 @@
 /** PATCH /api/sdk/sessions/{id}: record progress or the final outcome of a session. */
 
-import { apiKeyRoute } from "../http/api-route.js";
+import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { updateSessionBody } from "../schemas/session-schemas.js";
 import { updateSession } from "../store/session-store.js";

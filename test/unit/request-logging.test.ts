@@ -72,7 +72,7 @@ function apiEvent(options: { authorization?: string; outcome?: Outcome; requestI
 
 const context = { awsRequestId: "lambda-request-1", getRemainingTimeInMillis: () => 10_000 } as Context;
 
-/** The chain order api-route.ts uses: observability first, then the error mapper, then auth. */
+/** The chain order route-chain.ts uses: observability first, then the error mapper, then auth. */
 function tinyHandler(options: RequestObservabilityOptions = {}) {
   return middy<SdkEvent, HttpResult, Error, Context>()
     .use(requestObservability(options))

@@ -1,0 +1,11 @@
+/** Routes anyone may call (the API description): no credential, no table. */
+import type { RouteId } from "../routes.js";
+import { routeChain, routeOfKind } from "./route-chain.js";
+import type { HttpResult } from "./sdk-event.js";
+
+export function publicRoute(routeId: RouteId, routeHandler: () => Promise<HttpResult>) {
+  routeOfKind(routeId, "public");
+  return routeChain({}, []).handler(async function runPublicRoute() {
+    return routeHandler();
+  });
+}

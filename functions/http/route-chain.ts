@@ -1,0 +1,96 @@
+/**
+ * The one middy chain every route runs, built from its route-table entry:
+ *   request log line and metrics (first: sees the whole request and the final response)
+ *   → error mapping (its onError sees every error)
+ *   → the route kind's own checks, before anything else is read (api-key-route.ts,
+ *     user-route.ts, public-route.ts; each module imports only what its kind needs,
+ *     so a function's bundle carries only its own authentication code)
+ *   → query string + zod schema, JSON body + zod schema (routes that take them)
+ *   → the route kind's checks after validation (Idempotency-Key on the SDK's POST/PATCH)
+ *   → the route's handler: typed, validated input in; a response out.
+ */
+import middy, { type MiddlewareObj } from "@middy/core";
+import type { Context } from "aws-lambda";
+import type { z } from "zod";
+import { requestObservability } from "../observability/request-logging.js";
+import { type RouteAuth, type RouteDefinition, type RouteId, routeById } from "../routes.js";
+import { httpErrorMapper } from "./error-mapper.js";
+import { jsonBody } from "./json-body.js";
+import { queryParameters } from "./query-parameters.js";
+import type { HttpResult, SdkEvent } from "./sdk-event.js";
+
+export interface RouteRequest<TCaller, TBody, TQuery> {
+  readonly caller: TCaller;
+  /**
+   * With an Idempotency-Key: the ULID the request must use for what it creates,
+   * the same on every retry of the request.
+   */
+  readonly plannedUlid?: string | undefined;
+  readonly body: TBody;
+  readonly query: TQuery;
+  readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  /** Reports how many events the request stored (the IngestedEvents metric). */
+  readonly recordIngested: (count: number) => void;
+}
+
+export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType> {
+  /** Schema of the JSON body, for routes that take one. */
+  readonly body?: TBody;
+  /** Whether an empty body is accepted (validated as `{}`). */
+  readonly bodyOptional?: boolean;
+  /** Body size limit, when not the default (LIMITS.bodyBytes). */
+  readonly maxBodyBytes?: number;
+  /** Schema of the query string parameters, for routes that take them. */
+  readonly query?: TQuery;
+}
+
+export type RouteHandler<TCaller, TBody, TQuery> = (
+  request: RouteRequest<TCaller, TBody, TQuery>,
+) => Promise<HttpResult>;
+
+export type ChainMiddleware = MiddlewareObj<SdkEvent, HttpResult, Error, Context>;
+
+/** The route-table entry of a handler, checked to be of the expected kind. */
+export function routeOfKind(routeId: RouteId, kind: RouteAuth["kind"]): RouteDefinition {
+  const route = routeById(routeId);
+  if (route.auth.kind !== kind) throw new Error(`Route ${routeId} is not an ${kind} route`);
+  return route;
+}
+
+export function routeChain(
+  options: RouteOptions<z.ZodType, z.ZodType>,
+  beforeInput: readonly ChainMiddleware[],
+  afterInput: readonly ChainMiddleware[] = [],
+) {
+  // Observability first: its `before` starts the clock, its `after`/`onError` run last and see the final
+  // response; `requestEnd` also reports requests answered early (idempotent replays).
+  const observability = requestObservability();
+  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: observability.requestEnd })
+    .use(observability)
+    .use(httpErrorMapper());
+  for (const middleware of beforeInput) handler = handler.use(middleware);
+  if (options.query !== undefined) handler = handler.use(queryParameters(options.query));
+  if (options.body !== undefined) {
+    handler = handler.use(
+      jsonBody(options.body, {
+        optional: options.bodyOptional ?? false,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBytes: options.maxBodyBytes }),
+      }),
+    );
+  }
+  for (const middleware of afterInput) handler = handler.use(middleware);
+  return handler;
+}
+
+/** Typed views of what the middlewares attached (set from the very schemas that type them). */
+export function validated<TBody extends z.ZodType, TQuery extends z.ZodType>(event: SdkEvent) {
+  return {
+    body: event.input as z.output<TBody>,
+    query: event.query as z.output<TQuery>,
+    pathParameters: event.pathParameters ?? {},
+    plannedUlid: event.idempotency?.plannedUlid,
+    recordIngested: (count: number) => {
+      event.ingestedEvents = count;
+    },
+  };
+}
