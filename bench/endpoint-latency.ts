@@ -7,9 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
-import { startDynamoDbLocal } from "../local/dynamodb-local.js";
-import { ensureTable } from "../local/table-setup.js";
+import { startBenchDatabase } from "./bench-database.js";
 import { measure as measureTiming } from "./timing.js";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
@@ -19,13 +17,8 @@ const TABLE = "ats-bench";
 const sample = (label: string, operation: (index: number) => Promise<void>) =>
   measureTiming(label, operation, { samples: SAMPLES, warmUp: WARM_UP });
 
-const dynamo = await startDynamoDbLocal();
+const dynamo = await startBenchDatabase(TABLE);
 try {
-  const admin = createLocalDynamoClient(dynamo.endpoint);
-  await ensureTable(admin, TABLE);
-  admin.destroy();
-  configureServiceEnvironment(dynamo.endpoint, TABLE);
-
   const { documentClient } = await import("../functions/store/dynamo-client.js");
   const { routes } = await import("../functions/routes.js");
   const { startLocalApi } = await import("../local/http-adapter.js");

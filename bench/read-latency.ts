@@ -6,9 +6,7 @@
  * Bounded: BENCH_SESSIONS / BENCH_EVENTS / BENCH_SAMPLES scale it down.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
-import { startDynamoDbLocal } from "../local/dynamodb-local.js";
-import { ensureTable } from "../local/table-setup.js";
+import { startBenchDatabase } from "./bench-database.js";
 import { measure as measureTiming } from "./timing.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
@@ -19,13 +17,8 @@ const TABLE = "ats-bench-read";
 const sample = (label: string, operation: (index: number) => Promise<void>) =>
   measureTiming(label, operation, { samples: SAMPLES, warmUp: 20 });
 
-const dynamo = await startDynamoDbLocal();
+const dynamo = await startBenchDatabase(TABLE);
 try {
-  const admin = createLocalDynamoClient(dynamo.endpoint);
-  await ensureTable(admin, TABLE);
-  admin.destroy();
-  configureServiceEnvironment(dynamo.endpoint, TABLE);
-
   const { seedTenant } = await import("../test/support/seed.js");
   const { documentClient } = await import("../functions/store/dynamo-client.js");
   const { routes } = await import("../functions/routes.js");
