@@ -2,13 +2,13 @@
  * Lambda packaging: every function bundled as the CDK stack bundles it
  * (lib/constructs/api-function.ts → NodejsFunction → `esbuild --bundle
  * --target=node24 --platform=node --format=esm --minify --main-fields=module,main
- * --banner:js=<createRequire banner>`, nothing external, run from the
- * repository root), and the cold init of each bundle: a fresh `node` process
+ * --banner:js=<createRequire banner> --alias:<credential provider alias>
+ * --external:<lazily imported SDK clients>`, run from the repository root), and the cold init of each bundle: a fresh `node` process
  * importing it, next to one importing a bundle that only constructs a
  * DynamoDB document client.
  *
  * The bundling options are read from lib/constructs/api-function.ts (the
- * banner verbatim; the rest asserted), so a change there cannot silently
+ * banner, the alias and the external modules verbatim; the rest asserted), so a change there cannot silently
  * leave this bench measuring something else.
  */
 import { spawn } from "node:child_process";
@@ -25,6 +25,10 @@ const CONSTRUCT_FILE = join(REPOSITORY_ROOT, "lib", "constructs", "api-function.
 
 export interface BundleSettings {
   readonly banner: string;
+  /** esbuild aliases, import path → replacement (relative to the repository root). */
+  readonly alias: Readonly<Record<string, string>>;
+  /** Modules left out of the bundle (loaded from the Lambda runtime on first use). */
+  readonly external: readonly string[];
   readonly target: string;
   readonly memorySizeMb: number;
 }
@@ -40,16 +44,29 @@ export function readBundleSettings(): BundleSettings {
     'mainFields: ["module", "main"]',
     "banner: ESM_REQUIRE_BANNER",
     "minify: true",
-    "externalModules: []",
+    "externalModules: LAZY_RUNTIME_MODULES",
+    'esbuildArgs: { "--alias": CREDENTIALS_ALIAS }',
     "runtime: Runtime.NODEJS_24_X",
     "architecture: Architecture.ARM_64",
   ];
   const missing = expected.filter((fragment) => !source.includes(fragment));
   if (missing.length > 0)
     throw new Error(`lib/constructs/api-function.ts changed; update bench/harness/packaging.ts: ${missing.join("; ")}`);
+  const aliasValue = /const CREDENTIALS_ALIAS = "([^"=]+)=([^"]+)";/.exec(source);
+  if (aliasValue?.[1] === undefined || aliasValue[2] === undefined)
+    throw new Error(`CREDENTIALS_ALIAS not found in ${CONSTRUCT_FILE}`);
+  const externalList = /const LAZY_RUNTIME_MODULES = \[([^\]]*)\];/.exec(source)?.[1];
+  if (externalList === undefined) throw new Error(`LAZY_RUNTIME_MODULES not found in ${CONSTRUCT_FILE}`);
+  const external = [...externalList.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? "");
   const memory = /memorySize: props\.memorySize \?\? (\d+)/.exec(source)?.[1];
   if (memory === undefined) throw new Error("default memorySize not found in lib/constructs/api-function.ts");
-  return { banner, target: "node24", memorySizeMb: Number(memory) };
+  return {
+    banner,
+    alias: { [aliasValue[1]]: aliasValue[2] },
+    external,
+    target: "node24",
+    memorySizeMb: Number(memory),
+  };
 }
 
 export interface BundleTarget {
@@ -191,7 +208,8 @@ export async function measurePackaging(options: {
           minify: true,
           mainFields: ["module", "main"],
           banner: { js: settings.banner },
-          external: [],
+          alias: settings.alias,
+          external: [...settings.external],
           logLevel: "error",
         });
         return { target, outfile };

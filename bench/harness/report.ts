@@ -341,7 +341,11 @@ export function renderMarkdown(results: BenchResults): string {
   out.push("## 5. Lambda packaging", "");
   out.push(
     `Each function bundled as the CDK stack bundles it (esbuild ${packaging.esbuildVersion}: ESM, minify, target ${packaging.settings.target}, ` +
-      "platform node, mainFields module,main, nothing external, the createRequire banner read from lib/constructs/api-function.ts). " +
+      "platform node, mainFields module,main, the createRequire banner, " +
+      `${Object.entries(packaging.settings.alias)
+        .map(([from, to]) => `alias ${from} → ${to}`)
+        .join(", ")}, external (runtime-provided, imported on first use) ${packaging.settings.external.join(", ")}; ` +
+      "all read from lib/constructs/api-function.ts; the baseline is built the same way). " +
       `Cold init: median of ${settings.coldRuns} fresh \`node\` processes importing the bundle (rounds across all bundles, after one unmeasured round) with the function's environment ` +
       "(TABLE_NAME, AWS_REGION, AWS_LAMBDA_FUNCTION_NAME, and per route PAYLOAD_BUCKET / DELETION_QUEUE_URL / JWT settings). " +
       "“import” = `await import(bundle)` inside the process; “ready” = process time origin → handler ready (includes Node's own start-up).",

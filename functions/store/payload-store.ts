@@ -10,15 +10,12 @@
  * S3-compatible server such as s3rver, addressed path-style) and
  * `PAYLOAD_BUCKET` (read on first use, so functions that never meet a large
  * field need not be given it).
+ *
+ * The S3 client is imported on first use, not at module load: most requests
+ * never meet a large field, so it costs a cold start nothing. On Lambda the
+ * bundle leaves `@aws-sdk/client-s3` out and the runtime's copy is loaded
+ * (lib/constructs/api-function.ts).
  */
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
 import { optionalEnv, requireEnv } from "../runtime/env.js";
 import {
   OFFLOADABLE_FIELDS,
@@ -59,7 +56,18 @@ export class PayloadMissingError extends Error {
 
 const endpoint = optionalEnv("S3_ENDPOINT");
 
-const client = new S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true });
+type S3Module = typeof import("@aws-sdk/client-s3");
+
+let s3: Promise<{ module: S3Module; client: InstanceType<S3Module["S3Client"]> }> | undefined;
+
+/** The S3 client module and a client built from it, loaded on the first call. */
+function loadS3(): NonNullable<typeof s3> {
+  s3 ??= import("@aws-sdk/client-s3").then((module) => ({
+    module,
+    client: new module.S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
+  }));
+  return s3;
+}
 
 let bucketName: string | undefined;
 
@@ -125,10 +133,11 @@ export async function offloadLargeFields(
   // Everything that can fail before S3 is checked before the first PUT starts.
   const bucket = payloadBucket();
   const tagging = `${RETENTION_TAG}=${retentionTierDays(retentionDays)}`;
+  const { module, client } = await loadS3();
   await Promise.all(
     offloaded.map(({ field, key, value }) =>
       client.send(
-        new PutObjectCommand({
+        new module.PutObjectCommand({
           Bucket: bucket,
           Key: key,
           Body: value,
@@ -143,12 +152,13 @@ export async function offloadLargeFields(
 }
 
 async function readPayload(key: string): Promise<string> {
+  const { module, client } = await loadS3();
   try {
-    const response = await client.send(new GetObjectCommand({ Bucket: payloadBucket(), Key: key }));
+    const response = await client.send(new module.GetObjectCommand({ Bucket: payloadBucket(), Key: key }));
     if (response.Body === undefined) throw new Error(`Offloaded payload ${key} came back without a body`);
     return await response.Body.transformToString("utf-8");
   } catch (error) {
-    if (error instanceof NoSuchKey) throw new PayloadMissingError(key, { cause: error });
+    if (error instanceof module.NoSuchKey) throw new PayloadMissingError(key, { cause: error });
     throw error;
   }
 }
@@ -190,8 +200,9 @@ export async function resolvePayloadRefs(
 
 async function deleteKeys(keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
+  const { module, client } = await loadS3();
   const response = await client.send(
-    new DeleteObjectsCommand({
+    new module.DeleteObjectsCommand({
       Bucket: payloadBucket(),
       Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
     }),
@@ -218,9 +229,14 @@ export async function deletePayloadsOf(location: SessionLocation): Promise<numbe
   const prefix = sessionPayloadPrefix(location);
   let deleted = 0;
   let continuationToken: string | undefined;
+  const { module, client } = await loadS3();
   do {
     const page = await client.send(
-      new ListObjectsV2Command({ Bucket: payloadBucket(), Prefix: prefix, ContinuationToken: continuationToken }),
+      new module.ListObjectsV2Command({
+        Bucket: payloadBucket(),
+        Prefix: prefix,
+        ContinuationToken: continuationToken,
+      }),
     );
     const keys = (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
     await deleteKeys(keys);

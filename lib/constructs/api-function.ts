@@ -15,6 +15,16 @@ import { Construct } from "constructs";
 const ESM_REQUIRE_BANNER =
   'import { createRequire as __atsCreateRequire } from "node:module"; const require = __atsCreateRequire(import.meta.url);';
 
+/**
+ * SDK clients a handler imports dynamically on a rare path; not bundled, the
+ * Lambda runtime provides them (AWS SDK for JavaScript v3 is part of every
+ * Node.js runtime).
+ */
+const LAZY_RUNTIME_MODULES = ["@aws-sdk/client-s3", "@aws-sdk/client-sqs"];
+
+/** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */
+const CREDENTIALS_ALIAS = "@aws-sdk/credential-provider-node=./functions/runtime/lambda-credentials.ts";
+
 /** Properties of {@link ApiFunction}. Everything not listed here is a fixed default. */
 export interface ApiFunctionProps {
   /** Absolute path of the handler module; it must export `handler`. */
@@ -44,7 +54,7 @@ export interface ApiFunctionProps {
 /**
  * A Node.js Lambda function with every default of the service in one place:
  * Node.js 24 on arm64, an ESM bundle built locally by esbuild (minified, AWS
- * SDK bundled so it is tree-shaken instead of loaded whole from the runtime),
+ * DynamoDB client bundled so it is tree-shaken instead of loaded whole from the runtime),
  * and its own log group with a one-month retention.
  *
  * The execution role starts empty: instead of the `AWSLambdaBasicExecutionRole`
@@ -98,8 +108,13 @@ export class ApiFunction extends Construct {
         banner: ESM_REQUIRE_BANNER,
         minify: true,
         sourceMap,
-        // Bundle the AWS SDK too (nothing external), so only what is used ships.
-        externalModules: [],
+        // The DynamoDB client is bundled (pinned, tree-shaken, on every request's
+        // path). The S3 and SQS clients, imported only on first use (offloaded
+        // payloads, erasure jobs), are left to the runtime's copy of the SDK.
+        externalModules: LAZY_RUNTIME_MODULES,
+        // Only the environment credential provider (what Lambda uses), not the
+        // SDK's whole default chain: see functions/runtime/lambda-credentials.ts.
+        esbuildArgs: { "--alias": CREDENTIALS_ALIAS },
         // Bundle with the local esbuild devDependency (Docker is only a fallback
         // CDK uses when esbuild is not installed; there is no Docker here).
         forceDockerBundling: false,
