@@ -1,5 +1,5 @@
 /** Routes called by SDK clients with an API key: scope check, rate limit, Idempotency-Key. */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { Principal } from "../domain/principal.js";
 import type { RouteId } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
@@ -7,7 +7,10 @@ import { idempotency } from "./idempotency.js";
 import { rateLimit } from "./rate-limit.js";
 import { type RouteHandler, type RouteOptions, routeChain, routeOfKind, validated } from "./route-chain.js";
 
-export function apiKeyRoute<TBody extends z.ZodType = z.ZodUnknown, TQuery extends z.ZodType = z.ZodUnknown>(
+export function apiKeyRoute<
+  TBody extends z.ZodMiniType = z.ZodMiniUnknown,
+  TQuery extends z.ZodMiniType = z.ZodMiniUnknown,
+>(
   routeId: RouteId,
   options: RouteOptions<TBody, TQuery>,
   routeHandler: RouteHandler<Principal, z.output<TBody>, z.output<TQuery>>,

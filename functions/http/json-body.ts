@@ -5,7 +5,7 @@
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { type FieldIssue, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
@@ -40,7 +40,7 @@ export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[]
 }
 
 export function jsonBody(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   options: { readonly optional: boolean; readonly maxBytes?: number } = { optional: false },
 ): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
   function jsonBodyBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {

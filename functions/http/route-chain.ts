@@ -11,7 +11,7 @@
  */
 import middy, { type MiddlewareObj } from "@middy/core";
 import type { Context } from "aws-lambda";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { requestObservability } from "../observability/request-logging.js";
 import { type RouteAuth, type RouteDefinition, type RouteId, routeById } from "../routes.js";
 import { httpErrorMapper } from "./error-mapper.js";
@@ -33,7 +33,7 @@ export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly recordIngested: (count: number) => void;
 }
 
-export interface RouteOptions<TBody extends z.ZodType, TQuery extends z.ZodType> {
+export interface RouteOptions<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType> {
   /** Schema of the JSON body, for routes that take one. */
   readonly body?: TBody;
   /** Whether an empty body is accepted (validated as `{}`). */
@@ -58,7 +58,7 @@ export function routeOfKind(routeId: RouteId, kind: RouteAuth["kind"]): RouteDef
 }
 
 export function routeChain(
-  options: RouteOptions<z.ZodType, z.ZodType>,
+  options: RouteOptions<z.ZodMiniType, z.ZodMiniType>,
   beforeInput: readonly ChainMiddleware[],
   afterInput: readonly ChainMiddleware[] = [],
 ) {
@@ -83,7 +83,7 @@ export function routeChain(
 }
 
 /** Typed views of what the middlewares attached (set from the very schemas that type them). */
-export function validated<TBody extends z.ZodType, TQuery extends z.ZodType>(event: SdkEvent) {
+export function validated<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType>(event: SdkEvent) {
   return {
     body: event.input as z.output<TBody>,
     query: event.query as z.output<TQuery>,

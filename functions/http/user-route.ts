@@ -1,11 +1,14 @@
 /** Routes called by signed-in users (key management): access token and role. */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { UserPrincipal } from "../domain/user-principal.js";
 import type { RouteId } from "../routes.js";
 import { type RouteHandler, type RouteOptions, routeChain, routeOfKind, validated } from "./route-chain.js";
 import { userAuth } from "./user-auth.js";
 
-export function userRoute<TBody extends z.ZodType = z.ZodUnknown, TQuery extends z.ZodType = z.ZodUnknown>(
+export function userRoute<
+  TBody extends z.ZodMiniType = z.ZodMiniUnknown,
+  TQuery extends z.ZodMiniType = z.ZodMiniUnknown,
+>(
   routeId: RouteId,
   options: RouteOptions<TBody, TQuery>,
   routeHandler: RouteHandler<UserPrincipal, z.output<TBody>, z.output<TQuery>>,

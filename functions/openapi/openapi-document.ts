@@ -93,7 +93,7 @@ export const REQUEST_BODIES = {
   CreateEventBatchRequest: createEventBatchBody,
   CreateApiKeyRequest: createApiKeyBody,
   RotateApiKeyRequest: rotateApiKeyBody,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.core.$ZodType>;
 export type RequestBodyName = keyof typeof REQUEST_BODIES;
 
 /** Response body schemas, by their name in `components.schemas`. */
@@ -148,7 +148,7 @@ interface OperationDoc {
   readonly pathParameters?: Readonly<Record<string, ParameterDoc>>;
   /** The route's query schema (as the handler declares it) and every parameter of it. */
   readonly query?: {
-    readonly schema: z.ZodType;
+    readonly schema: z.core.$ZodType;
     readonly parameters: Readonly<Record<string, ParameterDoc>>;
     /** Rules across parameters (zod `superRefine`s), in words. */
     readonly rules?: string;
@@ -449,8 +449,8 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
  * compare the real 400 with the documented one.
  */
 export function documentedSchemas(routeId: RouteId): {
-  readonly body: z.ZodType | undefined;
-  readonly query: z.ZodType | undefined;
+  readonly body: z.core.$ZodType | undefined;
+  readonly query: z.core.$ZodType | undefined;
   readonly response: z.ZodType | undefined;
   readonly invalidInput: Readonly<Record<string, unknown>> | undefined;
 } {
@@ -581,7 +581,7 @@ function component(schema: JsonSchema): JsonSchema {
 }
 
 /** Converts named zod schemas to components that `$ref` each other as `#/components/schemas/<name>`. */
-function components(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
+function components(schemas: Record<string, z.core.$ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
   const generated = z.toJSONSchema(registry, {
@@ -645,7 +645,7 @@ function badRequestExample(route: RouteDefinition, doc: OperationDoc) {
   if (schema === undefined || doc.invalidInput === undefined) {
     throw new Error(`${route.id}: give an invalidInput for the 400 example`);
   }
-  const result = schema.safeParse(doc.invalidInput);
+  const result = z.safeParse(schema, doc.invalidInput);
   if (result.success) throw new Error(`${route.id}: its invalidInput is valid`);
   const issues = toFieldIssues(result.error.issues);
   const what = doc.body === undefined ? "query parameters" : "request body";

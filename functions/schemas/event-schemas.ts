@@ -1,17 +1,18 @@
 /** Request schema of the event route. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
 import { LIMITS } from "../domain/limits.js";
-import { boundedNumber, enumeration, jsonObject, optional, text } from "./fields.js";
+import { boundedNumber, enumeration, jsonObject, optional, strictObject, text } from "./fields.js";
 
 const alternatives = z
   .array(text(LIMITS.alternativeLength), { error: "Must be an array of strings" })
-  .max(LIMITS.alternativesCount, { error: `Must have at most ${LIMITS.alternativesCount} entries` });
+  .check(z.maxLength(LIMITS.alternativesCount, { error: `Must have at most ${LIMITS.alternativesCount} entries` }));
 
 /** When the client says the event happened (ISO 8601, normalised to UTC); checked against now and retention by the store. */
-const occurredAt = z.iso
-  .datetime({ offset: true, error: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" })
-  .transform((value) => new Date(value).toISOString());
+const occurredAt = z.pipe(
+  z.iso.datetime({ offset: true, error: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" }),
+  z.transform((value: string) => new Date(value).toISOString()),
+);
 
 const eventFields = {
   sessionId: text(LIMITS.nameLength),
@@ -26,25 +27,27 @@ const eventFields = {
   occurredAt: optional(occurredAt),
 };
 
-export const createEventBody = z.strictObject(eventFields);
+export const createEventBody = strictObject(eventFields);
 export type CreateEventBody = z.output<typeof createEventBody>;
 
 /** One event of a batch: an event, plus an optional per-event idempotency key. */
-export const batchEventItem = z.strictObject({
+export const batchEventItem = strictObject({
   ...eventFields,
   idempotencyKey: optional(
     z
       .string({ error: "Must be a string" })
-      .regex(/^[\x21-\x7e]{1,255}$/, { error: "Must be 1 to 255 visible ASCII characters" }),
+      .check(z.regex(/^[\x21-\x7e]{1,255}$/, { error: "Must be 1 to 255 visible ASCII characters" })),
   ),
 });
 export type BatchEventItem = z.output<typeof batchEventItem>;
 
 /** The batch envelope; each event is validated on its own (batchEventItem) so valid ones are stored. */
-export const createEventBatchBody = z.strictObject({
+export const createEventBatchBody = strictObject({
   events: z
     .array(z.unknown(), { error: "Must be an array of events" })
-    .min(1, { error: "Must hold at least one event" })
-    .max(LIMITS.batchEvents, { error: `Must hold at most ${LIMITS.batchEvents} events` }),
+    .check(
+      z.minLength(1, { error: "Must hold at least one event" }),
+      z.maxLength(LIMITS.batchEvents, { error: `Must hold at most ${LIMITS.batchEvents} events` }),
+    ),
 });
 export type CreateEventBatchBody = z.output<typeof createEventBatchBody>;

@@ -1,12 +1,56 @@
 /**
  * Field schemas shared by the request schemas. Each gives a clear message per
  * failure, and optional fields treat `null` as "not sent".
+ *
+ * Built with `zod/mini` (a fraction of full zod's bytes in every handler
+ * bundle). zod/mini loads no locale: a failure whose schema names no message
+ * would read just "Invalid input". The schemas that leave a message to zod
+ * therefore name it here, word for word as full zod's English locale gives it.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { JsonObject } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
 
 type StringIssue = { code: string; input?: unknown };
+
+/**
+ * The name zod's English locale gives the type of `input` (zod's `util.parsedType`, with NaN and the
+ * infinities spelled out). Written out here: reaching `z.util` would bundle all of zod's utilities.
+ */
+function typeName(input: unknown): string {
+  if (typeof input === "number") return Number.isFinite(input) ? "number" : String(input);
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "array";
+  if (
+    typeof input === "object" &&
+    Object.getPrototypeOf(input) !== Object.prototype &&
+    "constructor" in input &&
+    input.constructor
+  ) {
+    return (input.constructor as { name: string }).name;
+  }
+  return typeof input;
+}
+
+/** zod's English message for a value of the wrong type (for the issues a schema raises itself). */
+export function wrongType(expected: string) {
+  return (issue: StringIssue): string | undefined =>
+    issue.code === "invalid_type"
+      ? `Invalid input: expected ${expected}, received ${typeName(issue.input)}`
+      : undefined;
+}
+
+const objectType = wrongType("object");
+
+/** An object that rejects unknown keys, with zod's English messages for a non-object and for unknown keys. */
+export function strictObject<const T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map((key) => `"${key}"`).join(", ")}`
+        : objectType(issue),
+  });
+}
 
 function textMessage(maxLength: number) {
   return (issue: StringIssue): string => {
@@ -20,16 +64,20 @@ function textMessage(maxLength: number) {
 
 /** A non-empty string of at most `maxLength` characters of well-formed Unicode. */
 export function text(maxLength: number) {
-  return z
-    .string({ error: textMessage(maxLength) })
-    .min(1, { error: textMessage(maxLength) })
-    .max(maxLength, { error: textMessage(maxLength) })
-    .refine((value) => value.isWellFormed(), { error: "Must be valid Unicode text (no lone surrogates)" });
+  const error = textMessage(maxLength);
+  return z.string({ error }).check(
+    z.minLength(1, { error }),
+    z.maxLength(maxLength, { error }),
+    z.refine((value) => value.isWellFormed(), { error: "Must be valid Unicode text (no lone surrogates)" }),
+  );
 }
 
 /** `schema`, or absent: `undefined` and `null` both mean "not sent". */
-export function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((value) => value ?? undefined);
+export function optional<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
+  );
 }
 
 export function boolean() {
@@ -42,14 +90,14 @@ export function boolean() {
 export function boundedNumber(min: number, max: number, options: { integer?: boolean } = {}) {
   const kind = options.integer ? "an integer" : "a number";
   const message = `Must be ${kind} from ${min} to ${max}`;
-  return z
-    .number({ error: message })
-    .min(min, { error: message })
-    .max(max, { error: message })
-    .refine((value) => !options.integer || Number.isInteger(value), { error: message })
-    .refine((value) => options.integer || value === 0 || Math.abs(value) >= LIMITS.smallestNonZero, {
+  return z.number({ error: message }).check(
+    z.gte(min, { error: message }),
+    z.lte(max, { error: message }),
+    z.refine((value) => !options.integer || Number.isInteger(value), { error: message }),
+    z.refine((value) => options.integer || value === 0 || Math.abs(value) >= LIMITS.smallestNonZero, {
       error: `Must be 0 or at least ${LIMITS.smallestNonZero} in magnitude`,
-    });
+    }),
+  );
 }
 
 export function enumeration<const T extends readonly [string, ...string[]]>(values: T) {
@@ -81,48 +129,52 @@ function nestingDepth(root: unknown, limit: number): number {
  * survive as data.
  */
 export function jsonObject(maxBytes: number) {
-  return z
-    .unknown()
-    .superRefine((value, context) => {
-      if (!isPlainObject(value)) {
-        context.addIssue({ code: "custom", message: "Must be a JSON object" });
-        return;
-      }
-      if (nestingDepth(value, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
-        context.addIssue({ code: "custom", message: `Must nest at most ${LIMITS.jsonDepth} levels deep` });
-        return;
-      }
-      if (Buffer.byteLength(JSON.stringify(value), "utf8") > maxBytes) {
-        context.addIssue({ code: "custom", message: `Must be at most ${maxBytes} bytes as JSON` });
-      }
-    })
-    .transform((value) => value as JsonObject);
+  return z.pipe(
+    z.unknown().check(
+      z.superRefine((value, context) => {
+        if (!isPlainObject(value)) {
+          context.addIssue({ code: "custom", message: "Must be a JSON object" });
+          return;
+        }
+        if (nestingDepth(value, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
+          context.addIssue({ code: "custom", message: `Must nest at most ${LIMITS.jsonDepth} levels deep` });
+          return;
+        }
+        if (Buffer.byteLength(JSON.stringify(value), "utf8") > maxBytes) {
+          context.addIssue({ code: "custom", message: `Must be at most ${maxBytes} bytes as JSON` });
+        }
+      }),
+    ),
+    z.transform((value) => value as JsonObject),
+  );
 }
 
 /** Metric name → finite number (stored as JSON text, so any finite number round-trips). */
 export function metricMap() {
-  return z
-    .unknown()
-    .superRefine((value, context) => {
-      if (!isPlainObject(value)) {
-        context.addIssue({ code: "custom", message: "Must be a JSON object of metric name to number" });
-        return;
-      }
-      const entries = Object.entries(value);
-      if (entries.length > LIMITS.customMetricCount) {
-        context.addIssue({ code: "custom", message: `Must have at most ${LIMITS.customMetricCount} metrics` });
-      }
-      for (const [name, metric] of entries) {
-        if (name.length === 0 || name.length > LIMITS.metricNameLength || !name.isWellFormed()) {
-          context.addIssue({
-            code: "custom",
-            path: [name],
-            message: `Metric names must be 1 to ${LIMITS.metricNameLength} characters`,
-          });
-        } else if (typeof metric !== "number" || !Number.isFinite(metric)) {
-          context.addIssue({ code: "custom", path: [name], message: "Must be a finite number" });
+  return z.pipe(
+    z.unknown().check(
+      z.superRefine((value, context) => {
+        if (!isPlainObject(value)) {
+          context.addIssue({ code: "custom", message: "Must be a JSON object of metric name to number" });
+          return;
         }
-      }
-    })
-    .transform((value) => value as Record<string, number>);
+        const entries = Object.entries(value);
+        if (entries.length > LIMITS.customMetricCount) {
+          context.addIssue({ code: "custom", message: `Must have at most ${LIMITS.customMetricCount} metrics` });
+        }
+        for (const [name, metric] of entries) {
+          if (name.length === 0 || name.length > LIMITS.metricNameLength || !name.isWellFormed()) {
+            context.addIssue({
+              code: "custom",
+              path: [name],
+              message: `Metric names must be 1 to ${LIMITS.metricNameLength} characters`,
+            });
+          } else if (typeof metric !== "number" || !Number.isFinite(metric)) {
+            context.addIssue({ code: "custom", path: [name], message: "Must be a finite number" });
+          }
+        }
+      }),
+    ),
+    z.transform((value) => value as Record<string, number>),
+  );
 }

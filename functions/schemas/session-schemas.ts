@@ -1,10 +1,10 @@
 /** Request schemas of the session routes. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { LIMITS } from "../domain/limits.js";
 import { FINAL_STATUSES } from "../domain/session.js";
-import { boolean, boundedNumber, enumeration, jsonObject, metricMap, optional, text } from "./fields.js";
+import { boolean, boundedNumber, enumeration, jsonObject, metricMap, optional, strictObject, text } from "./fields.js";
 
-export const createSessionBody = z.strictObject({
+export const createSessionBody = strictObject({
   name: text(LIMITS.nameLength),
   agentName: text(LIMITS.nameLength),
   userId: text(LIMITS.nameLength),
@@ -14,21 +14,20 @@ export type CreateSessionBody = z.output<typeof createSessionBody>;
 
 const tokens = () => optional(boundedNumber(0, LIMITS.maxTokens, { integer: true }));
 
-export const updateSessionBody = z
-  .strictObject({
-    status: optional(enumeration(FINAL_STATUSES)),
-    success: optional(boolean()),
-    failureReason: optional(text(LIMITS.failureReasonLength)),
-    estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
-    durationMs: optional(boundedNumber(0, LIMITS.maxDurationMs)),
-    promptTokens: tokens(),
-    completionTokens: tokens(),
-    totalTokens: tokens(),
-    customMetrics: optional(metricMap()),
-  })
+export const updateSessionBody = strictObject({
+  status: optional(enumeration(FINAL_STATUSES)),
+  success: optional(boolean()),
+  failureReason: optional(text(LIMITS.failureReasonLength)),
+  estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
+  durationMs: optional(boundedNumber(0, LIMITS.maxDurationMs)),
+  promptTokens: tokens(),
+  completionTokens: tokens(),
+  totalTokens: tokens(),
+  customMetrics: optional(metricMap()),
+}).check(
   // `when` makes the cross-field rules run even when a field failed its own
   // check, so one response names every problem.
-  .superRefine(
+  z.superRefine(
     (body, context) => {
       if (Object.values(body).every((value) => value === undefined)) {
         context.addIssue({ code: "custom", path: [], message: "Send at least one field to update" });
@@ -38,5 +37,6 @@ export const updateSessionBody = z
       }
     },
     { when: () => true },
-  );
+  ),
+);
 export type UpdateSessionBody = z.output<typeof updateSessionBody>;

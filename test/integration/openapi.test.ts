@@ -49,8 +49,8 @@ function copyOf(value: OpenApiDocument): ApiDocument {
 }
 
 /** Asserts a zod parse succeeded, showing zod's explanation when it did not. */
-function expectValid(schema: z.ZodType, value: unknown, what: string): void {
-  const result = schema.safeParse(value);
+function expectValid(schema: z.core.$ZodType, value: unknown, what: string): void {
+  const result = z.safeParse(schema, value);
   expect(result.success ? "" : z.prettifyError(result.error), `${what}: ${JSON.stringify(value)}`).toBe("");
 }
 

@@ -2,7 +2,7 @@
  * Test helper: runs a request schema and flattens its failures with the same
  * `toFieldIssues` the HTTP layer uses, sorted so tests can compare whole lists.
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { FieldIssue } from "../../functions/domain/errors.js";
 import { toFieldIssues } from "../../functions/http/json-body.js";
 
@@ -13,7 +13,7 @@ function byPathThenMessage(left: FieldIssue, right: FieldIssue): number {
 }
 
 /** The `{ path, message }` issues of `input` under `schema` (empty when it is accepted), sorted. */
-export function issuesOf(schema: z.ZodType, input: unknown): FieldIssue[] {
+export function issuesOf(schema: z.ZodMiniType, input: unknown): FieldIssue[] {
   const result = schema.safeParse(input);
   if (result.success) return [];
   return toFieldIssues(result.error.issues).sort(byPathThenMessage);
