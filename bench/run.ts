@@ -15,7 +15,7 @@
  * Knobs (environment): BENCH_CONCURRENCY (32), BENCH_DURATION (5 s), BENCH_SAMPLES (200),
  * BENCH_BATCH_SAMPLES (30), BENCH_BATCH_ROUNDS (4 batches per connection under load), BENCH_HANDLER_SAMPLES (200), BENCH_METERED_SAMPLES (100),
  * BENCH_FLOOR_SAMPLES (500), BENCH_FLOOR_OPERATIONS (2000), BENCH_SEED_SESSIONS (100),
- * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (20; 60 for the full memory figure).
+ * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run).
  */
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -26,7 +26,14 @@ import { startDynamoDbLocal } from "../local/dynamodb-local.js";
 import { type RunningS3, startS3Local } from "../local/s3-local.js";
 import { REPOSITORY_ROOT } from "../local/settings.js";
 import { ensureTable } from "../local/table-setup.js";
-import { costPerMillion, lambdaMsBudget, PRICES, type UnitWork } from "./harness/cost-model.js";
+import {
+  chooseMemory,
+  costPerMillion,
+  lambdaMsBudget,
+  type MemoryOption,
+  PRICES,
+  type UnitWork,
+} from "./harness/cost-model.js";
 import { installMeter } from "./harness/dynamo-meter.js";
 import { installLogSink, logCounters } from "./harness/log-sink.js";
 import { BATCH_SIZE, type OperationContext, operations } from "./harness/operations.js";
@@ -42,7 +49,13 @@ import { type BenchServer, startBenchServer } from "./harness/server-process.js"
 import { pool } from "./harness/stats.js";
 import { TARGETS } from "./harness/targets.js";
 import { type EndpointResult, type EndpointRunner, endpointRunner, measureMemory } from "./phases/endpoints.js";
-import { type HandlerResult, type HandlerTiming, inProcessHandler } from "./phases/handlers.js";
+import {
+  FULL_VCPU_MB,
+  type HandlerResult,
+  type HandlerTiming,
+  inProcessHandler,
+  MEMORY_CANDIDATES_MB,
+} from "./phases/handlers.js";
 
 const startedAt = new Date();
 const benchStarted = performance.now();
@@ -70,7 +83,7 @@ const SETTINGS: BenchSettings = {
   seedSessions: setting("BENCH_SEED_SESSIONS", 100),
   seedEventsPerSession: 20,
   coldRuns: setting("BENCH_COLD_RUNS", 10),
-  rssSeconds: setting("BENCH_RSS_SECONDS", 20),
+  rssSeconds: setting("BENCH_RSS_SECONDS", 60),
   warmUp: 20,
   /** DynamoDB Local (a JVM) needs more warm-up than the service code. */
   floorWarmUp: 100,
@@ -273,7 +286,10 @@ try {
     return found;
   };
   const floorPut = floorResult.operations[0];
-  if (floorPut === undefined) throw new Error("no floor PutItem");
+  const floorEventWrite = floorResult.operations[3];
+  const floorChunkWrite = floorResult.operations[4];
+  if (floorPut === undefined || floorEventWrite === undefined || floorChunkWrite === undefined)
+    throw new Error("floor results incomplete");
   const memoryMb = packaging.settings.memorySizeMb;
 
   const unitOf = (parts: readonly { result: HandlerResult; per: number }[], scaled: boolean): UnitWork => ({
@@ -333,6 +349,31 @@ try {
 
   const bare = packaging.bundles.find((bundle) => bundle.baseline);
   const functionsOnly = packaging.bundles.filter((bundle) => !bundle.baseline);
+
+  // Memory size from measured duration × price (the CPU part scaled to each size's vCPU share).
+  const medianImportMs = [...functionsOnly.map((bundle) => bundle.coldInit.importMs)].sort((a, b) => a - b)[
+    Math.floor((functionsOnly.length - 1) / 2)
+  ] as number;
+  const singleAt = (memoryMb: number) => handler("CreateEvent").atMemory[memoryMb];
+  const fullVcpuMs = singleAt(FULL_VCPU_MB)?.msMean ?? Number.NaN;
+  const memoryOptions: MemoryOption[] = MEMORY_CANDIDATES_MB.map((memoryMb) => {
+    const at = (result: HandlerResult) => result.atMemory[memoryMb]?.billedMsMean ?? Number.NaN;
+    const single = unitOf([{ result: handler("CreateEvent"), per: 1 }], false);
+    const batched = unitOf([{ result: handler("CreateEventBatch"), per: BATCH_SIZE }], false);
+    return {
+      memoryMb,
+      singleEventMs: singleAt(memoryMb)?.msMean ?? Number.NaN,
+      slowdown: (singleAt(memoryMb)?.msMean ?? Number.NaN) / fullVcpuMs,
+      singleEventCostPerMillion: costPerMillion({ ...single, lambdaBilledMs: at(handler("CreateEvent")) }, memoryMb)
+        .total,
+      batchedEventCostPerMillion: costPerMillion(
+        { ...batched, lambdaBilledMs: at(handler("CreateEventBatch")) / BATCH_SIZE },
+        memoryMb,
+      ).total,
+      coldImportMs: medianImportMs * Math.max(1, FULL_VCPU_MB / memoryMb),
+    };
+  });
+  const memoryChoice = chooseMemory(memoryOptions, TARGETS.maxCpuSlowdownForMemoryChoice);
   const coldRatios = functionsOnly.map((bundle) => bundle.coldInit.importMs / (bare?.coldInit.importMs ?? Number.NaN));
   const single = endpoint("CreateEvent");
   const batch = endpoint("CreateEventBatch");
@@ -343,8 +384,17 @@ try {
       single.concurrent.latency.p50 / floorPut.concurrent.latency.p50,
     "create-event handler in-process p50 ÷ raw PutItem p50":
       handler("CreateEvent").latency.p50 / floorPut.sequential.latency.p50,
+    "raw event transaction p50 ÷ raw PutItem p50 (the write POST /api/sdk/events makes, alone)":
+      floorEventWrite.sequential.latency.p50 / floorPut.sequential.latency.p50,
+    "create-event p50 ÷ raw event transaction p50 (sequential, HTTP endpoint)":
+      single.sequential.latency.p50 / floorEventWrite.sequential.latency.p50,
     [`batch events/s ÷ single events/s (${SETTINGS.concurrency} connections)`]:
       (batch.eventsPerSecond ?? Number.NaN) / (single.eventsPerSecond ?? Number.NaN),
+    [`DynamoDB Local's own ceiling for that ratio: raw ${floorChunkWrite.itemsPerOperation - 1}-event transactions' events/s ÷ raw event transactions/s (${SETTINGS.concurrency} in flight)`]:
+      (floorChunkWrite.concurrent.operationsPerSecond * (floorChunkWrite.itemsPerOperation - 1)) /
+      floorEventWrite.concurrent.operationsPerSecond,
+    "handler CPU per single event ÷ per batched event (in-process; what scales Lambda cost and concurrency on AWS)":
+      handler("CreateEvent").cpuMsMean / (handler("CreateEventBatch").cpuMsMean / BATCH_SIZE),
     "largest bundle ÷ 300 KiB": Math.max(...functionsOnly.map((bundle) => bundle.bytes)) / TARGETS.maxBundleBytes,
     "smallest bundle ÷ 300 KiB": Math.min(...functionsOnly.map((bundle) => bundle.bytes)) / TARGETS.maxBundleBytes,
     "cold init (import) ÷ bare client, median over functions": coldRatios.sort((a, b) => a - b)[
@@ -419,6 +469,12 @@ try {
           : (batch.eventsPerSecond ?? 0) / (single.eventsPerSecond ?? 1) >= TARGETS.minBatchOverSingleEventsPerSecond,
     },
     {
+      name: "server RSS across the memory run",
+      target: `within ±${fmt(TARGETS.maxRssChange * 100, 0)} % over ${SETTINGS.rssSeconds} s of load`,
+      measured: `${fmt(memory.atStart.rss / 1024 / 1024, 1)} → ${fmt(memory.atEnd.rss / 1024 / 1024, 1)} MiB (${fmt((memory.atEnd.rss / memory.atStart.rss - 1) * 100, 1)} %)`,
+      met: Math.abs(memory.atEnd.rss / memory.atStart.rss - 1) <= TARGETS.maxRssChange,
+    },
+    {
       name: "cold init ÷ bare client init",
       target: TARGETS.maxColdInitOverBareClient === undefined ? "none given" : `≤ ${TARGETS.maxColdInitOverBareClient}`,
       measured: `import ${fmt(Math.min(...coldRatios))}–${fmt(Math.max(...coldRatios))}× the bare client's ${fmt(bare?.coldInit.importMs ?? Number.NaN, 1)} ms`,
@@ -444,7 +500,7 @@ try {
       settings: SETTINGS,
       rssSecondsSource:
         process.env.BENCH_RSS_SECONDS === undefined
-          ? `the default ${SETTINGS.rssSeconds}-second run; BENCH_RSS_SECONDS=60 gives the full 60-second figure`
+          ? `the default ${SETTINGS.rssSeconds}-second run`
           : `${SETTINGS.rssSeconds} s set by BENCH_RSS_SECONDS`,
     },
     floor: floorResult,
@@ -453,6 +509,12 @@ try {
     memory,
     packaging,
     cost: { prices: PRICES, memoryMb, cloudWatchLogsPerGb: CLOUDWATCH_LOGS_PER_GB, lines: costLines },
+    memorySizing: {
+      maxSlowdown: TARGETS.maxCpuSlowdownForMemoryChoice,
+      options: memoryOptions,
+      chosenMb: memoryChoice?.memoryMb,
+      configuredMb: memoryMb,
+    },
     ratios,
     errors: {
       endpointErrors,
@@ -466,7 +528,7 @@ try {
         "round trips (typically a few ms each on AWS), and its ConsumedCapacity for transactions is not what AWS bills " +
         "(section 4: transactions are costed from their items' images). Relative figures (ratios, round trips, units) " +
         "carry over; absolute ms do not.",
-      "Handler durations for the cost model come from this machine's CPU; a 256 MB arm64 function has a fraction of a vCPU. " +
+      `Handler durations for the cost model come from this machine's CPU; a ${memoryMb} MB arm64 function has ${memoryMb >= FULL_VCPU_MB ? "a full" : "a fraction of a"} vCPU. ` +
         "The sensitivity line in section 6 and the Lambda ms budget show how much room the targets leave.",
       "Cold init here is the module import in a fresh Node process; the Lambda runtime's own bootstrap and the code download are not included. " +
         "Cold starts are not in the cost model (a container serves many requests).",

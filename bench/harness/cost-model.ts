@@ -75,3 +75,28 @@ export function lambdaMsBudget(work: UnitWork, memoryMb: number, targetPerMillio
   const perMs = lambdaDurationPerMillion(1, memoryMb);
   return (targetPerMillion - withoutDuration) / perMs;
 }
+
+/** One candidate memory size, as the bench models it. */
+export interface MemoryOption {
+  readonly memoryMb: number;
+  /** Mean modelled single-event handler duration at this size (CPU scaled to the vCPU share). */
+  readonly singleEventMs: number;
+  /** That duration ÷ the same at a full vCPU. */
+  readonly slowdown: number;
+  readonly singleEventCostPerMillion: number;
+  readonly batchedEventCostPerMillion: number;
+  /** Median cold import of the functions if it ran at this size's vCPU share (an upper bound). */
+  readonly coldImportMs: number;
+}
+
+/**
+ * Lambda memory size from measured duration × price: every size costs about
+ * the same per million events (Lambda duration is cents of the dollars; CPU
+ * time × memory is constant while CPU-bound), so the smallest size whose
+ * CPU share keeps the single-event handler within `maxSlowdown` × its
+ * full-vCPU duration wins; below it, latency grows much faster than the
+ * saving.
+ */
+export function chooseMemory(options: readonly MemoryOption[], maxSlowdown: number): MemoryOption | undefined {
+  return [...options].sort((a, b) => a.memoryMb - b.memoryMb).find((option) => option.slowdown <= maxSlowdown);
+}

@@ -2,7 +2,7 @@
 import type { EndpointResult, MemoryRun } from "../phases/endpoints.js";
 import type { FloorResult } from "../phases/floor.js";
 import type { HandlerResult } from "../phases/handlers.js";
-import type { CostBreakdown, PRICES, UnitWork } from "./cost-model.js";
+import type { CostBreakdown, MemoryOption, PRICES, UnitWork } from "./cost-model.js";
 import type { BundleResult, BundleSettings } from "./packaging.js";
 
 export interface CostLine {
@@ -74,6 +74,12 @@ export interface BenchResults {
     readonly cloudWatchLogsPerGb: number;
     readonly lines: readonly CostLine[];
   };
+  readonly memorySizing: {
+    readonly maxSlowdown: number;
+    readonly options: readonly MemoryOption[];
+    readonly chosenMb: number | undefined;
+    readonly configuredMb: number;
+  };
   readonly ratios: Readonly<Record<string, number>>;
   readonly errors: {
     readonly endpointErrors: number;
@@ -140,7 +146,9 @@ export function renderMarkdown(results: BenchResults): string {
   out.push("## 1. Floor: raw DynamoDB calls from Node (service's document client)", "");
   out.push(
     `Item: the event item exactly as POST /api/sdk/events stores it (built by the service's \`eventItem\`), ≈ ${floor.eventItemBytes} bytes. ` +
-      `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, run just before section 3's sequential runs; concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight.`,
+      `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, run just before section 3's sequential runs; concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight ` +
+      "(the transactions: as many items, so a 26-item transaction runs 1/26 as often). The two transactions are the writes the event routes make, on the same items, " +
+      "so they are the floor of those routes' own design; units: as DynamoDB Local reports them, and for the transactions what AWS bills (2 WCU per item per KB, modelled from the item images as in section 4).",
     "",
   );
   out.push(
@@ -155,7 +163,8 @@ export function renderMarkdown(results: BenchResults): string {
         `p95 ms @${settings.concurrency}`,
         `p99 ms @${settings.concurrency}`,
         `ops/s @${settings.concurrency}`,
-        "units (Local)",
+        `items/s @${settings.concurrency}`,
+        "units",
       ],
       floor.operations.map((operation) => [
         operation.label,
@@ -167,6 +176,7 @@ export function renderMarkdown(results: BenchResults): string {
         n(operation.concurrent.latency.p95),
         n(operation.concurrent.latency.p99),
         int(operation.concurrent.operationsPerSecond),
+        int(operation.concurrent.operationsPerSecond * operation.itemsPerOperation),
         `${n(operation.reportedUnits, 1)} ${operation.unitKind}`,
       ]),
     ),
@@ -441,8 +451,8 @@ export function renderMarkdown(results: BenchResults): string {
     "",
   );
   out.push(
-    "Sensitivity (not the verdict): at 256 MB a function gets about 256/1,769 of a vCPU, so CPU-bound work runs slower " +
-      "there than on this machine. Scaling each invocation's measured CPU time by 1,769/256 (DynamoDB waits unchanged) gives: " +
+    `Sensitivity (not the verdict): at ${cost.memoryMb} MB a function gets about min(1, ${cost.memoryMb}/1,769) of a vCPU, so CPU-bound work may run slower ` +
+      `there than on this machine. Scaling each invocation's measured CPU time by max(1, 1,769/${cost.memoryMb}) (DynamoDB waits unchanged) gives: ` +
       cost.lines
         .map(
           (line) =>
@@ -453,6 +463,43 @@ export function renderMarkdown(results: BenchResults): string {
       `($${cost.cloudWatchLogsPerGb}/GB as known, unverified) would add ` +
       cost.lines.map((line) => `${usd(line.logIngestionPerMillion)} (${line.unit})`).join(", ") +
       " per million; the EMF metrics lines Lambda also writes are not emitted locally and not counted.",
+    "",
+  );
+
+  const sizing = results.memorySizing;
+  out.push("## 7. Lambda memory size (measured duration × price)", "");
+  out.push(
+    "Each size modelled from section 3's invocations: the measured CPU time scaled to the size's share of a vCPU (min(1, MB ÷ 1,769)), DynamoDB waits unchanged, " +
+      "priced as in section 6. Cold import: the median of section 5 scaled the same way (an upper bound: Node's import is mostly CPU). " +
+      `Rule: the smallest size whose single-event handler stays within ${sizing.maxSlowdown}× its full-vCPU duration ` +
+      "(cost is flat across sizes, so latency decides). " +
+      `Bench's choice: **${sizing.chosenMb ?? "none"} MB**; configured in lib/constructs/api-function.ts: **${sizing.configuredMb} MB**` +
+      `${sizing.chosenMb === sizing.configuredMb ? " (the same)." : " (they differ: update the construct)."}`,
+    "",
+    table(
+      [
+        "memory MB",
+        "single event ms (model)",
+        "÷ full vCPU",
+        "$ per M single events",
+        "$ per M batched events",
+        "cold import ms (model)",
+        "choice",
+      ],
+      sizing.options.map((option) => [
+        String(option.memoryMb),
+        n(option.singleEventMs),
+        n(option.slowdown),
+        usd(option.singleEventCostPerMillion),
+        usd(option.batchedEventCostPerMillion),
+        n(option.coldImportMs, 0),
+        option.memoryMb === sizing.chosenMb
+          ? "**chosen**"
+          : option.memoryMb === sizing.configuredMb
+            ? "configured"
+            : "",
+      ]),
+    ),
     "",
   );
 

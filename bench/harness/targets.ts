@@ -16,6 +16,14 @@ export const TARGETS = {
   maxCreateEventOverPutItemP50: 2.5 as number | undefined,
   /** Issue 6: batch ingestion ≥ 10 × the events/s of single-event ingestion at the same concurrency. */
   minBatchOverSingleEventsPerSecond: 10 as number | undefined,
+  /** Issue 6: the local server's RSS stays flat (±10 %) across the (60-second) load run. */
+  maxRssChange: 0.1,
+  /**
+   * Memory size choice (not an issue threshold): the smallest Lambda size whose
+   * CPU share keeps the single-event handler within this factor of its
+   * duration at a full vCPU.
+   */
+  maxCpuSlowdownForMemoryChoice: 1.5,
   /** Issue 6: cold init ≤ 1.5 × a bare document-client module. */
   maxColdInitOverBareClient: 1.5 as number | undefined,
 } as const;

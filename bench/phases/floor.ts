@@ -11,6 +11,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aw
 import type { AgentEvent, NewEvent } from "../../functions/domain/event.js";
 import { newId } from "../../functions/domain/ids.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { GROUP_SIZE as BATCH_CHUNK } from "../../functions/store/event-batch-store.js";
 import { eventItem } from "../../functions/store/event-store.js";
 import { expiryEpochSeconds } from "../../functions/store/retention.js";
 import { type Image, itemBytes, standardWriteUnits } from "../harness/capacity-model.js";
@@ -28,9 +29,11 @@ export interface Throughput {
 
 export interface FloorOperation {
   readonly label: string;
+  /** Items one operation writes or reads (1, except the transactions shaped like the event routes). */
+  readonly itemsPerOperation: number;
   readonly sequential: Throughput;
   readonly concurrent: Throughput;
-  /** Capacity units DynamoDB Local reported for one such operation. */
+  /** Capacity units of one such operation: as DynamoDB Local reported them, or for a transaction as AWS bills them (modelled from the item images; Local misreports transactions). */
   readonly reportedUnits: number;
   readonly unitKind: "WCU" | "RCU";
 }
@@ -146,17 +149,61 @@ export async function floorBench(options: {
   const get = (index: number) =>
     documentClient.send(new GetCommand({ TableName: tableName, Key: keyOf(index), ConsistentRead: true }));
 
+  // The write shapes of the event routes, for the same items: POST /api/sdk/events is one transaction of
+  // the event put + the session's counter update; the batch route writes a session's events in transactions
+  // of up to 25 puts + that counter update. Counter items rotate over 256 sessions so that no two
+  // transactions in flight touch the same one (which would be a transaction conflict, not a measurement).
+  const counterUpdate = (index: number) => ({
+    Update: {
+      TableName: tableName,
+      Key: { PK: `SESSION#${sessionId}-${index % 256}`, SK: "SESSION" },
+      UpdateExpression: "ADD eventCount :one, eventCost :cost SET lastActivityAt = :now",
+      ExpressionAttributeValues: { ":one": 1, ":cost": 0.0021, ":now": new Date().toISOString() },
+    },
+  });
+  const eventTransaction = (index: number) =>
+    documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [{ Put: { TableName: tableName, Item: items[nextPut++ % items.length] } }, counterUpdate(index)],
+      }),
+    );
+  const chunkTransaction = (index: number) =>
+    documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...Array.from({ length: BATCH_CHUNK }, () => ({
+            Put: { TableName: tableName, Item: items[nextPut++ % items.length] },
+          })),
+          counterUpdate(index),
+        ],
+      }),
+    );
+
   const kinds = [
-    { label: "PutItem (event item)", run: put, unitKind: "WCU" as const },
-    { label: "UpdateItem (event item: ADD counters, SET timestamp)", run: update, unitKind: "WCU" as const },
-    { label: "GetItem (event item, strongly consistent)", run: get, unitKind: "RCU" as const },
+    { label: "PutItem (event item)", run: put, unitKind: "WCU" as const, items: 1 },
+    { label: "UpdateItem (event item: ADD counters, SET timestamp)", run: update, unitKind: "WCU" as const, items: 1 },
+    { label: "GetItem (event item, strongly consistent)", run: get, unitKind: "RCU" as const, items: 1 },
+    {
+      label: "TransactWriteItems: event put + counter update (POST /api/sdk/events' write)",
+      run: eventTransaction,
+      unitKind: "WCU" as const,
+      items: 2,
+    },
+    {
+      label: `TransactWriteItems: ${BATCH_CHUNK} event puts + counter update (the batch route's write)`,
+      run: chunkTransaction,
+      unitKind: "WCU" as const,
+      items: BATCH_CHUNK + 1,
+    },
   ];
+  /** A kind's share of the sample counts: a 26-item transaction runs 1/26 as many times. */
+  const share = (count: number, items: number) => Math.max(10, Math.round(count / items));
   const sequentialResults = new Map<string, Throughput>();
   return {
     async sequential() {
       for (const kind of kinds) {
-        for (let index = 0; index < warmUp; index++) await kind.run(index);
-        const seq = await sequential(kind.run, samples);
+        for (let index = 0; index < share(warmUp, kind.items); index++) await kind.run(index);
+        const seq = await sequential(kind.run, share(samples, kind.items));
         sequentialResults.set(kind.label, seq);
         options.log(
           `  ${kind.label}: p50 ${seq.latency.p50.toFixed(2)} ms, ${seq.operationsPerSecond.toFixed(0)}/s sequential`,
@@ -168,16 +215,20 @@ export async function floorBench(options: {
       for (const kind of kinds) {
         const seq = sequentialResults.get(kind.label);
         if (seq === undefined) throw new Error("floor: sequential() must run first");
-        const conc = await concurrent(kind.run, concurrentOperations, inFlight);
+        const conc = await concurrent(kind.run, share(concurrentOperations, kind.items), inFlight);
         options.meter.start({ capacity: true });
         await kind.run(0);
         const [record] = options.meter.drain();
         options.meter.stop();
         measured.push({
           label: kind.label,
+          itemsPerOperation: kind.items,
           sequential: seq,
           concurrent: conc,
-          reportedUnits: (record?.tableUnits ?? Number.NaN) + (record?.indexUnits ?? 0),
+          reportedUnits:
+            record?.modelled !== undefined
+              ? record.modelled.table + record.modelled.indexes
+              : (record?.tableUnits ?? Number.NaN) + (record?.indexUnits ?? 0),
           unitKind: kind.unitKind,
         });
         options.log(

@@ -17,6 +17,9 @@ import { type LatencySummary, mean, mode, summarize } from "../harness/stats.js"
 /** Memory at which a Lambda function gets one full vCPU. */
 export const FULL_VCPU_MB = 1769;
 
+/** Lambda memory sizes the bench models (MB); 1,769 MB is one full vCPU. */
+export const MEMORY_CANDIDATES_MB = [128, 256, 512, 768, 1024, 1536, 1769] as const;
+
 export interface DynamoWork {
   readonly invocations: number;
   /** HTTP round trips to DynamoDB per invocation. */
@@ -49,6 +52,11 @@ export interface HandlerResult {
    * vCPU (memory ÷ 1,769 MB) and the waiting on DynamoDB stayed as measured.
    */
   readonly cpuScaledBilledMsMean: number;
+  /**
+   * The same model at each candidate memory size (MB → value): mean billed ms
+   * and mean duration, the CPU part scaled to min(1, MB ÷ 1,769) of a vCPU.
+   */
+  readonly atMemory: Readonly<Record<number, { readonly billedMsMean: number; readonly msMean: number }>>;
   /** Bytes of log lines the handler wrote per invocation (the request log line). */
   readonly logBytesMean: number;
   readonly failures: number;
@@ -161,6 +169,13 @@ export async function inProcessHandler(
         billedMsMean: mean(timings.map((timing) => Math.ceil(timing.ms))),
         cpuMsMean: mean(timings.map((timing) => timing.cpuMs)),
         cpuScaledBilledMsMean: mean(timings.map((timing) => Math.ceil(timing.ms + timing.cpuMs * (cpuFactor - 1)))),
+        atMemory: Object.fromEntries(
+          MEMORY_CANDIDATES_MB.map((memoryMb) => {
+            const slowdown = Math.max(1, FULL_VCPU_MB / memoryMb) - 1;
+            const scaled = timings.map((timing) => timing.ms + timing.cpuMs * slowdown);
+            return [memoryMb, { billedMsMean: mean(scaled.map((ms) => Math.ceil(ms))), msMean: mean(scaled) }];
+          }),
+        ),
         logBytesMean: (logsAfter.infoBytes - logsBefore.infoBytes) / samples,
       };
     },

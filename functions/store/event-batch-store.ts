@@ -23,7 +23,7 @@ import { rollupUpdates } from "./rollup-store.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 
 /** Events per transaction: with their idempotency records and a session's rollups, well under 100 items. */
-const GROUP_SIZE = 25;
+export const GROUP_SIZE = 25;
 const ATTEMPTS = 6;
 
 export interface BatchEventInput {
