@@ -1,6 +1,6 @@
 /**
- * Keeps the service's per-request INFO log lines (Powertools, written through
- * `console.info` outside Lambda) off the terminal while still building them,
+ * Keeps the service's per-request INFO log lines (functions/runtime/log.ts,
+ * written through `console.info` outside Lambda) off the terminal while still building them,
  * and counts what would have been written: on Lambda each line is a
  * CloudWatch Logs ingestion. WARN/ERROR lines still reach stderr (the first
  * few) and are counted.

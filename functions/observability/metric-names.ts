@@ -12,8 +12,7 @@ export const METRICS_NAMESPACE = "AgentTracking";
 
 /**
  * Name of the service in every log line (`service`) and the `service`
- * dimension Powertools adds to every metric (`POWERTOOLS_SERVICE_NAME`
- * overrides it).
+ * dimension of every metric (`POWERTOOLS_SERVICE_NAME` overrides it).
  */
 export const SERVICE_NAME = "agent-tracking";
 
@@ -29,12 +28,12 @@ export const METRIC = {
   ingestedEvents: "IngestedEvents",
 } as const;
 
-/** Names of the dimensions of the custom metrics (besides Powertools' `service`). */
+/** Names of the dimensions of the custom metrics. */
 export const DIMENSION = {
   /** The API Gateway route key, e.g. `POST /api/sdk/events`. */
   route: "route",
   /** The HTTP status code of a rejected request, e.g. `401`. */
   status: "status",
-  /** Added by Powertools to every metric. */
+  /** The service name ({@link SERVICE_NAME}): the first dimension of every metric. */
   service: "service",
 } as const;

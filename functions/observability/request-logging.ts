@@ -22,12 +22,17 @@
  * at the very end of every request: pass it to `middy({ requestEnd })` and
  * every request is reported exactly once (whichever runs first reports).
  */
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type { HttpResult, SdkEvent } from "../http/sdk-event.js";
 import { optionalEnv } from "../runtime/env.js";
 import { logger, runningInLambda } from "../runtime/log.js";
+import {
+  type EmbeddedMetricsWriter,
+  embeddedMetricsWriter,
+  type MetricValue,
+  metricsDisabledByEnvironment,
+} from "./embedded-metrics.js";
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "./metric-names.js";
 
 type ObservedRequest = Request<SdkEvent, HttpResult, Error, Context>;
@@ -46,14 +51,14 @@ export interface RequestObservability extends MiddlewareObj<SdkEvent, HttpResult
 export interface RequestObservabilityOptions {
   /**
    * Emit EMF metrics on stdout. Off outside Lambda by default, where EMF
-   * lines would only clutter `npm start` and the test output. On Lambda
-   * `POWERTOOLS_METRICS_DISABLED=true` still switches them off.
+   * lines would only clutter `npm start` and the test output.
+   * `POWERTOOLS_METRICS_DISABLED=true` switches them off either way.
    * @default true on AWS Lambda (`AWS_LAMBDA_FUNCTION_NAME` set), false elsewhere
    */
   readonly emitMetrics?: boolean;
 }
 
-/** The fields of the per-request log line (besides Powertools' own `level`, `message`, `timestamp`, `service`). */
+/** The fields of the per-request log line (besides the logger's own `level`, `message`, `timestamp`, `service`). */
 export interface RequestLogFields {
   /** API Gateway's request id (`requestContext.requestId`): the id in the stage's access log. */
   readonly requestId: string | undefined;
@@ -121,30 +126,30 @@ export function requestLogFields(
 }
 
 /**
- * Stores and flushes the request's metrics: `Requests`, `Latency` and (on
- * success) `IngestedEvents` with dimension `route`, then `Rejected` with
- * dimensions `route` and `status` for a 4xx/5xx. Never throws: a metrics
- * problem is logged and the response goes out unchanged.
+ * Writes the request's metrics: one EMF object with `Requests`, `Latency` and
+ * (on success) `IngestedEvents` with dimensions `service` and `route`, then,
+ * for a 4xx/5xx, a second one with `Rejected` and dimensions `service`,
+ * `route` and `status` (`status` must not become a dimension of the first
+ * object's metrics). Never throws: a metrics problem is logged and the
+ * response goes out unchanged.
  */
-function publishRequestMetrics(metrics: Metrics, fields: RequestLogFields): void {
+function publishRequestMetrics(metrics: EmbeddedMetricsWriter, fields: RequestLogFields): void {
   try {
-    metrics.addDimension(DIMENSION.route, fields.route);
-    metrics.addMetric(METRIC.requests, MetricUnit.Count, 1);
-    if (fields.latencyMs !== undefined) metrics.addMetric(METRIC.latency, MetricUnit.Milliseconds, fields.latencyMs);
-    if (fields.status < 400 && fields.ingestedEvents !== undefined) {
-      metrics.addMetric(METRIC.ingestedEvents, MetricUnit.Count, fields.ingestedEvents);
+    const route = { [DIMENSION.route]: fields.route };
+    const values: MetricValue[] = [{ name: METRIC.requests, unit: "Count", value: 1 }];
+    if (fields.latencyMs !== undefined) {
+      values.push({ name: METRIC.latency, unit: "Milliseconds", value: fields.latencyMs });
     }
-    metrics.publishStoredMetrics();
+    if (fields.status < 400 && fields.ingestedEvents !== undefined) {
+      values.push({ name: METRIC.ingestedEvents, unit: "Count", value: fields.ingestedEvents });
+    }
+    metrics.write(route, values);
     if (fields.status >= 400) {
-      // A separate EMF object: `status` must not become a dimension of the metrics above.
-      const rejected = metrics.singleMetric();
-      rejected.addDimension(DIMENSION.route, fields.route);
-      rejected.addDimension(DIMENSION.status, String(fields.status));
-      rejected.addMetric(METRIC.rejected, MetricUnit.Count, 1); // a single metric publishes at once
+      metrics.write({ ...route, [DIMENSION.status]: String(fields.status) }, [
+        { name: METRIC.rejected, unit: "Count", value: 1 },
+      ]);
     }
   } catch (error) {
-    metrics.clearMetrics();
-    metrics.clearDimensions();
     logger.warn("request metrics not published", { errorName: error instanceof Error ? error.name : typeof error });
   }
 }
@@ -153,15 +158,16 @@ function publishRequestMetrics(metrics: Metrics, fields: RequestLogFields): void
  * Middleware factory: one log line and one set of metrics per request.
  * Register it first (before `httpErrorMapper()`) and give its `requestEnd`
  * to `middy()`; see the module comment. Build it once per chain (module
- * scope): it holds the chain's cold-start flag and Metrics instance.
+ * scope): it holds the chain's cold-start flag. Whether metrics are on and
+ * their namespace (`POWERTOOLS_METRICS_NAMESPACE`, default
+ * {@link METRICS_NAMESPACE}) and `service` dimension
+ * (`POWERTOOLS_SERVICE_NAME`, default {@link SERVICE_NAME}) are read here.
  */
 export function requestObservability(options: RequestObservabilityOptions = {}): RequestObservability {
-  const emitMetrics = options.emitMetrics ?? runningInLambda();
+  const emitMetrics = (options.emitMetrics ?? runningInLambda()) && !metricsDisabledByEnvironment();
   const metrics = emitMetrics
-    ? new Metrics({
-        namespace: optionalEnv("POWERTOOLS_METRICS_NAMESPACE") ?? METRICS_NAMESPACE,
-        serviceName: optionalEnv("POWERTOOLS_SERVICE_NAME") ?? SERVICE_NAME,
-        logger,
+    ? embeddedMetricsWriter(optionalEnv("POWERTOOLS_METRICS_NAMESPACE") ?? METRICS_NAMESPACE, {
+        [DIMENSION.service]: optionalEnv("POWERTOOLS_SERVICE_NAME") ?? SERVICE_NAME,
       })
     : undefined;
   const startedAt = new WeakMap<ObservedRequest, number>();

@@ -206,7 +206,7 @@ describe("requestObservability: the request log line", () => {
   });
 });
 
-/** Every JSON line written straight to stdout (where Powertools prints on Lambda, and Metrics always). */
+/** Every JSON line written straight to stdout (where the logger prints INFO on Lambda, and EMF always goes). */
 function captureStdout(): Record<string, unknown>[] {
   const written: Record<string, unknown>[] = [];
   vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
@@ -386,7 +386,7 @@ describe("requestObservability: EMF metrics", () => {
 });
 
 describe("requestObservability on AWS Lambda", () => {
-  it("prints the line through Powertools' own stdout console and emits EMF by default", async () => {
+  it("prints the line straight to stdout, not through the console, and emits EMF by default", async () => {
     // Prepare: fresh modules that see the Lambda runtime's function name at load.
     vi.stubEnv("AWS_LAMBDA_FUNCTION_NAME", "ats-create-event");
     vi.stubEnv("POWERTOOLS_METRICS_DISABLED", undefined);
@@ -409,5 +409,26 @@ describe("requestObservability on AWS Lambda", () => {
     expect(lines[0]).toMatchObject({ level: "INFO", status: 204, route: ROUTE_KEY });
     expect(emfIn(written)).toMatchObject([{ Requests: 1, route: ROUTE_KEY }]);
     expect(JSON.stringify(written)).not.toContain(apiKey);
+  });
+
+  it("emits no EMF when POWERTOOLS_METRICS_DISABLED=true, and still logs the line", async () => {
+    // Prepare
+    vi.stubEnv("AWS_LAMBDA_FUNCTION_NAME", "ats-create-event");
+    vi.stubEnv("POWERTOOLS_METRICS_DISABLED", "true");
+    vi.resetModules();
+    const fresh = await import("../../functions/observability/request-logging.js");
+    const written = captureStdout();
+    const handler = middy<SdkEvent, HttpResult, Error, Context>()
+      .use(fresh.requestObservability())
+      .handler(async function noContent() {
+        return { statusCode: 204 };
+      });
+
+    // Act
+    await handler(apiEvent({ authorization: `Bearer ${apiKey}` }), context);
+
+    // Assess
+    expect(emfIn(written)).toEqual([]);
+    expect(written.filter((entry) => entry.message === "request")).toHaveLength(1);
   });
 });
