@@ -91,7 +91,7 @@ function lambdaContext(functionName: string, requestId: string): Context {
     functionName,
     functionVersion: "$LATEST",
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: "768",
+    memoryLimitInMB: "1024",
     awsRequestId: requestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: "local",

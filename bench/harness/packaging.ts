@@ -81,7 +81,7 @@ const LAMBDA_ENVIRONMENT = {
   AWS_REGION: "us-east-1",
   AWS_DEFAULT_REGION: "us-east-1",
   AWS_EXECUTION_ENV: "AWS_Lambda_nodejs24.x",
-  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: "768",
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: "1024",
   TABLE_NAME: "ats-bench-table",
 };
 

@@ -43,7 +43,7 @@ export interface ApiFunctionProps {
    * Chosen by `npm run bench` (bench/results.md, "Lambda memory size"): the
    * smallest size whose vCPU share keeps the event handler within 1.5× its
    * full-vCPU duration; every size costs about the same per event.
-   * @default 768
+   * @default 1024
    */
   readonly memorySize?: number;
   /** @default Duration.seconds(10) */
@@ -96,7 +96,7 @@ export class ApiFunction extends Construct {
       depsLockFilePath: path.join(props.projectRoot, "package-lock.json"),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 768,
+      memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(10),
       logGroup: this.logGroup,
       environment: {

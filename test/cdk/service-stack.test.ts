@@ -381,7 +381,7 @@ describe("Lambda functions", () => {
     template.allResourcesProperties("AWS::Lambda::Function", {
       Runtime: "nodejs24.x",
       Architectures: ["arm64"],
-      MemorySize: 768,
+      MemorySize: 1024,
       Handler: "index.handler",
       FunctionName: Match.absent(),
       Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: tableLogicalId() } }) },
