@@ -53,9 +53,31 @@ async function readReplay(orgId: string, key: string) {
   return result.Item as { fingerprint?: string; eventId?: string } | undefined;
 }
 
-/** Records one session's events (up to GROUP_SIZE) in one transaction, retrying what a race or replay leaves. */
-async function writeGroup(principal: Principal, sessionId: string, group: readonly BatchEventInput[], nowMs: number) {
+/** What {@link writeGroup} leaves: each event's result, and the session as its transaction left it. */
+interface GroupOutcome {
+  readonly results: BatchEventResult[];
+  /**
+   * The session after the last committed transaction, derived without a read
+   * (counts, tool counters, status): the next group of the same session starts
+   * from it instead of reading the session again.
+   */
+  readonly session: Session;
+}
+
+/**
+ * Records one session's events (up to GROUP_SIZE) in one transaction, retrying what a race or replay leaves.
+ * `known`: the session as the previous group of this batch left it (the first attempt trusts it; its
+ * transaction's condition on the event count catches anything that changed since, and retries re-read).
+ */
+async function writeGroup(
+  principal: Principal,
+  sessionId: string,
+  group: readonly BatchEventInput[],
+  nowMs: number,
+  known: Session | undefined,
+): Promise<GroupOutcome> {
   const results: BatchEventResult[] = [];
+  let current = known;
   let pending = [...group];
   const now = new Date(nowMs).toISOString();
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
@@ -72,7 +94,9 @@ async function writeGroup(principal: Principal, sessionId: string, group: readon
     prepared.set(input.index, { event, item: await eventItem(event, principal.retentionDays, ttl) });
   }
   for (let attempt = 0; attempt < ATTEMPTS && pending.length > 0; attempt++) {
-    const stored: Session = await getSession(principal, sessionId, nowMs);
+    const stored: Session =
+      attempt === 0 && current !== undefined ? current : await getSession(principal, sessionId, nowMs);
+    current = stored;
     const toolCounts = { toolCalls: { ...stored.toolCalls }, toolErrors: { ...stored.toolErrors } };
     const increments = new Map<string, { counter: "toolCalls" | "toolErrors"; tool: string; calls: number }>();
     const lateTools: Record<string, { calls: number; errors: number }> = {};
@@ -147,6 +171,14 @@ async function writeGroup(principal: Principal, sessionId: string, group: readon
     try {
       await documentClient.send(new TransactWriteCommand({ TransactItems: [sessionUpdate, ...items, ...rollups] }));
       results.push(...written.map(({ input, event }) => ({ index: input.index, id: event.id })));
+      current = {
+        ...stored,
+        eventCount: stored.eventCount + pending.length,
+        eventCost: stored.eventCost + cost,
+        lastActivityAt: now,
+        toolCalls: toolCounts.toolCalls,
+        toolErrors: toolCounts.toolErrors,
+      };
       pending = [];
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -168,10 +200,10 @@ async function writeGroup(principal: Principal, sessionId: string, group: readon
       pending = pending.filter((input) => !settled.has(input.index));
     }
   }
-  if (pending.length > 0) {
+  if (pending.length > 0 || current === undefined) {
     throw new Error(`Session ${sessionId} kept changing while ${pending.length} events were recorded`);
   }
-  return results;
+  return { results, session: current };
 }
 
 /**
@@ -197,11 +229,16 @@ export async function recordEventBatch(
   }
   await Promise.all(
     [...bySession.entries()].map(async ([sessionId, events]) => {
+      // One read of the session per batch: each group's transaction leaves the state the next one starts from.
+      let session: Session | undefined;
       for (let start = 0; start < events.length; start += GROUP_SIZE) {
         const group = events.slice(start, start + GROUP_SIZE);
         try {
-          results.push(...(await writeGroup(principal, sessionId, group, nowMs)));
+          const outcome = await writeGroup(principal, sessionId, group, nowMs, session);
+          results.push(...outcome.results);
+          session = outcome.session;
         } catch (error) {
+          session = undefined;
           for (const input of group) results.push({ index: input.index, error });
         }
       }

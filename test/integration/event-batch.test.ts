@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
+import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
 import {
   call,
   createTestKey,
@@ -79,6 +80,48 @@ describe("POST /api/sdk/events/batch", () => {
     expect(results(response.body).every((result) => result.status === 201)).toBe(true);
     expect(await storedEvents(sessionId)).toHaveLength(100);
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, eventCost: 25 });
+  });
+
+  it("reads a session once per batch, not once per transaction of 25 events", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const events = Array.from({ length: 100 }, () => ({ sessionId, eventType: "tool_call", toolName: "search" }));
+    const recorder = recordDynamoCommands();
+    recorder.reset();
+
+    const response = await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+
+    expect(results(response.body).every((result) => result.status === 201)).toBe(true);
+    const commands = recorder.commands();
+    expect(commands.filter((name) => name === "TransactWriteItemsCommand")).toHaveLength(4);
+    // One read of the session; the key lookup and rate-limit lease are cached on this warm container.
+    expect(commands.filter((name) => name === "GetItemCommand")).toHaveLength(1);
+    expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, toolCalls: { search: 100 } });
+  });
+
+  it("keeps counters exact when the session changes between a batch's transactions", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const batch = Array.from({ length: 100 }, (_, index) => ({
+      sessionId,
+      eventType: "tool_call",
+      toolName: `tool-${index % 4}`,
+      estimatedCost: 0.5,
+    }));
+    const singles = Array.from({ length: 30 }, () => ({ sessionId, eventType: "error", toolName: "tool-0" }));
+
+    const [batchResponse, ...singleResponses] = await Promise.all([
+      call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events: batch } }),
+      ...singles.map((body) => call(api, "POST", "/api/sdk/events", { key: owner.key, body })),
+    ]);
+
+    expect(batchResponse && results(batchResponse.body).every((result) => result.status === 201)).toBe(true);
+    expect(singleResponses.map((response) => response.status)).toEqual(singles.map(() => 201));
+    expect(await storedEvents(sessionId)).toHaveLength(130);
+    expect(await storedSession(sessionId)).toMatchObject({
+      eventCount: 130,
+      eventCost: 50,
+      toolCalls: { "tool-0": 25, "tool-1": 25, "tool-2": 25, "tool-3": 25 },
+      toolErrors: { "tool-0": 30 },
+    });
   });
 
   it("replays an event whose idempotencyKey was already used (same id, nothing written twice); another body is 422", async () => {
