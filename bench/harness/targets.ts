@@ -12,6 +12,10 @@ export const TARGETS = {
   /** Modelled AWS cost, US dollars per million events. */
   maxCostPerMillionBatchedEvents: 1.5,
   maxCostPerMillionSingleEvents: 4,
+  /** Issue 6: a single event costs ≤ 2 DynamoDB round trips on a warm container (key lookup cached)… */
+  maxRoundTripsPerSingleEvent: 2,
+  /** …and ≤ 2 WCU for an event under 1 KB. */
+  maxWriteUnitsPerSingleEvent: 2,
   /** Issue 6: create-event p50 through the local stack ≤ 2.5 × raw PutItem p50 of the same run. */
   maxCreateEventOverPutItemP50: 2.5 as number | undefined,
   /** Issue 6: batch ingestion ≥ 10 × the events/s of single-event ingestion at the same concurrency. */
