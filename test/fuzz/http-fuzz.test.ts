@@ -1031,10 +1031,10 @@ describe("HTTP fuzzing of every route", () => {
 });
 
 /**
- * Defects the fuzzer found, as minimal requests. Each asserts the CORRECT behaviour and is marked
- * Regression tests of defects the fuzzer found (all fixed).
+ * Regression tests of the defects the fuzzer found (all fixed), as minimal requests: each asserts the
+ * correct behaviour.
  */
-describe("defects found by fuzzing (expected to fail until fixed)", () => {
+describe("defects found by fuzzing (regression tests)", () => {
   const key = () => world.secrets.apiKey;
   const token = () => world.secrets.ownerToken;
 
