@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { CfnApi, CfnRoute } from "aws-cdk-lib/aws-apigatewayv2";
@@ -117,6 +118,7 @@ const QUEUE_CONSUME_ACTIONS = [
 ] as const;
 
 let stack: AgentTrackingStack;
+let app: App;
 let template: Template;
 
 /** Resources of one type, typed by the caller after `findResources`' untyped JSON. */
@@ -267,7 +269,7 @@ beforeAll(() => {
     typeof cdkJson === "object" && cdkJson !== null && "context" in cdkJson
       ? (cdkJson.context as Record<string, unknown>)
       : {};
-  const app = new App({ context });
+  app = new App({ context });
 
   // Act: one synthesis (and one esbuild run per handler) for the whole file.
   stack = new AgentTrackingStack(app, "AgentTrackingTest");
@@ -875,6 +877,41 @@ describe("Cognito user directory", () => {
     template.hasResourceProperties("AWS::Cognito::UserPoolClient", {
       UserPoolId: { Ref: logicalIdOf(stack.users.userPool, CfnUserPool) },
     });
+  });
+});
+
+describe("Lambda bundles", () => {
+  /** Each function's logical id with the text of the bundle its code asset holds. */
+  function bundles(): { id: string; code: string }[] {
+    const directory = app.synth().directory;
+    return Object.entries(resourcesOf<{ Properties: { Code: { S3Key?: unknown } } }>("AWS::Lambda::Function")).flatMap(
+      ([id, resource]) => {
+        const key = resource.Properties.Code.S3Key;
+        if (typeof key !== "string") return [];
+        return [{ id, code: readFileSync(join(directory, `asset.${key.replace(/\.zip$/, "")}`, "index.mjs"), "utf8") }];
+      },
+    );
+  }
+
+  it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
+    const built = bundles();
+
+    expect(built).toHaveLength(routes.length + 1);
+    for (const { id, code } of built)
+      expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
+  });
+
+  it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
+    const built = bundles();
+    const payloadFunctions = [...routes, deletionWorker].filter((route) => "payloadAccess" in route);
+
+    // The S3 client's own code (its endpoint rules name s3-object-lambda) is in no bundle…
+    for (const { id, code } of built)
+      expect({ id, s3Client: code.includes("s3-object-lambda") }).toEqual({ id, s3Client: false });
+    // …and exactly the functions with payload access import it lazily.
+    expect(built.filter(({ code }) => code.includes('import("@aws-sdk/client-s3")'))).toHaveLength(
+      payloadFunctions.length,
+    );
   });
 });
 
