@@ -11,7 +11,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aw
 import type { AgentEvent, NewEvent } from "../../functions/domain/event.js";
 import { newId } from "../../functions/domain/ids.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { GROUP_SIZE as BATCH_CHUNK } from "../../functions/store/event-batch-store.js";
+import { MAX_TRANSACTION_ITEMS } from "../../functions/store/event-batch-store.js";
 import { eventItem } from "../../functions/store/event-store.js";
 import { expiryEpochSeconds } from "../../functions/store/retention.js";
 import { type Image, itemBytes, standardWriteUnits } from "../harness/capacity-model.js";
@@ -129,7 +129,13 @@ export async function floorBench(options: {
 }): Promise<FloorBench> {
   const { samples, warmUp, concurrentOperations, inFlight } = options;
   const sessionId = newId("session");
-  const items = await eventItems(warmUp + samples + concurrentOperations + 1, sessionId);
+  // The batch route fills a transaction: up to MAX_TRANSACTION_ITEMS − 1 event puts + the counter update.
+  const BATCH_CHUNK = MAX_TRANSACTION_ITEMS - 1;
+  // Enough distinct items that no two transactions in flight put the same one.
+  const items = await eventItems(
+    Math.max(warmUp + samples + concurrentOperations + 1, 2 * inFlight * MAX_TRANSACTION_ITEMS),
+    sessionId,
+  );
   const keyOf = (index: number) => {
     const item = items[index % items.length] as Record<string, unknown>;
     return { PK: item.PK, SK: item.SK };
@@ -151,7 +157,7 @@ export async function floorBench(options: {
 
   // The write shapes of the event routes, for the same items: POST /api/sdk/events is one transaction of
   // the event put + the session's counter update; the batch route writes a session's events in transactions
-  // of up to 25 puts + that counter update. Counter items rotate over 256 sessions so that no two
+  // of up to 99 puts + that counter update. Counter items rotate over 256 sessions so that no two
   // transactions in flight touch the same one (which would be a transaction conflict, not a measurement).
   const counterUpdate = (index: number) => ({
     Update: {
@@ -215,7 +221,11 @@ export async function floorBench(options: {
       for (const kind of kinds) {
         const seq = sequentialResults.get(kind.label);
         if (seq === undefined) throw new Error("floor: sequential() must run first");
-        const conc = await concurrent(kind.run, share(concurrentOperations, kind.items), inFlight);
+        const conc = await concurrent(
+          kind.run,
+          Math.max(2 * inFlight, share(concurrentOperations, kind.items)),
+          inFlight,
+        );
         options.meter.start({ capacity: true });
         await kind.run(0);
         const [record] = options.meter.drain();

@@ -82,7 +82,7 @@ describe("POST /api/sdk/events/batch", () => {
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, eventCost: 25 });
   });
 
-  it("reads a session once per batch, not once per transaction of 25 events", async () => {
+  it("reads a session once per batch and fills each transaction up to DynamoDB's 100 items", async () => {
     const sessionId = await createTestSession(api, owner.key);
     const events = Array.from({ length: 100 }, () => ({ sessionId, eventType: "tool_call", toolName: "search" }));
     const recorder = recordDynamoCommands();
@@ -92,10 +92,34 @@ describe("POST /api/sdk/events/batch", () => {
 
     expect(results(response.body).every((result) => result.status === 201)).toBe(true);
     const commands = recorder.commands();
-    expect(commands.filter((name) => name === "TransactWriteItemsCommand")).toHaveLength(4);
+    // 99 events + the counter update, then the last event + the counter update.
+    expect(commands.filter((name) => name === "TransactWriteItemsCommand")).toHaveLength(2);
     // One read of the session; the key lookup and rate-limit lease are cached on this warm container.
     expect(commands.filter((name) => name === "GetItemCommand")).toHaveLength(1);
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, toolCalls: { search: 100 } });
+  });
+
+  it("splits a late batch with idempotency keys and many tools so every transaction stays within 100 items", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: owner.key, body: { status: "completed" } });
+    const events = Array.from({ length: 100 }, (_, index) => ({
+      sessionId,
+      eventType: "tool_call",
+      toolName: `tool-${index % 25}`,
+      idempotencyKey: `late-${sessionId}-${index}`,
+    }));
+
+    const response = await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+
+    expect(response.status).toBe(200);
+    expect(results(response.body).map((result) => result.status)).toEqual(events.map(() => 201));
+    expect(await storedEvents(sessionId)).toHaveLength(100);
+    const session = await storedSession(sessionId);
+    expect(session).toMatchObject({ status: "completed", eventCount: 100 });
+    // 20 tools by name, the rest counted under "(other)" (MAX_TOOLS_PER_SESSION).
+    const toolCalls = (session?.toolCalls ?? {}) as Record<string, number>;
+    expect(Object.values(toolCalls).reduce((sum, calls) => sum + calls, 0)).toBe(100);
+    expect(Object.keys(toolCalls)).toHaveLength(21);
   });
 
   it("keeps counters exact when the session changes between a batch's transactions", async () => {
