@@ -11,8 +11,13 @@ export const LIMITS = {
   batchEvents: 100,
   /** How far in the future a client's `occurredAt` may be. */
   occurredAtFutureMs: 5 * 60 * 1000,
-  /** Longest identifier-like strings: names, agent names, user ids, tool names. */
+  /** Longest identifier-like strings: names, agent names, user ids, tool names (in characters, i.e. code points). */
   nameLength: 256,
+  /**
+   * …and in UTF-8 bytes: these names become parts of DynamoDB keys (a sort key holds at most 1,024 bytes, e.g.
+   * GSI5's escaped agent name + creation time + session id), so 256 four-byte characters would not fit.
+   */
+  nameBytes: 768,
   /** Longest free-text fields: `failureReason`. */
   failureReasonLength: 4096,
   /** Longest `reasoning` of an event, in characters. */

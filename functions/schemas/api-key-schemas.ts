@@ -2,12 +2,11 @@
 import * as z from "zod/mini";
 import { ENVIRONMENTS } from "../domain/api-key.js";
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
-import { LIMITS } from "../domain/limits.js";
 import { SCOPES } from "../domain/scopes.js";
-import { boundedNumber, enumeration, optional, strictObject, text } from "./fields.js";
+import { boundedNumber, enumeration, name, optional, strictObject } from "./fields.js";
 
 export const createApiKeyBody = strictObject({
-  name: text(LIMITS.nameLength),
+  name: name(),
   environment: optional(enumeration(ENVIRONMENTS)),
   scopes: optional(
     z

@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
 import { LIMITS } from "../domain/limits.js";
-import { boundedNumber, enumeration, jsonObject, optional, strictObject, text } from "./fields.js";
+import { boundedNumber, enumeration, jsonObject, name, optional, strictObject, text } from "./fields.js";
 
 const alternatives = z
   .array(text(LIMITS.alternativeLength), { error: "Must be an array of strings" })
@@ -15,9 +15,9 @@ const occurredAt = z.pipe(
 );
 
 const eventFields = {
-  sessionId: text(LIMITS.nameLength),
+  sessionId: name(),
   eventType: enumeration(EVENT_TYPES),
-  toolName: optional(text(LIMITS.nameLength)),
+  toolName: optional(name()),
   toolInput: optional(jsonObject(LIMITS.toolPayloadBytes)),
   toolOutput: optional(jsonObject(LIMITS.toolPayloadBytes)),
   reasoning: optional(text(LIMITS.reasoningLength)),

@@ -72,6 +72,19 @@ export function text(maxLength: number) {
   );
 }
 
+/**
+ * An identifier-like name (agent name, user id, tool name, …): {@link text} of at most
+ * `LIMITS.nameLength` characters and at most `LIMITS.nameBytes` bytes of UTF-8, since names become
+ * parts of DynamoDB keys.
+ */
+export function name() {
+  return text(LIMITS.nameLength).check(
+    z.refine((value) => Buffer.byteLength(value, "utf8") <= LIMITS.nameBytes, {
+      error: `Must be at most ${LIMITS.nameBytes} bytes as UTF-8`,
+    }),
+  );
+}
+
 /** `schema`, or absent: `undefined` and `null` both mean "not sent". */
 export function optional<T extends z.ZodMiniType>(schema: T) {
   return z.pipe(

@@ -1,9 +1,8 @@
 /** Query-string schemas of the read routes (every value arrives as a string). */
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
-import { LIMITS } from "../domain/limits.js";
 import { SESSION_STATUSES } from "../domain/session.js";
-import { enumeration, strictObject, text, wrongType } from "./fields.js";
+import { enumeration, name, strictObject, wrongType } from "./fields.js";
 
 /** A string; any other value fails with zod's English message (the request schemas are zod/mini: no locale). */
 const string = () => z.string({ error: wrongType("string") });
@@ -76,8 +75,8 @@ function orderedRange<T extends { from?: string | undefined; to?: string | undef
 }
 
 export const listSessionsQuery = strictObject({
-  agentName: z.optional(text(LIMITS.nameLength)),
-  userId: z.optional(text(LIMITS.nameLength)),
+  agentName: z.optional(name()),
+  userId: z.optional(name()),
   status: z.optional(enumeration(SESSION_STATUSES)),
   from: z.optional(utcTimestamp),
   to: z.optional(utcTimestamp),
@@ -88,7 +87,7 @@ export type ListSessionsQuery = z.output<typeof listSessionsQuery>;
 
 export const listEventsQuery = strictObject({
   eventType: z.optional(enumeration(EVENT_TYPES)),
-  toolName: z.optional(text(LIMITS.nameLength)),
+  toolName: z.optional(name()),
   minConfidence: confidenceParameter(),
   maxConfidence: confidenceParameter(),
   fields: z.optional(z.enum(["summary", "full"], { error: "Must be summary or full" })),

@@ -2,12 +2,22 @@
 import * as z from "zod/mini";
 import { LIMITS } from "../domain/limits.js";
 import { FINAL_STATUSES } from "../domain/session.js";
-import { boolean, boundedNumber, enumeration, jsonObject, metricMap, optional, strictObject, text } from "./fields.js";
+import {
+  boolean,
+  boundedNumber,
+  enumeration,
+  jsonObject,
+  metricMap,
+  name,
+  optional,
+  strictObject,
+  text,
+} from "./fields.js";
 
 export const createSessionBody = strictObject({
-  name: text(LIMITS.nameLength),
-  agentName: text(LIMITS.nameLength),
-  userId: text(LIMITS.nameLength),
+  name: name(),
+  agentName: name(),
+  userId: name(),
   metadata: optional(jsonObject(LIMITS.metadataBytes)),
 });
 export type CreateSessionBody = z.output<typeof createSessionBody>;

@@ -1076,6 +1076,29 @@ describe("defects found by fuzzing (regression tests)", () => {
     expect(created.status).toBeLessThan(500);
   });
 
+  it("a session whose agentName is 256 emoji (within 256 characters, but 1,024 bytes) is a 400, not a 500", async () => {
+    const created = await call(api, "POST", "/api/sdk/sessions", {
+      key: key(),
+      body: { name: "n", agentName: "😀".repeat(256), userId: "u" },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({
+      issues: [{ path: "agentName", message: "Must be at most 768 bytes as UTF-8" }],
+    });
+  });
+
+  it("an event whose toolName is 256 emoji is a 400, not a 500", async () => {
+    const session = await call(api, "POST", "/api/sdk/sessions", {
+      key: key(),
+      body: { name: "n", agentName: "a", userId: "u" },
+    });
+    const created = await call(api, "POST", "/api/sdk/events", {
+      key: key(),
+      body: { sessionId: session.body.id, eventType: "tool_call", toolName: "😀".repeat(256) },
+    });
+    expect(created.status).toBe(400);
+  });
+
   for (const [label, method, path] of [
     ["rotating", "POST", `/api/keys/${"a".repeat(2_500)}/rotate`],
     ["revoking", "DELETE", `/api/keys/${"a".repeat(2_500)}`],
