@@ -147,7 +147,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(
     `Item: the event item exactly as POST /api/sdk/events stores it (built by the service's \`eventItem\`), ≈ ${floor.eventItemBytes} bytes. ` +
       `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, run just before section 3's sequential runs; concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight ` +
-      "(the transactions: as many items, so a 26-item transaction runs 1/26 as often). The two transactions are the writes the event routes make, on the same items, " +
+      "(each transaction: as many items, so a 100-item transaction runs 1/100 as often, yet at least 10 times sequentially and twice per slot in flight). The two transactions are the writes the event routes make, on the same items, " +
       "so they are the floor of those routes' own design; units: as DynamoDB Local reports them, and for the transactions what AWS bills (2 WCU per item per KB, modelled from the item images as in section 4).",
     "",
   );

@@ -202,7 +202,7 @@ export async function floorBench(options: {
       items: BATCH_CHUNK + 1,
     },
   ];
-  /** A kind's share of the sample counts: a 26-item transaction runs 1/26 as many times. */
+  /** A kind's share of the sample counts: a 100-item transaction runs 1/100 as many times. */
   const share = (count: number, items: number) => Math.max(10, Math.round(count / items));
   const sequentialResults = new Map<string, Throughput>();
   return {

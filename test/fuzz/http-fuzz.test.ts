@@ -1097,6 +1097,9 @@ describe("defects found by fuzzing (regression tests)", () => {
       body: { sessionId: session.body.id, eventType: "tool_call", toolName: "😀".repeat(256) },
     });
     expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({
+      issues: [{ path: "toolName", message: "Must be at most 768 bytes as UTF-8" }],
+    });
   });
 
   for (const [label, method, path] of [
