@@ -42,10 +42,14 @@ export interface RouteDefinition {
   /** Handler module, relative to the repository root; it exports `handler`. */
   readonly entry: string;
   readonly auth: RouteAuth;
-  /** Least-privilege DynamoDB actions on the table. */
-  readonly tableActions: readonly TableAction[];
-  /** Whether the handler queries the table's global secondary indexes. */
-  readonly queriesIndexes: boolean;
+  /**
+   * Least-privilege table access: each grant is a set of DynamoDB actions on
+   * the items of some partitions only (`dynamodb:LeadingKeys`), on the table
+   * or on named indexes. Empty: the function gets no table permission at all.
+   */
+  readonly tableGrants: readonly TableGrant[];
+  /** API Gateway throttle of this route (all callers together), see {@link ROUTE_THROTTLES}. */
+  readonly throttle: RouteThrottle;
   /** Whether the handler enqueues erasure jobs (needs the deletion queue). */
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
@@ -55,21 +59,137 @@ export interface RouteDefinition {
 /** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
 export type PayloadAccess = "write" | "read" | "delete";
 
-/** A function that is not behind the API (a queue worker). */
+/** A function that is not behind the API (a queue worker, a deployment step). */
 export interface WorkerDefinition {
   readonly id: string;
   readonly entry: string;
-  readonly tableActions: readonly TableAction[];
-  readonly queriesIndexes: boolean;
+  readonly tableGrants: readonly TableGrant[];
   readonly payloadAccess?: PayloadAccess;
 }
 
-/** API-key authentication: the credential lookup, and the once-a-minute `lastUsedAt` stamp. */
-const apiKeyAuthentication: readonly TableAction[] = ["dynamodb:GetItem", "dynamodb:UpdateItem"];
-/** Paging cursors are signed with a secret kept in the table (created on first use). */
-const cursorSigning: readonly TableAction[] = ["dynamodb:PutItem"];
+/** The table's global secondary indexes (functions/store/table-definition.ts). */
+export type IndexName = "GSI1" | "GSI2" | "GSI3" | "GSI4" | "GSI5";
+
+/**
+ * Partition keys of the table and of its indexes, as IAM `StringLike`
+ * patterns (`*`: any run of characters), one per kind of partition. These are
+ * what `dynamodb:LeadingKeys` is checked against: for item actions the item's
+ * `PK`, for a Query on an index the index's partition key. Each entry names
+ * the key builder that makes the keys it matches; the integration test
+ * test/integration/table-grants.test.ts runs every route and proves that each
+ * key it touches matches a grant of that route.
+ *
+ * Adding a kind of partition (a new key builder, a new index) is one line
+ * here and one in the grants of the routes that use it.
+ */
+export const PARTITIONS = {
+  /** `APIKEY#<sha256>`: a key's credential item (keys.ts apiKeyCredentialKey). */
+  apiKeyCredential: "APIKEY#*",
+  /** `ORG#<orgId>`: the organisation, its key records, key audit and members (keys.ts). */
+  organisation: "ORG#*",
+  /** `USER#<userId>`: a signed-in user's memberships (keys.ts userMembershipKey). */
+  user: "USER#*",
+  /** `SESSION#<id>`: a session and its events (keys.ts sessionKey, eventKey). */
+  session: "SESSION#*",
+  /** `ROLLUP#<tenant>#…`: day rollups and the agent summary (keys.ts rollupPartition, agentSummaryPartition). */
+  rollup: "ROLLUP#*",
+  /** `RATELIMIT#…`: rate-limit windows (functions/ratelimit/rate-limiter.ts). */
+  rateLimit: "RATELIMIT#*",
+  /** `IDEMPOTENCY#…`: Idempotency-Key records, header and per-event (idempotency-store.ts). */
+  idempotency: "IDEMPOTENCY#*",
+  /** `DELETIONS#ORG#<org>#ENV#<env>`: a tenant's erasure jobs (keys.ts deletionJobKey, deletion-job-store.ts). */
+  tenantDeletions: "DELETIONS#ORG#*",
+  /** `DELETIONS#PENDING`: unfinished erasure jobs of every tenant (keys.ts pendingDeletionKey). */
+  pendingDeletions: "DELETIONS#PENDING",
+  /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
+  service: "SERVICE",
+  /** GSI1 `<tenant>#SESSIONS`: every session of a tenant (keys.ts sessionTimelineKeys). */
+  tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
+  /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
+  agentSessionsIndex: "ORG#*#ENV#*#AGENT#*",
+  /** GSI3 `<tenant>#USER#<userId>`: a tenant's sessions of one external user (keys.ts sessionTimelineKeys). */
+  userSessionsIndex: "ORG#*#ENV#*#USER#*",
+  /** GSI4 and GSI5 `<tenant>#STATUS#<status>`: a tenant's sessions in one status (keys.ts sessionStatusPartition). */
+  statusSessionsIndex: "ORG#*#ENV#*#STATUS#*",
+  /** GSI2 `APIKEYID#<keyId>`: a key record found by its id (keys.ts apiKeyIdIndexKeys). */
+  apiKeyIdIndex: "APIKEYID#*",
+} as const;
+
+export type PartitionPattern = (typeof PARTITIONS)[keyof typeof PARTITIONS];
+
+/**
+ * DynamoDB actions on the items of some partitions. The stack turns each grant
+ * into one IAM statement with `ForAllValues:StringLike` on `dynamodb:LeadingKeys`
+ * (and a `Null` check, so a request without leading keys — a Scan — never
+ * matches). Transactions and batches are authorised per item with the item's
+ * own action (a transaction's Put needs `PutItem` on that item's partition).
+ */
+export interface TableGrant {
+  readonly actions: readonly TableAction[];
+  /** Partition keys the actions are limited to. */
+  readonly partitions: readonly PartitionPattern[];
+  /** On these indexes (Query only) instead of the table: the patterns are then the index partition keys. */
+  readonly indexes?: readonly IndexName[];
+  /**
+   * Only these attributes may appear in the request (`dynamodb:Attributes`,
+   * with `ReturnValues` limited to NONE/UPDATED_OLD/UPDATED_NEW): an update
+   * of one stamp must not be able to rewrite anything else of the item.
+   */
+  readonly attributes?: readonly string[];
+}
+
+/** An API Gateway route throttle: steady requests per second and burst, for all callers together. */
+export interface RouteThrottle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * Per-route throttles of the API stage (all callers together; per-key and
+ * per-organisation limits are the rate limiter's job). Each route has its own
+ * bucket, so a flood on one route (say, unknown keys hammering a read route)
+ * is refused with 429 by API Gateway before it costs a Lambda invocation, and
+ * cannot use up the account's regional quota (10,000 rps shared by every API
+ * of the account) that the other routes and tenants need.
+ */
+export const ROUTE_THROTTLES = {
+  /** Event ingestion: the hot path of every SDK. */
+  ingest: { rateLimit: 1000, burstLimit: 2000 },
+  /** Session start and end: a few per agent run. */
+  sessionWrite: { rateLimit: 500, burstLimit: 1000 },
+  /** Reads of sessions, events and stats (dashboards, exports). */
+  read: { rateLimit: 200, burstLimit: 400 },
+  /** Deleting sessions and erasing users, and polling erasure jobs. */
+  erasure: { rateLimit: 20, burstLimit: 40 },
+  /** Key management by signed-in users. */
+  keyManagement: { rateLimit: 10, burstLimit: 20 },
+  /** The public OpenAPI document. */
+  publicDocument: { rateLimit: 10, burstLimit: 20 },
+} as const satisfies Readonly<Record<string, RouteThrottle>>;
+
+const P = PARTITIONS;
+
+/**
+ * API-key authentication: the credential lookup, the once-a-minute
+ * `lastUsedAt` stamp on the key's record (that attribute only), and the
+ * rate-limit windows.
+ */
+const apiKeyAuthentication: readonly TableGrant[] = [
+  { actions: ["dynamodb:GetItem"], partitions: [P.apiKeyCredential] },
+  { actions: ["dynamodb:UpdateItem"], partitions: [P.organisation], attributes: ["PK", "SK", "lastUsedAt"] },
+  { actions: ["dynamodb:UpdateItem"], partitions: [P.rateLimit] },
+];
+/** Idempotency-Key records of the SDK's POST and PATCH routes: claimed, completed, released. */
+const idempotencyRecords: TableGrant = {
+  actions: ["dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+  partitions: [P.idempotency],
+};
+/** Paging cursors are signed with a secret created at deployment; a read route only reads it. */
+const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
+/** Rollup counters, updated in the same transactions as the sessions they count. */
+const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
 /** User authentication: the caller's memberships. */
-const userAuthentication: readonly TableAction[] = ["dynamodb:Query"];
+const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 
 export const routes = [
   {
@@ -78,8 +198,13 @@ export const routes = [
     path: "/api/sdk/sessions",
     entry: "functions/sessions/create-session.ts",
     auth: { kind: "apiKey", scope: "sessions:write" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      idempotencyRecords,
+      { actions: ["dynamodb:PutItem"], partitions: [P.session] },
+      rollupUpdates,
+    ],
+    throttle: ROUTE_THROTTLES.sessionWrite,
   },
   {
     id: "UpdateSession",
@@ -87,8 +212,13 @@ export const routes = [
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/update-session.ts",
     auth: { kind: "apiKey", scope: "sessions:write" },
-    tableActions: [...apiKeyAuthentication],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      idempotencyRecords,
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], partitions: [P.session] },
+      rollupUpdates,
+    ],
+    throttle: ROUTE_THROTTLES.sessionWrite,
   },
   {
     id: "CreateEvent",
@@ -96,8 +226,13 @@ export const routes = [
     path: "/api/sdk/events",
     entry: "functions/events/create-event.ts",
     auth: { kind: "apiKey", scope: "events:write" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      idempotencyRecords,
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.session] },
+      rollupUpdates,
+    ],
+    throttle: ROUTE_THROTTLES.ingest,
     payloadAccess: "write",
   },
   {
@@ -106,8 +241,15 @@ export const routes = [
     path: "/api/sdk/events/batch",
     entry: "functions/events/create-event-batch.ts",
     auth: { kind: "apiKey", scope: "events:write" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      idempotencyRecords,
+      // Per-event idempotency records: read for replays, written with their events.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.idempotency] },
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.session] },
+      rollupUpdates,
+    ],
+    throttle: ROUTE_THROTTLES.ingest,
     payloadAccess: "write",
   },
   {
@@ -116,8 +258,8 @@ export const routes = [
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/get-session.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication],
-    queriesIndexes: false,
+    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    throttle: ROUTE_THROTTLES.read,
   },
   {
     id: "ListSessions",
@@ -125,8 +267,17 @@ export const routes = [
     path: "/api/sdk/sessions",
     entry: "functions/sessions/list-sessions.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication, ...cursorSigning, "dynamodb:Query", "dynamodb:BatchGetItem"],
-    queriesIndexes: true,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      cursorSigning,
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.tenantSessionsIndex, P.agentSessionsIndex, P.userSessionsIndex, P.statusSessionsIndex],
+        indexes: ["GSI1", "GSI2", "GSI3", "GSI4", "GSI5"],
+      },
+      { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
   },
   {
     id: "ListEvents",
@@ -134,8 +285,12 @@ export const routes = [
     path: "/api/sdk/sessions/{id}/events",
     entry: "functions/events/list-events.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication, ...cursorSigning, "dynamodb:Query"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      cursorSigning,
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
     payloadAccess: "read",
   },
   {
@@ -144,8 +299,15 @@ export const routes = [
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/delete-session.ts",
     auth: { kind: "apiKey", scope: "delete" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
+        partitions: [P.session],
+      },
+      rollupUpdates,
+    ],
+    throttle: ROUTE_THROTTLES.erasure,
     payloadAccess: "delete",
   },
   {
@@ -154,8 +316,8 @@ export const routes = [
     path: "/api/sdk/agents",
     entry: "functions/analytics/list-agents.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
-    queriesIndexes: false,
+    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    throttle: ROUTE_THROTTLES.read,
   },
   {
     id: "AgentStats",
@@ -163,8 +325,8 @@ export const routes = [
     path: "/api/sdk/agents/{agentName}/stats",
     entry: "functions/analytics/agent-stats.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
-    queriesIndexes: false,
+    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    throttle: ROUTE_THROTTLES.read,
   },
   {
     id: "UserStats",
@@ -172,8 +334,8 @@ export const routes = [
     path: "/api/sdk/users/{userId}/stats",
     entry: "functions/analytics/user-stats.ts",
     auth: { kind: "apiKey", scope: "read" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:Query"],
-    queriesIndexes: false,
+    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    throttle: ROUTE_THROTTLES.read,
   },
   {
     id: "DeleteUserData",
@@ -181,8 +343,12 @@ export const routes = [
     path: "/api/sdk/users/{userId}",
     entry: "functions/deletion/delete-user-data.ts",
     auth: { kind: "apiKey", scope: "delete" },
-    tableActions: [...apiKeyAuthentication, "dynamodb:PutItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.tenantDeletions] },
+      { actions: ["dynamodb:PutItem"], partitions: [P.pendingDeletions] },
+    ],
+    throttle: ROUTE_THROTTLES.erasure,
     sendsDeletionJobs: true,
   },
   {
@@ -191,8 +357,8 @@ export const routes = [
     path: "/api/sdk/deletions/{jobId}",
     entry: "functions/deletion/get-deletion-job.ts",
     auth: { kind: "apiKey", scope: "delete" },
-    tableActions: [...apiKeyAuthentication],
-    queriesIndexes: false,
+    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.tenantDeletions] }],
+    throttle: ROUTE_THROTTLES.erasure,
   },
   {
     id: "OpenApiDocument",
@@ -200,8 +366,8 @@ export const routes = [
     path: "/api/openapi.json",
     entry: "functions/openapi/get-openapi-document.ts",
     auth: { kind: "public" },
-    tableActions: [],
-    queriesIndexes: false,
+    tableGrants: [],
+    throttle: ROUTE_THROTTLES.publicDocument,
   },
   {
     id: "CreateApiKey",
@@ -209,8 +375,16 @@ export const routes = [
     path: "/api/keys",
     entry: "functions/keys/create-api-key.ts",
     auth: { kind: "user", role: "admin" },
-    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...userAuthentication,
+      // The organisation's check and settings, the key's record and audit; then its credential.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
+        partitions: [P.organisation],
+      },
+      { actions: ["dynamodb:PutItem"], partitions: [P.apiKeyCredential] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "ListApiKeys",
@@ -218,8 +392,8 @@ export const routes = [
     path: "/api/keys",
     entry: "functions/keys/list-api-keys.ts",
     auth: { kind: "user", role: "member" },
-    tableActions: [...userAuthentication],
-    queriesIndexes: false,
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "RotateApiKey",
@@ -227,8 +401,12 @@ export const routes = [
     path: "/api/keys/{id}/rotate",
     entry: "functions/keys/rotate-api-key.ts",
     auth: { kind: "user", role: "admin" },
-    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.apiKeyCredential] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "RevokeApiKey",
@@ -236,8 +414,12 @@ export const routes = [
     path: "/api/keys/{id}",
     entry: "functions/keys/revoke-api-key.ts",
     auth: { kind: "user", role: "admin" },
-    tableActions: [...userAuthentication, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.apiKeyCredential] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "ListApiKeyAudit",
@@ -245,8 +427,11 @@ export const routes = [
     path: "/api/keys/{id}/audit",
     entry: "functions/keys/list-api-key-audit.ts",
     auth: { kind: "user", role: "member" },
-    tableActions: [...userAuthentication, "dynamodb:GetItem"],
-    queriesIndexes: false,
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
 ] as const satisfies readonly RouteDefinition[];
 
@@ -256,16 +441,37 @@ export type RouteId = (typeof routes)[number]["id"];
 export const deletionWorker: WorkerDefinition = {
   id: "DeletionWorker",
   entry: "functions/deletion/deletion-worker.ts",
-  tableActions: [
-    "dynamodb:GetItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:Query",
-    "dynamodb:BatchWriteItem",
-    "dynamodb:DeleteItem",
+  tableGrants: [
+    // The job: read, marked running, counted (with each session's deletion), completed;
+    // its active-job pointer and its pending entry are removed at the end.
+    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"], partitions: [P.tenantDeletions] },
+    { actions: ["dynamodb:DeleteItem"], partitions: [P.pendingDeletions] },
+    // The user's sessions, found on GSI3, each deleted with its events and rollup contribution.
+    { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: ["GSI3"] },
+    {
+      actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
+      partitions: [P.session],
+    },
+    rollupUpdates,
   ],
-  queriesIndexes: true,
   payloadAccess: "delete",
 };
+
+/**
+ * The deployment step that creates the cursor-signing secret (a CloudFormation
+ * custom resource, functions/deploy/cursor-secret-resource.ts): it may only
+ * create that one item.
+ */
+export const cursorSecretSetup: WorkerDefinition = {
+  id: "CursorSecretSetup",
+  entry: "functions/deploy/cursor-secret-resource.ts",
+  tableGrants: [{ actions: ["dynamodb:PutItem"], partitions: [P.service] }],
+};
+
+/** Every action of a definition's grants, once each (for reports and tests). */
+export function grantedActions(definition: { readonly tableGrants: readonly TableGrant[] }): TableAction[] {
+  return [...new Set(definition.tableGrants.flatMap((grant) => grant.actions))];
+}
 
 /** The route table entry of a handler (handlers take their auth rules from here). */
 export function routeById(id: RouteId): RouteDefinition {

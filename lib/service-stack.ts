@@ -1,8 +1,9 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import { CfnOutput, CustomResource, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import {
+  type CfnStage,
   HttpApi,
   HttpMethod,
   HttpStage,
@@ -14,13 +15,14 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import {
+  cursorSecretSetup,
   deletionWorker,
   type PayloadAccess,
   type RouteDefinition,
   routes,
   type WorkerDefinition,
 } from "../functions/routes.js";
-import { ApiFunction, grantTableActions } from "./constructs/api-function.js";
+import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
@@ -32,9 +34,11 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * Default route throttle of the `$default` stage (steady requests per second
- * and burst, applied to every route): the account-level safety net that caps
- * what a runaway client can cost. Below the regional account quota
- * (10,000 rps), so one API cannot starve others in the same account.
+ * and burst, per route): the fallback for a route without its own setting.
+ * Every route of the route table has its own (`throttle`, from
+ * ROUTE_THROTTLES in functions/routes.ts), set as the stage's route settings.
+ * Below the regional account quota (10,000 rps), so one API cannot starve
+ * others in the same account.
  */
 const DEFAULT_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
 
@@ -109,6 +113,10 @@ export class AgentTrackingStack extends Stack {
   readonly payloads: PayloadBucket;
   /** Alarms, their topic and the CloudWatch dashboard. */
   readonly operations: OperationsDashboard;
+  /** The custom resource that creates the cursor-signing secret in the table at deployment. */
+  readonly cursorSecret: CustomResource;
+  /** The function behind {@link cursorSecret} (it may only create that one item). */
+  readonly cursorSecretFunction: ApiFunction;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -178,9 +186,28 @@ export class AgentTrackingStack extends Stack {
           reason: IN_FUNCTION_AUTH_REASON[definition.auth.kind],
         });
       }
+      // The stage's route settings name the route by its key: it must exist first.
+      for (const apiRoute of apiRoutes) this.stage.node.addDependency(apiRoute);
       handlers.set(definition.id, handler);
     }
     this.handlers = handlers;
+    (this.stage.node.defaultChild as CfnStage).routeSettings = routeThrottleSettings();
+
+    // The cursor-signing secret, created once at deployment (never by a request):
+    // the read routes only read it, and the API goes live only once it exists.
+    this.cursorSecretFunction = new ApiFunction(this, cursorSecretSetup.id, {
+      entry: path.join(repoRoot, cursorSecretSetup.entry),
+      projectRoot: repoRoot,
+      description: "Creates the cursor-signing secret in the table at deployment (custom resource)",
+      environment: { TABLE_NAME: table.tableName },
+    });
+    this.grantTable(this.cursorSecretFunction, cursorSecretSetup);
+    this.cursorSecret = new CustomResource(this, "CursorSecret", {
+      serviceToken: this.cursorSecretFunction.function.functionArn,
+      resourceType: "Custom::CursorSecret",
+      properties: { TableName: table.tableName },
+    });
+    this.stage.node.addDependency(this.cursorSecret);
 
     this.deletionWorker = new ApiFunction(this, deletionWorker.id, {
       entry: path.join(repoRoot, deletionWorker.entry),
@@ -204,6 +231,7 @@ export class AgentTrackingStack extends Stack {
       stage: this.stage,
       table,
       indexNames: this.table.indexNames,
+      // The cursor-secret setup runs only during deployments, whose failures CloudFormation reports.
       functions: [...[...handlers.values()].map((handler) => handler.function), this.deletionWorker.function],
       deadLetterQueue: this.deletionQueue.deadLetterQueue,
     });
@@ -243,14 +271,36 @@ export class AgentTrackingStack extends Stack {
   }
 
   /**
-   * Grants `fn` exactly the table actions of its route-table entry, on the
-   * table and, when it queries indexes, on each index by name. A definition
-   * with no table action gets no table statement at all.
+   * Grants `fn` exactly the table grants of its definition: one statement per
+   * grant, limited to the grant's partitions (`dynamodb:LeadingKeys`), on the
+   * table or on the grant's indexes. A definition without grants gets no
+   * table statement at all.
    */
   private grantTable(fn: ApiFunction, definition: RouteDefinition | WorkerDefinition): void {
-    if (definition.tableActions.length === 0) return;
-    grantTableActions(fn.function, this.table.table, definition.tableActions, {
-      indexNames: definition.queriesIndexes ? this.table.indexNames : [],
-    });
+    for (const grant of definition.tableGrants) {
+      grantTableAccess(fn.function, this.table.table, {
+        actions: grant.actions,
+        leadingKeys: grant.partitions,
+        indexNames: grant.indexes ?? [],
+        ...(grant.attributes === undefined ? {} : { attributes: grant.attributes }),
+      });
+    }
   }
+}
+
+/**
+ * The stage's per-route throttles, from the route table: CloudFormation
+ * `RouteSettings`, keyed by route key. The property is untyped JSON, which CDK
+ * passes through as is, so the keys are CloudFormation's own (PascalCase).
+ */
+export function routeThrottleSettings(): Record<
+  string,
+  { readonly ThrottlingRateLimit: number; readonly ThrottlingBurstLimit: number }
+> {
+  return Object.fromEntries(
+    routes.map((route) => [
+      `${route.method} ${route.path}`,
+      { ThrottlingRateLimit: route.throttle.rateLimit, ThrottlingBurstLimit: route.throttle.burstLimit },
+    ]),
+  );
 }

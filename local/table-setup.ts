@@ -1,6 +1,9 @@
 /**
  * Creates the table on a local endpoint from the same definition the CDK
- * stack uses (functions/store/table-definition.ts), if it does not exist.
+ * stack uses (functions/store/table-definition.ts), if it does not exist,
+ * and its cursor-signing secret (as the stack's custom resource does at
+ * deployment). `npm start`, the tests' global setup, the benchmarks and the
+ * load test all set their tables up here.
  */
 import {
   CreateTableCommand,
@@ -10,6 +13,7 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
+import { ensureCursorSecret } from "../functions/store/cursor-secret.js";
 import {
   GLOBAL_INDEXES,
   INDEX_PROJECTION,
@@ -43,8 +47,17 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   };
 }
 
-/** Ensures the table exists; returns whether it had to be created. */
+/**
+ * Ensures the table exists, with its cursor-signing secret (created if
+ * missing, never replaced); returns whether the table had to be created.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  const created = await ensureTableExists(client, tableName);
+  await ensureCursorSecret(client, tableName);
+  return created;
+}
+
+async function ensureTableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return false;

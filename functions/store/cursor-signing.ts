@@ -1,13 +1,13 @@
 /**
  * Opaque, tamper-evident paging cursors. A cursor carries DynamoDB's
  * LastEvaluatedKey and a digest of what it pages (tenant, route, filters),
- * HMAC-signed with a per-deployment secret kept in the table (created on
- * first use, read once per container). A forged, foreign or malformed
- * cursor is a 400 — never a page of someone else's data.
+ * HMAC-signed with a per-deployment secret kept in the table (created at
+ * deployment, see cursor-secret.ts; read once per container, and only by the
+ * routes that page). A forged, foreign or malformed cursor is a 400 — never a
+ * page of someone else's data.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ValidationError } from "../domain/errors.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { serviceSecretKey } from "./keys.js";
@@ -15,25 +15,15 @@ import { serviceSecretKey } from "./keys.js";
 let secret: Promise<Buffer> | undefined;
 
 async function loadSecret(): Promise<Buffer> {
-  const read = async () =>
-    (await documentClient.send(new GetCommand({ TableName: tableName, Key: serviceSecretKey(), ConsistentRead: true })))
-      .Item?.secret;
-  const existing = await read();
-  if (typeof existing === "string") return Buffer.from(existing, "base64");
-  const fresh = randomBytes(32).toString("base64");
-  try {
-    await documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...serviceSecretKey(), entity: "serviceSecret", secret: fresh },
-        ConditionExpression: "attribute_not_exists(PK)",
-      }),
-    );
-    return Buffer.from(fresh, "base64");
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return Buffer.from(String(await read()), "base64");
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: serviceSecretKey(), ConsistentRead: true }),
+  );
+  const stored: unknown = result.Item?.secret;
+  if (typeof stored !== "string" || stored === "") {
+    // A deployment or setup fault, never the caller's: the secret is created with the table.
+    throw new Error("The cursor-signing secret is missing from the table (created at deployment / by the table setup)");
   }
+  return Buffer.from(stored, "base64");
 }
 
 function signingSecret(): Promise<Buffer> {

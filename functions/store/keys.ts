@@ -175,7 +175,7 @@ export function pendingDeletionKey(jobId: string): ItemKey {
   return { PK: PENDING_DELETIONS_PARTITION, SK: `JOB#${jobId}` };
 }
 
-/** The secret cursors are signed with (created on first use). */
+/** The secret cursors are signed with (created at deployment: functions/store/cursor-secret.ts). */
 export function serviceSecretKey(): ItemKey {
   return { PK: "SERVICE", SK: "CURSOR_SECRET" };
 }

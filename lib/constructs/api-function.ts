@@ -64,7 +64,7 @@ export interface ApiFunctionProps {
  *
  * The execution role starts empty: instead of the `AWSLambdaBasicExecutionRole`
  * managed policy (logs actions on `*`), it may only write to its own log group.
- * Table access is added per function with {@link grantTableActions}.
+ * Table access is added per function with {@link grantTableAccess}.
  *
  * Used for the API's route handlers and for the deletion queue's worker alike.
  */
@@ -128,59 +128,102 @@ export class ApiFunction extends Construct {
   }
 }
 
-/** Options of {@link grantTableActions}. */
-export interface TableGrantOptions {
+/** One grant of {@link grantTableAccess}: actions on the items of some partitions. */
+export interface TableAccessGrant {
+  /** Explicit `dynamodb:` actions (no wildcard). */
+  readonly actions: readonly string[];
   /**
-   * Names of the global secondary indexes the grantee queries: the actions
-   * are also granted on exactly these index ARNs
-   * (`${tableArn}/index/<indexName>`). Empty: the table only.
+   * Partition keys the actions are limited to (`dynamodb:LeadingKeys`, IAM
+   * `StringLike` patterns such as `SESSION#*`). For a Query on an index the
+   * index's partition key is checked. At least one; none may start with `*`
+   * (it would match every partition).
    */
-  readonly indexNames: readonly string[];
+  readonly leadingKeys: readonly string[];
+  /**
+   * Names of the global secondary indexes the grant is for: the statement then
+   * names exactly these index ARNs (`${tableArn}/index/<indexName>`, never
+   * `index/*`) and not the table. Empty or absent: the table only.
+   */
+  readonly indexNames?: readonly string[];
+  /**
+   * Attribute names the requests may use (`dynamodb:Attributes`), with
+   * `ReturnValues` limited to NONE, UPDATED_OLD or UPDATED_NEW so an update of
+   * one attribute cannot read or rewrite the rest of the item.
+   */
+  readonly attributes?: readonly string[];
 }
 
+/** `ReturnValues` allowed with an attribute restriction: none returns attributes outside the update. */
+const RESTRICTED_RETURN_VALUES = ["NONE", "UPDATED_OLD", "UPDATED_NEW"];
+
 /**
- * Grants `grantee` exactly `actions` on `table` (and on the ARN of each index
- * named in `options.indexNames`, never `index/*`), through one explicit
- * policy statement.
+ * Grants `grantee` exactly `grant.actions` on `table` (or on the named
+ * indexes), and only on the items whose partition key matches one of
+ * `grant.leadingKeys`, through one explicit policy statement:
  *
- * Used instead of `grantReadWriteData`, which grants a dozen actions (Scan,
- * BatchWriteItem, DeleteItem, …) a handler does not need. A function that
- * needs no table access (an empty action list) must not call it at all.
+ * - `ForAllValues:StringLike` on `dynamodb:LeadingKeys`: every item of the
+ *   request (each item of a batch or a transaction) must be in a listed
+ *   partition;
+ * - `Null: { dynamodb:LeadingKeys: false }`: a request without leading keys
+ *   (which `ForAllValues` alone would let through) never matches;
+ * - with `attributes`: `ForAllValues:StringEquals` on `dynamodb:Attributes`
+ *   and `StringEqualsIfExists` on `dynamodb:ReturnValues`.
+ *
+ * Used instead of `grantReadWriteData`, which grants a dozen actions on every
+ * item. A function that needs no table access must not call it at all.
  *
  * @throws Error when `actions` is empty, holds a wildcard or a non-DynamoDB
- * action, or when an index name is empty or holds a wildcard or a slash.
+ * action; when `leadingKeys` is empty or a pattern is empty or starts with a
+ * wildcard; when an index name is empty or holds a wildcard or a slash.
  */
-export function grantTableActions(
+export function grantTableAccess(
   grantee: IGrantable,
   // Only the ARN is needed; `Pick` also keeps concrete `Table` instances
   // assignable under `exactOptionalPropertyTypes`.
   table: Pick<ITable, "tableArn">,
-  actions: readonly string[],
-  options: TableGrantOptions,
+  grant: TableAccessGrant,
 ): PolicyStatement {
-  if (actions.length === 0) {
-    throw new Error("grantTableActions: at least one action is required");
+  if (grant.actions.length === 0) {
+    throw new Error("grantTableAccess: at least one action is required");
   }
-  for (const action of actions) {
+  for (const action of grant.actions) {
     if (!action.startsWith("dynamodb:") || action.includes("*")) {
-      throw new Error(`grantTableActions: refusing action "${action}" (explicit dynamodb: actions only)`);
+      throw new Error(`grantTableAccess: refusing action "${action}" (explicit dynamodb: actions only)`);
     }
   }
-  for (const indexName of options.indexNames) {
+  if (grant.leadingKeys.length === 0) {
+    throw new Error("grantTableAccess: at least one leading-key pattern is required");
+  }
+  for (const pattern of grant.leadingKeys) {
+    if (pattern === "" || pattern.startsWith("*") || pattern.startsWith("?")) {
+      throw new Error(
+        `grantTableAccess: refusing leading-key pattern "${pattern}" (it must start with a fixed prefix)`,
+      );
+    }
+  }
+  const indexNames = [...new Set(grant.indexNames ?? [])];
+  for (const indexName of indexNames) {
     if (!/^[A-Za-z0-9_.-]+$/.test(indexName)) {
-      throw new Error(`grantTableActions: refusing index name "${indexName}" (explicit index names only)`);
+      throw new Error(`grantTableAccess: refusing index name "${indexName}" (explicit index names only)`);
     }
   }
 
-  const resources = [
-    table.tableArn,
-    ...[...new Set(options.indexNames)].map((indexName) => `${table.tableArn}/index/${indexName}`),
-  ];
+  const resources =
+    indexNames.length === 0 ? [table.tableArn] : indexNames.map((indexName) => `${table.tableArn}/index/${indexName}`);
+  const conditions: Record<string, Record<string, unknown>> = {
+    "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [...new Set(grant.leadingKeys)] },
+    Null: { "dynamodb:LeadingKeys": "false" },
+  };
+  if (grant.attributes !== undefined) {
+    conditions["ForAllValues:StringEquals"] = { "dynamodb:Attributes": [...new Set(grant.attributes)] };
+    conditions.StringEqualsIfExists = { "dynamodb:ReturnValues": RESTRICTED_RETURN_VALUES };
+  }
 
   const statement = new PolicyStatement({
     effect: Effect.ALLOW,
-    actions: [...new Set(actions)],
+    actions: [...new Set(grant.actions)],
     resources,
+    conditions,
   });
   grantee.grantPrincipal.addToPrincipalPolicy(statement);
   return statement;

@@ -3,7 +3,7 @@ import { Template } from "aws-cdk-lib/assertions";
 import { AttributeType, Table } from "aws-cdk-lib/aws-dynamodb";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { describe, expect, it } from "vitest";
-import { grantTableActions } from "../../lib/constructs/api-function.js";
+import { grantTableAccess } from "../../lib/constructs/api-function.js";
 
 /** A bare stack with a table and a role: no Lambda function, so no bundling. */
 function prepare() {
@@ -18,31 +18,45 @@ function tableArnOf(template: Template) {
   return { "Fn::GetAtt": [tableId, "Arn"] };
 }
 
-describe("grantTableActions", () => {
-  it("grants exactly the listed actions on the table only", () => {
+const LEADING_KEYS_PRESENT = { Null: { "dynamodb:LeadingKeys": "false" } };
+
+describe("grantTableAccess", () => {
+  it("grants exactly the listed actions on the table only, on the listed partitions only", () => {
     // Prepare
     const { stack, table, role } = prepare();
 
     // Act
-    grantTableActions(role, table, ["dynamodb:GetItem", "dynamodb:PutItem"], { indexNames: [] });
+    grantTableAccess(role, table, { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], leadingKeys: ["SESSION#*"] });
     const template = Template.fromStack(stack);
 
     // Assess
     template.hasResourceProperties("AWS::IAM::Policy", {
       PolicyDocument: {
         Statement: [
-          { Effect: "Allow", Action: ["dynamodb:GetItem", "dynamodb:PutItem"], Resource: tableArnOf(template) },
+          {
+            Effect: "Allow",
+            Action: ["dynamodb:GetItem", "dynamodb:PutItem"],
+            Resource: tableArnOf(template),
+            Condition: {
+              "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["SESSION#*"] },
+              ...LEADING_KEYS_PRESENT,
+            },
+          },
         ],
       },
     });
   });
 
-  it("adds the ARN of each named index, and no index wildcard", () => {
+  it("names the ARN of each named index instead of the table, and no index wildcard", () => {
     // Prepare
     const { stack, table, role } = prepare();
 
     // Act
-    grantTableActions(role, table, ["dynamodb:Query"], { indexNames: ["GSI1", "GSI2", "GSI1"] });
+    grantTableAccess(role, table, {
+      actions: ["dynamodb:Query"],
+      leadingKeys: ["ORG#*#SESSIONS", "ORG#*#STATUS#*"],
+      indexNames: ["GSI1", "GSI2", "GSI1"],
+    });
     const template = Template.fromStack(stack);
 
     // Assess
@@ -54,10 +68,43 @@ describe("grantTableActions", () => {
             Effect: "Allow",
             Action: "dynamodb:Query",
             Resource: [
-              tableArn,
               { "Fn::Join": ["", [tableArn, "/index/GSI1"]] },
               { "Fn::Join": ["", [tableArn, "/index/GSI2"]] },
             ],
+            Condition: {
+              "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["ORG#*#SESSIONS", "ORG#*#STATUS#*"] },
+              ...LEADING_KEYS_PRESENT,
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  it("limits the attributes a request may use, and what it may return, when attributes are listed", () => {
+    // Prepare
+    const { stack, table, role } = prepare();
+
+    // Act
+    grantTableAccess(role, table, {
+      actions: ["dynamodb:UpdateItem"],
+      leadingKeys: ["ORG#*"],
+      attributes: ["PK", "SK", "lastUsedAt"],
+    });
+    const template = Template.fromStack(stack);
+
+    // Assess
+    template.hasResourceProperties("AWS::IAM::Policy", {
+      PolicyDocument: {
+        Statement: [
+          {
+            Action: "dynamodb:UpdateItem",
+            Condition: {
+              "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["ORG#*"] },
+              ...LEADING_KEYS_PRESENT,
+              "ForAllValues:StringEquals": { "dynamodb:Attributes": ["PK", "SK", "lastUsedAt"] },
+              StringEqualsIfExists: { "dynamodb:ReturnValues": ["NONE", "UPDATED_OLD", "UPDATED_NEW"] },
+            },
           },
         ],
       },
@@ -74,10 +121,26 @@ describe("grantTableActions", () => {
     const { table, role } = prepare();
 
     // Act
-    const grant = () => grantTableActions(role, table, actions, { indexNames: [] });
+    const grant = () => grantTableAccess(role, table, { actions, leadingKeys: ["SESSION#*"] });
 
     // Assess
-    expect(grant).toThrow(/grantTableActions/);
+    expect(grant).toThrow(/grantTableAccess/);
+  });
+
+  it.each([
+    ["no leading-key pattern", []],
+    ["a pattern matching every partition", ["*"]],
+    ["a pattern starting with a wildcard", ["*#SESSIONS"]],
+    ["an empty pattern", [""]],
+  ] as const)("refuses %s", (_label, leadingKeys) => {
+    // Prepare
+    const { table, role } = prepare();
+
+    // Act
+    const grant = () => grantTableAccess(role, table, { actions: ["dynamodb:GetItem"], leadingKeys });
+
+    // Assess
+    expect(grant).toThrow(/grantTableAccess: (at least one leading-key|refusing leading-key)/);
   });
 
   it.each([
@@ -90,9 +153,10 @@ describe("grantTableActions", () => {
     const { table, role } = prepare();
 
     // Act
-    const grant = () => grantTableActions(role, table, ["dynamodb:Query"], { indexNames: [indexName] });
+    const grant = () =>
+      grantTableAccess(role, table, { actions: ["dynamodb:Query"], leadingKeys: ["ORG#*"], indexNames: [indexName] });
 
     // Assess
-    expect(grant).toThrow(/grantTableActions: refusing index name/);
+    expect(grant).toThrow(/grantTableAccess: refusing index name/);
   });
 });

@@ -14,7 +14,16 @@ import { CfnTopic } from "aws-cdk-lib/aws-sns";
 import { CfnQueue } from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deletionWorker, type PayloadAccess, type RouteDefinition, routes } from "../../functions/routes.js";
+import {
+  cursorSecretSetup,
+  deletionWorker,
+  PARTITIONS,
+  type PayloadAccess,
+  type RouteDefinition,
+  routes,
+  type TableGrant,
+  type WorkerDefinition,
+} from "../../functions/routes.js";
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
 import {
   LATENCY_P99_THRESHOLD_MS,
@@ -37,6 +46,7 @@ interface PolicyStatementJson {
   readonly Effect: string;
   readonly Action: string | readonly string[];
   readonly Resource: unknown;
+  readonly Condition?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 interface PolicyResource {
   readonly Properties: {
@@ -67,7 +77,11 @@ interface QueueResource {
 interface StageResource {
   readonly Properties: {
     readonly AccessLogSettings?: { readonly DestinationArn: unknown; readonly Format: string };
+    readonly RouteSettings?: Readonly<
+      Record<string, { readonly ThrottlingRateLimit: number; readonly ThrottlingBurstLimit: number }>
+    >;
   };
+  readonly DependsOn?: readonly string[];
 }
 
 interface MetricJson {
@@ -158,11 +172,6 @@ function tableArn() {
   return { "Fn::GetAtt": [tableLogicalId(), "Arn"] };
 }
 
-/** One ARN per index of the table definition, by name (never `index/*`). */
-function indexArns() {
-  return GLOBAL_INDEXES.map((index) => ({ "Fn::Join": ["", [tableArn(), `/index/${index.indexName}`]] }));
-}
-
 function bucketLogicalId(): string {
   return logicalIdOf(stack.payloads.bucket, CfnBucket);
 }
@@ -231,9 +240,83 @@ function queueArnOf(queue: IConstruct) {
   return { "Fn::GetAtt": [logicalIdOf(queue, CfnQueue), "Arn"] };
 }
 
-/** Every function of the stack: one per route, then the deletion worker. */
-function allFunctionIds(): readonly string[] {
+function cursorSecretFunctionId(): string {
+  return logicalIdOf(stack.cursorSecretFunction.function, CfnFunction);
+}
+
+/** The functions the operations dashboard watches: one per route, then the deletion worker. */
+function monitoredFunctionIds(): readonly string[] {
   return [...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)), workerLogicalId()];
+}
+
+/** Every function of the stack: one per route, then the deletion worker and the cursor-secret setup. */
+function allFunctionIds(): readonly string[] {
+  return [
+    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    workerLogicalId(),
+    cursorSecretFunctionId(),
+  ];
+}
+
+/** A DynamoDB statement reduced to what it allows: actions (sorted), resources, conditions. */
+function normalisedStatement(statement: PolicyStatementJson) {
+  return {
+    effect: statement.Effect,
+    actions: [...asArray(statement.Action)].sort(),
+    resources: asArray(statement.Resource),
+    condition: statement.Condition,
+  };
+}
+
+/** The statement the stack must make of one grant of the route table. */
+function expectedStatement(grant: TableGrant) {
+  const indexes = grant.indexes ?? [];
+  return {
+    effect: "Allow",
+    actions: [...new Set(grant.actions)].sort(),
+    resources:
+      indexes.length === 0
+        ? [tableArn()]
+        : indexes.map((indexName) => ({ "Fn::Join": ["", [tableArn(), `/index/${indexName}`]] })),
+    condition: {
+      "ForAllValues:StringLike": {
+        "dynamodb:LeadingKeys": [...grant.partitions],
+      },
+      Null: { "dynamodb:LeadingKeys": "false" },
+      ...(grant.attributes === undefined
+        ? {}
+        : {
+            "ForAllValues:StringEquals": { "dynamodb:Attributes": [...grant.attributes] },
+            StringEqualsIfExists: { "dynamodb:ReturnValues": ["NONE", "UPDATED_OLD", "UPDATED_NEW"] },
+          }),
+    },
+  };
+}
+
+/** (action, resource, condition) triples a set of statements allows: insensitive to how statements are merged. */
+function allowedTriples(statements: readonly ReturnType<typeof normalisedStatement>[]): string[] {
+  const triples = statements.flatMap((statement) =>
+    statement.actions.flatMap((action) =>
+      statement.resources.map((resource) => JSON.stringify([statement.effect, action, resource, statement.condition])),
+    ),
+  );
+  return [...new Set(triples)].sort();
+}
+
+/** Asserts a function's DynamoDB statements allow exactly what its definition's grants declare. */
+function expectTableGrants(functionId: string, definition: Pick<WorkerDefinition, "tableGrants">): void {
+  const actual = allowedTriples(statementsWithPrefix(functionId, "dynamodb:").map(normalisedStatement));
+  const expected = allowedTriples(definition.tableGrants.map(expectedStatement));
+  expect(actual).toEqual(expected);
+}
+
+/** Whether a DynamoDB statement could allow `action` on a partition key starting with `prefix`. */
+function allowsOnPrefix(statement: PolicyStatementJson, action: string, prefix: string): boolean {
+  if (!asArray(statement.Action).includes(action)) return false;
+  const patterns = asArray(
+    (statement.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] ?? []) as string | readonly string[],
+  );
+  return patterns.some((pattern) => pattern.startsWith(prefix) || prefix.startsWith(pattern.replace(/\*.*$/, "")));
 }
 
 function statementsWithPrefix(functionLogicalId: string, prefix: string): readonly PolicyStatementJson[] {
@@ -374,9 +457,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 1);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 1);
+  it("creates exactly one function per route, plus the deletion worker and the cursor-secret setup", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 2);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 2);
   });
 
   it("applies the service defaults to every function", () => {
@@ -511,25 +594,17 @@ describe("Lambda functions", () => {
       expect(Object.keys(matches)).toEqual([functionId]);
     });
 
-    it(`grants ${route.id} exactly its table actions${route.tableActions.length === 0 ? " (none)" : ""}`, () => {
+    it(`grants ${route.id} exactly its table grants, each limited to its partitions${route.tableGrants.length === 0 ? " (none)" : ""}`, () => {
       // Prepare
       const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
-      const expectedActions = [...new Set(route.tableActions)].sort();
-      const expectedResources = route.queriesIndexes ? [tableArn(), ...indexArns()] : [tableArn()];
 
       // Act
-      const dynamoStatements = statementsWithPrefix(functionId, "dynamodb:");
-      const grantedActions = actionsOf(dynamoStatements);
+      const grantedActions = actionsOf(statementsWithPrefix(functionId, "dynamodb:"));
 
       // Assess
-      expect(grantedActions).toEqual(expectedActions);
+      expectTableGrants(functionId, route);
       expect(grantedActions).not.toContain("dynamodb:*");
       expect(grantedActions).not.toContain("dynamodb:Scan");
-      expect(dynamoStatements).toHaveLength(expectedActions.length === 0 ? 0 : 1);
-      for (const statement of dynamoStatements) {
-        expect(statement.Effect).toBe("Allow");
-        expect(asArray(statement.Resource)).toEqual(expectedResources);
-      }
     });
 
     const definition: RouteDefinition = route;
@@ -651,7 +726,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 2);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 3);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -767,19 +842,10 @@ describe("Deletion queue and worker", () => {
     expect(Object.keys(matches)).toEqual([workerLogicalId()]);
   });
 
-  it("grants the worker exactly its table actions, on the table and each index by name", () => {
-    // Prepare
-    const expectedActions = [...new Set(deletionWorker.tableActions)].sort();
-
-    // Act
-    const dynamoStatements = statementsWithPrefix(workerLogicalId(), "dynamodb:");
-
+  it("grants the worker exactly its table grants, each limited to its partitions (GSI3 by name for the user's sessions)", () => {
     // Assess
-    expect(deletionWorker.queriesIndexes).toBe(true);
-    expect(actionsOf(dynamoStatements)).toEqual(expectedActions);
-    expect(dynamoStatements).toHaveLength(1);
-    expect(dynamoStatements[0]?.Effect).toBe("Allow");
-    expect(asArray(dynamoStatements[0]?.Resource)).toEqual([tableArn(), ...indexArns()]);
+    expectTableGrants(workerLogicalId(), deletionWorker);
+    expect(JSON.stringify(statementsWithPrefix(workerLogicalId(), "dynamodb:"))).toContain("/index/GSI3");
   });
 
   it("lets the worker consume the deletion queue only (no send, no dead-letter queue access)", () => {
@@ -896,7 +962,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 1);
+    expect(built).toHaveLength(routes.length + 2);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1093,7 +1159,7 @@ describe("Operations dashboard and alarms", () => {
         new Set([`AWS/Lambda ${metricName}`]),
       );
       expect(metrics.map((metric) => JSON.stringify(dimension(metric, "FunctionName"))).sort()).toEqual(
-        allFunctionIds()
+        monitoredFunctionIds()
           .map((functionId) => JSON.stringify({ Ref: functionId }))
           .sort(),
       );
@@ -1193,7 +1259,7 @@ describe("Operations dashboard and alarms", () => {
     expect(dashboards).toHaveLength(1);
     expect(dashboards[0]?.Properties.DashboardName).toBeUndefined();
     expect(stack.operations.dashboard.node.scope).toBe(stack.operations);
-    for (const ref of [logicalIdOf(stack.api, CfnApi), tableLogicalId(), ...allFunctionIds()]) {
+    for (const ref of [logicalIdOf(stack.api, CfnApi), tableLogicalId(), ...monitoredFunctionIds()]) {
       expect(body).toContain(JSON.stringify({ Ref: ref }));
     }
     expect(body).toContain(
@@ -1283,4 +1349,148 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       expect(reasons).toEqual([expect.stringMatching(expected[route.auth.kind])]);
     });
   }
+});
+
+describe("Table access by partition (dynamodb:LeadingKeys)", () => {
+  it("limits every DynamoDB statement of every function to listed partitions, never a wildcard-first pattern", () => {
+    // Act
+    const statements = allFunctionIds().flatMap((functionId) => statementsWithPrefix(functionId, "dynamodb:"));
+
+    // Assess
+    expect(statements.length).toBeGreaterThan(routes.length);
+    for (const statement of statements) {
+      const patterns = asArray(
+        statement.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] as string | readonly string[],
+      );
+      expect(patterns.length).toBeGreaterThan(0);
+      for (const pattern of patterns) expect(pattern).toMatch(/^[A-Z]/);
+      expect(statement.Condition?.Null).toEqual({ "dynamodb:LeadingKeys": "false" });
+    }
+  });
+
+  it("lets API-key functions only read credential items, and stamp nothing on key records but lastUsedAt", () => {
+    for (const route of routes.filter((candidate) => candidate.auth.kind === "apiKey")) {
+      // Act
+      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "dynamodb:");
+      const onCredentials = statements.filter((statement) =>
+        JSON.stringify(statement.Condition).includes(`"${PARTITIONS.apiKeyCredential}"`),
+      );
+      const organisationWrites = statements.filter(
+        (statement) =>
+          JSON.stringify(statement.Condition).includes(`"${PARTITIONS.organisation}"`) &&
+          asArray(statement.Action).some((action) => action !== "dynamodb:GetItem"),
+      );
+
+      // Assess
+      expect(actionsOf(onCredentials), route.id).toEqual(["dynamodb:GetItem"]);
+      expect(organisationWrites, route.id).toHaveLength(1);
+      expect(asArray(organisationWrites[0]?.Action)).toEqual(["dynamodb:UpdateItem"]);
+      expect(organisationWrites[0]?.Condition?.["ForAllValues:StringEquals"]).toEqual({
+        "dynamodb:Attributes": ["PK", "SK", "lastUsedAt"],
+      });
+    }
+  });
+
+  it("lets no function serving requests write the cursor-signing secret; the read routes that page may read it", () => {
+    // Prepare
+    const paging = new Set(["ListSessions", "ListEvents"]);
+
+    for (const route of routes) {
+      // Act
+      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "dynamodb:");
+      const writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"];
+
+      // Assess
+      for (const action of writes)
+        expect(
+          statements.some((st) => allowsOnPrefix(st, action, "SERVICE")),
+          route.id,
+        ).toBe(false);
+      expect(
+        statements.some((st) => allowsOnPrefix(st, "dynamodb:GetItem", "SERVICE")),
+        route.id,
+      ).toBe(paging.has(route.id));
+    }
+  });
+
+  it("lets no route touch the pending-deletions list but DeleteUserData (which adds to it)", () => {
+    for (const route of routes) {
+      // Act
+      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "dynamodb:");
+      const pending = statements.filter((statement) =>
+        JSON.stringify(statement.Condition).includes("DELETIONS#PENDING"),
+      );
+
+      // Assess
+      expect(actionsOf(pending), route.id).toEqual(route.id === "DeleteUserData" ? ["dynamodb:PutItem"] : []);
+    }
+  });
+});
+
+describe("Cursor-signing secret", () => {
+  it("is created at deployment by a custom resource with the table's name, before the stage goes live", () => {
+    // Prepare
+    const resourceId = stack.getLogicalId(stack.cursorSecret.node.defaultChild as CfnElement);
+    const stages = resourcesOf<StageResource>("AWS::ApiGatewayV2::Stage");
+
+    // Assess
+    template.hasResource("Custom::CursorSecret", {
+      Properties: {
+        ServiceToken: { "Fn::GetAtt": [cursorSecretFunctionId(), "Arn"] },
+        TableName: { Ref: tableLogicalId() },
+      },
+    });
+    for (const stage of Object.values(stages)) expect(stage.DependsOn).toContain(resourceId);
+  });
+
+  it("is written by a function that may only PutItem the SERVICE partition", () => {
+    // Assess
+    expectTableGrants(cursorSecretFunctionId(), cursorSecretSetup);
+    expect(cursorSecretSetup.tableGrants).toEqual([{ actions: ["dynamodb:PutItem"], partitions: ["SERVICE"] }]);
+    expect(
+      policyStatementsOf(cursorSecretFunctionId()).filter((st) => !asArray(st.Action)[0]?.startsWith("logs:")),
+    ).toHaveLength(1);
+  });
+});
+
+describe("Per-route throttles", () => {
+  it("sets every route's own throttle from the route table as the stage's route settings", () => {
+    // Act
+    const [stage] = Object.values(resourcesOf<StageResource>("AWS::ApiGatewayV2::Stage"));
+
+    // Assess
+    expect(stage?.Properties.RouteSettings).toEqual(
+      Object.fromEntries(
+        routes.map((route) => [
+          `${route.method} ${route.path}`,
+          { ThrottlingRateLimit: route.throttle.rateLimit, ThrottlingBurstLimit: route.throttle.burstLimit },
+        ]),
+      ),
+    );
+  });
+
+  it("creates the stage after every route its settings name", () => {
+    // Prepare
+    const routeIds = Object.keys(resourcesOf<RouteResource>("AWS::ApiGatewayV2::Route"));
+
+    // Act
+    const [stage] = Object.values(resourcesOf<StageResource>("AWS::ApiGatewayV2::Stage"));
+
+    // Assess
+    for (const routeId of routeIds) expect(stage?.DependsOn).toContain(routeId);
+  });
+
+  it("throttles ingestion highest and key management, erasure and the public document lowest", () => {
+    // Prepare
+    const rate = (id: string) => routes.find((route) => route.id === id)?.throttle.rateLimit ?? 0;
+
+    // Assess
+    for (const route of routes) {
+      expect(route.throttle.burstLimit).toBeGreaterThanOrEqual(route.throttle.rateLimit);
+      expect(route.throttle.rateLimit).toBeLessThanOrEqual(rate("CreateEvent"));
+    }
+    for (const id of ["CreateApiKey", "DeleteUserData", "OpenApiDocument"]) {
+      expect(rate(id)).toBeLessThan(rate("ListSessions"));
+    }
+  });
 });

@@ -1,0 +1,44 @@
+/**
+ * The cursor-signing secret's item (`SERVICE` / `CURSOR_SECRET`): created once
+ * per table, before any request needs it — at deployment by a CloudFormation
+ * custom resource (functions/deploy/cursor-secret-resource.ts), locally by the
+ * table setup (local/table-setup.ts), which the tests, benchmarks and
+ * `npm start` all use. The read routes only ever read it
+ * (functions/store/cursor-signing.ts); none of them may write it.
+ *
+ * Free of environment reads, so the local tools can import it.
+ */
+import { randomBytes } from "node:crypto";
+import { ConditionalCheckFailedException, type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { serviceSecretKey } from "./keys.js";
+
+/** Bytes of randomness of the secret (an HMAC-SHA-256 key of the hash's full block strength). */
+export const CURSOR_SECRET_BYTES = 32;
+
+/**
+ * Creates the secret unless the table already has one (an existing secret is
+ * never replaced: that would invalidate every cursor in flight).
+ *
+ * @returns whether a secret was created.
+ */
+export async function ensureCursorSecret(client: Pick<DynamoDBClient, "send">, tableName: string): Promise<boolean> {
+  const key = serviceSecretKey();
+  try {
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: {
+          PK: { S: key.PK },
+          SK: { S: key.SK },
+          entity: { S: "serviceSecret" },
+          secret: { S: randomBytes(CURSOR_SECRET_BYTES).toString("base64") },
+        },
+        ConditionExpression: "attribute_not_exists(PK)",
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The route table's IAM grants are right: every route's handler (and the
+ * deletion worker) is invoked in-process, as Lambda invokes it, through its
+ * success paths, replays, paging and error paths, while a client middleware
+ * records every item the request touches (test/support/table-access-recorder.ts).
+ * Each access must be allowed by one of the route's own `tableGrants`
+ * (action, `dynamodb:LeadingKeys` pattern, index, attributes) — exactly what
+ * the stack's IAM statements allow on AWS, where anything else is an
+ * AccessDenied.
+ */
+import { randomUUID } from "node:crypto";
+import type { SQSEvent } from "aws-lambda";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayEvent, type LambdaHttpHandler, lambdaContext } from "../../bench/harness/gateway-event.js";
+import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispatch.js";
+import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
+import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
+import { deletionWorker, type RouteDefinition, type RouteId, routeById, routes } from "../../functions/routes.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import { createTestKey, createTestUser, startTestApi, type TestKey, type TestUser } from "../support/fixtures.js";
+import { deniedAccesses, recordTableAccesses } from "../support/table-access-recorder.js";
+
+const recorder = recordTableAccesses();
+const handlers = new Map<string, LambdaHttpHandler>();
+const exercised = new Set<string>();
+const dispatched: DeletionJobMessage[] = [];
+
+let api: LocalApi;
+let sdk: TestKey;
+let admin: TestUser;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  useLocalDeletionRunner((message) => void dispatched.push(message));
+  sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  admin = await createTestUser(api, { role: "admin" });
+  for (const route of routes) {
+    const module = (await import(`../../${route.entry}`)) as { handler: LambdaHttpHandler };
+    handlers.set(route.id, module.handler);
+  }
+});
+afterAll(() => api.close());
+
+interface Call {
+  readonly path: string;
+  readonly pathParameters?: Record<string, string>;
+  readonly query?: Record<string, string>;
+  readonly body?: unknown;
+  readonly token?: string;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * Invokes a route's handler with only that request's accesses recorded, and
+ * asserts the expected status and that every access is within the route's grants.
+ */
+async function invoke(routeId: RouteId, call: Call, expectedStatus: number): Promise<Record<string, unknown>> {
+  const route: RouteDefinition = routeById(routeId);
+  const handler = handlers.get(routeId);
+  if (handler === undefined) throw new Error(`No handler for ${routeId}`);
+  recorder.reset();
+  const result = await handler(
+    gatewayEvent(route, {
+      path: call.path,
+      ...(call.pathParameters === undefined ? {} : { pathParameters: call.pathParameters }),
+      ...(call.query === undefined ? {} : { query: call.query }),
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${call.token ?? sdk.key}`,
+        ...call.headers,
+      },
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    }),
+    lambdaContext(route.id, 1024),
+  );
+  const accesses = recorder.accesses();
+  expect(result.statusCode, `${routeId} ${call.path}: ${result.body}`).toBe(expectedStatus);
+  expect(deniedAccesses(route.tableGrants, accesses).join("\n"), `${routeId}: accesses outside its grants`).toBe("");
+  exercised.add(routeId);
+  return result.body === undefined || result.body === "" ? {} : (JSON.parse(result.body) as Record<string, unknown>);
+}
+
+const today = new Date().toISOString().slice(0, 10);
+const period = { from: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), to: today };
+
+async function newSession(userId: string, agentName = "grants-agent"): Promise<string> {
+  const body = await invoke(
+    "CreateSession",
+    {
+      path: "/api/sdk/sessions",
+      body: { name: "grants", agentName, userId },
+      headers: { "idempotency-key": randomUUID() },
+    },
+    201,
+  );
+  return String(body.id);
+}
+
+describe("every table access of every route is within the route's declared grants", () => {
+  it("SDK writes: sessions, events, batches, replays, late events, refusals", async () => {
+    const idempotencyKey = randomUUID();
+    const first = await invoke(
+      "CreateSession",
+      {
+        path: "/api/sdk/sessions",
+        body: { name: "grants", agentName: "grants-agent", userId: "grants-user" },
+        headers: { "idempotency-key": idempotencyKey },
+      },
+      201,
+    );
+    const sessionId = String(first.id);
+    await invoke(
+      "CreateSession",
+      {
+        path: "/api/sdk/sessions",
+        body: { name: "grants", agentName: "grants-agent", userId: "grants-user" },
+        headers: { "idempotency-key": idempotencyKey },
+      },
+      201,
+    );
+    await invoke(
+      "CreateEvent",
+      {
+        path: "/api/sdk/events",
+        body: { sessionId, eventType: "tool_call", toolName: "search", estimatedCost: 0.25 },
+        headers: { "idempotency-key": randomUUID() },
+      },
+      201,
+    );
+    // A refused write releases its Idempotency-Key record.
+    await invoke(
+      "CreateEvent",
+      {
+        path: "/api/sdk/events",
+        body: { sessionId: `ses_${"0".repeat(26)}`, eventType: "state_change" },
+        headers: { "idempotency-key": randomUUID() },
+      },
+      404,
+    );
+    const batch = {
+      events: [
+        { sessionId, eventType: "tool_call", toolName: "lookup", idempotencyKey: `grants-${sessionId}-1` },
+        { sessionId, eventType: "error", toolName: "lookup", idempotencyKey: `grants-${sessionId}-2` },
+      ],
+    };
+    await invoke("CreateEventBatch", { path: "/api/sdk/events/batch", body: batch }, 200);
+    await invoke("CreateEventBatch", { path: "/api/sdk/events/batch", body: batch }, 200);
+    await invoke(
+      "UpdateSession",
+      {
+        path: `/api/sdk/sessions/${sessionId}`,
+        pathParameters: { id: sessionId },
+        body: { status: "failed", failureReason: "grants failure" },
+        headers: { "idempotency-key": randomUUID() },
+      },
+      200,
+    );
+    // Late events (after the end) fold into the rollups.
+    await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId, eventType: "tool_call", toolName: "late" } },
+      201,
+    );
+    await invoke(
+      "CreateEventBatch",
+      { path: "/api/sdk/events/batch", body: { events: [{ sessionId, eventType: "tool_call", toolName: "later" }] } },
+      200,
+    );
+    const active = await newSession("grants-user");
+    await invoke(
+      "UpdateSession",
+      { path: `/api/sdk/sessions/${active}`, pathParameters: { id: active }, body: { durationMs: 5 } },
+      200,
+    );
+  });
+
+  it("SDK reads: sessions with every filter and paging cursors, events, agents and stats", async () => {
+    const sessionId = await newSession("grants-reader", "grants-reading-agent");
+    await newSession("grants-reader", "grants-reading-agent");
+    for (const eventType of ["state_change", "state_change"]) {
+      await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
+    }
+    await invoke(
+      "GetSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: sdk.key },
+      200,
+    );
+    const filters: Record<string, string>[] = [
+      {},
+      { agentName: "grants-reading-agent" },
+      { userId: "grants-reader" },
+      { status: "active" },
+      { status: "active", agentName: "grants-reading-agent" },
+      { from: `${period.from}T00:00:00Z`, to: new Date().toISOString() },
+    ];
+    for (const filter of filters) {
+      const page = await invoke("ListSessions", { path: "/api/sdk/sessions", query: { ...filter, limit: "1" } }, 200);
+      if (typeof page.nextCursor === "string") {
+        await invoke(
+          "ListSessions",
+          { path: "/api/sdk/sessions", query: { ...filter, limit: "1", cursor: page.nextCursor } },
+          200,
+        );
+      }
+    }
+    const events = await invoke(
+      "ListEvents",
+      { path: `/api/sdk/sessions/${sessionId}/events`, pathParameters: { id: sessionId }, query: { limit: "1" } },
+      200,
+    );
+    expect(events.nextCursor).toEqual(expect.any(String));
+    await invoke(
+      "ListEvents",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events`,
+        pathParameters: { id: sessionId },
+        query: { limit: "1", cursor: String(events.nextCursor) },
+      },
+      200,
+    );
+    await invoke("ListAgents", { path: "/api/sdk/agents" }, 200);
+    await invoke(
+      "AgentStats",
+      {
+        path: "/api/sdk/agents/grants-reading-agent/stats",
+        pathParameters: { agentName: "grants-reading-agent" },
+        query: period,
+      },
+      200,
+    );
+    await invoke(
+      "UserStats",
+      { path: "/api/sdk/users/grants-reader/stats", pathParameters: { userId: "grants-reader" }, query: period },
+      200,
+    );
+  });
+
+  it("SDK deletions: a session, a user's data (the route, the job status, the worker)", async () => {
+    const sessionId = await newSession("grants-deleted");
+    await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType: "state_change" } }, 201);
+    await invoke("DeleteSession", { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId } }, 204);
+
+    const erased = await newSession("grants-erased");
+    await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId: erased, eventType: "state_change" } },
+      201,
+    );
+    const accepted = await invoke(
+      "DeleteUserData",
+      { path: "/api/sdk/users/grants-erased", pathParameters: { userId: "grants-erased" } },
+      202,
+    );
+    const jobId = String((accepted.job as { jobId?: string } | undefined)?.jobId ?? accepted.jobId);
+    await invoke("GetDeletionJob", { path: `/api/sdk/deletions/${jobId}`, pathParameters: { jobId } }, 200);
+
+    expect(dispatched).toHaveLength(1);
+    recorder.reset();
+    const event = { Records: [{ messageId: "m-1", body: JSON.stringify(dispatched[0]) }] } as unknown as SQSEvent;
+    const result = await deletionWorkerHandler(event);
+    expect(result.batchItemFailures).toEqual([]);
+    expect(recorder.accesses().length).toBeGreaterThan(0);
+    expect(deniedAccesses(deletionWorker.tableGrants, recorder.accesses()).join("\n"), "DeletionWorker").toBe("");
+    const job = await invoke("GetDeletionJob", { path: `/api/sdk/deletions/${jobId}`, pathParameters: { jobId } }, 200);
+    expect(JSON.stringify(job)).toContain("completed");
+  });
+
+  it("key management by a signed-in admin: create, list, rotate, audit, revoke; and the public document", async () => {
+    const created = await invoke(
+      "CreateApiKey",
+      { path: "/api/keys", token: admin.token, body: { name: "grants" } },
+      201,
+    );
+    const keyId = String(created.id);
+    await invoke("ListApiKeys", { path: "/api/keys", token: admin.token }, 200);
+    const rotated = await invoke(
+      "RotateApiKey",
+      { path: `/api/keys/${keyId}/rotate`, pathParameters: { id: keyId }, token: admin.token },
+      201,
+    );
+    await invoke(
+      "ListApiKeyAudit",
+      { path: `/api/keys/${keyId}/audit`, pathParameters: { id: keyId }, token: admin.token },
+      200,
+    );
+    const next = String(rotated.id);
+    await invoke("RevokeApiKey", { path: `/api/keys/${next}`, pathParameters: { id: next }, token: admin.token }, 204);
+    await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
+  });
+
+  it("covered every route of the route table", () => {
+    expect([...exercised].sort()).toEqual(routes.map((route) => route.id).sort());
+  });
+});
