@@ -143,7 +143,12 @@ describe("every table access of every route is within the route's declared grant
         { sessionId, eventType: "error", toolName: "lookup", idempotencyKey: `grants-${sessionId}-2` },
       ],
     };
-    await invoke("CreateEventBatch", { path: "/api/sdk/events/batch", body: batch }, 200);
+    const batchKey = randomUUID();
+    await invoke(
+      "CreateEventBatch",
+      { path: "/api/sdk/events/batch", body: batch, headers: { "idempotency-key": batchKey } },
+      200,
+    );
     await invoke("CreateEventBatch", { path: "/api/sdk/events/batch", body: batch }, 200);
     await invoke(
       "UpdateSession",
@@ -251,10 +256,17 @@ describe("every table access of every route is within the route's declared grant
       { path: "/api/sdk/users/grants-erased", pathParameters: { userId: "grants-erased" } },
       202,
     );
-    const jobId = String((accepted.job as { jobId?: string } | undefined)?.jobId ?? accepted.jobId);
+    const jobId = String(accepted.jobId);
+    // A repeated request finds the unfinished job and hands it over again.
+    const repeated = await invoke(
+      "DeleteUserData",
+      { path: "/api/sdk/users/grants-erased", pathParameters: { userId: "grants-erased" } },
+      202,
+    );
+    expect(repeated.jobId).toBe(jobId);
     await invoke("GetDeletionJob", { path: `/api/sdk/deletions/${jobId}`, pathParameters: { jobId } }, 200);
 
-    expect(dispatched).toHaveLength(1);
+    expect(dispatched).toHaveLength(2);
     recorder.reset();
     const event = { Records: [{ messageId: "m-1", body: JSON.stringify(dispatched[0]) }] } as unknown as SQSEvent;
     const result = await deletionWorkerHandler(event);
@@ -286,6 +298,77 @@ describe("every table access of every route is within the route's declared grant
     const next = String(rotated.id);
     await invoke("RevokeApiKey", { path: `/api/keys/${next}`, pathParameters: { id: next }, token: admin.token }, 204);
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
+  });
+
+  it("refusals and replays: unknown keys, other tenants' sessions, repeated Idempotency-Keys, unknown API keys", async () => {
+    const other = await createTestKey({
+      environment: "test",
+      scopes: ["sessions:write", "events:write", "read", "delete"],
+    });
+    const sessionId = await newSession("grants-refusals");
+    const unknownKey = `ats_live_${"A".repeat(38)}`;
+    await invoke(
+      "GetSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: unknownKey },
+      401,
+    );
+    await invoke(
+      "GetSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: other.key },
+      403,
+    );
+    await invoke(
+      "ListEvents",
+      { path: `/api/sdk/sessions/${sessionId}/events`, pathParameters: { id: sessionId }, token: other.key },
+      403,
+    );
+    await invoke(
+      "DeleteSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: other.key },
+      403,
+    );
+    await invoke("ListSessions", { path: "/api/sdk/sessions", query: { cursor: "forged.cursor" } }, 400);
+    for (const repeat of [1, 2]) {
+      const idempotencyKey = `grants-update-${sessionId}`;
+      await invoke(
+        "UpdateSession",
+        {
+          path: `/api/sdk/sessions/${sessionId}`,
+          pathParameters: { id: sessionId },
+          body: { status: "completed" },
+          headers: { "idempotency-key": idempotencyKey },
+        },
+        200,
+      );
+      await invoke(
+        "CreateEvent",
+        {
+          path: "/api/sdk/events",
+          body: { sessionId, eventType: "llm_decision" },
+          headers: { "idempotency-key": `grants-event-${sessionId}` },
+        },
+        201,
+      );
+      expect(repeat).toBeGreaterThan(0);
+    }
+    await invoke(
+      "GetDeletionJob",
+      { path: "/api/sdk/deletions/del_unknown", pathParameters: { jobId: "del_unknown" } },
+      404,
+    );
+    const unknownId = `key_${"0".repeat(26)}`;
+    for (const [routeId, path] of [
+      ["RotateApiKey", `/api/keys/${unknownId}/rotate`],
+      ["RevokeApiKey", `/api/keys/${unknownId}`],
+      ["ListApiKeyAudit", `/api/keys/${unknownId}/audit`],
+    ] as const) {
+      await invoke(routeId, { path, pathParameters: { id: unknownId }, token: admin.token }, 404);
+    }
+    await invoke(
+      "CreateApiKey",
+      { path: "/api/keys", token: admin.token, body: { name: "t", environment: "test" } },
+      201,
+    );
   });
 
   it("covered every route of the route table", () => {

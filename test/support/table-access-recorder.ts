@@ -151,16 +151,16 @@ export function accessesOf(operation: string, body: Record<string, unknown>): Ta
 }
 
 /**
- * Whether a command is the low-level one the document client sends (its input
- * marshalled, as on the wire); the document client's own command passes
- * through the same stack first and is skipped, so nothing is counted twice.
+ * The DynamoDB operation of a command passing through the client's stack.
+ * The document client's item commands (`GetCommand`, …) hand their input to
+ * the low-level ones (`GetItemCommand`, …) on the same stack: only the latter
+ * are recorded, so nothing is counted twice. Both Query commands share one
+ * name and are both recorded (a duplicate changes no check).
  */
-function lowLevelOperation(commandName: string, input: Record<string, unknown>): string | undefined {
+function operationOf(commandName: string): string | undefined {
   const operation = commandName.replace(/Command$/, "");
-  if (/Items?$/.test(operation)) return operation;
-  if (operation !== "Query" && operation !== "Scan") return undefined;
-  const values = Object.values((input.ExpressionAttributeValues ?? {}) as Record<string, unknown>);
-  return values.every((value) => typeof value === "object" && value !== null) ? operation : undefined;
+  if (/Items?$/.test(operation) || operation === "Query" || operation === "Scan") return operation;
+  return undefined;
 }
 
 const recorded: TableAccess[] = [];
@@ -172,7 +172,7 @@ export function recordTableAccesses(): { accesses: () => readonly TableAccess[];
     documentClient.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
-        const operation = lowLevelOperation(String(context.commandName), input);
+        const operation = operationOf(String(context.commandName));
         if (operation !== undefined) recorded.push(...accessesOf(operation, input));
         return next(args);
       },
