@@ -96,6 +96,26 @@ async function newSession(userId: string, agentName = "grants-agent"): Promise<s
   return String(body.id);
 }
 
+describe("the grant checker denies what IAM would deny", () => {
+  const grants = routeById("UpdateSession").tableGrants;
+  const access = { action: "dynamodb:UpdateItem", partition: "SESSION#ses_1", attributes: ["PK", "SK", "status"] };
+
+  it("allows an action on a declared partition, and refuses another action, partition, index or a missing key", () => {
+    expect(deniedAccesses(grants, [access])).toEqual([]);
+    expect(deniedAccesses(grants, [{ ...access, action: "dynamodb:DeleteItem" }])).toHaveLength(1);
+    expect(deniedAccesses(grants, [{ ...access, partition: "APIKEY#abc" }])).toHaveLength(1);
+    expect(deniedAccesses(grants, [{ ...access, index: "GSI1" }])).toHaveLength(1);
+    expect(deniedAccesses(grants, [{ ...access, partition: undefined }])).toHaveLength(1);
+  });
+
+  it("refuses an update of a key record beyond lastUsedAt, or one returning the whole item", () => {
+    const stamp = { action: "dynamodb:UpdateItem", partition: "ORG#org-1", attributes: ["PK", "SK", "lastUsedAt"] };
+    expect(deniedAccesses(grants, [stamp])).toEqual([]);
+    expect(deniedAccesses(grants, [{ ...stamp, attributes: ["PK", "SK", "scopes"] }])).toHaveLength(1);
+    expect(deniedAccesses(grants, [{ ...stamp, returnValues: "ALL_NEW" }])).toHaveLength(1);
+  });
+});
+
 describe("every table access of every route is within the route's declared grants", () => {
   it("SDK writes: sessions, events, batches, replays, late events, refusals", async () => {
     const idempotencyKey = randomUUID();
