@@ -41,6 +41,23 @@ export class ValidationError extends AtsError {
   }
 }
 
+/** How many field paths a validation message names before it says "and N more". */
+const PATHS_IN_MESSAGE = 5;
+
+/**
+ * The 400 for a request part (`what`: "request body", "query parameters", "event") whose fields failed
+ * validation: the message names the first few paths, `issues` carries them all (the error mapper caps
+ * what is sent).
+ */
+export function invalidFieldsError(what: string, issues: readonly FieldIssue[]): ValidationError {
+  const named = issues
+    .slice(0, PATHS_IN_MESSAGE)
+    .map((issue) => issue.path)
+    .join(", ");
+  const more = issues.length > PATHS_IN_MESSAGE ? ` and ${issues.length - PATHS_IN_MESSAGE} more` : "";
+  return new ValidationError(`Invalid ${what}: ${named}${more}`, issues);
+}
+
 export class UnauthorizedError extends AtsError {
   readonly kind = "unauthorized";
 }

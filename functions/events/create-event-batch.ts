@@ -4,7 +4,7 @@
  * result per event, in order: 201 + id only once the event is durably written.
  */
 
-import { AtsError } from "../domain/errors.js";
+import { AtsError, invalidFieldsError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { errorResponse } from "../http/error-mapper.js";
@@ -25,16 +25,8 @@ export const handler = apiKeyRoute(
     body.events.forEach((candidate, index) => {
       const parsed = batchEventItem.safeParse(candidate);
       if (!parsed.success) {
-        const issues = toFieldIssues(parsed.error.issues);
-        results.push({
-          index,
-          status: 400,
-          error: {
-            error: "Bad Request",
-            message: `Invalid event: ${issues.map((issue) => issue.path).join(", ")}`,
-            issues,
-          },
-        });
+        const refusal = errorResponse(invalidFieldsError("event", toFieldIssues(parsed.error.issues)));
+        results.push({ index, status: 400, error: JSON.parse(refusal.body ?? "{}") });
         return;
       }
       const { idempotencyKey, ...event } = parsed.data;

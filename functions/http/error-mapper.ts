@@ -31,6 +31,18 @@ const THROTTLING_ERRORS = new Set([
   "SlowDown",
 ]);
 
+/**
+ * Bounds of an error body, so that no answer nears Lambda's 6 MB response limit whatever the request
+ * held (a 1 MB body of unknown fields is a million issues): the first MAX_REPORTED_ISSUES issues are
+ * sent, with `issueCount` saying how many there were, and every text is cut to MAX_ERROR_TEXT characters.
+ */
+export const MAX_REPORTED_ISSUES = 20;
+export const MAX_ERROR_TEXT = 500;
+
+function clipped(text: string): string {
+  return text.length <= MAX_ERROR_TEXT ? text : `${text.slice(0, MAX_ERROR_TEXT - 1).toWellFormed()}…`;
+}
+
 /** Seconds a client should wait before retrying after throttling. */
 export const THROTTLED_RETRY_AFTER_SECONDS = 1;
 
@@ -60,8 +72,13 @@ export function errorResponse(error: unknown): HttpResult {
     });
   }
   const { statusCode, title } = STATUS[error.kind];
-  const body: Record<string, unknown> = { error: title, message: error.message };
-  if (error instanceof ValidationError) body.issues = error.issues;
+  const body: Record<string, unknown> = { error: title, message: clipped(error.message) };
+  if (error instanceof ValidationError) {
+    body.issues = error.issues
+      .slice(0, MAX_REPORTED_ISSUES)
+      .map((issue) => ({ path: clipped(issue.path), message: clipped(issue.message) }));
+    if (error.issues.length > MAX_REPORTED_ISSUES) body.issueCount = error.issues.length;
+  }
   const headers: Record<string, string> = error.kind === "unauthorized" ? { "www-authenticate": "Bearer" } : {};
   if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
   return jsonResponse(statusCode, body, headers);

@@ -6,7 +6,13 @@
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type * as z from "zod/mini";
-import { type FieldIssue, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
+import {
+  type FieldIssue,
+  invalidFieldsError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
@@ -60,8 +66,7 @@ export function jsonBody(
     }
     const result = schema.safeParse(json);
     if (!result.success) {
-      const issues = toFieldIssues(result.error.issues);
-      throw new ValidationError(`Invalid request body: ${issues.map((issue) => issue.path).join(", ")}`, issues);
+      throw invalidFieldsError("request body", toFieldIssues(result.error.issues));
     }
     event.input = result.data;
   }

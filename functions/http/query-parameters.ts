@@ -2,7 +2,7 @@
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type * as z from "zod/mini";
-import { ValidationError } from "../domain/errors.js";
+import { invalidFieldsError } from "../domain/errors.js";
 import { toFieldIssues } from "./json-body.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
@@ -10,8 +10,7 @@ export function queryParameters(schema: z.ZodMiniType): MiddlewareObj<SdkEvent, 
   function queryParametersBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {
     const result = schema.safeParse(request.event.queryStringParameters ?? {});
     if (!result.success) {
-      const issues = toFieldIssues(result.error.issues);
-      throw new ValidationError(`Invalid query parameters: ${issues.map((issue) => issue.path).join(", ")}`, issues);
+      throw invalidFieldsError("query parameters", toFieldIssues(result.error.issues));
     }
     request.event.query = result.data;
   }

@@ -14,7 +14,9 @@
 import * as z from "zod";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
+import { invalidFieldsError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
+import { errorResponse as errorAnswer } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
@@ -647,13 +649,8 @@ function badRequestExample(route: RouteDefinition, doc: OperationDoc) {
   }
   const result = z.safeParse(schema, doc.invalidInput);
   if (result.success) throw new Error(`${route.id}: its invalidInput is valid`);
-  const issues = toFieldIssues(result.error.issues);
   const what = doc.body === undefined ? "query parameters" : "request body";
-  return {
-    error: "Bad Request",
-    message: `Invalid ${what}: ${issues.map((issue) => issue.path).join(", ")}`,
-    issues,
-  };
+  return JSON.parse(errorAnswer(invalidFieldsError(what, toFieldIssues(result.error.issues))).body ?? "{}");
 }
 
 /** One reason for an error status, with an example body. */

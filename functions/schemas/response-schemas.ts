@@ -58,8 +58,14 @@ export const errorResponse = z
         }),
       )
       .min(1)
+      .max(20)
       .optional()
-      .describe("400 only: every rejected field"),
+      .describe("400 only: the rejected fields (the first 20; `issueCount` says how many there were)"),
+    issueCount: z
+      .int()
+      .min(21)
+      .optional()
+      .describe("400 only, when more than 20 fields were rejected: how many (only the first 20 are listed)"),
   })
   .describe("An error body. Status 401 also sends `WWW-Authenticate: Bearer`.");
 export type ErrorResponse = z.output<typeof errorResponse>;
