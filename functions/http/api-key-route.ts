@@ -4,7 +4,7 @@ import type { Principal } from "../domain/principal.js";
 import type { RouteId } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { idempotency } from "./idempotency.js";
-import { rateLimit } from "./rate-limit.js";
+import { attachRateLimitHeaders, rateLimit } from "./rate-limit.js";
 import { type RouteHandler, type RouteOptions, routeChain, routeOfKind, validated } from "./route-chain.js";
 
 export function apiKeyRoute<
@@ -18,10 +18,10 @@ export function apiKeyRoute<
   const route = routeOfKind(routeId, "apiKey");
   if (route.auth.kind !== "apiKey") throw new Error(`Route ${routeId} is not an apiKey route`);
   const writes = route.method === "POST" || route.method === "PATCH";
-  return routeChain(options, [apiKeyAuth(route.auth), rateLimit()], writes ? [idempotency()] : []).handler(
-    async function runApiKeyRoute(event) {
-      if (event.principal === undefined) throw new Error("apiKeyAuth did not run before the handler");
-      return routeHandler({ caller: event.principal, ...validated<TBody, TQuery>(event) });
-    },
-  );
+  return routeChain(options, [apiKeyAuth(route.auth), rateLimit()], writes ? [idempotency()] : [], [
+    attachRateLimitHeaders,
+  ]).handler(async function runApiKeyRoute(event) {
+    if (event.principal === undefined) throw new Error("apiKeyAuth did not run before the handler");
+    return routeHandler({ caller: event.principal, ...validated<TBody, TQuery>(event) });
+  });
 }

@@ -2,7 +2,11 @@
  * Applies the per-key rate limit (after authentication, before the body is
  * read): 429 with `Retry-After` when the key's budget for the minute is
  * spent, and `RateLimit-Limit` / `RateLimit-Remaining` / `RateLimit-Reset`
- * on every answer.
+ * on every answer to an authenticated request — successes, errors and
+ * idempotent replays alike. The headers are put on by {@link attachRateLimitHeaders},
+ * a hook the chain runs at the very end of every request: middy skips `after`
+ * for responses given early by a `before` (replays) and runs `onError` before the
+ * error mapper has built the response, so neither hook could see every answer.
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
@@ -31,10 +35,14 @@ export function rateLimit(): MiddlewareObj<SdkEvent, HttpResult, Error, Context>
       );
     }
   }
-  function rateLimitAfter(request: Request<SdkEvent, HttpResult, Error, Context>): void {
-    const decision = request.event.rateLimit;
-    if (decision === undefined || request.response == null) return;
-    request.response = { ...request.response, headers: { ...request.response.headers, ...rateLimitHeaders(decision) } };
-  }
-  return { before: rateLimitBefore, after: rateLimitAfter };
+  return { before: rateLimitBefore };
+}
+
+/** End-of-request hook (see the module comment): the rate-limit headers onto the final response, whatever it is. */
+export function attachRateLimitHeaders(request: Request<SdkEvent, HttpResult, Error, Context>): void {
+  const decision = request.event.rateLimit;
+  const response = request.response;
+  if (decision === undefined || response == null) return;
+  // The very object middy returns: the hook runs after the response was settled, so it is amended in place.
+  response.headers = { ...response.headers, ...rateLimitHeaders(decision) };
 }

@@ -9,7 +9,7 @@
  *   → the route kind's checks after validation (Idempotency-Key on the SDK's POST/PATCH)
  *   → the route's handler: typed, validated input in; a response out.
  */
-import middy, { type MiddlewareObj } from "@middy/core";
+import middy, { type MiddlewareObj, type Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type * as z from "zod/mini";
 import { requestObservability } from "../observability/request-logging.js";
@@ -57,15 +57,25 @@ export function routeOfKind(routeId: RouteId, kind: RouteAuth["kind"]): RouteDef
   return route;
 }
 
+/** A step run at the very end of every request, on the final response (success, error or early answer). */
+export type ResponseFinisher = (request: Request<SdkEvent, HttpResult, Error, Context>) => void;
+
 export function routeChain(
   options: RouteOptions<z.ZodMiniType, z.ZodMiniType>,
   beforeInput: readonly ChainMiddleware[],
   afterInput: readonly ChainMiddleware[] = [],
+  finishers: readonly ResponseFinisher[] = [],
 ) {
   // Observability first: its `before` starts the clock, its `after`/`onError` run last and see the final
-  // response; `requestEnd` also reports requests answered early (idempotent replays).
+  // response; `requestEnd` also reports requests answered early (idempotent replays). The route kind's
+  // finishers (e.g. rate-limit headers) run in the same end-of-request hook, on every response.
   const observability = requestObservability();
-  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: observability.requestEnd })
+  function finishRequest(request: Request): void {
+    // middy types plugin hooks loosely; the request is this chain's own.
+    for (const finish of finishers) finish(request as Request<SdkEvent, HttpResult, Error, Context>);
+    observability.requestEnd(request);
+  }
+  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: finishRequest })
     .use(observability)
     .use(httpErrorMapper());
   for (const middleware of beforeInput) handler = handler.use(middleware);
