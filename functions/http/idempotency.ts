@@ -4,7 +4,8 @@
  * processed and its response stored; a retry with the same key and body
  * within 24 h gets that response again (`Idempotent-Replayed: true`) and
  * writes nothing; the same key with another body is 422; a retry while the
- * first is still being processed is 409. Keys are scoped per organisation.
+ * first is still being processed is 409. Keys are scoped per tenant
+ * (organisation + environment), and the fingerprint names the environment too.
  *
  * Runs after authentication and body validation (an invalid request is
  * answered the same way every time, so it is not recorded) and before the
@@ -23,14 +24,19 @@ import type { HttpResult, SdkEvent } from "./sdk-event.js";
 const HEADER = "idempotency-key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-function fingerprintOf(event: SdkEvent): string {
+/** What makes two requests "the same request": environment, method, path and body. */
+export function requestFingerprint(environment: string, method: string, path: string, body: string): string {
+  return createHash("sha256").update(`${environment} ${method} ${path}\n${body}`).digest("hex");
+}
+
+function fingerprintOf(event: SdkEvent, environment: string): string {
   const body =
     event.body === undefined
       ? ""
       : event.isBase64Encoded
         ? Buffer.from(event.body, "base64").toString("utf8")
         : event.body;
-  return createHash("sha256").update(`${event.requestContext.http.method} ${event.rawPath}\n${body}`).digest("hex");
+  return requestFingerprint(environment, event.requestContext.http.method, event.rawPath, body);
 }
 
 function storable(response: HttpResult) {
@@ -54,7 +60,7 @@ export function idempotency(): MiddlewareObj<SdkEvent, HttpResult, Error, Contex
         { path: "Idempotency-Key", message: "Must be 1 to 255 visible ASCII characters" },
       ]);
     }
-    const outcome = await claim(principal.orgId, key, fingerprintOf(request.event));
+    const outcome = await claim(principal, key, fingerprintOf(request.event, principal.environment));
     switch (outcome.outcome) {
       case "claimed":
         request.event.idempotency = { key, plannedUlid: outcome.plannedUlid };
@@ -81,7 +87,7 @@ export function idempotency(): MiddlewareObj<SdkEvent, HttpResult, Error, Contex
     const claimed = request.event.idempotency;
     const principal = request.event.principal;
     if (claimed === undefined || principal === undefined || request.response == null) return;
-    await complete(principal.orgId, claimed.key, storable(request.response));
+    await complete(principal, claimed.key, storable(request.response));
   }
 
   async function idempotencyOnError(request: Request<SdkEvent, HttpResult, Error, Context>): Promise<void> {
@@ -89,8 +95,8 @@ export function idempotency(): MiddlewareObj<SdkEvent, HttpResult, Error, Contex
     const principal = request.event.principal;
     if (claimed === undefined || principal === undefined) return;
     const response = errorResponse(request.error);
-    if ((response.statusCode ?? 500) < 500) await complete(principal.orgId, claimed.key, storable(response));
-    else await release(principal.orgId, claimed.key);
+    if ((response.statusCode ?? 500) < 500) await complete(principal, claimed.key, storable(response));
+    else await release(principal, claimed.key);
   }
 
   return { before: idempotencyBefore, after: idempotencyAfter, onError: idempotencyOnError };

@@ -18,8 +18,8 @@ import type { Principal } from "../domain/principal.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { assertOccurredAt, countedToolName, eventItem, toolCounter } from "./event-store.js";
-import { IDEMPOTENCY_WINDOW_SECONDS, idempotencyKey } from "./idempotency-store.js";
-import { sessionKey } from "./keys.js";
+import { IDEMPOTENCY_WINDOW_SECONDS } from "./idempotency-store.js";
+import { eventIdempotencyKey, sessionKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { rollupUpdates } from "./rollup-store.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
@@ -43,14 +43,14 @@ function fingerprintOf(event: NewEvent): string {
   return createHash("sha256").update(JSON.stringify(event)).digest("hex");
 }
 
-/** The per-event key's record: `IDEMPOTENCY#<orgId>#event:<key>`, holding the event id it produced. */
-function eventIdempotencyKey(orgId: string, key: string) {
-  return idempotencyKey(orgId, `event:${key}`);
-}
-
-async function readReplay(orgId: string, key: string) {
+/** The record of a per-event key (keys.ts `eventIdempotencyKey`), holding the event id it produced. */
+async function readReplay(principal: Principal, key: string) {
   const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: eventIdempotencyKey(orgId, key), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: eventIdempotencyKey(principal.orgId, principal.environment, key),
+      ConsistentRead: true,
+    }),
   );
   return result.Item as { fingerprint?: string; eventId?: string } | undefined;
 }
@@ -131,7 +131,7 @@ async function writeSessionEvents(
             Put: {
               TableName: tableName,
               Item: {
-                ...eventIdempotencyKey(principal.orgId, input.idempotencyKey),
+                ...eventIdempotencyKey(principal.orgId, principal.environment, input.idempotencyKey),
                 entity: "idempotencyRecord",
                 fingerprint: fingerprintOf(input.event),
                 eventId: event.id,
@@ -200,7 +200,7 @@ async function writeSessionEvents(
         // Which per-event idempotency keys of this transaction were already used? Settle those; retry the rest.
         const settled = new Set<number>();
         for (const { input } of written.filter(({ input: candidate }) => candidate.idempotencyKey !== undefined)) {
-          const replay = await readReplay(principal.orgId, String(input.idempotencyKey));
+          const replay = await readReplay(principal, String(input.idempotencyKey));
           if (replay === undefined) continue;
           settled.add(input.index);
           if (replay.fingerprint === fingerprintOf(input.event)) {

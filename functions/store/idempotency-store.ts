@@ -1,6 +1,8 @@
 /**
  * Idempotency records (IETF draft "The Idempotency-Key HTTP Header Field"),
- * one item per organisation and key: `IDEMPOTENCY#<orgId>#<key>`. A record is
+ * one item per tenant (organisation + environment) and key
+ * (keys.ts `requestIdempotencyKey`): a test key can neither replay nor pre-claim
+ * a live key's requests. A record is
  * claimed (in flight, with a short lock) before the handler runs, completed
  * with the response after, and expires by TTL 24 hours after its first use.
  * A claim also fixes the id the request will create, so a request retried
@@ -9,9 +11,10 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { Environment } from "../domain/api-key.js";
 import { ulid } from "../domain/ids.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import type { ItemKey } from "./keys.js";
+import { requestIdempotencyKey } from "./keys.js";
 
 /** How long replays are answered. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
@@ -30,17 +33,24 @@ export type Claim =
   | { readonly outcome: "in_flight" }
   | { readonly outcome: "mismatch" };
 
-export function idempotencyKey(orgId: string, key: string): ItemKey {
-  return { PK: `IDEMPOTENCY#${orgId}#${key}`, SK: "IDEMPOTENCY" };
+/** Whose record it is: the caller's organisation and environment. */
+export interface IdempotencyTenant {
+  readonly orgId: string;
+  readonly environment: Environment;
 }
 
 /** Claims `key` for a request with this fingerprint, or says why it cannot be claimed. */
-export async function claim(orgId: string, key: string, fingerprint: string, nowMs = Date.now()): Promise<Claim> {
+export async function claim(
+  owner: IdempotencyTenant,
+  key: string,
+  fingerprint: string,
+  nowMs = Date.now(),
+): Promise<Claim> {
   try {
     const result = await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: idempotencyKey(orgId, key),
+        Key: requestIdempotencyKey(owner.orgId, owner.environment, key),
         UpdateExpression:
           "SET #state = :inFlight, lockedUntil = :lock, fingerprint = if_not_exists(fingerprint, :fingerprint), plannedUlid = if_not_exists(plannedUlid, :ulid), #ttl = if_not_exists(#ttl, :ttl), entity = :entity",
         ConditionExpression:
@@ -65,8 +75,8 @@ export async function claim(orgId: string, key: string, fingerprint: string, now
     const existing = unmarshall(error.Item);
     if (typeof existing.ttl === "number" && existing.ttl <= Math.floor(nowMs / 1000)) {
       // Expired but not yet removed by TTL: a new request under an old key.
-      await release(orgId, key, { forget: true });
-      return claim(orgId, key, fingerprint, nowMs);
+      await release(owner, key, { forget: true });
+      return claim(owner, key, fingerprint, nowMs);
     }
     if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
     if (existing.state === "completed") return { outcome: "replay", response: existing.response as StoredResponse };
@@ -75,11 +85,11 @@ export async function claim(orgId: string, key: string, fingerprint: string, now
 }
 
 /** Records the response a claimed request produced; replays answer with it. */
-export async function complete(orgId: string, key: string, response: StoredResponse): Promise<void> {
+export async function complete(owner: IdempotencyTenant, key: string, response: StoredResponse): Promise<void> {
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: idempotencyKey(orgId, key),
+      Key: requestIdempotencyKey(owner.orgId, owner.environment, key),
       UpdateExpression: "SET #state = :completed, #response = :response REMOVE lockedUntil",
       ConditionExpression: "attribute_exists(PK)",
       ExpressionAttributeNames: { "#state": "state", "#response": "response" },
@@ -93,15 +103,21 @@ export async function complete(orgId: string, key: string, response: StoredRespo
  * released at once (the planned id is kept, so the retry writes the same item);
  * `forget` removes the record entirely.
  */
-export async function release(orgId: string, key: string, options: { forget?: boolean } = {}): Promise<void> {
+export async function release(
+  owner: IdempotencyTenant,
+  key: string,
+  options: { forget?: boolean } = {},
+): Promise<void> {
   if (options.forget) {
-    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: idempotencyKey(orgId, key) }));
+    await documentClient.send(
+      new DeleteCommand({ TableName: tableName, Key: requestIdempotencyKey(owner.orgId, owner.environment, key) }),
+    );
     return;
   }
   await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: idempotencyKey(orgId, key),
+      Key: requestIdempotencyKey(owner.orgId, owner.environment, key),
       UpdateExpression: "SET lockedUntil = :zero",
       ConditionExpression: "attribute_exists(PK)",
       ExpressionAttributeValues: { ":zero": 0 },

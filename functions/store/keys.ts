@@ -179,3 +179,16 @@ export function pendingDeletionKey(jobId: string): ItemKey {
 export function serviceSecretKey(): ItemKey {
   return { PK: "SERVICE", SK: "CURSOR_SECRET" };
 }
+
+/**
+ * Idempotency records, per tenant (organisation + environment) and in two namespaces that cannot meet:
+ * a request's `Idempotency-Key` header (`…#REQUEST#<key>`) and a batch event's `idempotencyKey`
+ * (`…#EVENT#<key>`).
+ */
+export function requestIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
+  return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#REQUEST#${key}`, SK: "IDEMPOTENCY" };
+}
+
+export function eventIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
+  return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#EVENT#${key}`, SK: "IDEMPOTENCY" };
+}

@@ -1,6 +1,7 @@
 /** Idempotency-Key on the SDK's POST and PATCH routes: replays, mismatches, in-flight retries, crash recovery. */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestFingerprint } from "../../functions/http/idempotency.js";
 import { createEvent } from "../../functions/store/event-store.js";
 import { claim, release } from "../../functions/store/idempotency-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -26,6 +27,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const session = { name: "idempotent", agentName: "retrier", userId: "u" };
+const liveTenant = () => ({ orgId: owner.orgId, environment: "live" as const });
 
 describe("Idempotency-Key", () => {
   it("replays a retried create with the original status and body, and writes nothing more", async () => {
@@ -80,8 +82,8 @@ describe("Idempotency-Key", () => {
     const key = randomUUID();
     const body = { sessionId, eventType: "error" };
     const raw = JSON.stringify(body);
-    const fingerprint = createHash("sha256").update(`POST /api/sdk/events\n${raw}`).digest("hex");
-    await claim(owner.orgId, key, fingerprint); // the first request, still running
+    const fingerprint = requestFingerprint("live", "POST", "/api/sdk/events", raw);
+    await claim(liveTenant(), key, fingerprint); // the first request, still running
 
     const retry = await call(api, "POST", "/api/sdk/events", {
       key: owner.key,
@@ -99,8 +101,8 @@ describe("Idempotency-Key", () => {
     const sessionId = await createTestSession(api, owner.key);
     const key = randomUUID();
     const raw = JSON.stringify({ sessionId, eventType: "tool_call", toolName: "search", estimatedCost: 0.5 });
-    const fingerprint = createHash("sha256").update(`POST /api/sdk/events\n${raw}`).digest("hex");
-    const claimed = await claim(owner.orgId, key, fingerprint);
+    const fingerprint = requestFingerprint("live", "POST", "/api/sdk/events", raw);
+    const claimed = await claim(liveTenant(), key, fingerprint);
     if (claimed.outcome !== "claimed") throw new Error("expected a claim");
     const written = await createEvent(
       principalFor(owner.orgId),
@@ -108,7 +110,7 @@ describe("Idempotency-Key", () => {
       Date.now(),
       claimed.plannedUlid,
     );
-    await release(owner.orgId, key); // its lock has run out
+    await release(liveTenant(), key); // its lock has run out
 
     // Act: the client retries.
     const retry = await call(api, "POST", "/api/sdk/events", {
@@ -182,5 +184,72 @@ describe("Idempotency-Key", () => {
     expect(malformed.body.issues).toEqual([
       { path: "Idempotency-Key", message: "Must be 1 to 255 visible ASCII characters" },
     ]);
+  });
+
+  describe("records are per tenant (organisation + environment), in separate namespaces (issue 11)", () => {
+    it("a test key replaying a live key's Idempotency-Key is processed as its own request, not given the live answer", async () => {
+      const testKey = await createTestKey({ orgId: owner.orgId, environment: "test" });
+      const liveSession = await createTestSession(api, owner.key);
+      const key = randomUUID();
+      const body = { durationMs: 7 };
+      const live = await call(api, "PATCH", `/api/sdk/sessions/${liveSession}`, {
+        key: owner.key,
+        body,
+        headers: { "idempotency-key": key },
+      });
+
+      const fromTest = await call(api, "PATCH", `/api/sdk/sessions/${liveSession}`, {
+        key: testKey.key,
+        body,
+        headers: { "idempotency-key": key },
+      });
+
+      expect(live.status).toBe(200);
+      expect(fromTest.status).toBe(403);
+      expect(fromTest.headers.get("idempotent-replayed")).toBeNull();
+      expect(fromTest.body.message).toBe(`This API key has no access to session ${liveSession}`);
+    });
+
+    it("a test key cannot pre-claim a key so that the live request with it gets 422", async () => {
+      const testKey = await createTestKey({ orgId: owner.orgId, environment: "test" });
+      const key = randomUUID();
+      const claimedByTest = await call(api, "POST", "/api/sdk/sessions", {
+        key: testKey.key,
+        body: { ...session, name: "squatter" },
+        headers: { "idempotency-key": key },
+      });
+
+      const live = await call(api, "POST", "/api/sdk/sessions", {
+        key: owner.key,
+        body: session,
+        headers: { "idempotency-key": key },
+      });
+
+      expect(claimedByTest.status).toBe(201);
+      expect(live.status).toBe(201);
+      expect(live.headers.get("idempotent-replayed")).toBeNull();
+      expect(live.body.name).toBe("idempotent");
+      expect(live.body.id).not.toBe(claimedByTest.body.id);
+    });
+
+    it("a header key `event:step-1` and a batch event's idempotencyKey `step-1` do not collide", async () => {
+      const sessionId = await createTestSession(api, owner.key);
+      const step = `step-${randomUUID()}`;
+      const batch = await call(api, "POST", "/api/sdk/events/batch", {
+        key: owner.key,
+        body: { events: [{ sessionId, eventType: "state_change", idempotencyKey: step }] },
+      });
+
+      const single = await call(api, "POST", "/api/sdk/events", {
+        key: owner.key,
+        body: { sessionId, eventType: "error" },
+        headers: { "idempotency-key": `event:${step}` },
+      });
+
+      expect(batch.body.results).toMatchObject([{ status: 201 }]);
+      expect(single.status).toBe(201);
+      expect(single.headers.get("idempotent-replayed")).toBeNull();
+      expect(await storedEvents(sessionId)).toHaveLength(2);
+    });
   });
 });

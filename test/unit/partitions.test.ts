@@ -13,10 +13,12 @@ import {
   apiKeyIdIndexKeys,
   apiKeyRecordKey,
   deletionJobKey,
+  eventIdempotencyKey,
   eventKey,
   membershipKey,
   organisationKey,
   pendingDeletionKey,
+  requestIdempotencyKey,
   rollupPartition,
   serviceSecretKey,
   sessionKey,
@@ -87,6 +89,8 @@ describe("PARTITIONS match the key builders", () => {
     ["tenantDeletions", deletionJobKey(tenantPrefix, "del_1").PK],
     ["pendingDeletions", pendingDeletionKey("del_1").PK],
     ["service", serviceSecretKey().PK],
+    ["idempotency", requestIdempotencyKey(org, "live", "k").PK],
+    ["idempotency", eventIdempotencyKey(org, "test", "k").PK],
   ])("a table key of %s (%s) matches that pattern only", (name, key) => {
     expect(matching(TABLE_PATTERNS, key)).toEqual([name]);
   });
