@@ -95,8 +95,10 @@ export const PARTITIONS = {
   rollup: "ROLLUP#*",
   /** `RATELIMIT#…`: rate-limit windows (functions/ratelimit/rate-limiter.ts). */
   rateLimit: "RATELIMIT#*",
-  /** `IDEMPOTENCY#…`: Idempotency-Key records, header and per-event (idempotency-store.ts). */
-  idempotency: "IDEMPOTENCY#*",
+  /** `IDEMPOTENCY#<tenant>#REQUEST#<key>`: a request's `Idempotency-Key` header record (keys.ts requestIdempotencyKey). */
+  requestIdempotency: "IDEMPOTENCY#ORG#*#ENV#*#REQUEST#*",
+  /** `IDEMPOTENCY#<tenant>#EVENT#<key>`: a batch event's `idempotencyKey` record (keys.ts eventIdempotencyKey). */
+  eventIdempotency: "IDEMPOTENCY#ORG#*#ENV#*#EVENT#*",
   /** `DELETIONS#ORG#<org>#ENV#<env>`: a tenant's erasure jobs (keys.ts deletionJobKey, deletion-job-store.ts). */
   tenantDeletions: "DELETIONS#ORG#*",
   /** `DELETIONS#PENDING`: unfinished erasure jobs of every tenant (keys.ts pendingDeletionKey). */
@@ -182,7 +184,7 @@ const apiKeyAuthentication: readonly TableGrant[] = [
 /** Idempotency-Key records of the SDK's POST and PATCH routes: claimed, completed, released. */
 const idempotencyRecords: TableGrant = {
   actions: ["dynamodb:UpdateItem", "dynamodb:DeleteItem"],
-  partitions: [P.idempotency],
+  partitions: [P.requestIdempotency],
 };
 /** Paging cursors are signed with a secret created at deployment; a read route only reads it. */
 const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
@@ -245,7 +247,7 @@ export const routes = [
       ...apiKeyAuthentication,
       idempotencyRecords,
       // Per-event idempotency records: read for replays, written with their events.
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.idempotency] },
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.eventIdempotency] },
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.session] },
       rollupUpdates,
     ],

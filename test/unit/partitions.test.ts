@@ -44,7 +44,8 @@ const TABLE_PATTERNS = {
   session: PARTITIONS.session,
   rollup: PARTITIONS.rollup,
   rateLimit: PARTITIONS.rateLimit,
-  idempotency: PARTITIONS.idempotency,
+  requestIdempotency: PARTITIONS.requestIdempotency,
+  eventIdempotency: PARTITIONS.eventIdempotency,
   tenantDeletions: PARTITIONS.tenantDeletions,
   pendingDeletions: PARTITIONS.pendingDeletions,
   service: PARTITIONS.service,
@@ -89,8 +90,8 @@ describe("PARTITIONS match the key builders", () => {
     ["tenantDeletions", deletionJobKey(tenantPrefix, "del_1").PK],
     ["pendingDeletions", pendingDeletionKey("del_1").PK],
     ["service", serviceSecretKey().PK],
-    ["idempotency", requestIdempotencyKey(org, "live", "k").PK],
-    ["idempotency", eventIdempotencyKey(org, "test", "k").PK],
+    ["requestIdempotency", requestIdempotencyKey(org, "live", "k").PK],
+    ["eventIdempotency", eventIdempotencyKey(org, "test", "k").PK],
   ])("a table key of %s (%s) matches that pattern only", (name, key) => {
     expect(matching(TABLE_PATTERNS, key)).toEqual([name]);
   });
