@@ -379,11 +379,8 @@ export const routes = [
     auth: { kind: "user", role: "admin" },
     tableGrants: [
       ...userAuthentication,
-      // The organisation's check and settings, the key's record and audit; then its credential.
-      {
-        actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"],
-        partitions: [P.organisation],
-      },
+      // The organisation's settings and its active-key count, the key's record and audit; then its credential.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
       { actions: ["dynamodb:PutItem"], partitions: [P.apiKeyCredential] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,

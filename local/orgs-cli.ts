@@ -2,6 +2,8 @@
  * `npm run orgs -- retention --org <org> --days <n> [--rollup-days <n>] [--aws]`:
  * how long an organisation keeps sessions and events (default 90 days) and
  * analytics rollups (default 400 days).
+ * `npm run orgs -- rate-limit --org <org> --per-minute <n> [--per-key <n>] [--aws]`: requests per minute of
+ * all the organisation's keys together, and optionally a lower limit for any one key.
  */
 import { parseArgs } from "node:util";
 import { openCliDatabase } from "./cli-database.js";
@@ -10,7 +12,7 @@ import { requiredFlag, runCli, UsageError } from "./cli-program.js";
 const USAGE = [
   "Usage:",
   "  npm run orgs -- retention --org <org> --days <1-3650> [--rollup-days <1-3650>] [--aws]",
-  "  npm run orgs -- rate-limit --org <org> --per-minute <1-1000000> [--aws]",
+  "  npm run orgs -- rate-limit --org <org> --per-minute <1-1000000> [--per-key <1-1000000>] [--aws]",
 ].join("\n");
 
 function whole(value: string | undefined, flag: string, max: number): number {
@@ -32,6 +34,7 @@ async function run(argv: string[]): Promise<void> {
       days: { type: "string" },
       "rollup-days": { type: "string" },
       "per-minute": { type: "string" },
+      "per-key": { type: "string" },
       aws: { type: "boolean", default: false },
     },
   });
@@ -47,8 +50,9 @@ async function run(argv: string[]): Promise<void> {
     const organisation = await findOrganisation(orgId);
     if (organisation === undefined) throw new Error(`Organisation ${orgId} not found`);
     if (command === "rate-limit") {
-      await updateOrganisationSettings(orgId, { rateLimitPerMinute: perMinute });
-      console.log(JSON.stringify({ orgId, rateLimitPerMinute: perMinute }));
+      const perKey = values["per-key"] === undefined ? perMinute : whole(values["per-key"], "per-key", 1_000_000);
+      await updateOrganisationSettings(orgId, { rateLimitPerMinute: perMinute, keyRateLimitPerMinute: perKey });
+      console.log(JSON.stringify({ orgId, rateLimitPerMinute: perMinute, keyRateLimitPerMinute: perKey }));
       return;
     }
     const rollupDays =

@@ -3,7 +3,10 @@
  * shape or checksum) are refused without touching the database; known keys
  * are cached per container for at most `KEY_CACHE_TTL_SECONDS` (default 10),
  * which bounds how long a revoked or expired key can keep working on a warm
- * container.
+ * container. Unknown keys are cached too, for the same time and in a map of
+ * the same bound: the checksum is public, so well-formed unknown keys are cheap
+ * to mint, and each would otherwise cost a consistent read. A key created
+ * after a lookup found it missing works after at most that bound.
  */
 import { hashApiKey, parseApiKey } from "../domain/api-key.js";
 import { type ApiKeyCredential, isUsable, LAST_USED_WRITE_INTERVAL_MS } from "../domain/api-key-record.js";
@@ -23,6 +26,17 @@ interface CachedCredential {
 }
 
 const cache = new Map<string, CachedCredential>();
+/** Hashes of keys found missing, with when (insertion order = age, oldest dropped first). */
+const unknownKeys = new Map<string, number>();
+
+function remember<T>(map: Map<string, T>, key: string, value: T): void {
+  map.delete(key);
+  if (map.size >= CACHE_MAX_ENTRIES) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+  map.set(key, value);
+}
 /** When this container last stamped `lastUsedAt` for each key id. */
 const lastUseWrites = new Map<string, number>();
 
@@ -32,14 +46,14 @@ const INVALID = "Invalid API key: the key is malformed, unknown, expired or revo
 async function lookUp(keyHash: string, nowMs: number): Promise<ApiKeyCredential | undefined> {
   const cached = cache.get(keyHash);
   if (cached !== undefined && nowMs - cached.fetchedAt < cacheTtlMs) return cached.credential;
+  const missingSince = unknownKeys.get(keyHash);
+  if (missingSince !== undefined && nowMs - missingSince < cacheTtlMs) return undefined;
   const credential = await findCredential(keyHash);
   cache.delete(keyHash);
-  if (credential !== undefined && cacheTtlMs > 0) {
-    if (cache.size >= CACHE_MAX_ENTRIES) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    cache.set(keyHash, { credential, fetchedAt: nowMs });
+  unknownKeys.delete(keyHash);
+  if (cacheTtlMs > 0) {
+    if (credential === undefined) remember(unknownKeys, keyHash, nowMs);
+    else remember(cache, keyHash, { credential, fetchedAt: nowMs });
   }
   return credential;
 }
@@ -69,5 +83,6 @@ export async function authenticateApiKey(authorization: string | undefined, nowM
     retentionDays: credential.retentionDays,
     rollupRetentionDays: credential.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
     rateLimitPerMinute: credential.rateLimitPerMinute,
+    keyRateLimitPerMinute: credential.keyRateLimitPerMinute,
   };
 }

@@ -3,7 +3,8 @@
  * issuer is the Cognito user pool; locally it is the local issuer of
  * `npm start`. The code path is the same: RS256 JWTs from `JWT_ISSUER`, keys
  * from its JWKS (`JWT_JWKS_URI`, default `<issuer>/.well-known/jwks.json`),
- * `token_use = access` and `client_id = JWT_CLIENT_ID`.
+ * `token_use = access`, `client_id = JWT_CLIENT_ID` and an `exp` claim
+ * (aws-jwt-verify checks `exp` only when present; a token without one would never expire).
  *
  * Configuration is read on first use (once per container).
  */
@@ -33,6 +34,7 @@ function createVerifier() {
       customJwtCheck: ({ payload }) => {
         if (payload.token_use !== "access") throw new Error("token_use must be access");
         if (payload.client_id !== clientId) throw new Error("client_id does not match");
+        if (typeof payload.exp !== "number") throw new Error("exp is required");
       },
     },
     { jwksCache: new SimpleJwksCache({ fetcher: new RuntimeFetcher() }) },

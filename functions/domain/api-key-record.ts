@@ -13,8 +13,10 @@ export interface ApiKeyCredential {
   readonly retentionDays: number;
   /** Absent on keys created before rollups existed: DEFAULT_ROLLUP_RETENTION_DAYS applies. */
   readonly rollupRetentionDays?: number | undefined;
-  /** The organisation's rate limit override, if any. */
+  /** The organisation's rate limit override (all its keys together), if any. */
   readonly rateLimitPerMinute?: number | undefined;
+  /** The organisation's lower limit for any one key, if any. */
+  readonly keyRateLimitPerMinute?: number | undefined;
   readonly revokedAt?: string | undefined;
   /** After this instant the key is refused (set when a key is rotated). */
   readonly expiresAt?: string | undefined;

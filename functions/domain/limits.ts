@@ -44,4 +44,9 @@ export const LIMITS = {
    * values within these bounds well inside that precision.
    */
   smallestNonZero: 1e-9,
+  /**
+   * Most active API keys an organisation holds (revoked keys and keys replaced by a rotation do not
+   * count): each key has its own rate-limit budget and credential, so keys are not free to mint.
+   */
+  activeKeysPerOrganisation: 50,
 } as const;

@@ -7,8 +7,10 @@ export interface Organisation {
   readonly retentionDays: number;
   /** Days analytics rollups are kept. */
   readonly rollupRetentionDays?: number | undefined;
-  /** Requests per minute per API key, when not the service default. */
+  /** Requests per minute of all its API keys together, when not the service default. */
   readonly rateLimitPerMinute?: number | undefined;
+  /** Requests per minute of any one of its keys, when lower than the organisation's. */
+  readonly keyRateLimitPerMinute?: number | undefined;
   readonly createdAt: string;
 }
 

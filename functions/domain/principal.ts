@@ -11,8 +11,10 @@ export interface Principal {
   readonly retentionDays: number;
   /** Days the organisation keeps analytics rollups (longer than raw data). */
   readonly rollupRetentionDays: number;
-  /** The organisation's requests per minute per key, when it overrides the default. */
+  /** The organisation's requests per minute (all its keys together), when it overrides the default. */
   readonly rateLimitPerMinute?: number | undefined;
+  /** The organisation's requests per minute for any one key, when it sets a lower one than its own. */
+  readonly keyRateLimitPerMinute?: number | undefined;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */

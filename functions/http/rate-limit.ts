@@ -30,7 +30,7 @@ export function rateLimit(): MiddlewareObj<SdkEvent, HttpResult, Error, Context>
     request.event.rateLimit = decision;
     if (!decision.allowed) {
       throw new RateLimitedError(
-        `Rate limit of ${decision.limit} requests per minute for this API key reached; retry in ${decision.resetSeconds} s`,
+        `Rate limit of ${decision.limit} requests per minute for this ${decision.scope === "key" ? "API key" : "organisation"} reached; retry in ${decision.resetSeconds} s`,
         decision.resetSeconds,
       );
     }

@@ -1,12 +1,14 @@
 /**
- * Per-API-key rate limiting: a fixed one-minute window counted in DynamoDB
- * (`RATELIMIT#<keyId>#<window>`), consumed in leases. A container takes a
- * lease of up to LEASE_FRACTION of the limit with one conditional ADD and
- * spends it locally, so the table sees one write per lease, not per request:
- * with the default 6,000 requests/minute a lease is 100 tokens, i.e. one
- * write per 100 requests. The global count never exceeds the limit (the ADD
- * is conditional); tokens a container leased but did not spend lapse with
- * their window, so a busy key may be refused slightly before the limit.
+ * Rate limiting per organisation (across all its API keys) and, when the
+ * organisation sets a lower one, per key: fixed one-minute windows counted in
+ * DynamoDB (keys.ts `rateLimitWindowKey`), consumed in leases. A container
+ * takes a lease of up to LEASE_FRACTION of a limit with one conditional ADD
+ * and spends it locally, so the table sees one write per lease, not per
+ * request: with the default 6,000 requests/minute a lease is 100 tokens, i.e.
+ * one write per 100 requests (two when a per-key limit applies too). A global
+ * count never exceeds its limit (the ADD is conditional); tokens a container
+ * leased but did not spend lapse with their window, so a busy organisation
+ * may be refused slightly before its limit, never after.
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
@@ -14,15 +16,21 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
 import { documentClient, tableName } from "../store/dynamo-client.js";
+import { rateLimitWindowKey } from "../store/keys.js";
 
 export const WINDOW_MS = 60_000;
-/** Requests per minute per key unless the organisation sets its own. */
+/** Requests per minute per organisation (all its keys together) unless it sets its own. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = numberEnv("RATE_LIMIT_PER_MINUTE", 6_000);
 const LEASE_FRACTION = 1 / 60;
 const MAX_LEASE = 100;
 
+/** Which budget a decision is about. */
+export type RateLimitScope = "organisation" | "key";
+
 export interface RateLimitDecision {
   readonly allowed: boolean;
+  /** The budget that binds: the one with the fewest requests left (the refusing one when refused). */
+  readonly scope: RateLimitScope;
   readonly limit: number;
   /** Requests left in this window (an estimate across containers). */
   readonly remaining: number;
@@ -37,6 +45,12 @@ interface Lease {
   used: number;
 }
 
+interface Bucket {
+  readonly id: string;
+  readonly scope: RateLimitScope;
+  readonly limit: number;
+}
+
 const leases = new Map<string, Lease>();
 
 function leaseSize(limit: number): number {
@@ -44,15 +58,15 @@ function leaseSize(limit: number): number {
 }
 
 /** Takes up to `size` tokens from the window's global count; how many were granted (0 when exhausted). */
-async function takeLease(keyId: string, window: number, limit: number, size: number, nowMs: number) {
-  const key = { PK: `RATELIMIT#${keyId}#${window}`, SK: "RATELIMIT" };
+async function takeLease(bucket: Bucket, window: number, size: number, nowMs: number) {
+  const { limit } = bucket;
   let request = size;
   while (request > 0) {
     try {
       const result = await documentClient.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: key,
+          Key: rateLimitWindowKey(bucket.id, window),
           UpdateExpression: "ADD used :n SET #ttl = if_not_exists(#ttl, :ttl), entity = :entity",
           ConditionExpression: "attribute_not_exists(used) OR used <= :ceiling",
           ExpressionAttributeNames: { "#ttl": "ttl" },
@@ -77,23 +91,53 @@ async function takeLease(keyId: string, window: number, limit: number, size: num
   return { granted: 0, used: limit };
 }
 
-/** Spends one request of the key's budget for the current window. */
-export async function consumeRequest(principal: Principal, nowMs = Date.now()): Promise<RateLimitDecision> {
-  const limit = principal.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-  const window = Math.floor(nowMs / WINDOW_MS);
-  const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - nowMs) / 1000));
-  let lease = leases.get(principal.keyId);
+/** The container's lease of a bucket for this window, topped up from the table when spent. */
+async function leaseOf(bucket: Bucket, window: number, nowMs: number): Promise<Lease> {
+  let lease = leases.get(bucket.id);
   if (lease === undefined || lease.window !== window) {
     lease = { window, tokens: 0, used: 0 };
-    leases.set(principal.keyId, lease);
+    leases.set(bucket.id, lease);
     if (leases.size > 10_000) leases.clear();
   }
   if (lease.tokens === 0) {
-    const taken = await takeLease(principal.keyId, window, limit, leaseSize(limit), nowMs);
+    const taken = await takeLease(bucket, window, leaseSize(bucket.limit), nowMs);
     lease.tokens = taken.granted;
     lease.used = taken.used;
   }
-  if (lease.tokens === 0) return { allowed: false, limit, remaining: 0, resetSeconds };
-  lease.tokens -= 1;
-  return { allowed: true, limit, remaining: Math.max(0, limit - lease.used + lease.tokens), resetSeconds };
+  return lease;
+}
+
+/** The budgets a request of this principal spends from: its organisation's, and its key's when lower. */
+export function bucketsOf(principal: Principal): Bucket[] {
+  const organisationLimit = principal.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const buckets: Bucket[] = [{ id: `ORG#${principal.orgId}`, scope: "organisation", limit: organisationLimit }];
+  const keyLimit = principal.keyRateLimitPerMinute;
+  if (keyLimit !== undefined && keyLimit < organisationLimit) {
+    buckets.push({ id: `KEY#${principal.keyId}`, scope: "key", limit: keyLimit });
+  }
+  return buckets;
+}
+
+/** Spends one request of every budget of the caller for the current window, or none when one is spent. */
+export async function consumeRequest(principal: Principal, nowMs = Date.now()): Promise<RateLimitDecision> {
+  const window = Math.floor(nowMs / WINDOW_MS);
+  const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - nowMs) / 1000));
+  const held: { bucket: Bucket; lease: Lease }[] = [];
+  for (const bucket of bucketsOf(principal)) {
+    const lease = await leaseOf(bucket, window, nowMs);
+    if (lease.tokens === 0) {
+      return { allowed: false, scope: bucket.scope, limit: bucket.limit, remaining: 0, resetSeconds };
+    }
+    held.push({ bucket, lease });
+  }
+  let binding: RateLimitDecision | undefined;
+  for (const { bucket, lease } of held) {
+    lease.tokens -= 1;
+    const remaining = Math.max(0, bucket.limit - lease.used + lease.tokens);
+    if (binding === undefined || remaining < binding.remaining) {
+      binding = { allowed: true, scope: bucket.scope, limit: bucket.limit, remaining, resetSeconds };
+    }
+  }
+  if (binding === undefined) throw new Error("A request always has its organisation's budget");
+  return binding;
 }

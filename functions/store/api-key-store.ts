@@ -19,6 +19,7 @@ import {
 } from "../domain/api-key-record.js";
 import { ConflictError, NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
+import { LIMITS } from "../domain/limits.js";
 import type { Scope } from "../domain/scopes.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import {
@@ -31,7 +32,7 @@ import {
   apiKeyRecordKey,
   organisationKey,
 } from "./keys.js";
-import { findOrganisation, organisationExistsCheck } from "./organisation-store.js";
+import { findOrganisation } from "./organisation-store.js";
 import { DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
 
 export const API_KEY_CREDENTIAL_ENTITY = "apiKeyCredential";
@@ -64,6 +65,7 @@ function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
     retentionDays: record.retentionDays,
     rollupRetentionDays: record.rollupRetentionDays,
     rateLimitPerMinute: record.rateLimitPerMinute,
+    keyRateLimitPerMinute: record.keyRateLimitPerMinute,
     revokedAt: record.revokedAt,
     expiresAt: record.expiresAt,
   };
@@ -128,6 +130,29 @@ export interface NewApiKey {
 }
 
 /**
+ * The organisation's count of active keys moved by `delta`, as a transaction item; an increase fails
+ * (ConditionalCheckFailed) when the organisation is missing or already holds LIMITS.activeKeysPerOrganisation.
+ * A key stops counting when it is revoked or replaced by a rotation (its replacement counts instead).
+ */
+function activeKeyCountChange(orgId: string, delta: 1 | -1) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: organisationKey(orgId),
+      UpdateExpression: "ADD activeKeyCount :delta",
+      ConditionExpression:
+        delta > 0
+          ? "attribute_exists(PK) AND (attribute_not_exists(activeKeyCount) OR activeKeyCount < :max)"
+          : "attribute_exists(PK)",
+      ExpressionAttributeValues: {
+        ":delta": delta,
+        ...(delta > 0 ? { ":max": LIMITS.activeKeysPerOrganisation } : {}),
+      },
+    },
+  };
+}
+
+/**
  * Stores a new key of an existing organisation (carrying the organisation's
  * retention, so authentication needs no second read) and returns its record
  * with the plaintext, which is never stored.
@@ -146,23 +171,36 @@ export async function createApiKey(
     retentionDays: organisation.retentionDays,
     rollupRetentionDays: organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
     rateLimitPerMinute: organisation.rateLimitPerMinute,
+    keyRateLimitPerMinute: organisation.keyRateLimitPerMinute,
     keyId: newId("apiKey", nowMs),
     hint: generated.hint,
     createdAt,
     createdBy: actor.name,
   };
-  await documentClient.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        organisationExistsCheck(input.orgId),
-        ...newKeyPuts(record, generated.hash),
-        auditPut(input.orgId, record.keyId, "key.created", actor, createdAt, {
-          environment: record.environment,
-          scopes: record.scopes.join(" "),
-        }),
-      ],
-    }),
-  );
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          activeKeyCountChange(input.orgId, 1),
+          ...newKeyPuts(record, generated.hash),
+          auditPut(input.orgId, record.keyId, "key.created", actor, createdAt, {
+            environment: record.environment,
+            scopes: record.scopes.join(" "),
+          }),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed"
+    ) {
+      throw new ConflictError(
+        `Organisation ${input.orgId} has ${LIMITS.activeKeysPerOrganisation} active API keys, the most allowed; revoke one before creating another`,
+      );
+    }
+    throw error;
+  }
   return { record, plaintext: generated.plaintext };
 }
 
@@ -262,6 +300,7 @@ export async function rotateApiKey(
     retentionDays: previous.retentionDays,
     rollupRetentionDays: previous.rollupRetentionDays,
     rateLimitPerMinute: previous.rateLimitPerMinute,
+    keyRateLimitPerMinute: previous.keyRateLimitPerMinute,
     hint: generated.hint,
     createdAt: now,
     createdBy: actor.name,
@@ -325,6 +364,8 @@ export async function revokeApiKey(
           { Update: { TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ...revoke } },
           { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
           auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
+          // A key replaced by a rotation stopped counting then.
+          ...(existing.rotatedTo === undefined ? [activeKeyCountChange(orgId, -1)] : []),
         ],
       }),
     );

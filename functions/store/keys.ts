@@ -192,3 +192,8 @@ export function requestIdempotencyKey(orgId: string, environment: Environment, k
 export function eventIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
   return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#EVENT#${key}`, SK: "IDEMPOTENCY" };
 }
+
+/** A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>` or `RATELIMIT#KEY#<keyId>#<window>` (minutes since the epoch). */
+export function rateLimitWindowKey(bucket: string, window: number): ItemKey {
+  return { PK: `RATELIMIT#${bucket}#${window}`, SK: "RATELIMIT" };
+}

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Organisation } from "../domain/organisation.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { organisationKey } from "./keys.js";
+import { apiKeyCredentialKey, organisationKey } from "./keys.js";
 import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
 
 export const ORGANISATION_ENTITY = "organisation";
@@ -62,12 +62,13 @@ export interface OrganisationSettings {
   readonly retentionDays?: number;
   readonly rollupRetentionDays?: number;
   readonly rateLimitPerMinute?: number;
+  readonly keyRateLimitPerMinute?: number;
 }
 
 /**
- * Changes an organisation's settings and every key's copy of them; new
- * requests see them after at most the key-cache bound (existing items keep
- * their TTL).
+ * Changes an organisation's settings and every key's copy of them, paging
+ * through all of the organisation's keys; new requests see them after at most
+ * the key-cache bound (existing items keep their TTL).
  */
 export async function updateOrganisationSettings(orgId: string, settings: OrganisationSettings): Promise<void> {
   const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
@@ -79,20 +80,25 @@ export async function updateOrganisationSettings(orgId: string, settings: Organi
     ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
   };
   await documentClient.send(new UpdateCommand({ TableName: tableName, Key: organisationKey(orgId), ...update }));
-  const records = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "PK = :pk AND begins_with(SK, :keys)",
-      ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":keys": "APIKEY#" },
-      ConsistentRead: true,
-    }),
-  );
-  for (const record of records.Items ?? []) {
-    for (const key of [
-      { PK: String(record.PK), SK: String(record.SK) },
-      { PK: `APIKEY#${String(record.keyHash)}`, SK: "APIKEY" },
-    ]) {
-      await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, ...update }));
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :keys)",
+        ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":keys": "APIKEY#" },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const record of page.Items ?? []) {
+      for (const key of [
+        { PK: String(record.PK), SK: String(record.SK) },
+        apiKeyCredentialKey(String(record.keyHash)),
+      ]) {
+        await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, ...update }));
+      }
     }
-  }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
 }

@@ -86,6 +86,13 @@ describe("access tokens on the key-management routes", () => {
       },
     ],
     ["garbage", () => "not.a.jwt"],
+    [
+      "a signed token without exp (it would never expire; issue 11)",
+      () => {
+        const { exp, ...withoutExpiry } = claims();
+        return encodeJwt(header(), withoutExpiry, identity.privateKey);
+      },
+    ],
   ])("refuses %s with 401", async (_label, token) => {
     const response = await call(api, "POST", "/api/keys", { key: token(), body: { name: "x" } });
     expect(response.status).toBe(401);
