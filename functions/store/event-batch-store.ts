@@ -15,18 +15,29 @@ import { NotFoundError, UnprocessableError } from "../domain/errors.js";
 import type { AgentEvent, NewEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
+import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { assertOccurredAt, countedToolName, eventItem, toolCounter } from "./event-store.js";
+import {
+  assertOccurredAt,
+  countedToolName,
+  discardPayloadsIfNotStored,
+  eventItem,
+  storedAfter,
+  toolCounter,
+} from "./event-store.js";
 import { IDEMPOTENCY_WINDOW_SECONDS } from "./idempotency-store.js";
 import { eventIdempotencyKey, sessionKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { rollupUpdates } from "./rollup-store.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
+import { backoff, isTransactionConflict } from "./write-retry.js";
 
 /** DynamoDB's limit on the items of one TransactWriteItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
 const ATTEMPTS = 6;
+/** Most retries of a transaction that collided with another one on the same session. */
+const MAX_CONFLICT_RETRIES = 10;
 
 export interface BatchEventInput {
   readonly index: number;
@@ -65,11 +76,15 @@ function rollupItemCount(tools: number): number {
  * transactions as fit (each the largest run of pending events that, with
  * their idempotency records, the counter update and any rollups, stays within
  * MAX_TRANSACTION_ITEMS). Each committed transaction leaves the session state
- * the next one starts from without a read; its condition on the event count
- * catches anything that changed in between, and only then is the session read
- * again. Replays and races are settled and retried (at most ATTEMPTS failed
- * transactions); whatever cannot be stored gets its error, and what was
- * committed keeps its id.
+ * the next one starts from without a read. Its condition holds only what the
+ * write depends on — the status it was planned for (a final status never
+ * changes again) and room in the per-tool counters for the tools it adds —
+ * never the event count, so batches and single events racing each other are
+ * all recorded; only when that condition fails is the session read again.
+ * Replays are settled, collisions with concurrent transactions retried after a
+ * jittered backoff (at most MAX_CONFLICT_RETRIES), other failed transactions
+ * re-planned (at most ATTEMPTS); whatever cannot be stored gets its error (its
+ * offloaded payloads are deleted), and what was committed keeps its id.
  */
 async function writeSessionEvents(
   principal: Principal,
@@ -79,11 +94,11 @@ async function writeSessionEvents(
 ): Promise<BatchEventResult[]> {
   const results: BatchEventResult[] = [];
   let pending = [...events];
+  // Ids (and any offloaded payloads) are fixed once, so a retried transaction writes the same items.
+  const prepared = new Map<number, { event: AgentEvent; item: Record<string, unknown> }>();
   try {
     const now = new Date(nowMs).toISOString();
     const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
-    // Ids (and any offloaded payloads) are fixed once, so a retried transaction writes the same items.
-    const prepared = new Map<number, { event: AgentEvent; item: Record<string, unknown> }>();
     for (const input of events) {
       const event: AgentEvent = {
         ...input.event,
@@ -96,12 +111,17 @@ async function writeSessionEvents(
     }
     let stored: Session | undefined;
     let failures = 0;
+    let conflicts = 0;
     while (pending.length > 0) {
       stored ??= await getSession(principal, sessionId, nowMs);
       const late = isFinal(stored.status);
-      const toolCounts = { toolCalls: { ...stored.toolCalls }, toolErrors: { ...stored.toolErrors } };
+      // Maps, not plain objects: tool names are client text (`constructor`, `__proto__`, …).
+      const toolCounts = {
+        toolCalls: new Map(Object.entries(stored.toolCalls ?? {})),
+        toolErrors: new Map(Object.entries(stored.toolErrors ?? {})),
+      };
       const increments = new Map<string, { counter: "toolCalls" | "toolErrors"; tool: string; calls: number }>();
-      const lateTools: Record<string, { calls: number; errors: number }> = {};
+      const lateTools = new Map<string, { calls: number; errors: number }>();
       const written: { input: BatchEventInput; event: AgentEvent }[] = [];
       const items: NonNullable<TransactWriteCommandInput["TransactItems"]> = [];
       for (const input of pending) {
@@ -112,18 +132,18 @@ async function writeSessionEvents(
             ? countedToolName(toolCounts[counter], event.toolName)
             : undefined;
         const ownItems = input.idempotencyKey === undefined ? 1 : 2;
-        const tools = Object.keys(lateTools).length + (tool !== undefined && !(tool in lateTools) ? 1 : 0);
+        const tools = lateTools.size + (tool !== undefined && !lateTools.has(tool) ? 1 : 0);
         const total = items.length + ownItems + 1 + (late ? rollupItemCount(tools) : 0);
         if (total > MAX_TRANSACTION_ITEMS) break;
         if (counter !== undefined && tool !== undefined) {
-          toolCounts[counter][tool] = (toolCounts[counter][tool] ?? 0) + 1;
+          toolCounts[counter].set(tool, (toolCounts[counter].get(tool) ?? 0) + 1);
           const entry = increments.get(`${counter}:${tool}`) ?? { counter, tool, calls: 0 };
           increments.set(`${counter}:${tool}`, { ...entry, calls: entry.calls + 1 });
-          const previous = lateTools[tool] ?? { calls: 0, errors: 0 };
-          lateTools[tool] = {
+          const previous = lateTools.get(tool) ?? { calls: 0, errors: 0 };
+          lateTools.set(tool, {
             calls: previous.calls + (counter === "toolCalls" ? 1 : 0),
             errors: previous.errors + (counter === "toolErrors" ? 1 : 0),
-          };
+          });
         }
         items.push({ Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" } });
         if (input.idempotencyKey !== undefined) {
@@ -152,23 +172,36 @@ async function writeSessionEvents(
         ":cost": cost,
         ":now": now,
         ":ttl": ttl,
-        ":seen": stored.eventCount,
         ":status": stored.status,
       };
       if (increments.size > 0) values[":zero"] = 0;
       const sets = ["lastActivityAt = :now", "#ttl = :ttl"];
+      const conditions = ["#status = :status"];
       [...increments.values()].forEach((increment, position) => {
         names[`#c${position}`] = increment.counter;
         names[`#t${position}`] = increment.tool;
         values[`:i${position}`] = increment.calls;
         sets.push(`#c${position}.#t${position} = if_not_exists(#c${position}.#t${position}, :zero) + :i${position}`);
       });
+      // Room for the tools this transaction adds to each counter (none is needed under OTHER_TOOL).
+      for (const counter of ["toolCalls", "toolErrors"] as const) {
+        const added = [...increments.values()].filter(
+          (increment) =>
+            increment.counter === counter &&
+            increment.tool !== OTHER_TOOL &&
+            !Object.hasOwn(stored?.[counter] ?? {}, increment.tool),
+        ).length;
+        if (added === 0) continue;
+        names[`#room_${counter}`] = counter;
+        values[`:room_${counter}`] = MAX_TOOLS_PER_SESSION - added;
+        conditions.push(`size(#room_${counter}) <= :room_${counter}`);
+      }
       const sessionUpdate = {
         Update: {
           TableName: tableName,
           Key: sessionKey(sessionId),
           UpdateExpression: `ADD eventCount :n, eventCost :cost SET ${sets.join(", ")}`,
-          ConditionExpression: "eventCount = :seen AND #status = :status",
+          ConditionExpression: conditions.join(" AND "),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         },
@@ -176,7 +209,7 @@ async function writeSessionEvents(
       const rollups = late
         ? rollupUpdates(rollupTargetOf(principal, stored, nowMs), {
             counters: { events: written.length, eventCost: cost },
-            tools: lateTools,
+            tools: Object.fromEntries(lateTools),
           })
         : [];
       try {
@@ -188,11 +221,16 @@ async function writeSessionEvents(
           eventCount: stored.eventCount + written.length,
           eventCost: stored.eventCost + cost,
           lastActivityAt: now,
-          toolCalls: toolCounts.toolCalls,
-          toolErrors: toolCounts.toolErrors,
+          toolCalls: Object.fromEntries(toolCounts.toolCalls),
+          toolErrors: Object.fromEntries(toolCounts.toolErrors),
         };
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
+        if (isTransactionConflict(error) && conflicts < MAX_CONFLICT_RETRIES) {
+          await backoff(conflicts);
+          conflicts += 1;
+          continue;
+        }
         failures += 1;
         if (failures >= ATTEMPTS) {
           throw new Error(`Session ${sessionId} kept changing while ${pending.length} events were recorded`);
@@ -219,7 +257,25 @@ async function writeSessionEvents(
   } catch (error) {
     for (const input of pending) results.push({ index: input.index, error });
   }
+  await discardUnstoredPayloads(sessionId, results, prepared);
   return results;
+}
+
+/** Deletes the offloaded payloads of every event of the batch that was not stored (refused, or a replay). */
+async function discardUnstoredPayloads(
+  sessionId: string,
+  results: readonly BatchEventResult[],
+  prepared: ReadonlyMap<number, { event: AgentEvent; item: Record<string, unknown> }>,
+): Promise<void> {
+  for (const result of results) {
+    const candidate = prepared.get(result.index);
+    if (candidate === undefined) continue;
+    if ("error" in result)
+      await discardPayloadsIfNotStored(sessionId, candidate.event.id, candidate.item, storedAfter(result.error));
+    // A replay answers with the id stored the first time: this attempt's own event (and objects) was not stored.
+    else if (result.replayed === true)
+      await discardPayloadsIfNotStored(sessionId, candidate.event.id, candidate.item, "no");
+  }
 }
 
 /**

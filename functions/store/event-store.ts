@@ -8,22 +8,23 @@
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
+import { AtsError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
 import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
+import { logError } from "../runtime/log.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { eventKey, sessionKey } from "./keys.js";
-import { offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
+import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
 import { expiryEpochSeconds, isExpired } from "./retention.js";
 import { rollupUpdates } from "./rollup-store.js";
 import { rollupTargetOf, sessionFromItem } from "./session-store.js";
+import { backoff, isTransactionConflict } from "./write-retry.js";
 
 export const EVENT_ENTITY = "event";
-const ATTEMPTS = 5;
 
 /** Which per-tool counter of the session an event moves, if any. */
 export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
@@ -65,8 +66,8 @@ export function assertOccurredAt(input: NewEvent, principal: Principal, nowMs: n
 }
 
 /** The tool name an event is counted under: its own, or OTHER_TOOL once the session tracks the maximum. */
-export function countedToolName(counts: Readonly<Record<string, number>>, toolName: string): string {
-  if (toolName in counts || Object.keys(counts).length < MAX_TOOLS_PER_SESSION) return toolName;
+export function countedToolName(counts: ReadonlyMap<string, number>, toolName: string): string {
+  if (counts.has(toolName) || counts.size < MAX_TOOLS_PER_SESSION) return toolName;
   return OTHER_TOOL;
 }
 
@@ -98,17 +99,69 @@ export async function createEvent(
     createdAt: now,
   };
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
-  const counter = toolCounter(input.eventType);
-  const eventPut = {
-    Put: {
-      TableName: tableName,
-      Item: await eventItem(event, principal.retentionDays, ttl),
-      ConditionExpression: "attribute_not_exists(PK)",
-    },
-  };
+  const item = await eventItem(event, principal.retentionDays, ttl);
+  try {
+    return await writeEvent(principal, input, event, item, { now, nowMs, ttl, plannedUlid });
+  } catch (error) {
+    await discardPayloadsIfNotStored(input.sessionId, event.id, item, storedAfter(error));
+    throw error;
+  }
+}
 
+/**
+ * Whether an event whose write failed with `failure` may be stored all the same: a refusal of the
+ * service's own (an AtsError: unknown or foreign session, …) stored nothing; after any other failure
+ * (a timeout, say) the transaction may have committed.
+ */
+export function storedAfter(failure: unknown): "no" | "unknown" {
+  return failure instanceof AtsError ? "no" : "unknown";
+}
+
+/**
+ * After a write failed: deletes the S3 objects of the event's offloaded fields unless the event was
+ * stored after all, so a refused request leaves nothing in the bucket. When that is `unknown`, the event
+ * is looked up first, and the objects are kept if that cannot be told. Never throws: the original
+ * failure is what the caller reports.
+ */
+export async function discardPayloadsIfNotStored(
+  sessionId: string,
+  eventId: string,
+  item: Readonly<Record<string, unknown>>,
+  stored: "no" | "unknown",
+): Promise<void> {
+  if (!hasOffloadedFields(item)) return;
+  try {
+    if (stored === "unknown" && (await getEventSummary(sessionId, eventId)) !== undefined) return;
+    await discardOffloadedFields(item);
+  } catch (error) {
+    logError("could not discard the payloads of an unstored event", error, { sessionId, eventId });
+  }
+}
+
+/** Most times the session is read again because it changed under the write (it ended; its tool list filled). */
+const MAX_REPLANS = 4;
+/** Most retries of a write that collided with another transaction on the same session. */
+const MAX_CONFLICT_RETRIES = 10;
+
+/**
+ * The event's one transaction: its item, its session's counters (and, for a late event of an ended
+ * session, the session's rollups). The session's condition holds only what the write depends on — the
+ * tenant, the status it was planned for (a final status never changes again) and room in the per-tool
+ * counters — never the event count, so events racing each other are all recorded.
+ */
+async function writeEvent(
+  principal: Principal,
+  input: NewEvent,
+  event: AgentEvent,
+  item: Record<string, unknown>,
+  timing: { now: string; nowMs: number; ttl: number; plannedUlid: string | undefined },
+): Promise<AgentEvent> {
+  const { now, nowMs, ttl, plannedUlid } = timing;
+  const counter = toolCounter(input.eventType);
+  const eventPut = { Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" } };
   let plan: Plan = { toolName: counter === undefined ? undefined : input.toolName };
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  let replans = 0;
+  for (let conflicts = 0; ; ) {
     const names: Record<string, string> = { "#ttl": "ttl", "#environment": "environment", "#status": "status" };
     const values: Record<string, unknown> = {
       ":one": 1,
@@ -126,14 +179,10 @@ export async function createEvent(
       names["#tool"] = plan.toolName;
       values[":zero"] = 0;
       sets.push("#counter.#tool = if_not_exists(#counter.#tool, :zero) + :one");
-      if (plan.stored === undefined) {
+      if (plan.toolName !== OTHER_TOOL) {
         values[":maxTools"] = MAX_TOOLS_PER_SESSION;
         condition += " AND (attribute_exists(#counter.#tool) OR size(#counter) < :maxTools)";
       }
-    }
-    if (plan.stored !== undefined) {
-      values[":seen"] = plan.stored.eventCount;
-      condition += " AND eventCount = :seen";
     }
     const late = plan.stored !== undefined && isFinal(plan.stored.status);
     const rollups =
@@ -143,6 +192,7 @@ export async function createEvent(
             ...(counter === undefined || plan.toolName === undefined
               ? {}
               : {
+                  // A computed key defines an own property, even for `__proto__`.
                   tools: {
                     [plan.toolName]: {
                       calls: counter === "toolCalls" ? 1 : 0,
@@ -174,6 +224,11 @@ export async function createEvent(
       );
       return event;
     } catch (error) {
+      if (isTransactionConflict(error) && conflicts < MAX_CONFLICT_RETRIES) {
+        await backoff(conflicts);
+        conflicts += 1;
+        continue;
+      }
       const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
       if (plannedUlid !== undefined && reasons?.[1]?.Code === "ConditionalCheckFailed") {
         // Written by an earlier attempt of this very request (same Idempotency-Key).
@@ -182,10 +237,15 @@ export async function createEvent(
       }
       const sessionCheck = reasons?.[0];
       if (sessionCheck?.Code !== "ConditionalCheckFailed") throw error;
+      if (replans >= MAX_REPLANS) {
+        throw new ConflictError(
+          `Session ${input.sessionId} kept changing while the event was recorded; retry the request`,
+        );
+      }
+      replans += 1;
       plan = replan(principal, input, counter, sessionCheck.Item ? unmarshall(sessionCheck.Item) : undefined, nowMs);
     }
   }
-  throw new ConflictError(`Session ${input.sessionId} kept changing while the event was recorded; retry the request`);
 }
 
 /** Why the session's condition failed, and how to try again (or the error to answer with). */
@@ -204,7 +264,7 @@ function replan(
   const toolName =
     counter === undefined || input.toolName === undefined
       ? undefined
-      : countedToolName(stored[counter] ?? {}, input.toolName);
+      : countedToolName(new Map(Object.entries(stored[counter] ?? {})), input.toolName);
   return { stored, toolName };
 }
 
