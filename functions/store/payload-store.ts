@@ -246,6 +246,11 @@ export async function deletePayloadsOf(location: SessionLocation): Promise<numbe
   return deleted;
 }
 
+/** Whether an item (or the attributes returned by {@link offloadLargeFields}) points to S3 objects. */
+export function hasOffloadedFields(attributes: Readonly<Record<string, unknown>>): boolean {
+  return OFFLOADABLE_FIELDS.some((field) => typeof attributes[refAttribute(field)] === "string");
+}
+
 /**
  * Deletes the objects that the attributes returned by
  * {@link offloadLargeFields} point to: for a write that was refused for good
