@@ -18,6 +18,7 @@ import {
   membershipKey,
   organisationKey,
   pendingDeletionKey,
+  rateLimitWindowKey,
   requestIdempotencyKey,
   rollupPartition,
   serviceSecretKey,
@@ -90,6 +91,8 @@ describe("PARTITIONS match the key builders", () => {
     ["tenantDeletions", deletionJobKey(tenantPrefix, "del_1").PK],
     ["pendingDeletions", pendingDeletionKey("del_1").PK],
     ["service", serviceSecretKey().PK],
+    ["rateLimit", rateLimitWindowKey(`ORG#${org}`, 29_000_000).PK],
+    ["rateLimit", rateLimitWindowKey("KEY#key_1", 29_000_000).PK],
     ["requestIdempotency", requestIdempotencyKey(org, "live", "k").PK],
     ["eventIdempotency", eventIdempotencyKey(org, "test", "k").PK],
   ])("a table key of %s (%s) matches that pattern only", (name, key) => {
