@@ -3,10 +3,13 @@
  * both together.
  */
 export const LIMITS = {
-  /** Largest accepted request body, in bytes (413 above it). */
+  /** Largest accepted request body, in bytes, once decompressed (413 above it). */
   bodyBytes: 256 * 1024,
-  /** Largest accepted body of a batch request, in bytes. */
-  batchBodyBytes: 1024 * 1024,
+  /**
+   * Largest accepted body of the event routes (single and batch), in bytes, once decompressed: within
+   * Lambda's 6 MB synchronous payload limit (API Gateway's own is 10 MB). Large fields go to S3.
+   */
+  eventBodyBytes: 5 * 1024 * 1024,
   /** Most events in one batch request. */
   batchEvents: 100,
   /** How far in the future a client's `occurredAt` may be. */
@@ -20,15 +23,15 @@ export const LIMITS = {
   nameBytes: 768,
   /** Longest free-text fields: `failureReason`. */
   failureReasonLength: 4096,
-  /** Longest `reasoning` of an event, in characters. */
-  reasoningLength: 64 * 1024,
+  /** Longest `reasoning` of an event, in characters: any size within the body (over 32 KiB it goes to S3). */
+  reasoningLength: 5 * 1024 * 1024,
   /** `alternativesConsidered`: at most this many entries, each at most `nameLength`×4 characters. */
   alternativesCount: 100,
   alternativeLength: 1024,
   /** Serialized size of `metadata`, in bytes. */
   metadataBytes: 16 * 1024,
-  /** Serialized size of each of `toolInput` / `toolOutput`, in bytes. */
-  toolPayloadBytes: 128 * 1024,
+  /** Serialized size of each of `toolInput` / `toolOutput`, in bytes: any size within the body (over 32 KiB it goes to S3). */
+  toolPayloadBytes: 5 * 1024 * 1024,
   /** Nesting depth of any JSON object field. */
   jsonDepth: 32,
   /** Entries in `customMetrics`, and the longest metric name. */

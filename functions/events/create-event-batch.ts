@@ -18,7 +18,7 @@ type ItemResult = { index: number; status: number; id?: string; replayed?: true;
 
 export const handler = apiKeyRoute(
   "CreateEventBatch",
-  { body: createEventBatchBody, maxBodyBytes: LIMITS.batchBodyBytes },
+  { body: createEventBatchBody, maxBodyBytes: LIMITS.eventBodyBytes },
   async ({ caller, body, recordIngested }) => {
     const results: ItemResult[] = [];
     const valid: BatchEventInput[] = [];

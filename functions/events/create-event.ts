@@ -1,5 +1,6 @@
 /** POST /api/sdk/events: record a tool call, decision, state change or error. */
 
+import { LIMITS } from "../domain/limits.js";
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createEventBody } from "../schemas/event-schemas.js";
@@ -7,7 +8,7 @@ import { createEvent } from "../store/event-store.js";
 
 export const handler = apiKeyRoute(
   "CreateEvent",
-  { body: createEventBody },
+  { body: createEventBody, maxBodyBytes: LIMITS.eventBodyBytes },
   async ({ caller, body, plannedUlid, recordIngested }) => {
     const event = await createEvent(caller, body, Date.now(), plannedUlid);
     recordIngested(1);

@@ -30,12 +30,8 @@ export function requestFingerprint(environment: string, method: string, path: st
 }
 
 function fingerprintOf(event: SdkEvent, environment: string): string {
-  const body =
-    event.body === undefined
-      ? ""
-      : event.isBase64Encoded
-        ? Buffer.from(event.body, "base64").toString("utf8")
-        : event.body;
+  // The decoded body: the same request sent gzip-compressed or not is the same request.
+  const body = (event.decodedBody ?? Buffer.alloc(0)).toString("utf8");
   return requestFingerprint(environment, event.requestContext.http.method, event.rawPath, body);
 }
 

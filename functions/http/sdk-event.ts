@@ -12,6 +12,8 @@ export interface SdkEvent extends APIGatewayProxyEventV2 {
   principal?: Principal;
   user?: UserPrincipal;
   input?: unknown;
+  /** The body as the client meant it (decompressed), once the body middleware read it. */
+  decodedBody?: Buffer;
   query?: unknown;
   /** Number of events the request stored, set by ingesting handlers (read by the request metrics). */
   ingestedEvents?: number;

@@ -529,7 +529,7 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
     "Every field is optional, but at least one must be sent; `null` means not sent. `success` defaults to true on " +
     "`completed` and false on `failed`; `failed` with `success: true` is rejected. Unknown fields are rejected.",
   CreateEventRequest: "Record an event. Optional fields may be `null` (= not sent). Unknown fields are rejected.",
-  CreateEventBatchRequest: `Up to ${LIMITS.batchEvents} events (body up to ${LIMITS.batchBodyBytes} bytes). Each event is validated and authorised on its own.`,
+  CreateEventBatchRequest: `Up to ${LIMITS.batchEvents} events (body up to ${LIMITS.eventBodyBytes} bytes). Each event is validated and authorised on its own.`,
   CreateApiKeyRequest:
     "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
   RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,
@@ -538,7 +538,8 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
 /** Checks JSON Schema cannot carry, common to every request body. */
 const COMMON_RULES =
   `Strings must be well-formed Unicode (no lone surrogates); non-zero numbers must be at least ` +
-  `${LIMITS.smallestNonZero} in magnitude; the body is at most ${LIMITS.bodyBytes} bytes.`;
+  `${LIMITS.smallestNonZero} in magnitude; the body is at most ${LIMITS.bodyBytes} bytes ` +
+  `(${LIMITS.eventBodyBytes} on the event routes) once decompressed; \`Content-Encoding: gzip\` is accepted.`;
 
 function isUnconstrained(schema: JsonSchema | boolean | undefined): boolean {
   return schema === true || (typeof schema === "object" && Object.keys(schema).length === 0);
@@ -700,11 +701,16 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
         "each is named in `issues`.",
       badRequestExample(route, doc),
     );
-    add(413, "tooLarge", `The body is over ${LIMITS.bodyBytes} bytes.`);
+    add(
+      413,
+      "tooLarge",
+      `The body is over ${LIMITS.bodyBytes} bytes (${LIMITS.eventBodyBytes} on the event routes), once decompressed.`,
+    );
     add(
       415,
       "mediaType",
-      "`Content-Type` is not JSON (`application/json`, `application/*+json`); a missing one is accepted.",
+      "`Content-Type` is not JSON (`application/json`, `application/*+json`; a missing one is accepted), or " +
+        "`Content-Encoding` is neither `gzip` nor `identity`.",
     );
   }
   if (doc.query !== undefined) {

@@ -159,6 +159,21 @@ export const eventResponse = z.strictObject({
   toolInput: z.record(z.string(), z.unknown()).optional().describe("Left out with `fields=summary`"),
   toolOutput: z.record(z.string(), z.unknown()).optional().describe("Left out with `fields=summary`"),
   reasoning: z.string().optional(),
+  toolInputUrl: z
+    .url()
+    .optional()
+    .describe("Instead of `toolInput` when it is over 1 MiB: a presigned GET URL of its JSON, valid for 15 minutes"),
+  toolInputBytes: z.int().positive().optional().describe("With `toolInputUrl`: the size of that JSON in bytes"),
+  toolOutputUrl: z
+    .url()
+    .optional()
+    .describe("Instead of `toolOutput` when it is over 1 MiB: a presigned GET URL of its JSON, valid for 15 minutes"),
+  toolOutputBytes: z.int().positive().optional().describe("With `toolOutputUrl`: the size of that JSON in bytes"),
+  reasoningUrl: z
+    .url()
+    .optional()
+    .describe("Instead of `reasoning` when it is over 1 MiB: a presigned GET URL of the text, valid for 15 minutes"),
+  reasoningBytes: z.int().positive().optional().describe("With `reasoningUrl`: the size of the text in bytes (UTF-8)"),
   alternativesConsidered: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   estimatedCost: usd.optional(),

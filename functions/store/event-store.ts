@@ -26,6 +26,9 @@ import { backoff, isTransactionConflict } from "./write-retry.js";
 
 export const EVENT_ENTITY = "event";
 
+/** Serialized events in one page of the read API at most (the first event of a page always goes in). */
+export const PAGE_BUDGET_BYTES = 4 * 1024 * 1024;
+
 /** Which per-tool counter of the session an event moves, if any. */
 export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
   if (eventType === "tool_call") return "toolCalls";
@@ -288,20 +291,46 @@ export interface EventFilters {
 }
 
 export function eventFromItem(item: Record<string, unknown>, summary = false): AgentEvent {
-  const { PK, SK, entity, ttl, toolInputJson, toolOutputJson, ...fields } = item;
+  const {
+    PK,
+    SK,
+    entity,
+    ttl,
+    toolInputJson,
+    toolOutputJson,
+    toolInputJsonUrl,
+    toolOutputJsonUrl,
+    toolInputJsonBytes,
+    toolOutputJsonBytes,
+    toolInputJsonRef,
+    toolOutputJsonRef,
+    reasoningRef,
+    ...fields
+  } = item;
   const event = fields as unknown as AgentEvent;
   if (summary) return event;
   return {
     ...event,
     ...(typeof toolInputJson === "string" ? { toolInput: JSON.parse(toolInputJson) } : {}),
     ...(typeof toolOutputJson === "string" ? { toolOutput: JSON.parse(toolOutputJson) } : {}),
+    // Too large to send inline (payload-store.ts INLINE_FIELD_BYTES): a presigned URL of the JSON, and its size.
+    ...(typeof toolInputJsonUrl === "string"
+      ? { toolInputUrl: toolInputJsonUrl, toolInputBytes: toolInputJsonBytes }
+      : {}),
+    ...(typeof toolOutputJsonUrl === "string"
+      ? { toolOutputUrl: toolOutputJsonUrl, toolOutputBytes: toolOutputJsonBytes }
+      : {}),
   };
 }
 
 /**
  * One page of a session's events, oldest first: a Query of the session's
  * partition (filters as a FilterExpression on that partition, never a scan).
- * Pages are filled up to `limit` matching events.
+ * Pages are filled up to `limit` matching events, or until the next event
+ * would take the page past PAGE_BUDGET_BYTES of JSON (the first event of a
+ * page always fits: fields over INLINE_FIELD_BYTES come as presigned URLs), so
+ * no response nears Lambda's 6 MB limit; the cursor then continues after the
+ * last event returned.
  */
 export async function queryEvents(
   sessionId: string,
@@ -334,6 +363,7 @@ export async function queryEvents(
     conditions.push("confidence <= :maxConfidence");
   }
   const items: AgentEvent[] = [];
+  let pageBytes = 0;
   let lastKey = startKey;
   do {
     const page = await documentClient.send(
@@ -351,7 +381,17 @@ export async function queryEvents(
     const resolved = await Promise.all(
       (page.Items ?? []).map((item) => resolvePayloadRefs(item, filters.summary ? ["reasoning"] : undefined)),
     );
-    items.push(...resolved.map((item) => eventFromItem(item, filters.summary)));
+    for (const [index, item] of resolved.entries()) {
+      const event = eventFromItem(item, filters.summary);
+      const bytes = Buffer.byteLength(JSON.stringify(event), "utf8");
+      if (items.length > 0 && pageBytes + bytes > PAGE_BUDGET_BYTES) {
+        const previous = page.Items?.[index - 1];
+        // Full: continue after the last event returned (the one before this in the page, or the previous page's last).
+        return { items, lastKey: previous === undefined ? lastKey : { ...eventKey(sessionId, String(previous.id)) } };
+      }
+      items.push(event);
+      pageBytes += bytes;
+    }
     lastKey = page.LastEvaluatedKey;
   } while (lastKey !== undefined && items.length < limit);
   return { items, lastKey };

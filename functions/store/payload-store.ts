@@ -2,9 +2,11 @@
  * Large event fields in S3. A DynamoDB item must stay under 400 KB, so any of
  * `toolInputJson`, `toolOutputJson` and `reasoning` whose UTF-8 size exceeds
  * {@link OFFLOAD_THRESHOLD_BYTES} is written to the payload bucket and the
- * item keeps only a pointer, `<field>Ref` (the object key). Reads put the
- * text back before the item is turned into an event, so clients never see
- * the difference.
+ * item keeps only a pointer, `<field>Ref` (the object key), and the size,
+ * `<field>Bytes`. Reads put the text back before the item is turned into an
+ * event, so clients never see the difference — except for a field too large
+ * to send inline (over {@link INLINE_FIELD_BYTES}), which a read answers with
+ * a short-lived presigned GET URL, `<field>Url`, and its size instead.
  *
  * Configuration, read once: `S3_ENDPOINT` (optional, at cold start: a local
  * S3-compatible server such as s3rver, addressed path-style) and
@@ -34,6 +36,14 @@ import {
  * DynamoDB's 400 KB item limit whatever else the 256 KiB request body held.
  */
 export const OFFLOAD_THRESHOLD_BYTES = 32 * 1024;
+
+/**
+ * The largest offloaded field a read puts back inline (as serialized in the response); a larger one is
+ * answered with a presigned URL, so that a response never nears Lambda's 6 MB limit.
+ */
+export const INLINE_FIELD_BYTES = 1024 * 1024;
+/** How long a presigned URL of a large field works. */
+export const PRESIGNED_URL_SECONDS = 15 * 60;
 
 /** The event fields {@link offloadLargeFields} looks at (JSON text of the tool objects, and the reasoning). */
 export type LargeFields = { readonly [F in OffloadableField]?: string | undefined };
@@ -88,6 +98,28 @@ function refAttribute(field: OffloadableField): `${OffloadableField}Ref` {
   return `${field}Ref`;
 }
 
+/** The size attribute of an offloaded field (UTF-8 bytes): `<field>Bytes`. */
+function sizeAttribute(field: OffloadableField): `${OffloadableField}Bytes` {
+  return `${field}Bytes`;
+}
+
+/** The attribute a read puts a presigned URL under, for a field too large to inline: `<field>Url`. */
+function urlAttribute(field: OffloadableField): `${OffloadableField}Url` {
+  return `${field}Url`;
+}
+
+let presigner: Promise<typeof import("@aws-sdk/s3-request-presigner")> | undefined;
+
+/** A GET URL of the object, valid for PRESIGNED_URL_SECONDS (signed with the function's own credentials). */
+async function presignedUrl(key: string): Promise<string> {
+  const { module, client } = await loadS3();
+  presigner ??= import("@aws-sdk/s3-request-presigner");
+  const { getSignedUrl } = await presigner;
+  return getSignedUrl(client, new module.GetObjectCommand({ Bucket: payloadBucket(), Key: key }), {
+    expiresIn: PRESIGNED_URL_SECONDS,
+  });
+}
+
 /**
  * Prepares an event's large fields for its DynamoDB item. Each field whose
  * UTF-8 size exceeds {@link OFFLOAD_THRESHOLD_BYTES} is PUT (SSE-S3) to
@@ -100,7 +132,8 @@ function refAttribute(field: OffloadableField): `${OffloadableField}Ref` {
  * the same objects.
  *
  * @returns the attributes to spread over the item: a small field unchanged
- * under its own name; an offloaded one as `<field>Ref` = the object key, with
+ * under its own name; an offloaded one as `<field>Ref` = the object key and
+ * `<field>Bytes` = its UTF-8 size, with
  * `<field>` itself set to `undefined` so that spreading the result over an
  * item that already holds the field removes it (the document client drops
  * undefined attributes). Absent fields are absent from the result.
@@ -112,8 +145,8 @@ export async function offloadLargeFields(
   location: PayloadLocation,
   fields: LargeFields,
   retentionDays: number,
-): Promise<Record<string, string | undefined>> {
-  const attributes: Record<string, string | undefined> = {};
+): Promise<Record<string, string | number | undefined>> {
+  const attributes: Record<string, string | number | undefined> = {};
   const offloaded: { readonly field: OffloadableField; readonly key: string; readonly value: string }[] = [];
   for (const field of OFFLOADABLE_FIELDS) {
     const value = fields[field];
@@ -127,6 +160,7 @@ export async function offloadLargeFields(
     offloaded.push({ field, key, value });
     attributes[field] = undefined;
     attributes[refAttribute(field)] = key;
+    attributes[sizeAttribute(field)] = Buffer.byteLength(value, "utf8");
   }
   if (offloaded.length === 0) return attributes;
 
@@ -182,17 +216,32 @@ export async function resolvePayloadRefs(
   item: Record<string, unknown>,
   fields: readonly OffloadableField[] = OFFLOADABLE_FIELDS,
 ): Promise<Record<string, unknown>> {
-  const refs = OFFLOADABLE_FIELDS.filter((field) => refAttribute(field) in item);
+  const refs = OFFLOADABLE_FIELDS.filter((field) => Object.hasOwn(item, refAttribute(field)));
   if (refs.length === 0) return item;
   const resolved: Record<string, unknown> = { ...item };
-  for (const field of refs) delete resolved[refAttribute(field)];
+  for (const field of refs) {
+    delete resolved[refAttribute(field)];
+    delete resolved[sizeAttribute(field)];
+  }
   await Promise.all(
     refs
       .filter((field) => fields.includes(field))
       .map(async (field) => {
         const key = item[refAttribute(field)];
         if (typeof key !== "string") throw new Error(`Attribute ${refAttribute(field)} is not an object key`);
-        resolved[field] = await readPayload(key);
+        const storedBytes = item[sizeAttribute(field)];
+        // Decided before any GET when the size is known; after it, on the size as it will be sent (escapes included).
+        const text =
+          typeof storedBytes === "number" && storedBytes > INLINE_FIELD_BYTES ? undefined : await readPayload(key);
+        // JSON fields go out as the JSON they are; the reasoning as a JSON string (with its escapes).
+        const sent = field === "reasoning" ? JSON.stringify(text) : text;
+        if (sent !== undefined && Buffer.byteLength(sent, "utf8") <= INLINE_FIELD_BYTES) {
+          resolved[field] = text;
+          return;
+        }
+        resolved[urlAttribute(field)] = await presignedUrl(key);
+        resolved[sizeAttribute(field)] =
+          typeof storedBytes === "number" ? storedBytes : Buffer.byteLength(text ?? "", "utf8");
       }),
   );
   return resolved;

@@ -169,7 +169,7 @@ describe("POST /api/sdk/events/batch", () => {
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 2, eventCost: 1 });
   });
 
-  it("limits a batch to 100 events (400) and its body to 1 MiB (413)", async () => {
+  it("limits a batch to 100 events (400) and its body to 5 MiB (413)", async () => {
     const sessionId = await createTestSession(api, owner.key);
     const tooMany = await call(api, "POST", "/api/sdk/events/batch", {
       key: owner.key,
@@ -177,7 +177,7 @@ describe("POST /api/sdk/events/batch", () => {
     });
     const tooBig = await call(api, "POST", "/api/sdk/events/batch", {
       key: owner.key,
-      body: { events: [{ sessionId, eventType: "error", reasoning: "x".repeat(1100 * 1024) }] },
+      body: { events: [{ sessionId, eventType: "error", reasoning: "x".repeat(5 * 1024 * 1024) }] },
     });
 
     expect(tooMany.status).toBe(400);

@@ -77,7 +77,7 @@ describe("late events racing each other", () => {
     expect(session?.eventCost).toBe(15);
     const { served, recount } = await statsAgainstRecount(owner, "late-agent");
     expect(served).toEqual(recount);
-    expect(served.totals.events).toBe(60);
+    expect((served.totals as Record<string, unknown>).events).toBe(60);
   });
 
   it("late batches and single events racing on an ended session are all stored, counted exactly", async () => {
@@ -105,6 +105,6 @@ describe("late events racing each other", () => {
     expect((await storedSession(sessionId))?.eventCount).toBe(68);
     const { served, recount } = await statsAgainstRecount(owner, "late-batch-agent");
     expect(served).toEqual(recount);
-    expect(served.totals.events).toBe(68);
+    expect((served.totals as Record<string, unknown>).events).toBe(68);
   });
 });

@@ -129,9 +129,11 @@ describe("offloadLargeFields", () => {
     expect(attributes).toEqual({
       toolInputJson: undefined,
       toolInputJsonRef: `${prefix}toolInputJson`,
+      toolInputJsonBytes: Buffer.byteLength(toolInputJson, "utf8"),
       toolOutputJson,
       reasoning: undefined,
       reasoningRef: `${prefix}reasoning`,
+      reasoningBytes: Buffer.byteLength(reasoning, "utf8"),
     });
     const item = {
       PK: `SESSION#${location.sessionId}`,
