@@ -11,6 +11,8 @@ export const handler = apiKeyRoute("GetDeletionJob", {}, async ({ caller, pathPa
     status: job.status,
     deletedSessions: job.deletedSessions,
     deletedEvents: job.deletedEvents,
+    failedSessions: job.failedSessions ?? 0,
+    failures: job.failures ?? [],
     createdAt: job.createdAt,
     completedAt: job.completedAt ?? null,
   });

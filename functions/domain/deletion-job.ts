@@ -1,6 +1,16 @@
 /** Erasure of an external user's data: an asynchronous, resumable job. */
 
-export type DeletionJobStatus = "queued" | "running" | "completed";
+/** `completed_with_errors`: finished, but some sessions could not be deleted (listed in `failures`). */
+export type DeletionJobStatus = "queued" | "running" | "completed" | "completed_with_errors";
+
+/** The most failed sessions a job lists (all are counted in `failedSessions`). */
+export const MAX_LISTED_FAILURES = 20;
+
+/** A session an erasure job could not delete, and why. */
+export interface DeletionFailure {
+  readonly sessionId: string;
+  readonly message: string;
+}
 
 export interface DeletionJob {
   readonly jobId: string;
@@ -10,6 +20,9 @@ export interface DeletionJob {
   readonly status: DeletionJobStatus;
   readonly deletedSessions: number;
   readonly deletedEvents: number;
+  /** Sessions that could not be deleted (the job went on with the others). */
+  readonly failedSessions?: number | undefined;
+  readonly failures?: readonly DeletionFailure[] | undefined;
   readonly createdAt: string;
   readonly completedAt?: string | undefined;
 }

@@ -86,6 +86,24 @@ export function outcomeCounters(outcome: SessionOutcome, sign: 1 | -1 = 1): DayC
 export const MAX_TOOLS_PER_SESSION = 20;
 export const OTHER_TOOL = "(other)";
 
+/**
+ * A session's per-tool counts as one entry per tool (times `sign`), for its rollups. The counter maps
+ * are keyed by client text, so only own keys count: a tool named `constructor` is not Object's.
+ */
+export function toolCounts(
+  calls: Readonly<Record<string, number>>,
+  errors: Readonly<Record<string, number>>,
+  sign: 1 | -1 = 1,
+): Record<string, { calls: number; errors: number }> {
+  const own = (counts: Readonly<Record<string, number>>, name: string) =>
+    Object.hasOwn(counts, name) ? (counts[name] ?? 0) : 0;
+  const names = new Set([...Object.keys(calls), ...Object.keys(errors)]);
+  // Object.fromEntries defines own properties, also one named `__proto__`.
+  return Object.fromEntries(
+    [...names].map((name) => [name, { calls: sign * own(calls, name), errors: sign * own(errors, name) }]),
+  );
+}
+
 export interface DayRow extends Required<Record<DayCounter, number>> {
   readonly day: string;
   histogram: readonly number[];

@@ -229,6 +229,8 @@ export const responseExamples = {
     status: "completed",
     deletedSessions: 3,
     deletedEvents: 17,
+    failedSessions: 0,
+    failures: [],
     createdAt: "2026-11-22T11:00:00.000Z",
     completedAt: "2026-11-22T11:00:01.250Z",
   } satisfies z.output<typeof deletionJobResponse>,

@@ -227,7 +227,9 @@ export const agentStatsResponse = z.strictObject({ agentName: z.string(), ...sta
 /** 200 of GET /api/sdk/users/{userId}/stats. */
 export const userStatsResponse = z.strictObject({ userId: z.string(), ...stats });
 
-const deletionJobStatus = z.enum(["queued", "running", "completed"] as const satisfies readonly DeletionJobStatus[]);
+const deletionJobStatus = z
+  .enum(["queued", "running", "completed", "completed_with_errors"] as const satisfies readonly DeletionJobStatus[])
+  .describe("`completed_with_errors`: finished, but the sessions in `failures` could not be deleted");
 
 /** 202 of DELETE /api/sdk/users/{userId}. */
 export const deletionJobAcceptedResponse = z.strictObject({
@@ -242,6 +244,11 @@ export const deletionJobResponse = z.strictObject({
   status: deletionJobStatus,
   deletedSessions: count,
   deletedEvents: count,
+  failedSessions: count.describe("Sessions that could not be deleted; the job went on with the others"),
+  failures: z
+    .array(z.strictObject({ sessionId: z.string(), message: z.string() }))
+    .max(20)
+    .describe("The first 20 sessions that could not be deleted, and why"),
   createdAt: timestamp,
   completedAt: timestamp.nullable(),
 });

@@ -6,7 +6,12 @@
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { DeletionJob, DeletionJobMessage } from "../domain/deletion-job.js";
+import {
+  type DeletionFailure,
+  type DeletionJob,
+  type DeletionJobMessage,
+  MAX_LISTED_FAILURES,
+} from "../domain/deletion-job.js";
 import { NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
@@ -115,9 +120,13 @@ export async function markRunning(message: DeletionJobMessage): Promise<void> {
         TableName: tableName,
         Key: deletionJobKey(tenant(message.orgId, message.environment), message.jobId),
         UpdateExpression: "SET #status = :running",
-        ConditionExpression: "#status <> :completed",
+        ConditionExpression: "NOT #status IN (:completed, :withErrors)",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":running": "running", ":completed": "completed" },
+        ExpressionAttributeValues: {
+          ":running": "running",
+          ":completed": "completed",
+          ":withErrors": "completed_with_errors",
+        },
       }),
     );
   } catch (error) {
@@ -137,7 +146,38 @@ export function jobCounterUpdate(message: DeletionJobMessage, deletedEvents: num
   };
 }
 
-export async function completeJob(job: DeletionJob, nowMs = Date.now()): Promise<void> {
+/**
+ * Records on the job a session it could not delete: counted in `failedSessions`, and listed in
+ * `failures` while fewer than MAX_LISTED_FAILURES are.
+ */
+export async function recordJobFailure(message: DeletionJobMessage, failure: DeletionFailure): Promise<void> {
+  const key = deletionJobKey(tenant(message.orgId, message.environment), message.jobId);
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression:
+          "ADD failedSessions :one SET failures = list_append(if_not_exists(failures, :none), :failure)",
+        ConditionExpression: "attribute_not_exists(failures) OR size(failures) < :max",
+        ExpressionAttributeValues: { ":one": 1, ":none": [], ":failure": [failure], ":max": MAX_LISTED_FAILURES },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: "ADD failedSessions :one",
+        ExpressionAttributeValues: { ":one": 1 },
+      }),
+    );
+  }
+}
+
+/** Finishes the job: `completed`, or `completed_with_errors` when `failed` sessions could not be deleted. */
+export async function completeJob(job: DeletionJob, failed = 0, nowMs = Date.now()): Promise<void> {
   const tenantPrefix = tenant(job.orgId, job.environment);
   await documentClient.send(
     new TransactWriteCommand({
@@ -148,7 +188,10 @@ export async function completeJob(job: DeletionJob, nowMs = Date.now()): Promise
             Key: deletionJobKey(tenantPrefix, job.jobId),
             UpdateExpression: "SET #status = :completed, completedAt = :now",
             ExpressionAttributeNames: { "#status": "status" },
-            ExpressionAttributeValues: { ":completed": "completed", ":now": new Date(nowMs).toISOString() },
+            ExpressionAttributeValues: {
+              ":completed": failed === 0 ? "completed" : "completed_with_errors",
+              ":now": new Date(nowMs).toISOString(),
+            },
           },
         },
         { Delete: { TableName: tableName, Key: pendingDeletionKey(job.jobId) } },

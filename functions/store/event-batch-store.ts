@@ -17,6 +17,7 @@ import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
 import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
+import { counterMapKey } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import {
   assertOccurredAt,
@@ -179,7 +180,7 @@ async function writeSessionEvents(
       const conditions = ["#status = :status"];
       [...increments.values()].forEach((increment, position) => {
         names[`#c${position}`] = increment.counter;
-        names[`#t${position}`] = increment.tool;
+        names[`#t${position}`] = counterMapKey(increment.tool);
         values[`:i${position}`] = increment.calls;
         sets.push(`#c${position}.#t${position} = if_not_exists(#c${position}.#t${position}, :zero) + :i${position}`);
       });

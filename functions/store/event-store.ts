@@ -16,6 +16,7 @@ import { ownsTenantData, type Principal } from "../domain/principal.js";
 import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { logError } from "../runtime/log.js";
+import { counterMapKey } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { eventKey, sessionKey } from "./keys.js";
 import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
@@ -179,7 +180,7 @@ async function writeEvent(
     let condition = "attribute_exists(PK) AND orgId = :orgId AND #environment = :environment AND #status = :status";
     if (counter !== undefined && plan.toolName !== undefined) {
       names["#counter"] = counter;
-      names["#tool"] = plan.toolName;
+      names["#tool"] = counterMapKey(plan.toolName);
       values[":zero"] = 0;
       sets.push("#counter.#tool = if_not_exists(#counter.#tool, :zero) + :one");
       if (plan.toolName !== OTHER_TOOL) {

@@ -33,13 +33,23 @@ const MAX_REASON_KEY_LENGTH = 200;
 
 type Item = Record<string, unknown>;
 
-/** An Update transaction item that ADDs `counters` (zeros left out) and stamps descriptive attributes. */
+/** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
+export type RollupKind = "day" | "tool" | "failure" | "agentSummary";
+
+/**
+ * An Update transaction item that ADDs `counters` (zeros left out) and stamps descriptive attributes.
+ * Counter names are ours (DAY_COUNTERS, `calls`, …), never client text; a value that is not a finite
+ * number is a defect upstream and is refused here rather than written.
+ */
 function addUpdate(key: ItemKey, counters: Record<string, number>, attributes: Item) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const adds: string[] = [];
   const sets: string[] = [];
   for (const [name, value] of Object.entries(counters)) {
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new Error(`Rollup counter ${name} of ${key.PK} / ${key.SK} is not a finite number: ${String(value)}`);
+    }
     if (value === 0) continue;
     names[`#${name}`] = name;
     values[`:${name}`] = value;
@@ -88,17 +98,19 @@ export function rollupUpdates(target: RollupTarget, change: RollupChange) {
   return DIMENSIONS.flatMap(({ dimension, value }) => {
     const partition = rollupPartition(target.tenant, dimension, value(target));
     const common = { entity: ROLLUP_ENTITY, day: target.day, ttl: target.ttl };
-    const items = [addUpdate(rollupDayKey(partition, target.day), change.counters as Record<string, number>, common)];
+    const items = [
+      addUpdate(rollupDayKey(partition, target.day), change.counters as Record<string, number>, {
+        ...common,
+        rollupKind: "day" satisfies RollupKind,
+      }),
+    ];
     for (const [toolName, counts] of Object.entries(change.tools ?? {})) {
       if (counts.calls === 0 && counts.errors === 0) continue;
       items.push(
         addUpdate(
           rollupToolKey(partition, target.day, toolName),
           { calls: counts.calls, errors: counts.errors },
-          {
-            ...common,
-            toolName,
-          },
+          { ...common, rollupKind: "tool" satisfies RollupKind, toolName },
         ),
       );
     }
@@ -106,7 +118,13 @@ export function rollupUpdates(target: RollupTarget, change: RollupChange) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
       const reason = [...change.failure.reason].slice(0, MAX_REASON_KEY_LENGTH).join("");
-      items.push(addUpdate(rollupFailureKey(partition, target.day, reason), { count }, { ...common, reason }));
+      items.push(
+        addUpdate(
+          rollupFailureKey(partition, target.day, reason),
+          { count },
+          { ...common, rollupKind: "failure" satisfies RollupKind, reason },
+        ),
+      );
     }
     return items;
   });
@@ -117,11 +135,7 @@ export function agentSummaryUpdate(tenantPrefix: string, agentName: string, delt
   return addUpdate(
     agentSummaryKey(tenantPrefix, agentName),
     { sessionCount: delta },
-    {
-      entity: ROLLUP_ENTITY,
-      agentName,
-      ttl,
-    },
+    { entity: ROLLUP_ENTITY, rollupKind: "agentSummary" satisfies RollupKind, agentName, ttl },
   );
 }
 
@@ -171,11 +185,10 @@ export async function readStats(
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
   for (const item of items) {
-    const sortKey = String(item.SK);
     const day = String(item.day);
-    if (sortKey.includes("#TOOL#")) {
+    if (item.rollupKind === "tool") {
       tools.push({ day, toolName: String(item.toolName), calls: num(item.calls), errors: num(item.errors) });
-    } else if (sortKey.includes("#FAIL#")) {
+    } else if (item.rollupKind === "failure") {
       failures.push({ day, reason: String(item.reason), count: num(item.count) });
     } else {
       const counters = Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, num(item[counter])]));

@@ -8,7 +8,7 @@ import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
-import { outcomeCounters } from "../domain/rollup.js";
+import { outcomeCounters, toolCounts } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { type ItemKey, sessionKey } from "./keys.js";
@@ -55,21 +55,10 @@ async function deleteEventsOf(sessionId: string): Promise<void> {
   } while (startKey !== undefined);
 }
 
-function negated(counts: Readonly<Record<string, number>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(counts).map(([name, value]) => [name, -value]));
-}
-
 /** The rollup change that takes `session` back out of its day. */
 function withdrawal(session: Session) {
   if (!isFinal(session.status)) return { counters: { sessions: -1 } };
-  const calls = negated(session.toolCalls);
-  const errors = negated(session.toolErrors);
-  const tools = Object.fromEntries(
-    [...new Set([...Object.keys(calls), ...Object.keys(errors)])].map((toolName) => [
-      toolName,
-      { calls: calls[toolName] ?? 0, errors: errors[toolName] ?? 0 },
-    ]),
-  );
+  const tools = toolCounts(session.toolCalls, session.toolErrors, -1);
   return {
     counters: { sessions: -1, ...outcomeCounters({ ...session, status: session.status }, -1) },
     tools,

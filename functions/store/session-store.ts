@@ -10,7 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../domain/errors.j
 import { isId, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
-import { dayOf, outcomeCounters } from "../domain/rollup.js";
+import { dayOf, outcomeCounters, toolCounts } from "../domain/rollup.js";
 import {
   isFinal,
   isRepeatOfFinalUpdate,
@@ -21,6 +21,7 @@ import {
   type SessionChanges,
   type SessionPatch,
 } from "../domain/session.js";
+import { countersFromStored } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { sessionKey, sessionStatusKeys, sessionStatusPartition, sessionTimelineKeys, tenant } from "./keys.js";
 import { expiryEpochSeconds, isExpired } from "./retention.js";
@@ -43,6 +44,8 @@ export function sessionFromItem(item: SessionItem): Session {
   for (const key of Object.keys(fields)) if (key.startsWith("GSI")) delete fields[key];
   return {
     ...(fields as unknown as Session),
+    toolCalls: countersFromStored(fields.toolCalls),
+    toolErrors: countersFromStored(fields.toolErrors),
     metadata: parseJsonText<JsonObject>(metadataJson),
     customMetrics: parseJsonText<Record<string, number>>(customMetricsJson),
   };
@@ -252,12 +255,7 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
     const { names, values, sets } = assignments(changes);
     const statusPartition = sessionStatusPartition(principal.orgId, principal.environment, ended.status);
     const failureReason = ended.status === "failed" ? ended.failureReason : undefined;
-    const tools = Object.fromEntries(
-      [...new Set([...Object.keys(stored.toolCalls), ...Object.keys(stored.toolErrors)])].map((toolName) => [
-        toolName,
-        { calls: stored.toolCalls[toolName] ?? 0, errors: stored.toolErrors[toolName] ?? 0 },
-      ]),
-    );
+    const tools = toolCounts(stored.toolCalls, stored.toolErrors);
     try {
       await documentClient.send(
         new TransactWriteCommand({
