@@ -144,9 +144,38 @@ export const anyString: fc.Arbitrary<string> = fc.oneof(
 /** A valid-looking short text (1–40 graphemes, well-formed). */
 const shortText: fc.Arbitrary<string> = fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 });
 
-/** Names from a small pool most of the time, so rollups and agent summaries stay few. */
+/**
+ * Valid names that are members of `Object.prototype` (issue 11: a tool named `constructor` made ending,
+ * deleting and erasing fail), and names holding the rollup items' sort-key separators (a failure reason
+ * with `#TOOL#` was filed as a tool). Used in every client-supplied name field, so that these names travel
+ * through the whole life of a session: events, ending, stats, deletion and erasure.
+ */
+export const PROTOTYPE_NAMES = [
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "prototype",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "__defineGetter__",
+  "__lookupSetter__",
+] as const;
+const SEPARATOR_NAMES = ["x#TOOL#y", "#FAIL#", "a#DAY#2026-01-01", "(other)", "#"] as const;
+const awkwardName: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...PROTOTYPE_NAMES), weight: 3 },
+  { arbitrary: fc.constantFrom(...SEPARATOR_NAMES), weight: 1 },
+);
+
+/** Names from a small pool most of the time, so rollups and agent summaries stay few; sometimes awkward ones. */
 const poolName = (pool: readonly string[]): fc.Arbitrary<string> =>
-  fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 4 }, { arbitrary: shortText, weight: 1 });
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...pool), weight: 8 },
+    { arbitrary: shortText, weight: 2 },
+    { arbitrary: awkwardName, weight: 2 },
+  );
 
 /** Long strings around the limits (256, 1024, 4096, 65,536 characters) and far beyond. */
 const longString: fc.Arbitrary<JsonNode> = fc.record({
@@ -306,7 +335,7 @@ const sessionBody: fc.Arbitrary<ObjectNode> = fc
 const updateBody: fc.Arbitrary<ObjectNode> = optionalEntries({
   status: fc.constantFrom("completed", "failed").map(str),
   success: fc.boolean().map((value): JsonNode => ({ kind: "boolean", value })),
-  failureReason: shortText.map(str),
+  failureReason: fc.oneof({ arbitrary: shortText, weight: 3 }, { arbitrary: awkwardName, weight: 1 }).map(str),
   estimatedCost: money,
   durationMs: fc.nat(100_000).map((value) => num(String(value))),
   promptTokens: tokens,
@@ -321,15 +350,31 @@ const updateBody: fc.Arbitrary<ObjectNode> = optionalEntries({
 
 const EVENT_TYPES = ["tool_call", "llm_decision", "state_change", "error"] as const;
 
+/**
+ * Large tool payloads, as a fetched web page would be: past the S3 offload threshold (32 KiB), past the
+ * old 128 KiB field cap, and 1 MB (issue 11 accepts any field size within a 5 MiB body).
+ */
+const largePayload: fc.Arbitrary<JsonNode> = fc
+  .constantFrom(4_000, 22_000, 111_000)
+  .map((count) => obj([["page", { kind: "repeat", unit: "<p>ok</p>", count }]]));
+const toolPayload: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: metadata, weight: 12 },
+  { arbitrary: largePayload, weight: 1 },
+);
+const reasoningText: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: shortText.map(str), weight: 12 },
+  { arbitrary: fc.constant<JsonNode>({ kind: "repeat", unit: "because ", count: 5_000 }), weight: 1 },
+);
+
 const eventFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
   .tuple(
     fc.oneof({ arbitrary: ref("session"), weight: 9 }, { arbitrary: ref("otherOrgSession"), weight: 1 }),
     fc.constantFrom(...EVENT_TYPES).map(str),
     optionalEntries({
       toolName: poolName(["search", "fetch", "write_file"]).map(str),
-      toolInput: metadata,
-      toolOutput: metadata,
-      reasoning: shortText.map(str),
+      toolInput: toolPayload,
+      toolOutput: toolPayload,
+      reasoning: reasoningText,
       alternativesConsidered: fc
         .array(shortText.map(str), { maxLength: 3 })
         .map((items): JsonNode => ({ kind: "array", items })),
@@ -536,7 +581,7 @@ export type BodySpec =
   | { readonly kind: "text"; readonly text: string }
   /** Raw bytes, hex-encoded (e.g. invalid UTF-8, UTF-16). */
   | { readonly kind: "bytes"; readonly hex: string }
-  /** `unit` repeated until `bytes` bytes (limits: 256 KiB; 1 MiB for batches; 10 MiB at the gateway). */
+  /** `unit` repeated until `bytes` bytes (limits: 256 KiB, or 5 MiB on the event routes; 10 MiB at the gateway). */
   | { readonly kind: "huge"; readonly prefix: string; readonly unit: string; readonly bytes: number };
 
 const RAW_TEXTS = [
@@ -608,8 +653,39 @@ export const rawBody: fc.Arbitrary<BodySpec> = fc.oneof(
     kind: fc.constant("huge" as const),
     prefix: fc.constantFrom('{"name":"', '{"events":[', "[", ""),
     unit: fc.constantFrom("a", "é", '{"a":1},'),
-    bytes: fc.constantFrom(262_144, 262_145, 1_048_577, 2_000_000),
+    bytes: fc.constantFrom(262_144, 262_145, 1_048_577, 2_000_000, 5_242_880, 5_242_881, 6_000_000),
   }),
+);
+
+/**
+ * A request body's Content-Encoding: the body gzip-compressed, gzip cut short, a gzip bomb (a small body
+ * that inflates to `bytes`, past the 5 MiB limit), or a declared encoding the body does not have.
+ */
+export type EncodingSpec =
+  | { readonly kind: "gzip" }
+  | { readonly kind: "truncated-gzip" }
+  | { readonly kind: "bomb"; readonly bytes: number }
+  | { readonly kind: "declared"; readonly value: string };
+
+export const bodyEncoding: fc.Arbitrary<EncodingSpec> = fc.oneof(
+  { arbitrary: fc.constant<EncodingSpec>({ kind: "gzip" }), weight: 4 },
+  { arbitrary: fc.constant<EncodingSpec>({ kind: "truncated-gzip" }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(6_000_000, 64 * 1024 * 1024).map((bytes): EncodingSpec => ({ kind: "bomb", bytes })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .constantFrom("gzip", "deflate", "br", "zstd", "identity", "gzip, gzip", "x-gzip", "GZIP", "", "gzip;q=1")
+      .map((value): EncodingSpec => ({ kind: "declared", value })),
+    weight: 2,
+  },
+);
+
+/** Mostly no Content-Encoding; now and then one of `bodyEncoding`. */
+export const occasionalEncoding: fc.Arbitrary<EncodingSpec | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 6 },
+  { arbitrary: bodyEncoding, weight: 1 },
 );
 
 export const contentType: fc.Arbitrary<string | null> = fc.oneof(
@@ -837,9 +913,13 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
   const parameters: Record<string, fc.Arbitrary<ParameterSpec>> = {};
   for (const name of names) {
     if (name === "agentName")
-      parameters[name] = fc.constantFrom("fuzz-agent", "helper-agent").map((text) => ({ kind: "raw", text }));
+      parameters[name] = fc
+        .constantFrom("fuzz-agent", "helper-agent", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "userId")
-      parameters[name] = fc.constantFrom("fuzz-user", "nobody-here").map((text) => ({ kind: "raw", text }));
+      parameters[name] = fc
+        .constantFrom("fuzz-user", "nobody-here", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else
       parameters[name] = fc
         .nat(50)
@@ -988,6 +1068,29 @@ export const oddQuery: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
+/**
+ * A well-formed session-list query: any combination of agentName, userId and status, with or without a
+ * time range and a limit (issue 11: every combination is served, with full pages). Names come from the
+ * same pools as the sessions the run creates, prototype names included.
+ */
+export const sessionFilterQuery: fc.Arbitrary<string> = fc
+  .record(
+    {
+      agentName: fc.constantFrom("fuzz-agent", "helper-agent", "constructor", "__proto__", "x#TOOL#y"),
+      userId: fc.constantFrom("fuzz-user", "customer-1", "toString", "__proto__"),
+      status: fc.constantFrom("active", "completed", "failed"),
+      from: fc.constantFrom("2026-01-01T00:00:00Z", "2026-11-01"),
+      to: fc.constantFrom("2099-12-31T00:00:00Z", "2026-11-22T10:00:00Z"),
+      limit: fc.constantFrom("1", "2", "10", "100"),
+    },
+    { requiredKeys: [] },
+  )
+  .map((query) =>
+    Object.entries(query)
+      .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+      .join("&"),
+  );
+
 /** An Idempotency-Key header: a fresh UUID, one of a few shared keys (replays and mismatches), or odd raw text. */
 export type IdempotencySpec =
   | { readonly kind: "fresh" }
@@ -1077,6 +1180,8 @@ export interface FuzzRequest {
   readonly idempotency: IdempotencySpec | null;
   readonly headers: readonly (readonly [string, string])[];
   readonly body: BodySpec;
+  /** Content-Encoding applied to (or only declared for) the body; null: none. */
+  readonly encoding: EncodingSpec | null;
   /** What the generator did to the body (for tallies). */
   readonly mutation: string;
 }
@@ -1109,6 +1214,7 @@ export function baseRequest(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
       idempotency: null,
       headers: [],
       body: body === undefined ? { kind: "none" } : { kind: "json", node: body },
+      encoding: null,
       mutation: "none",
     }),
   );

@@ -34,8 +34,8 @@
  *          request) the organisation's items are snapshotted before it (a table scan, like
  *          itemsOfOrganisation(orgId), widened to every item that mentions the organisation, e.g. its
  *          tenant partitions) and, if the request is rejected, compared after it. Excluded from the
- *          comparison: entity `idempotencyRecord` (recorded for claimed keys even on 4xx) and
- *          `lastUsedAt` (stamped by authentication). A scan costs 30–70 ms on DynamoDB Local, so CI
+ *          comparison: entity `idempotencyRecord` (recorded for claimed keys even on 4xx), entity
+ *          `rateLimitWindow` (the organisation's request budget) and `lastUsedAt` (stamped by authentication). A scan costs 30–70 ms on DynamoDB Local, so CI
  *          samples; the write check (a) covers every request either way.
  *   A self-check test proves both checks see what an accepted request stores.
  *
@@ -60,6 +60,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import type { RouteDefinition } from "../../functions/routes.js";
@@ -87,13 +88,17 @@ import {
   type CredentialName,
   contentType,
   describeMutation,
+  type EncodingSpec,
+  encodeSegment,
   extraHeaders,
   type FuzzRequest,
   type IdempotencySpec,
   idempotencySpec,
   idempotentRoute,
+  type JsonNode,
   METHODS,
   mutatedBody,
+  occasionalEncoding,
   oddPath,
   oddQuery,
   type PathSpec,
@@ -104,8 +109,17 @@ import {
   SCHEMES,
   type SecretMutation,
   serialize,
+  sessionFilterQuery,
   validCredentialFor,
 } from "./arbitraries.js";
+import {
+  endNode,
+  eventNode,
+  type LifecycleEvent,
+  type LifecyclePlan,
+  lifecyclePlan,
+  sessionNode,
+} from "./lifecycle.js";
 
 // ---------------------------------------------------------------------------
 // Run size.
@@ -372,6 +386,40 @@ function bodyOf(request: FuzzRequest): Buffer {
   }
 }
 
+/** Gzip bombs by inflated size, built once (64 MiB of one letter deflates to ~64 KB). */
+const bombs = new Map<number, Buffer>();
+
+function gzipBomb(bytes: number): Buffer {
+  let bomb = bombs.get(bytes);
+  if (bomb === undefined) {
+    const prefix = '{"name":"';
+    const inflated = Buffer.alloc(bytes, "a");
+    inflated.write(prefix, 0, "utf8");
+    bomb = gzipSync(inflated);
+    bombs.set(bytes, bomb);
+  }
+  return bomb;
+}
+
+/** The bytes sent and the Content-Encoding header announcing them (if any). */
+function encodedBody(request: FuzzRequest): { body: Buffer; contentEncoding: string | undefined } {
+  const body = bodyOf(request);
+  const encoding: EncodingSpec | null = request.encoding;
+  if (encoding === null) return { body, contentEncoding: undefined };
+  switch (encoding.kind) {
+    case "gzip":
+      return { body: gzipSync(body), contentEncoding: "gzip" };
+    case "truncated-gzip": {
+      const compressed = gzipSync(body);
+      return { body: compressed.subarray(0, Math.max(1, compressed.length - 6)), contentEncoding: "gzip" };
+    }
+    case "bomb":
+      return { body: gzipBomb(encoding.bytes), contentEncoding: "gzip" };
+    case "declared":
+      return { body, contentEncoding: encoding.value };
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Sending: a raw node:http client (no path normalisation, repeated headers, any bytes).
 // ---------------------------------------------------------------------------
@@ -397,7 +445,7 @@ let traceCounter = 0;
 
 function send(request: FuzzRequest, trace: string): Promise<Sent> {
   const path = `${pathOf(request.path)}${request.query === "" ? "" : `?${request.query}`}`;
-  const body = bodyOf(request);
+  const { body, contentEncoding } = encodedBody(request);
   const url = new URL(api.url);
   const headers: [string, string][] = [
     ["host", url.host],
@@ -406,6 +454,7 @@ function send(request: FuzzRequest, trace: string): Promise<Sent> {
   const authorization = authorizationOf(request.credential, request.scheme);
   if (authorization !== undefined) headers.push(["authorization", authorization]);
   if (request.contentType !== null) headers.push(["content-type", request.contentType]);
+  if (contentEncoding !== undefined) headers.push(["content-encoding", contentEncoding]);
   if (request.idempotency !== null) headers.push(["idempotency-key", idempotencyKeyOf(request.idempotency)]);
   for (const [name, value] of request.headers) headers.push([name, value]);
   if (body.length > 0) headers.push(["content-length", String(body.length)]);
@@ -596,11 +645,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "undefined";
 }
 
-/** Every item that belongs to or mentions the fuzz organisation, minus idempotency records and lastUsedAt. */
+/** Every item that belongs to or mentions the fuzz organisation, minus idempotency records, rate-limit windows and lastUsedAt. */
 async function organisationSnapshot(): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
   for (const item of await scanTable()) {
-    if (item.entity === "idempotencyRecord") continue;
+    // Spent by every authenticated request, accepted or not (the organisation's rate-limit windows).
+    if (item.entity === "idempotencyRecord" || item.entity === "rateLimitWindow") continue;
     const { lastUsedAt: _stamp, ...rest } = item;
     const text = canonical(rest);
     if (item.orgId !== world.orgId && !text.includes(world.orgId)) continue;
@@ -704,6 +754,8 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
     const token = sent.credential.replace(/^\s*\S+\s+/, "");
     if (token.length >= 12 && sent.text.includes(token)) problems.push("the credential is echoed in the response");
   }
+  if (request.routeId === "ListSessions" && sent.status === 200 && isRecord(parsed))
+    problems.push(...filterMismatches(request.query, parsed));
   if (request.routeId === "CreateEventBatch" && sent.status === 200 && isRecord(parsed)) {
     const results = parsed.results;
     if (!Array.isArray(results)) problems.push("batch: no results array");
@@ -719,6 +771,25 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
         if (result.status === 201 && typeof result.id !== "string")
           problems.push(`batch result ${index}: 201 without id`);
       });
+  }
+  return problems;
+}
+
+/** Sessions of a 200 list page that do not match the page's agentName / userId / status filters. */
+function filterMismatches(query: string, page: Record<string, unknown>): string[] {
+  let filters: URLSearchParams;
+  try {
+    filters = new URLSearchParams(query);
+  } catch {
+    return [];
+  }
+  const items = Array.isArray(page.items) ? page.items : [];
+  const problems: string[] = [];
+  for (const field of ["agentName", "userId", "status"] as const) {
+    const wanted = filters.getAll(field);
+    if (wanted.length !== 1) continue;
+    const others = items.filter((item) => !isRecord(item) || item[field] !== wanted[0]);
+    if (others.length > 0) problems.push(`list filtered by ${field} returned ${others.length} other session(s)`);
   }
   return problems;
 }
@@ -769,7 +840,15 @@ function summary() {
 // One fuzz request: send, check, and keep the world in step.
 // ---------------------------------------------------------------------------
 
-async function exercise(property: string, request: FuzzRequest): Promise<void> {
+/**
+ * Sends one request and checks its response (`expectations`: further problems a caller looks for, e.g.
+ * the status a lifecycle step must get). Returns what was received.
+ */
+async function exercise(
+  property: string,
+  request: FuzzRequest,
+  expectations: (sent: Sent) => string[] = () => [],
+): Promise<Sent> {
   const trace = `t${++traceCounter}`;
   const audit = traceCounter % AUDIT_EVERY === 0;
   if (audit && baseline === undefined) baseline = await organisationSnapshot();
@@ -781,7 +860,7 @@ async function exercise(property: string, request: FuzzRequest): Promise<void> {
   if (request.mutation !== "none")
     tally(property, `mutation ${request.mutation} → ${sent.status >= 400 ? "rejected" : "accepted"}`);
 
-  let problems = problemsOf(request, sent);
+  let problems = [...problemsOf(request, sent), ...crossTenantReplays(request, sent), ...expectations(sent)];
   const known = KNOWN_ISSUES.find(
     (issue) => issue.routes.includes(request.routeId) && issue.cause.test(lastServiceError ?? ""),
   );
@@ -819,10 +898,35 @@ async function exercise(property: string, request: FuzzRequest): Promise<void> {
           response: redact(sent.text),
           serviceError: lastServiceError,
         });
-      return;
+      return sent;
     }
     throw new Error(`${problems.join("\n")}\n→ HTTP ${sent.status}: ${redact(sent.text)}`);
   }
+  return sent;
+}
+
+/** Tenants (organisation + environment) that have used each shared Idempotency-Key, by credential. */
+const sharedKeyTenants = new Map<string, Set<string>>();
+
+function tenantOf(credential: Credential): string | undefined {
+  if (credential.kind !== "valid") return undefined;
+  if (credential.name === "otherEnvKey") return "fuzz org, test";
+  if (credential.name === "otherOrgKey") return "other org";
+  if (credential.name === "apiKey" || credential.name === "readOnlyKey") return "fuzz org, live";
+  return undefined;
+}
+
+/** A replay must come from a record of the caller's own tenant (issue 11: a test key got a live key's response). */
+function crossTenantReplays(request: FuzzRequest, sent: Sent): string[] {
+  const tenant = tenantOf(request.credential);
+  if (request.idempotency?.kind !== "shared" || tenant === undefined || sent.status >= 500) return [];
+  const slot = idempotencyKeyOf(request.idempotency);
+  const tenants = sharedKeyTenants.get(slot) ?? new Set<string>();
+  sharedKeyTenants.set(slot, tenants);
+  if (sent.headers["idempotent-replayed"] === "true" && !tenants.has(tenant))
+    return [`replayed a response to ${tenant} that only another tenant's request produced`];
+  tenants.add(tenant);
+  return [];
 }
 
 /** Accepted creates add to the pools the next requests aim at. */
@@ -851,6 +955,12 @@ function learn(request: FuzzRequest, sent: Sent): void {
 // The properties.
 // ---------------------------------------------------------------------------
 
+const listSessionsRoute: RouteDefinition = (() => {
+  const route = ROUTES.find((candidate) => candidate.id === "ListSessions");
+  if (route === undefined) throw new Error("The route table has no ListSessions route");
+  return route;
+})();
+
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>, freq = 3) => fc.option(arbitrary, { nil: undefined, freq });
 
 function withCredentialFor(route: RouteDefinition): fc.Arbitrary<Credential> {
@@ -863,19 +973,26 @@ function withCredentialFor(route: RouteDefinition): fc.Arbitrary<Credential> {
 const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
   "mutated bodies": bodyRoute.chain((route) =>
     fc
-      .tuple(baseRequest(route), mutatedBody(route.id), sometimes(fc.constant<IdempotencySpec>({ kind: "fresh" })))
-      .map(([base, mutated, idempotency]) => ({
+      .tuple(
+        baseRequest(route),
+        mutatedBody(route.id),
+        sometimes(fc.constant<IdempotencySpec>({ kind: "fresh" })),
+        occasionalEncoding,
+      )
+      .map(([base, mutated, idempotency, encoding]) => ({
         ...base,
         body: { kind: "json" as const, node: mutated.node },
+        encoding,
         mutation: describeMutation(mutated.mutation),
         idempotency: route.auth.kind === "apiKey" ? (idempotency ?? null) : null,
       })),
   ),
   "raw bodies and content types": anyRoute.chain((route) =>
-    fc.tuple(baseRequest(route), rawBody, contentType).map(([base, body, type]) => ({
+    fc.tuple(baseRequest(route), rawBody, contentType, occasionalEncoding).map(([base, body, type, encoding]) => ({
       ...base,
       body,
       contentType: type,
+      encoding,
       mutation: `raw ${body.kind}`,
     })),
   ),
@@ -892,9 +1009,20 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
       )
       .map(([base, path, method, credential]) => ({ ...base, path, method, credential })),
   ),
-  "odd query strings": fc
-    .oneof({ arbitrary: readRoute, weight: 4 }, { arbitrary: anyRoute, weight: 1 })
-    .chain((route) => fc.tuple(baseRequest(route), oddQuery).map(([base, query]) => ({ ...base, query }))),
+  "odd query strings": fc.oneof(
+    {
+      arbitrary: fc
+        .oneof({ arbitrary: readRoute, weight: 4 }, { arbitrary: anyRoute, weight: 1 })
+        .chain((route) => fc.tuple(baseRequest(route), oddQuery).map(([base, query]) => ({ ...base, query }))),
+      weight: 4,
+    },
+    {
+      arbitrary: fc
+        .tuple(baseRequest(listSessionsRoute), sessionFilterQuery)
+        .map(([base, query]) => ({ ...base, query, mutation: "filter combination" })),
+      weight: 1,
+    },
+  ),
   "credentials and headers": anyRoute.chain((route) =>
     fc
       .tuple(baseRequest(route), anyCredential, fc.constantFrom(...SCHEMES), extraHeaders)
@@ -902,10 +1030,20 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
   ),
   "idempotency keys": idempotentRoute.chain((route) =>
     fc
-      .tuple(baseRequest(route), idempotencySpec, sometimes(mutatedBody(route.id), 2))
-      .map(([base, idempotency, mutated]) => ({
+      .tuple(
+        baseRequest(route),
+        idempotencySpec,
+        sometimes(mutatedBody(route.id), 2),
+        // The same keys from the test environment's key: records are per tenant (organisation + environment).
+        fc.oneof(
+          { arbitrary: fc.constant<CredentialName>("apiKey"), weight: 3 },
+          { arbitrary: fc.constant<CredentialName>("otherEnvKey"), weight: 1 },
+        ),
+      )
+      .map(([base, idempotency, mutated, credentialName]) => ({
         ...base,
         idempotency,
+        credential: { kind: "valid" as const, name: credentialName },
         ...(mutated === undefined
           ? {}
           : { body: { kind: "json" as const, node: mutated.node }, mutation: describeMutation(mutated.mutation) }),
@@ -928,6 +1066,7 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
         ),
         headers: sometimes(extraHeaders),
         type: sometimes(contentType),
+        encoding: occasionalEncoding,
         idempotency: sometimes(idempotencySpec),
         body: fc.oneof(
           mutatedBody(route.id).map((mutated) => ({
@@ -947,6 +1086,7 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
           scheme: parts.scheme,
           headers: parts.headers ?? [],
           contentType: parts.type === undefined ? parts.base.contentType : parts.type,
+          encoding: parts.encoding,
           idempotency: parts.idempotency ?? null,
           body: route.method === "GET" && parts.body.mutation === "none" ? parts.base.body : parts.body.body,
           mutation: parts.body.mutation,
@@ -954,6 +1094,145 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
       ),
   ),
 };
+
+// ---------------------------------------------------------------------------
+// Session lifecycles (./lifecycle.ts): a scripted sequence of valid requests with awkward names.
+// ---------------------------------------------------------------------------
+
+const LIFECYCLES = "session lifecycles";
+/** Lifecycles per run: 2 % of FUZZ_RUNS (each is 6–12 requests), 40 when unset. */
+const LIFECYCLE_RUNS = TOTAL_RUNS === undefined ? 40 : Math.ceil(TOTAL_RUNS * 0.02);
+
+function parsedBody(sent: Sent): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(sent.text);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** One step of a lifecycle: a valid request of the fuzz organisation's live key that must get `status`. */
+async function lifecycleStep(
+  plan: LifecyclePlan,
+  step: { routeId: string; method: string; path: string; body?: JsonNode; status: number },
+  check: (body: Record<string, unknown>) => string[] = () => [],
+): Promise<Record<string, unknown>> {
+  const request: FuzzRequest = {
+    routeId: step.routeId,
+    method: step.method,
+    path: { kind: "raw", path: step.path },
+    query: "",
+    credential: { kind: "valid", name: "apiKey" },
+    scheme: "Bearer ",
+    contentType: step.body === undefined ? null : "application/json",
+    idempotency: null,
+    headers: [],
+    body: step.body === undefined ? { kind: "none" } : { kind: "json", node: step.body },
+    encoding: plan.gzip && step.body !== undefined ? { kind: "gzip" } : null,
+    mutation: `lifecycle ${step.routeId}`,
+  };
+  let body: Record<string, unknown> = {};
+  await exercise(LIFECYCLES, request, (sent) => {
+    body = parsedBody(sent);
+    if (sent.status !== step.status)
+      return [`lifecycle ${step.routeId}: status ${sent.status}, expected ${step.status}`];
+    return check(body);
+  });
+  return body;
+}
+
+async function sendEvents(plan: LifecyclePlan, sessionId: string, events: readonly LifecycleEvent[]): Promise<void> {
+  for (const event of events.filter((candidate) => !candidate.batched)) {
+    await lifecycleStep(plan, {
+      routeId: "CreateEvent",
+      method: "POST",
+      path: "/api/sdk/events",
+      body: eventNode(sessionId, event),
+      status: 201,
+    });
+  }
+  const batched = events.filter((candidate) => candidate.batched);
+  if (batched.length === 0) return;
+  await lifecycleStep(
+    plan,
+    {
+      routeId: "CreateEventBatch",
+      method: "POST",
+      path: "/api/sdk/events/batch",
+      body: {
+        kind: "object",
+        entries: [
+          ["events", { kind: "array", items: batched.map((event) => eventNode(sessionId, event, randomUUID())) }],
+        ],
+      },
+      status: 200,
+    },
+    (body) => {
+      const results = Array.isArray(body.results) ? body.results : [];
+      const refused = results.filter((result) => !isRecord(result) || result.status !== 201);
+      return refused.length > 0 || results.length !== batched.length
+        ? [`lifecycle batch: ${refused.length} of ${results.length} events refused: ${shortJson(refused[0])}`]
+        : [];
+    },
+  );
+}
+
+async function runLifecycle(plan: LifecyclePlan): Promise<void> {
+  const created = await lifecycleStep(plan, {
+    routeId: "CreateSession",
+    method: "POST",
+    path: "/api/sdk/sessions",
+    body: sessionNode(plan),
+    status: 201,
+  });
+  const sessionId = String(created.id);
+  const sessionPath = `/api/sdk/sessions/${sessionId}`;
+  await sendEvents(plan, sessionId, plan.events);
+  await lifecycleStep(plan, {
+    routeId: "UpdateSession",
+    method: "PATCH",
+    path: sessionPath,
+    body: endNode(plan),
+    status: 200,
+  });
+  await sendEvents(plan, sessionId, plan.lateEvents);
+  const expectedEvents = plan.events.length + plan.lateEvents.length;
+  await lifecycleStep(plan, { routeId: "GetSession", method: "GET", path: sessionPath, status: 200 }, (session) =>
+    session.eventCount === expectedEvents
+      ? []
+      : [`lifecycle: eventCount ${session.eventCount}, expected ${expectedEvents}`],
+  );
+  await lifecycleStep(plan, {
+    routeId: "AgentStats",
+    method: "GET",
+    path: `/api/sdk/agents/${encodeSegment(plan.agentName)}/stats`,
+    status: 200,
+  });
+  await lifecycleStep(plan, {
+    routeId: "UserStats",
+    method: "GET",
+    path: `/api/sdk/users/${encodeSegment(plan.userId)}/stats`,
+    status: 200,
+  });
+  if (plan.finish === "delete-session") {
+    await lifecycleStep(plan, { routeId: "DeleteSession", method: "DELETE", path: sessionPath, status: 204 });
+    await lifecycleStep(plan, { routeId: "GetSession", method: "GET", path: sessionPath, status: 404 });
+  } else if (plan.finish === "erase-user") {
+    const job = await lifecycleStep(plan, {
+      routeId: "DeleteUserData",
+      method: "DELETE",
+      path: `/api/sdk/users/${encodeSegment(plan.userId)}`,
+      status: 202,
+    });
+    await lifecycleStep(
+      plan,
+      { routeId: "GetDeletionJob", method: "GET", path: `/api/sdk/deletions/${String(job.jobId)}`, status: 200 },
+      (status) => (status.status === "completed" ? [] : [`lifecycle: erasure job ${shortJson(status)}`]),
+    );
+    await lifecycleStep(plan, { routeId: "GetSession", method: "GET", path: sessionPath, status: 404 });
+  }
+}
 
 function annotation(property: string): string {
   const table = tallies.get(property) ?? new Map<string, number>();
@@ -984,6 +1263,7 @@ describe("HTTP fuzzing of every route", () => {
         contentType: "application/json",
         idempotency: null,
         headers: [],
+        encoding: null,
         body: {
           kind: "text",
           text: JSON.stringify({ name: "self-check", agentName: "fuzz-agent", userId: "fuzz-user" }),
@@ -1006,7 +1286,9 @@ describe("HTTP fuzzing of every route", () => {
     it(
       `${name}: never a 5xx, JSON errors, no stack traces, nothing stored when rejected (${runs} runs)`,
       async (context: TestContext) => {
-        const property = fc.asyncProperty(arbitraries[name], (request) => exercise(name, request));
+        const property = fc.asyncProperty(arbitraries[name], async (request) => {
+          await exercise(name, request);
+        });
         try {
           await fc.assert(property, {
             numRuns: runs,
@@ -1020,6 +1302,34 @@ describe("HTTP fuzzing of every route", () => {
       budgetMs + 60_000,
     );
   }
+
+  it(
+    `${LIFECYCLES}: awkward names through start, events, end, late events, stats, deletion and erasure (${LIFECYCLE_RUNS} runs)`,
+    async (context: TestContext) => {
+      const budgetMs = LIFECYCLE_RUNS * 12 * MS_PER_REQUEST + 30_000;
+      try {
+        await fc.assert(fc.asyncProperty(lifecyclePlan, runLifecycle), {
+          numRuns: LIFECYCLE_RUNS,
+          ...(SEED === undefined ? {} : { seed: SEED }),
+          plugins: [fc.interruptAfterTimeLimit(budgetMs)],
+        });
+      } finally {
+        await context.annotate(annotation(LIFECYCLES));
+      }
+    },
+    LIFECYCLE_RUNS * 12 * MS_PER_REQUEST + 90_000,
+  );
+
+  it("every erasure job the run started has completed (none stalls on an awkward name)", async () => {
+    await deletionWorker?.idle();
+    const unfinished: string[] = [];
+    for (const jobId of world.jobIds) {
+      const job = await call(api, "GET", `/api/sdk/deletions/${jobId}`, { key: world.secrets.apiKey });
+      if (job.status !== 200 || job.body.status !== "completed")
+        unfinished.push(`${jobId}: ${job.status} ${job.body.status}`);
+    }
+    expect(unfinished).toEqual([]);
+  });
 
   it("reports the outcome tallies", async (context: TestContext) => {
     const { requests, byStatus, audits: audited, knownIssues } = summary();
