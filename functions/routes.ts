@@ -68,7 +68,7 @@ export interface WorkerDefinition {
 }
 
 /** The table's global secondary indexes (functions/store/table-definition.ts). */
-export type IndexName = "GSI1" | "GSI2" | "GSI3" | "GSI4" | "GSI5";
+export type IndexName = "GSI1" | "GSI2" | "GSI3" | "GSI4" | "GSI5" | "GSI6" | "GSI7" | "GSI8";
 
 /**
  * Partition keys of the table and of its indexes, as IAM `StringLike`
@@ -109,10 +109,12 @@ export const PARTITIONS = {
   tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
   /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
   agentSessionsIndex: "ORG#*#ENV#*#AGENT#*",
-  /** GSI3 `<tenant>#USER#<userId>`: a tenant's sessions of one external user (keys.ts sessionTimelineKeys). */
+  /** GSI3 and GSI6 `<tenant>#USER#<userId>`: a tenant's sessions of one external user (keys.ts sessionTimelineKeys). */
   userSessionsIndex: "ORG#*#ENV#*#USER#*",
   /** GSI4 and GSI5 `<tenant>#STATUS#<status>`: a tenant's sessions in one status (keys.ts sessionStatusPartition). */
   statusSessionsIndex: "ORG#*#ENV#*#STATUS#*",
+  /** GSI7 and GSI8 `<tenant>#USERSTATUS#<status>#<userId>`: one user's sessions in one status (keys.ts sessionUserStatusPartition). */
+  userStatusSessionsIndex: "ORG#*#ENV#*#USERSTATUS#*",
   /** GSI2 `APIKEYID#<keyId>`: a key record found by its id (keys.ts apiKeyIdIndexKeys). */
   apiKeyIdIndex: "APIKEYID#*",
 } as const;
@@ -274,8 +276,14 @@ export const routes = [
       cursorSigning,
       {
         actions: ["dynamodb:Query"],
-        partitions: [P.tenantSessionsIndex, P.agentSessionsIndex, P.userSessionsIndex, P.statusSessionsIndex],
-        indexes: ["GSI1", "GSI2", "GSI3", "GSI4", "GSI5"],
+        partitions: [
+          P.tenantSessionsIndex,
+          P.agentSessionsIndex,
+          P.userSessionsIndex,
+          P.statusSessionsIndex,
+          P.userStatusSessionsIndex,
+        ],
+        indexes: ["GSI1", "GSI2", "GSI3", "GSI4", "GSI5", "GSI6", "GSI7", "GSI8"],
       },
       { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
     ],

@@ -11,6 +11,7 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import { ensureCursorSecret } from "../functions/store/cursor-secret.js";
@@ -59,7 +60,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 
 async function ensureTableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(client, tableName, described.Table?.GlobalSecondaryIndexes ?? []);
     return false;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -72,4 +74,32 @@ async function ensureTableExists(client: DynamoDBClient, tableName: string): Pro
     }),
   );
   return true;
+}
+
+/**
+ * Adds the indexes a table made by an older version lacks (one per update, as DynamoDB requires). Items
+ * written before an index existed carry none of its key attributes, so they are not found through it.
+ */
+async function addMissingIndexes(
+  client: DynamoDBClient,
+  tableName: string,
+  present: readonly { readonly IndexName?: string | undefined }[],
+): Promise<void> {
+  const names = new Set(present.map((index) => index.IndexName));
+  const wanted = createTableInput(tableName);
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    if (index.IndexName === undefined || names.has(index.IndexName)) continue;
+    const keyNames = new Set((index.KeySchema ?? []).map((key) => key.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: (wanted.AttributeDefinitions ?? []).filter((attribute) =>
+          keyNames.has(attribute.AttributeName),
+        ),
+        GlobalSecondaryIndexUpdates: [
+          { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
+        ],
+      }),
+    );
+  }
 }

@@ -283,8 +283,8 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
         cursor: CURSOR,
       },
       rules:
-        "Filters combine as: none, `agentName`, `userId`, `status`, or `agentName` with `status` (any with " +
-        "`from`/`to`); other combinations are 400. `from` must not be after `to`. A cursor is only valid with " +
+        "`agentName`, `userId` and `status` combine freely (each combination, also with `from`/`to`, is one " +
+        "index query: pages are full but the last). `from` must not be after `to`. A cursor is only valid with " +
         "the filters it was issued for.",
     },
     invalidInput: { limit: "500", status: "paused" },

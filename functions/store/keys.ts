@@ -85,7 +85,9 @@ interface SessionIndexInput {
 
 /**
  * The session's timeline keys, all sorted by `<createdAt>#<id>`:
- * GSI1 every session of a tenant, GSI2 by agent, GSI3 by external user.
+ * GSI1 every session of a tenant, GSI2 by agent, GSI3 by external user;
+ * GSI6 by external user then agent (the user's partition of GSI3, sorted by
+ * agent then time, see agentSortPrefix).
  */
 export function sessionTimelineKeys(session: SessionIndexInput) {
   const sortKey = `${session.createdAt}#${session.id}`;
@@ -97,6 +99,8 @@ export function sessionTimelineKeys(session: SessionIndexInput) {
     GSI2SK: sortKey,
     GSI3PK: `${base}#USER#${session.userId}`,
     GSI3SK: sortKey,
+    GSI6PK: `${base}#USER#${session.userId}`,
+    GSI6SK: `${agentSortPrefix(session.agentName)}${sortKey}`,
   };
 }
 
@@ -114,19 +118,37 @@ export function agentSortPrefix(agentName: string): string {
   return `${agentName.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
 }
 
+/** Partition of GSI7 and GSI8: one external user's sessions in one status (the user id last: it is client text). */
+export function sessionUserStatusPartition(
+  orgId: string,
+  environment: Environment,
+  status: SessionStatus,
+  userId: string,
+): string {
+  return `${tenant(orgId, environment)}#USERSTATUS#${status}#${userId}`;
+}
+
 /**
  * GSI4 by status (sorted by time) and GSI5 by status then agent (sorted by
- * agent, then time; see agentSortPrefix).
+ * agent, then time; see agentSortPrefix); GSI7 by user and status (by time)
+ * and GSI8 by user and status then agent.
  * Only the partition keys depend on the status, so a status change rewrites
  * them without reading the session first.
  */
 export function sessionStatusKeys(session: SessionIndexInput, status: SessionStatus) {
   const partition = sessionStatusPartition(session.orgId, session.environment, status);
+  const userPartition = sessionUserStatusPartition(session.orgId, session.environment, status, session.userId);
+  const byTime = `${session.createdAt}#${session.id}`;
+  const byAgent = `${agentSortPrefix(session.agentName)}${byTime}`;
   return {
     GSI4PK: partition,
-    GSI4SK: `${session.createdAt}#${session.id}`,
+    GSI4SK: byTime,
     GSI5PK: partition,
-    GSI5SK: `${agentSortPrefix(session.agentName)}${session.createdAt}#${session.id}`,
+    GSI5SK: byAgent,
+    GSI7PK: userPartition,
+    GSI7SK: byTime,
+    GSI8PK: userPartition,
+    GSI8SK: byAgent,
   };
 }
 

@@ -23,7 +23,14 @@ import {
 } from "../domain/session.js";
 import { countersFromStored } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { sessionKey, sessionStatusKeys, sessionStatusPartition, sessionTimelineKeys, tenant } from "./keys.js";
+import {
+  sessionKey,
+  sessionStatusKeys,
+  sessionStatusPartition,
+  sessionTimelineKeys,
+  sessionUserStatusPartition,
+  tenant,
+} from "./keys.js";
 import { expiryEpochSeconds, isExpired } from "./retention.js";
 import { agentSummaryUpdate, type RollupTarget, rollupUpdates } from "./rollup-store.js";
 
@@ -264,7 +271,7 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
               Update: {
                 TableName: tableName,
                 Key: sessionKey(sessionId),
-                UpdateExpression: `SET ${sets.join(", ")}, GSI4PK = :statusPartition, GSI5PK = :statusPartition`,
+                UpdateExpression: `SET ${sets.join(", ")}, GSI4PK = :statusPartition, GSI5PK = :statusPartition, GSI7PK = :userStatusPartition, GSI8PK = :userStatusPartition`,
                 ConditionExpression: "#status = :active AND eventCount = :eventCount",
                 ExpressionAttributeNames: { ...names, "#status": "status" },
                 ExpressionAttributeValues: {
@@ -272,6 +279,12 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
                   ":active": "active",
                   ":eventCount": stored.eventCount,
                   ":statusPartition": statusPartition,
+                  ":userStatusPartition": sessionUserStatusPartition(
+                    principal.orgId,
+                    principal.environment,
+                    ended.status,
+                    stored.userId,
+                  ),
                 },
               },
             },

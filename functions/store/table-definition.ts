@@ -34,4 +34,7 @@ export const GLOBAL_INDEXES: readonly IndexDefinition[] = [
   { indexName: "GSI3", partitionKey: "GSI3PK", sortKey: "GSI3SK" },
   { indexName: "GSI4", partitionKey: "GSI4PK", sortKey: "GSI4SK" },
   { indexName: "GSI5", partitionKey: "GSI5PK", sortKey: "GSI5SK" },
+  { indexName: "GSI6", partitionKey: "GSI6PK", sortKey: "GSI6SK" },
+  { indexName: "GSI7", partitionKey: "GSI7PK", sortKey: "GSI7SK" },
+  { indexName: "GSI8", partitionKey: "GSI8PK", sortKey: "GSI8SK" },
 ];

@@ -164,16 +164,68 @@ describe("GET /api/sdk/sessions", () => {
     }
   });
 
-  it("rejects unsupported filter combinations and bad parameters with 400 naming them", async () => {
-    const combination = await call(api, "GET", "/api/sdk/sessions?userId=u&status=active", { key: orgA.key });
+  it("serves every combination of agentName, userId and status (with from/to): full pages, exactly the matching sessions, one index query of `limit` keys per page", async () => {
+    // Prepare: the seeded sessions, sorted as the API sorts them; a time range covering the middle third.
+    const { sessions } = await rawItems(orgA.orgId);
+    const sorted = [...sessions].sort(newestFirst);
+    const from = String((sorted[Math.floor((2 * sorted.length) / 3)] as Item).createdAt);
+    const to = String((sorted[Math.floor(sorted.length / 3)] as Item).createdAt);
+    const values = { agentName: AGENTS[0], userId: "user-3", status: "completed" } as const;
+    const names = ["agentName", "userId", "status"] as const;
+    const combinations = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => names.filter((_, index) => bits & (1 << index)));
+    const limit = 3;
+
+    for (const combination of combinations) {
+      for (const range of [{}, { from, to }]) {
+        const filters: Record<string, string> = { ...range };
+        for (const name of combination) filters[name] = values[name];
+        const query = new URLSearchParams(filters).toString();
+        const expected = sorted
+          .filter((session) => combination.every((name) => session[name] === values[name]))
+          .filter((session) => (range.from === undefined ? true : String(session.createdAt) >= range.from))
+          .filter((session) => (range.to === undefined ? true : String(session.createdAt) <= range.to))
+          .map((session) => String(session.id));
+
+        // Act: page through, counting what each page reads.
+        const ids: string[] = [];
+        const pageSizes: number[] = [];
+        const keysRead: number[] = [];
+        let cursor: string | null = null;
+        do {
+          counter.reset();
+          const cursorPart = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+          const response = await call(api, "GET", `/api/sdk/sessions?${query}&limit=${limit}${cursorPart}`, {
+            key: orgA.key,
+          });
+          expect(response.status, query).toBe(200);
+          const items = response.body.items as { id: string }[];
+          ids.push(...items.map((item) => item.id));
+          pageSizes.push(items.length);
+          keysRead.push(counter.commands().filter((command) => command === "QueryCommand").length);
+          cursor = response.body.nextCursor as string | null;
+        } while (cursor !== null);
+
+        // Assess: exactly the expected sessions in order; every page but the last full; one query per page.
+        if (range.from === undefined) expect(expected.length, `${query}: the seed has matches`).toBeGreaterThan(limit);
+        expect(ids, query).toEqual(expected);
+        expect(
+          pageSizes.slice(0, -1).every((size) => size === limit),
+          query,
+        ).toBe(true);
+        expect(
+          keysRead.every((queries) => queries === 1),
+          query,
+        ).toBe(true);
+        expect(counter.commands()).not.toContain("ScanCommand");
+      }
+    }
+  });
+
+  it("rejects bad parameters with 400 naming them", async () => {
     const parameters = await call(api, "GET", "/api/sdk/sessions?limit=500&from=yesterday&colour=red", {
       key: orgA.key,
     });
 
-    expect(combination.status).toBe(400);
-    expect(combination.body.message).toBe(
-      "Filtering by userId and status together is not supported; use one of: none, agentName, userId, status, agentName with status",
-    );
     expect(parameters.status).toBe(400);
     expect(parameters.body.issues).toEqual([
       { path: "from", message: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" },

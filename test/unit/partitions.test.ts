@@ -23,6 +23,7 @@ import {
   rollupPartition,
   serviceSecretKey,
   sessionKey,
+  sessionStatusKeys,
   sessionStatusPartition,
   sessionTimelineKeys,
   tenant,
@@ -56,6 +57,7 @@ const INDEX_PATTERNS = {
   agentSessionsIndex: PARTITIONS.agentSessionsIndex,
   userSessionsIndex: PARTITIONS.userSessionsIndex,
   statusSessionsIndex: PARTITIONS.statusSessionsIndex,
+  userStatusSessionsIndex: PARTITIONS.userStatusSessionsIndex,
   apiKeyIdIndex: PARTITIONS.apiKeyIdIndex,
 };
 
@@ -104,6 +106,9 @@ describe("PARTITIONS match the key builders", () => {
     ["agentSessionsIndex", sessionTimelineKeys(session).GSI2PK],
     ["userSessionsIndex", sessionTimelineKeys(session).GSI3PK],
     ["statusSessionsIndex", sessionStatusPartition(org, "live", "active")],
+    ["userSessionsIndex", sessionTimelineKeys(session).GSI6PK],
+    ["userStatusSessionsIndex", sessionStatusKeys(session, "failed").GSI7PK],
+    ["userStatusSessionsIndex", sessionStatusKeys(session, "active").GSI8PK],
     ["apiKeyIdIndex", apiKeyIdIndexKeys("key_1").GSI2PK],
   ])("an index key of %s (%s) matches that pattern only", (name, key) => {
     expect(matching(INDEX_PATTERNS, key)).toEqual([name]);
