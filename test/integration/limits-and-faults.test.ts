@@ -133,7 +133,9 @@ describe("rate limits", () => {
     expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused?.body).toEqual({
       error: "Too Many Requests",
-      message: expect.stringMatching(/^Rate limit of 5 requests per minute for this organisation reached; retry in \d+ s$/),
+      message: expect.stringMatching(
+        /^Rate limit of 5 requests per minute for this organisation reached; retry in \d+ s$/,
+      ),
     });
   });
 });
