@@ -347,34 +347,45 @@ export async function revokeApiKey(
   actor: KeyActor,
   nowMs = Date.now(),
 ): Promise<ApiKeyRecord> {
-  const item = await getRecordItem(orgId, keyId);
-  if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
-  const existing = recordFromItem(item);
-  if (existing.revokedAt !== undefined) return existing;
-  const revokedAt = new Date(nowMs).toISOString();
-  const revoke = {
-    UpdateExpression: "SET revokedAt = :revokedAt",
-    ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(revokedAt)",
-    ExpressionAttributeValues: { ":revokedAt": revokedAt },
-  };
-  try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: { TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ...revoke } },
-          { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
-          auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
-          // A key replaced by a rotation stopped counting then.
-          ...(existing.rotatedTo === undefined ? [activeKeyCountChange(orgId, -1)] : []),
-        ],
-      }),
-    );
-  } catch (error) {
-    // Revoked concurrently by another request: the outcome is the same.
-    if (isConditionFailure(error)) return getApiKey(orgId, keyId);
-    throw error;
+  // A rotation between the read and the write changes whether the key still counts as active: retried.
+  for (let attempt = 1; ; attempt++) {
+    const item = await getRecordItem(orgId, keyId);
+    if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
+    const existing = recordFromItem(item);
+    if (existing.revokedAt !== undefined) return existing;
+    const revokedAt = new Date(nowMs).toISOString();
+    const revoke = {
+      UpdateExpression: "SET revokedAt = :revokedAt",
+      ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(revokedAt)",
+      ExpressionAttributeValues: { ":revokedAt": revokedAt },
+    };
+    const counted = existing.rotatedTo === undefined;
+    try {
+      await documentClient.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: apiKeyRecordKey(orgId, keyId),
+                ...revoke,
+                ConditionExpression: `${revoke.ConditionExpression} AND ${counted ? "attribute_not_exists(rotatedTo)" : "attribute_exists(rotatedTo)"}`,
+              },
+            },
+            { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
+            auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
+            // A key replaced by a rotation stopped counting then.
+            ...(counted ? [activeKeyCountChange(orgId, -1)] : []),
+          ],
+        }),
+      );
+      return { ...existing, revokedAt };
+    } catch (error) {
+      // Revoked concurrently by another request (the outcome is the same), or rotated meanwhile: read again.
+      if (!isConditionFailure(error)) throw error;
+      if (attempt >= 3) throw new ConflictError(`API key ${keyId} was changed by another request; reload it and retry`);
+    }
   }
-  return { ...existing, revokedAt };
 }
 
 /** The audit trail of a key, oldest first. */

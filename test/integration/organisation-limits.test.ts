@@ -5,13 +5,13 @@
  * did not page).
  */
 
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey } from "../../functions/auth/api-key-authenticator.js";
-import { generateApiKey } from "../../functions/domain/api-key.js";
+import { generateApiKey, hashApiKey } from "../../functions/domain/api-key.js";
 import { LIMITS } from "../../functions/domain/limits.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { apiKeyRecordKey } from "../../functions/store/keys.js";
+import { apiKeyCredentialKey, apiKeyRecordKey } from "../../functions/store/keys.js";
 import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
@@ -110,6 +110,9 @@ describe("active keys per organisation", () => {
     const revoked = await call(api, "DELETE", `/api/keys/${second?.id}`, { key: owner.token });
     const created = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "in a freed slot" } });
     const refusedAgain = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "full again" } });
+    // The key replaced by the rotation stopped counting then: revoking it frees nothing.
+    const revokedRotated = await call(api, "DELETE", `/api/keys/${first?.id}`, { key: owner.token });
+    const stillFull = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "still full" } });
 
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
@@ -121,6 +124,8 @@ describe("active keys per organisation", () => {
     expect(revoked.status).toBe(204);
     expect(created.status).toBe(201);
     expect(refusedAgain.status).toBe(409);
+    expect(revokedRotated.status).toBe(204);
+    expect(stillFull.status).toBe(409);
   });
 });
 
@@ -140,6 +145,23 @@ describe("unknown keys", () => {
 
     expect(reads).toBe(1);
     expect(readsAfterBound).toBe(2);
+  });
+
+  it("that start to exist after a lookup found them missing work once the cache period has passed", async () => {
+    // Prepare: a real key whose credential is taken away, looked up (and found missing), then put back,
+    // as if the key had been created just after someone presented it.
+    const { orgId, key } = await createTestKey();
+    const credentialKey = apiKeyCredentialKey(hashApiKey(key));
+    const stored = await documentClient.send(new GetCommand({ TableName: tableName, Key: credentialKey }));
+    await documentClient.send(new DeleteCommand({ TableName: tableName, Key: credentialKey }));
+    const t0 = Date.now();
+    await expect(authenticateApiKey(`Bearer ${key}`, t0)).rejects.toThrow("Invalid API key");
+    await documentClient.send(new PutCommand({ TableName: tableName, Item: stored.Item }));
+
+    // Act and assess: still refused from the cache within the period, accepted once it has passed.
+    await expect(authenticateApiKey(`Bearer ${key}`, t0 + CACHE_TTL_MS - 1)).rejects.toThrow("Invalid API key");
+    const principal = await authenticateApiKey(`Bearer ${key}`, t0 + CACHE_TTL_MS);
+    expect(principal.orgId).toBe(orgId);
   });
 
   it("keep at most a bounded number of entries (the oldest are dropped first)", async () => {
