@@ -9,7 +9,7 @@ import { ensureTable } from "../local/table-setup.js";
 
 export async function startBenchDatabase(tableName: string): Promise<RunningDynamoDb> {
   const dynamo = await startDynamoDbLocal();
-  const admin = createLocalDynamoClient(dynamo.endpoint);
+  const admin = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   try {
     await ensureTable(admin, tableName);
   } catch (error) {
@@ -18,6 +18,6 @@ export async function startBenchDatabase(tableName: string): Promise<RunningDyna
   } finally {
     admin.destroy();
   }
-  configureServiceEnvironment(dynamo.endpoint, tableName);
+  configureServiceEnvironment(dynamo.endpoint, tableName, dynamo.credentials);
   return dynamo;
 }

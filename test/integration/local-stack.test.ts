@@ -121,7 +121,7 @@ describe("npm start", () => {
       expect(local.dynamodbEndpoint).toBe(endpoint);
       expect((await createSession(local)).status).toBe(201);
 
-      const client = createLocalDynamoClient(endpoint);
+      const client = createLocalDynamoClient(endpoint, inject("dynamodbCredentials"));
       const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
       const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
       client.destroy();
@@ -258,7 +258,7 @@ describe("npm run orgs", () => {
         body: JSON.stringify({ name: "n", agentName: "retained", userId: "u" }),
       });
       const { id } = (await response.json()) as { id: string };
-      const client = createLocalDynamoClient(inject("dynamodbEndpoint"));
+      const client = createLocalDynamoClient(inject("dynamodbEndpoint"), inject("dynamodbCredentials"));
       const session = await client.send(
         new GetItemCommand({
           TableName: inject("tableName"),

@@ -13,7 +13,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PayloadLocation } from "../../functions/store/payload-layout.js";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-endpoint.js";
+import { DEFAULT_LOCAL_CREDENTIALS as LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-credentials.js";
 import { type RunningS3, startS3Local } from "../../local/s3-local.js";
 
 type PayloadStore = typeof import("../../functions/store/payload-store.js");

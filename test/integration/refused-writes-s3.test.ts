@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-endpoint.js";
+import { DEFAULT_LOCAL_CREDENTIALS as LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-credentials.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestKey, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AttributeValue, ScanCommand } from "@aws-sdk/client-dynamodb";
 import type { TestProject } from "vitest/node";
+import type { LocalCredentials } from "../../local/dynamo-credentials.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../../local/dynamodb-local.js";
 import { startS3Local } from "../../local/s3-local.js";
@@ -17,6 +18,7 @@ import { readLedger } from "./secrets-ledger.js";
 declare module "vitest" {
   export interface ProvidedContext {
     dynamodbEndpoint: string;
+    dynamodbCredentials: LocalCredentials;
     tableName: string;
     secretsLedger: string;
     s3Endpoint: string;
@@ -28,14 +30,15 @@ const TABLE_NAME = "ats-test";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dynamo = await startDynamoDbLocal();
-  const s3 = await startS3Local();
-  const client = createLocalDynamoClient(dynamo.endpoint);
+  const s3 = await startS3Local({ accessKeyIds: [dynamo.credentials.accessKeyId] });
+  const client = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   try {
     await ensureTable(client, TABLE_NAME);
   } finally {
     client.destroy();
   }
   project.provide("dynamodbEndpoint", dynamo.endpoint);
+  project.provide("dynamodbCredentials", dynamo.credentials);
   project.provide("tableName", TABLE_NAME);
   project.provide("s3Endpoint", s3.endpoint);
   project.provide("payloadBucket", s3.bucket);
@@ -44,7 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("secretsLedger", ledger);
   return async () => {
     try {
-      await assertNoSecretStored(dynamo.endpoint, readLedger(ledger));
+      await assertNoSecretStored(dynamo.endpoint, dynamo.credentials, readLedger(ledger));
     } finally {
       rmSync(ledger, { force: true });
       await s3.stop();
@@ -54,8 +57,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 /** Scans the whole table once the suite is done: no key or token the tests handled may appear in any item. */
-async function assertNoSecretStored(endpoint: string, secrets: readonly string[]): Promise<void> {
-  const client = createLocalDynamoClient(endpoint);
+async function assertNoSecretStored(
+  endpoint: string,
+  credentials: LocalCredentials,
+  secrets: readonly string[],
+): Promise<void> {
+  const client = createLocalDynamoClient(endpoint, credentials);
   let items = 0;
   const leaks = new Set<string>();
   try {

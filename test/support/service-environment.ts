@@ -12,7 +12,7 @@ const { hostname } = new URL(endpoint);
 if (hostname !== "127.0.0.1" && hostname !== "localhost") {
   throw new Error(`Tests only run against a local DynamoDB, not ${endpoint}`);
 }
-configureServiceEnvironment(endpoint, inject("tableName"));
+configureServiceEnvironment(endpoint, inject("tableName"), inject("dynamodbCredentials"));
 process.env.S3_ENDPOINT = inject("s3Endpoint");
 process.env.PAYLOAD_BUCKET = inject("payloadBucket");
 // A short key cache keeps the revocation test quick; the bound itself is what it checks.
