@@ -216,6 +216,9 @@ describe("every table access of every route is within the route's declared grant
       { userId: "grants-reader" },
       { status: "active" },
       { status: "active", agentName: "grants-reading-agent" },
+      { agentName: "grants-reading-agent", userId: "grants-reader" },
+      { userId: "grants-reader", status: "active" },
+      { agentName: "grants-reading-agent", userId: "grants-reader", status: "active" },
       { from: `${period.from}T00:00:00Z`, to: new Date().toISOString() },
     ];
     for (const filter of filters) {
