@@ -387,8 +387,12 @@ export const routes = [
     auth: { kind: "user", role: "admin" },
     tableGrants: [
       ...userAuthentication,
-      // The organisation's settings and its active-key count, the key's record and audit; then its credential.
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+      // The organisation's settings and its active-key count (counted from its key records once, for
+      // organisations older than the count), the key's record and audit; then its credential.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.organisation],
+      },
       { actions: ["dynamodb:PutItem"], partitions: [P.apiKeyCredential] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
@@ -423,7 +427,11 @@ export const routes = [
     auth: { kind: "user", role: "admin" },
     tableGrants: [
       ...userAuthentication,
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+      // The key's record and audit, the organisation's active-key count (counted once, as on creation).
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.organisation],
+      },
       { actions: ["dynamodb:UpdateItem"], partitions: [P.apiKeyCredential] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,

@@ -153,6 +153,39 @@ function activeKeyCountChange(orgId: string, delta: 1 | -1) {
 }
 
 /**
+ * Gives the organisation its `activeKeyCount` when it has none (its keys predate the count): counts its
+ * active keys once and sets the count if still absent. Every change of the count goes through here
+ * first, so a concurrent creation or revocation either sees the count set or loses nothing: a count
+ * set by another request wins (the SET is conditional on its absence).
+ */
+async function ensureActiveKeyCount(orgId: string, nowMs: number): Promise<void> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: organisationKey(orgId),
+      ProjectionExpression: "activeKeyCount",
+      ConsistentRead: true,
+    }),
+  );
+  if (Item?.activeKeyCount !== undefined) return;
+  const records = (await queryPartition(organisationKey(orgId).PK, API_KEY_RECORD_PREFIX)).map(recordFromItem);
+  const active = records.filter((record) => isUsable(record, nowMs) && record.rotatedTo === undefined).length;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: organisationKey(orgId),
+        UpdateExpression: "SET activeKeyCount = :active",
+        ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(activeKeyCount)",
+        ExpressionAttributeValues: { ":active": active },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
  * Stores a new key of an existing organisation (carrying the organisation's
  * retention, so authentication needs no second read) and returns its record
  * with the plaintext, which is never stored.
@@ -164,6 +197,7 @@ export async function createApiKey(
 ): Promise<{ record: ApiKeyRecord; plaintext: string }> {
   const organisation = await findOrganisation(input.orgId);
   if (organisation === undefined) throw new NotFoundError(`Organisation ${input.orgId} not found`);
+  await ensureActiveKeyCount(input.orgId, nowMs);
   const generated = generateApiKey(input.environment);
   const createdAt = new Date(nowMs).toISOString();
   const record: ApiKeyRecord = {
@@ -353,6 +387,7 @@ export async function revokeApiKey(
     if (item === undefined) throw new NotFoundError(`API key ${keyId} not found`);
     const existing = recordFromItem(item);
     if (existing.revokedAt !== undefined) return existing;
+    await ensureActiveKeyCount(orgId, nowMs);
     const revokedAt = new Date(nowMs).toISOString();
     const revoke = {
       UpdateExpression: "SET revokedAt = :revokedAt",

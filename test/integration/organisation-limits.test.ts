@@ -11,7 +11,7 @@ import { authenticateApiKey } from "../../functions/auth/api-key-authenticator.j
 import { generateApiKey, hashApiKey } from "../../functions/domain/api-key.js";
 import { LIMITS } from "../../functions/domain/limits.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { apiKeyCredentialKey, apiKeyRecordKey } from "../../functions/store/keys.js";
+import { apiKeyCredentialKey, apiKeyRecordKey, organisationKey } from "../../functions/store/keys.js";
 import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
@@ -126,6 +126,37 @@ describe("active keys per organisation", () => {
     expect(refusedAgain.status).toBe(409);
     expect(revokedRotated.status).toBe(204);
     expect(stillFull.status).toBe(409);
+  });
+});
+
+describe("active keys of organisations older than the count", () => {
+  it("are counted from their records on the first creation or revocation", async () => {
+    // Prepare: a full organisation whose item has no count, as before the cap existed.
+    const owner = await createTestUser(api, { role: "owner" });
+    const keys: TestKey[] = [];
+    for (let index = 0; index < LIMITS.activeKeysPerOrganisation; index++) {
+      keys.push(await createTestKey({ orgId: owner.orgId }));
+    }
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: organisationKey(owner.orgId),
+        UpdateExpression: "REMOVE activeKeyCount",
+      }),
+    );
+
+    // Act: revoke one key, then create two.
+    const revoked = await call(api, "DELETE", `/api/keys/${keys[0]?.keyId}`, { key: owner.token });
+    const created = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "in the freed slot" } });
+    const refused = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "one too many" } });
+
+    // Assess
+    expect(revoked.status).toBe(204);
+    expect(created.status).toBe(201);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      `Organisation ${owner.orgId} has ${LIMITS.activeKeysPerOrganisation} active API keys, the most allowed; revoke one before creating another`,
+    );
   });
 });
 
