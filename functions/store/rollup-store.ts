@@ -168,6 +168,19 @@ function num(value: unknown): number {
   return typeof value === "number" ? value : 0;
 }
 
+/**
+ * What a rollup item holds: its `rollupKind`, or for an item written before that attribute existed, the
+ * descriptive attribute only that kind carries (`toolName`, `reason`). Never the sort key, which holds
+ * client text (a failure reason may contain `#TOOL#`).
+ */
+function rollupKindOf(item: Item): RollupKind {
+  if (item.rollupKind === "day" || item.rollupKind === "tool" || item.rollupKind === "failure") return item.rollupKind;
+  if (item.rollupKind === "agentSummary") return "agentSummary";
+  if (Object.hasOwn(item, "toolName")) return "tool";
+  if (Object.hasOwn(item, "reason")) return "failure";
+  return "day";
+}
+
 /** Stats of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export async function readStats(
   tenantPrefix: string,
@@ -186,9 +199,10 @@ export async function readStats(
   const failures: FailureRow[] = [];
   for (const item of items) {
     const day = String(item.day);
-    if (item.rollupKind === "tool") {
+    const kind = rollupKindOf(item);
+    if (kind === "tool") {
       tools.push({ day, toolName: String(item.toolName), calls: num(item.calls), errors: num(item.errors) });
-    } else if (item.rollupKind === "failure") {
+    } else if (kind === "failure") {
       failures.push({ day, reason: String(item.reason), count: num(item.count) });
     } else {
       const counters = Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, num(item[counter])]));

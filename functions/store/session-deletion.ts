@@ -2,7 +2,8 @@
  * Deleting a session: its events (batched deletes), then in one transaction
  * the session item and its contribution to the rollups (and, for an erasure
  * job, the job's counters). If events arrive meanwhile the transaction fails
- * on the session's event count and the whole step is repeated.
+ * on the session's event count and the whole step is repeated. The session
+ * item goes last, so a deletion that fails part-way is finished by another.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
@@ -83,28 +84,28 @@ export async function deleteSession(
   const nowMs = options.nowMs ?? Date.now();
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const session = await getSession(principal, sessionId, nowMs);
+    // The whole transaction is built before anything is deleted: a session whose withdrawal cannot be
+    // computed is left whole. Once the events are gone the session item still stands (eventCount
+    // unchanged), so a failure of the transaction leaves a session that a DELETE again finishes.
+    const target = rollupTargetOf(principal, session, nowMs);
+    const transactItems = [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: sessionKey(sessionId),
+          ConditionExpression: "attribute_exists(PK) AND eventCount = :seen AND #status = :status",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":seen": session.eventCount, ":status": session.status },
+        },
+      },
+      agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl),
+      ...rollupUpdates(target, withdrawal(session)),
+      ...(options.receipt === undefined ? [] : [options.receipt(session)]),
+    ];
     await deleteEventsOf(sessionId);
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
-    const target = rollupTargetOf(principal, session, nowMs);
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName,
-                Key: sessionKey(sessionId),
-                ConditionExpression: "attribute_exists(PK) AND eventCount = :seen AND #status = :status",
-                ExpressionAttributeNames: { "#status": "status" },
-                ExpressionAttributeValues: { ":seen": session.eventCount, ":status": session.status },
-              },
-            },
-            agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl),
-            ...rollupUpdates(target, withdrawal(session)),
-            ...(options.receipt === undefined ? [] : [options.receipt(session)]),
-          ],
-        }),
-      );
+      await documentClient.send(new TransactWriteCommand({ TransactItems: transactItems }));
       return session;
     } catch (error) {
       const raced =

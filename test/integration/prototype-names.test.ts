@@ -7,6 +7,7 @@
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../functions/domain/limits.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import { sessionKey } from "../../functions/store/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -109,19 +110,68 @@ describe.each(NAMES)("the name %j", (name) => {
     expect(afterDeletion.served).toEqual(afterDeletion.recount);
   });
 
-  it("as user id and tool name: the user's erasure completes", async () => {
+  it("as a tool called before the end: PATCH completed is a 200 and the stats are exact", async () => {
+    const owner = await createTestKey({ scopes: ALL_SCOPES });
+    const agentName = `completed-${name}`;
+    const sessionId = await createTestSession(api, owner.key, { name: "s", agentName, userId: "u" });
+    for (let index = 0; index < 2; index++) {
+      const recorded = await call(api, "POST", "/api/sdk/events", {
+        key: owner.key,
+        body: { sessionId, eventType: "tool_call", toolName: name },
+      });
+      expect(recorded.status).toBe(201);
+    }
+
+    const ended = await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, {
+      key: owner.key,
+      body: { status: "completed", durationMs: 250 },
+    });
+    const { served, recount } = await statsAgainstRecount(owner, agentName);
+
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ status: "completed" });
+    expect(served).toEqual(recount);
+    expect(served.totals).toMatchObject({ sessions: 1, completed: 1 });
+    expect(served.topToolsByCalls).toEqual([{ toolName: name, calls: 2 }]);
+    expect(served.topToolsByErrors).toEqual([]);
+  });
+
+  it("as a late tool call: DELETE of the session is a 204 and leaves nothing", async () => {
+    const owner = await createTestKey({ scopes: ALL_SCOPES });
+    const agentName = `late-${name}`;
+    const sessionId = await createTestSession(api, owner.key, { name: "s", agentName, userId: "u" });
+    await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: owner.key, body: { status: "completed" } });
+    const late = await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "tool_call", toolName: name },
+    });
+    expect(late.status).toBe(201);
+
+    const deleted = await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+
+    expect(deleted.status).toBe(204);
+    expect(await storedEvents(sessionId)).toEqual([]);
+    expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(404);
+    const afterDeletion = await statsAgainstRecount(owner, agentName);
+    expect(afterDeletion.served).toEqual(afterDeletion.recount);
+    expect(afterDeletion.served.totals).toMatchObject({ sessions: 0, completed: 0 });
+    expect(afterDeletion.served.topToolsByCalls).toEqual([]);
+  });
+
+  it("as user id and late tool name: the user's erasure completes", async () => {
     const owner = await createTestKey({ scopes: ALL_SCOPES });
     const sessionIds: string[] = [];
     for (let index = 0; index < 2; index++) {
       const sessionId = await createTestSession(api, owner.key, { name: "s", agentName: "erased", userId: name });
+      await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: owner.key, body: { status: "completed" } });
+      // Late: the name lands in toolCalls only, another tool in toolErrors (the erasure of issue 11 stalled here).
       await call(api, "POST", "/api/sdk/events", {
         key: owner.key,
         body: { sessionId, eventType: "tool_call", toolName: name },
       });
-      await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: owner.key, body: { status: "completed" } });
       await call(api, "POST", "/api/sdk/events", {
         key: owner.key,
-        body: { sessionId, eventType: "error", toolName: name },
+        body: { sessionId, eventType: "error", toolName: "search" },
       });
       sessionIds.push(sessionId);
     }
@@ -150,6 +200,78 @@ describe("rollup items say what they are", () => {
     expect(stats.body.topToolsByCalls).toEqual([]);
     expect(stats.body.topToolsByErrors).toEqual([]);
     expect(stats.body.topFailureReasons).toEqual([{ reason: "x#TOOL#y", count: 1 }]);
+  });
+});
+
+describe("a session deletion that fails part-way", () => {
+  it("leaves the session and its events, and DELETE again finishes it", async () => {
+    const owner = await createTestKey({ scopes: ALL_SCOPES });
+    const sessionId = await createTestSession(api, owner.key, { name: "s", agentName: "retried", userId: "u" });
+    await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "tool_call", toolName: "search" },
+    });
+    await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, {
+      key: owner.key,
+      body: { status: "completed", durationMs: 100 },
+    });
+    // A stored duration that is not a number: the session's rollup withdrawal cannot be computed.
+    const storeDuration = (value: unknown) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: sessionKey(sessionId),
+          UpdateExpression: "SET durationMs = :value",
+          ExpressionAttributeValues: { ":value": value },
+        }),
+      );
+    await storeDuration("not a number");
+
+    const failed = await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+
+    expect(failed.status).toBe(500);
+    expect(failed.body.error).toBe("Internal Server Error");
+    expect(JSON.stringify(failed.body)).not.toContain("at ");
+    expect(await storedEvents(sessionId)).toHaveLength(1);
+    expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(200);
+
+    await storeDuration(100);
+    const retried = await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+
+    expect(retried.status).toBe(204);
+    expect(await storedEvents(sessionId)).toEqual([]);
+    expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(404);
+    const { served, recount } = await statsAgainstRecount(owner, "retried");
+    expect(served).toEqual(recount);
+    expect(served.totals).toMatchObject({ sessions: 0, completed: 0 });
+  });
+});
+
+describe("numbers that do not fit", () => {
+  it.each([
+    [
+      "durationMs",
+      { status: "completed", durationMs: Number.POSITIVE_INFINITY },
+      { path: "durationMs", message: `Must be a number from 0 to ${LIMITS.maxDurationMs}` },
+    ],
+    [
+      "a custom metric named __proto__",
+      { status: "completed", customMetrics: { ["__proto__"]: Number.POSITIVE_INFINITY } },
+      { path: "customMetrics.__proto__", message: "Must be a finite number" },
+    ],
+  ])("%s overflowing to Infinity is a 400 naming the field", async (_label, patch, issue) => {
+    const owner = await createTestKey({ scopes: ALL_SCOPES });
+    const sessionId = await createTestSession(api, owner.key, { name: "s", agentName: "a", userId: "u" });
+    // 1e400 is valid JSON and parses to Infinity.
+    const body = JSON.stringify(patch).replace("null", "1e400");
+
+    const response = await call(api, "PATCH", `/api/sdk/sessions/${sessionId}`, { key: owner.key, body });
+
+    expect(response.status).toBe(400);
+    expect(response.body.issues).toEqual([issue]);
+    expect(String(response.body.message)).toContain(issue.path);
+    const read = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+    expect(read.body).toMatchObject({ status: "active", durationMs: null, customMetrics: null });
   });
 });
 
