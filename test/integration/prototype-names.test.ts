@@ -5,11 +5,19 @@
  * now travels through the whole life of a session, and one session that cannot be deleted no longer
  * stalls an erasure job.
  */
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { dayOf } from "../../functions/domain/rollup.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { sessionKey } from "../../functions/store/keys.js";
+import {
+  rollupDayKey,
+  rollupFailureKey,
+  rollupPartition,
+  rollupToolKey,
+  sessionKey,
+  tenant,
+} from "../../functions/store/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "../support/brute-force-stats.js";
 import {
@@ -199,6 +207,30 @@ describe("rollup items say what they are", () => {
 
     expect(stats.body.topToolsByCalls).toEqual([]);
     expect(stats.body.topToolsByErrors).toEqual([]);
+    expect(stats.body.topFailureReasons).toEqual([{ reason: "x#TOOL#y", count: 1 }]);
+  });
+});
+
+describe("rollup items written before rollupKind", () => {
+  it("are read by the attribute their kind carries, not by parsing the sort key", async () => {
+    const owner = await createTestKey({ scopes: ALL_SCOPES });
+    const partition = rollupPartition(tenant(owner.orgId, "live"), "AGENT", "legacy-agent");
+    const day = dayOf(new Date().toISOString());
+    const common = { entity: "rollup", day, ttl: Math.floor(Date.now() / 1000) + 86_400 };
+    const legacyItems = [
+      { ...rollupDayKey(partition, day), ...common, sessions: 1, failed: 1 },
+      { ...rollupToolKey(partition, day, "search"), ...common, toolName: "search", calls: 2, errors: 1 },
+      { ...rollupFailureKey(partition, day, "x#TOOL#y"), ...common, reason: "x#TOOL#y", count: 1 },
+    ];
+    for (const item of legacyItems) await documentClient.send(new PutCommand({ TableName: tableName, Item: item }));
+
+    const stats = await call(api, "GET", "/api/sdk/agents/legacy-agent/stats", { key: owner.key });
+
+    expect(stats.status).toBe(200);
+    expect(stats.body.days).toHaveLength(1);
+    expect(stats.body.totals).toMatchObject({ sessions: 1, failed: 1 });
+    expect(stats.body.topToolsByCalls).toEqual([{ toolName: "search", calls: 2 }]);
+    expect(stats.body.topToolsByErrors).toEqual([{ toolName: "search", errors: 1 }]);
     expect(stats.body.topFailureReasons).toEqual([{ reason: "x#TOOL#y", count: 1 }]);
   });
 });
