@@ -20,6 +20,17 @@ export type LambdaHttpHandler = (
 
 /** API Gateway HTTP APIs refuse payloads above 10 MB before any Lambda runs. */
 const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+/**
+ * Lambda's synchronous invocation payload limit (request and response, each): 6 MB, counted on the
+ * event and the result as JSON. The request side includes what API Gateway adds: the body as a JSON
+ * string (escapes: `"` and `\` take two bytes) or base64 (4/3) for a binary one such as gzip.
+ */
+const LAMBDA_PAYLOAD_LIMIT = 6 * 1024 * 1024;
+
+/** Size of a Lambda payload as sent over the wire (its JSON, UTF-8). */
+function payloadBytes(payload: unknown): number {
+  return Buffer.byteLength(JSON.stringify(payload), "utf8");
+}
 const FUNCTION_TIMEOUT_MS = 10_000;
 
 interface CompiledRoute {
@@ -210,7 +221,26 @@ export async function startLocalApi(options: {
     });
     const requestId = randomUUID();
     const event = buildEvent(request, url, { route: matched.entry.route, pathParameters }, body, requestId);
+    const eventBytes = payloadBytes(event);
+    if (eventBytes > LAMBDA_PAYLOAD_LIMIT) {
+      // On AWS, Lambda refuses the invocation and API Gateway answers with its own error; no handler runs.
+      sendJson(response, 413, {
+        error: "Payload Too Large",
+        message: `Request is ${eventBytes} bytes as API Gateway passes it to Lambda (body escaped or base64-encoded); Lambda's limit is ${LAMBDA_PAYLOAD_LIMIT} bytes`,
+      });
+      return;
+    }
     const result = await matched.entry.handler(event, lambdaContext(matched.entry.route.id, requestId));
+    const resultBytes = payloadBytes(result);
+    if (resultBytes > LAMBDA_PAYLOAD_LIMIT) {
+      // Lambda fails such an invocation and API Gateway answers 5xx: a defect of the route, made visible locally.
+      console.error(JSON.stringify({ level: "ERROR", message: "response over Lambda's limit", resultBytes }));
+      sendJson(response, 502, {
+        error: "Bad Gateway",
+        message: `Function response is ${resultBytes} bytes; Lambda's limit is ${LAMBDA_PAYLOAD_LIMIT} bytes`,
+      });
+      return;
+    }
     sendResult(response, result);
   }
 
