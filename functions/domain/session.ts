@@ -4,6 +4,7 @@
  * is accepted as a no-op). Pure: no I/O, no HTTP.
  */
 import type { Environment } from "./api-key.js";
+import { type FieldIssue, invalidFieldsError } from "./errors.js";
 import { type JsonObject, type JsonValue, jsonEqual } from "./json.js";
 
 export const SESSION_STATUSES = ["active", "completed", "failed"] as const;
@@ -76,11 +77,36 @@ export interface SessionChanges extends SessionPatch {
 }
 
 /**
+ * The numbers of a patch that are not finite (NaN, ±Infinity: `1e400` is valid JSON and parses to
+ * Infinity). None can be stored: DynamoDB has no such numbers and JSON text would turn them into null.
+ * Metric names are client text, so they are read as own entries only.
+ */
+export function nonFiniteNumbers(patch: SessionPatch): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const field of PATCHABLE_FIELDS) {
+    const value: unknown = patch[field];
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      issues.push({ path: field, message: "Must be a finite number" });
+    }
+  }
+  for (const [name, value] of Object.entries(patch.customMetrics ?? {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      issues.push({ path: `customMetrics.${name}`, message: "Must be a finite number" });
+    }
+  }
+  return issues;
+}
+
+/**
  * Plans the update of an active session. Reaching a final status stamps
  * `completedAt` and, unless the client said otherwise, sets `success`
- * (true for `completed`, false for `failed`).
+ * (true for `completed`, false for `failed`). A number that is not finite is
+ * a 400 here, where the update values are built, whoever the caller (the
+ * request schema refuses them first).
  */
 export function planSessionUpdate(patch: SessionPatch, now: string): SessionChanges {
+  const nonFinite = nonFiniteNumbers(patch);
+  if (nonFinite.length > 0) throw invalidFieldsError("session update", nonFinite);
   const changes: SessionChanges = { ...patch, updatedAt: now, lastActivityAt: now };
   if (patch.status === undefined) return changes;
   return {

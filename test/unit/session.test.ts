@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../functions/domain/errors.js";
 import {
   isRepeatOfFinalUpdate,
+  nonFiniteNumbers,
   planSessionUpdate,
   type Session,
   type SessionPatch,
@@ -284,5 +286,31 @@ describe("isRepeatOfFinalUpdate", () => {
 
     // Assess
     expect(repeat).toBe(false);
+  });
+});
+
+describe("numbers that are not finite", () => {
+  it("are refused where the update values are built, named by field and metric (own metric names only)", () => {
+    // 1e400 is valid JSON and parses to Infinity; JSON.parse keeps `__proto__` as an own key.
+    const customMetrics: Record<string, number> = JSON.parse('{"__proto__":1e400,"constructor":0}');
+    Object.defineProperty(customMetrics, "constructor", { value: Number.NaN });
+    const patch: SessionPatch = { status: "completed", durationMs: Number.NEGATIVE_INFINITY, customMetrics };
+
+    expect(nonFiniteNumbers(patch)).toEqual([
+      { path: "durationMs", message: "Must be a finite number" },
+      { path: "customMetrics.__proto__", message: "Must be a finite number" },
+      { path: "customMetrics.constructor", message: "Must be a finite number" },
+    ]);
+    expect(() => planSessionUpdate(patch, NOW)).toThrow(ValidationError);
+    expect(() => planSessionUpdate(patch, NOW)).toThrow(
+      "Invalid session update: durationMs, customMetrics.__proto__, customMetrics.constructor",
+    );
+  });
+
+  it("leave a finite patch alone, whatever its metric names", () => {
+    const customMetrics: Record<string, number> = JSON.parse('{"__proto__":1,"toString":2}');
+
+    expect(nonFiniteNumbers({ durationMs: 0, estimatedCost: 1.5, customMetrics })).toEqual([]);
+    expect(planSessionUpdate({ customMetrics }, NOW).customMetrics).toBe(customMetrics);
   });
 });
