@@ -110,5 +110,6 @@ export async function runDeletionJob(message: DeletionJobMessage): Promise<void>
       });
     }
   }
-  await completeJob(job, failed.size);
+  // A run resumed after a redelivery keeps the failures an earlier run recorded in the final status.
+  await completeJob(job, (job.failedSessions ?? 0) + failed.size);
 }
