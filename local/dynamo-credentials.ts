@@ -47,16 +47,29 @@ export function credentialsFor(dataDirectory: string): LocalCredentials {
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
   chmodSync(dataDirectory, 0o700);
   const path = join(dataDirectory, CREDENTIALS_FILE);
-  if (existsSync(path)) {
-    const stored = JSON.parse(readFileSync(path, "utf8")) as Partial<LocalCredentials>;
-    if (typeof stored.accessKeyId === "string" && typeof stored.secretAccessKey === "string") {
-      return { accessKeyId: stored.accessKeyId, secretAccessKey: stored.secretAccessKey };
-    }
+  const credentials = existsSync(path) ? readCredentials(path) : randomCredentials();
+  if (!existsSync(path)) {
+    // Written under a temporary name and renamed: never a half-written file.
+    writeFileSync(`${path}.tmp`, `${JSON.stringify(credentials)}\n`, { mode: 0o600 });
+    renameSync(`${path}.tmp`, path);
   }
-  const credentials = randomCredentials();
-  writeFileSync(path, `${JSON.stringify(credentials)}\n`, { mode: 0o600 });
+  // Checked on every start, so a start that died before taking the shared database over still does it.
   const shared = join(dataDirectory, SHARED_DATABASE_FILE);
   const own = join(dataDirectory, databaseFileOf(credentials));
   if (existsSync(shared) && !existsSync(own)) renameSync(shared, own);
   return credentials;
+}
+
+function readCredentials(path: string): LocalCredentials {
+  try {
+    const stored = JSON.parse(readFileSync(path, "utf8")) as Partial<LocalCredentials>;
+    if (typeof stored.accessKeyId === "string" && typeof stored.secretAccessKey === "string") {
+      return { accessKeyId: stored.accessKeyId, secretAccessKey: stored.secretAccessKey };
+    }
+  } catch {
+    // Reported below.
+  }
+  throw new Error(
+    `${path} is damaged: it must hold {"accessKeyId","secretAccessKey"} (the key of the local database in this directory). Restore it, or move the directory away to start afresh.`,
+  );
 }
