@@ -29,6 +29,8 @@ export const EVENT_ENTITY = "event";
 
 /** Serialized events in one page of the read API at most (the first event of a page always goes in). */
 export const PAGE_BUDGET_BYTES = 4 * 1024 * 1024;
+/** Events of a page whose offloaded fields are fetched from S3 at once. */
+const RESOLVE_BATCH = 4;
 
 /** Which per-tool counter of the session an event moves, if any. */
 export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
@@ -379,19 +381,26 @@ export async function queryEvents(
         ConsistentRead: true,
       }),
     );
-    const resolved = await Promise.all(
-      (page.Items ?? []).map((item) => resolvePayloadRefs(item, filters.summary ? ["reasoning"] : undefined)),
-    );
-    for (const [index, item] of resolved.entries()) {
-      const event = eventFromItem(item, filters.summary);
-      const bytes = Buffer.byteLength(JSON.stringify(event), "utf8");
-      if (items.length > 0 && pageBytes + bytes > PAGE_BUDGET_BYTES) {
-        const previous = page.Items?.[index - 1];
-        // Full: continue after the last event returned (the one before this in the page, or the previous page's last).
-        return { items, lastKey: previous === undefined ? lastKey : { ...eventKey(sessionId, String(previous.id)) } };
+    const raw = page.Items ?? [];
+    // Offloaded fields are fetched a few events at a time, so a page that fills up early has not downloaded
+    // (up to 1 MiB per field of) the events it leaves to the next page.
+    for (let start = 0; start < raw.length; start += RESOLVE_BATCH) {
+      const resolved = await Promise.all(
+        raw
+          .slice(start, start + RESOLVE_BATCH)
+          .map((item) => resolvePayloadRefs(item, filters.summary ? ["reasoning"] : undefined)),
+      );
+      for (const [offset, item] of resolved.entries()) {
+        const event = eventFromItem(item, filters.summary);
+        const bytes = Buffer.byteLength(JSON.stringify(event), "utf8");
+        if (items.length > 0 && pageBytes + bytes > PAGE_BUDGET_BYTES) {
+          const previous = raw[start + offset - 1];
+          // Full: continue after the last event returned (the one before this in the page, or the previous page's last).
+          return { items, lastKey: previous === undefined ? lastKey : { ...eventKey(sessionId, String(previous.id)) } };
+        }
+        items.push(event);
+        pageBytes += bytes;
       }
-      items.push(event);
-      pageBytes += bytes;
     }
     lastKey = page.LastEvaluatedKey;
   } while (lastKey !== undefined && items.length < limit);
