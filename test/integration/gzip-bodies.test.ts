@@ -6,7 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { LIMITS } from "../../functions/domain/limits.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
@@ -26,6 +27,9 @@ beforeAll(async () => {
   owner = await createTestKey({ scopes: ["sessions:write", "events:write", "read"] });
 });
 afterAll(() => api.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 async function send(path: string, body: Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> {
   const response = await fetch(`${api.url}${path}`, {
@@ -159,5 +163,28 @@ describe("the read route's largest response", () => {
     expect(responseBytes.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...responseBytes)).toBeLessThanOrEqual(4 * 1024 * 1024 + 1_000);
     console.info(`read route response sizes (bytes): ${responseBytes.join(", ")}`);
+  });
+
+  it("a page cut by its budget does not download the fields of the events it leaves for the next page", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    for (let batch = 0; batch < 3; batch += 1) {
+      const events = Array.from({ length: 4 }, (_, index) => ({
+        sessionId,
+        eventType: "tool_call",
+        toolName: "fetch",
+        toolOutput: { html: String(index).repeat(1_000_000) },
+      }));
+      const created = await send("/api/sdk/events/batch", Buffer.from(JSON.stringify({ events })));
+      expect(created.status).toBe(200);
+    }
+    const s3Send = vi.spyOn(S3Client.prototype, "send");
+
+    const first = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events`, { key: owner.key });
+
+    expect(first.status).toBe(200);
+    expect((first.body.items as unknown[]).length).toBe(4);
+    const gets = s3Send.mock.calls.filter(([command]) => command instanceof GetObjectCommand);
+    // Four events returned, and at most one group of four fetched ahead (not all twelve).
+    expect(gets.length).toBeLessThanOrEqual(8);
   });
 });
