@@ -146,6 +146,38 @@ describe("the 5 MiB event body as Lambda receives it", () => {
   });
 });
 
+describe("fields too large to inline", () => {
+  it("toolInput and a non-ASCII reasoning over 1 MiB come back as presigned URLs of their exact bytes, summary too", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const toolInput = { query: "q", documents: ["d".repeat(700_000), "e".repeat(700_000)] };
+    const reasoning = "Überlegung: ".repeat(110_000); // 1,430,000 bytes of UTF-8, fewer characters
+    const small = { status: "ok" };
+    const created = await call(api, "POST", "/api/sdk/events", {
+      key: owner.key,
+      body: { sessionId, eventType: "tool_call", toolName: "search", toolInput, toolOutput: small, reasoning },
+    });
+    expect(created.status).toBe(201);
+
+    for (const fields of ["", "?fields=summary"]) {
+      const read = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events${fields}`, { key: owner.key });
+      const [event = {}] = read.body.items as Record<string, unknown>[];
+      expect(event.reasoning).toBeUndefined();
+      expect(event.reasoningBytes).toBe(Buffer.byteLength(reasoning, "utf8"));
+      expect(await (await fetch(String(event.reasoningUrl))).text()).toBe(reasoning);
+      if (fields === "") {
+        expect(event.toolInput).toBeUndefined();
+        expect(event.toolInputBytes).toBe(Buffer.byteLength(JSON.stringify(toolInput)));
+        expect(await (await fetch(String(event.toolInputUrl))).json()).toEqual(toolInput);
+        expect(event.toolOutput).toEqual(small);
+        expect(event.toolOutputUrl).toBeUndefined();
+      } else {
+        expect(Object.keys(event).filter((key) => key.startsWith("tool") && key !== "toolName")).toEqual([]);
+      }
+      expect(String(event.reasoningUrl)).toMatch(/X-Amz-Expires=900&/);
+    }
+  });
+});
+
 describe("the read route's largest response", () => {
   it("pages of ten 1 MB inline events are cut before 4 MiB, continue by cursor, and return each event once", async () => {
     const sessionId = await createTestSession(api, owner.key);
