@@ -274,17 +274,12 @@ export const routes = [
     tableGrants: [
       ...apiKeyAuthentication,
       cursorSigning,
-      {
-        actions: ["dynamodb:Query"],
-        partitions: [
-          P.tenantSessionsIndex,
-          P.agentSessionsIndex,
-          P.userSessionsIndex,
-          P.statusSessionsIndex,
-          P.userStatusSessionsIndex,
-        ],
-        indexes: ["GSI1", "GSI2", "GSI3", "GSI4", "GSI5", "GSI6", "GSI7", "GSI8"],
-      },
+      // Each index only for its own kind of partition.
+      { actions: ["dynamodb:Query"], partitions: [P.tenantSessionsIndex], indexes: ["GSI1"] },
+      { actions: ["dynamodb:Query"], partitions: [P.agentSessionsIndex], indexes: ["GSI2"] },
+      { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: ["GSI3", "GSI6"] },
+      { actions: ["dynamodb:Query"], partitions: [P.statusSessionsIndex], indexes: ["GSI4", "GSI5"] },
+      { actions: ["dynamodb:Query"], partitions: [P.userStatusSessionsIndex], indexes: ["GSI7", "GSI8"] },
       { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.read,
