@@ -15,6 +15,7 @@ import {
   call,
   createTestKey,
   createTestSession,
+  readAllEvents,
   startTestApi,
   type TestKey,
 } from "../support/fixtures.js";
@@ -31,21 +32,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function send(path: string, body: Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  const response = await fetch(`${api.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json", ...headers },
-    body,
-  });
-  const text = await response.text();
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // left empty: assertions on status and text say what went wrong
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
+const send = (path: string, body: Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> =>
+  call(api, "POST", path, { key: owner.key, body, headers });
 
 /** A single-event body of exactly `bytes` bytes, its toolOutput string filled with `filler`. */
 function eventBodyOf(sessionId: string, bytes: number, filler: (length: number) => string): Buffer {
@@ -55,21 +43,10 @@ function eventBodyOf(sessionId: string, bytes: number, filler: (length: number) 
   return body;
 }
 
-/** Every event of a session through the read API, following cursors, with each response's size in bytes. */
-async function readAll(sessionId: string) {
-  const events: Record<string, unknown>[] = [];
-  const responseBytes: number[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
-    const response = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events${query}`, { key: owner.key });
-    expect(response.status).toBe(200);
-    events.push(...(response.body.items as Record<string, unknown>[]));
-    responseBytes.push(Buffer.byteLength(response.text));
-    cursor = response.body.nextCursor as string | null;
-  } while (cursor !== null);
-  return { events, responseBytes };
-}
+const readAll = async (sessionId: string) => {
+  const { events, pageBytes } = await readAllEvents(api, owner.key, sessionId);
+  return { events, responseBytes: pageBytes };
+};
 
 describe("gzip bodies on every route that takes a body", () => {
   it("a gzip body on POST /api/sdk/sessions is accepted", async () => {

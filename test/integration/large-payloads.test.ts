@@ -14,6 +14,7 @@ import {
   call,
   createTestKey,
   createTestSession,
+  readAllEvents,
   startTestApi,
   type TestKey,
 } from "../support/fixtures.js";
@@ -33,37 +34,13 @@ const page = (bytes: number, seed = "a") => ({
   html: `<p>${"w".repeat(bytes)}</p>`,
 });
 
-async function send(path: string, body: Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  const response = await fetch(`${api.url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json", ...headers },
-    body: body,
-  });
-  const text = await response.text();
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // left empty: assertions on status and text say what went wrong
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
+const send = (path: string, body: Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> =>
+  call(api, "POST", path, { key: owner.key, body, headers });
 
-/** Every event of a session through the read API, following cursors; also the largest response seen. */
-async function readAll(sessionId: string) {
-  const events: Record<string, unknown>[] = [];
-  const pageSizes: number[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
-    const response = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events${query}`, { key: owner.key });
-    expect(response.status).toBe(200);
-    events.push(...(response.body.items as Record<string, unknown>[]));
-    pageSizes.push(response.text.length);
-    cursor = response.body.nextCursor as string | null;
-  } while (cursor !== null);
-  return { events, pageSizes };
-}
+const readAll = async (sessionId: string) => {
+  const { events, pageBytes } = await readAllEvents(api, owner.key, sessionId);
+  return { events, pageSizes: pageBytes };
+};
 
 describe("large bodies and fields", () => {
   it("a 200 KB toolOutput (a fetched web page) is accepted and read back intact", async () => {

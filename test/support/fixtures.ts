@@ -101,7 +101,7 @@ export interface ApiResponse {
 export interface RequestOptions {
   /** An API key or an access token, sent as `Authorization: Bearer …`. */
   readonly key?: string;
-  /** A value to send as JSON, or a raw string sent as is. */
+  /** A value to send as JSON, or a raw string or bytes (e.g. a gzip body) sent as is. */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
 }
@@ -117,7 +117,7 @@ export async function call(
   const body =
     options.body === undefined
       ? undefined
-      : typeof options.body === "string"
+      : typeof options.body === "string" || options.body instanceof Uint8Array
         ? options.body
         : JSON.stringify(options.body);
   const response = await fetch(`${api.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
@@ -130,6 +130,26 @@ export async function call(
     // Left empty: the assertion on `text` or the JSON content type will say what went wrong.
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Every event of a session through the read API, following cursors, with each page's size in bytes. */
+export async function readAllEvents(
+  api: LocalApi,
+  key: string,
+  sessionId: string,
+): Promise<{ events: Record<string, unknown>[]; pageBytes: number[] }> {
+  const events: Record<string, unknown>[] = [];
+  const pageBytes: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? "" : `?cursor=${encodeURIComponent(cursor)}`;
+    const response = await call(api, "GET", `/api/sdk/sessions/${sessionId}/events${query}`, { key });
+    if (response.status !== 200) throw new Error(`Reading events answered ${response.status}: ${response.text}`);
+    events.push(...(response.body.items as Record<string, unknown>[]));
+    pageBytes.push(Buffer.byteLength(response.text));
+    cursor = response.body.nextCursor as string | null;
+  } while (cursor !== null);
+  return { events, pageBytes };
 }
 
 export async function createTestSession(
