@@ -73,3 +73,8 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
 export function isId(kind: IdKind, value: string): boolean {
   return ID_MATCHERS[kind].test(value);
 }
+
+/** The pattern of an id of the given kind (anchored; e.g. for a request schema, which shows it in OpenAPI). */
+export function idPattern(kind: IdKind): RegExp {
+  return ID_MATCHERS[kind];
+}

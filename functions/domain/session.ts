@@ -20,6 +20,15 @@ export interface NewSession {
   readonly metadata?: JsonObject | undefined;
 }
 
+/**
+ * What a client sends to start a session: a new session, plus what an SDK that starts runs while the service is
+ * unreachable sends: its own `id` (the service's format) and when the run `startedAt` (UTC ISO).
+ */
+export interface SessionStart extends NewSession {
+  readonly id?: string | undefined;
+  readonly startedAt?: string | undefined;
+}
+
 /** What a client may send to update a session (every field optional). */
 export interface SessionPatch {
   readonly status?: FinalStatus | undefined;
@@ -114,6 +123,20 @@ export function planSessionUpdate(patch: SessionPatch, now: string): SessionChan
     success: patch.success ?? patch.status === "completed",
     completedAt: now,
   };
+}
+
+/**
+ * Whether a start naming an existing session's id only repeats that session's start (an SDK retrying after a
+ * network failure): the same name, agent and user, and — when sent — the same start time. Metadata is not compared:
+ * like the creation response, the comparison covers what identifies the run. The tenant is checked by the caller.
+ */
+export function isRepeatOfStart(stored: Session, start: SessionStart): boolean {
+  return (
+    stored.name === start.name &&
+    stored.agentName === start.agentName &&
+    stored.userId === start.userId &&
+    (start.startedAt === undefined || start.startedAt === stored.createdAt)
+  );
 }
 
 /**

@@ -172,6 +172,9 @@ const KEY_ID_PARAMETER: ParameterDoc = {
   description: "An API key id (`key_…`) of the caller's organisation.",
   example: "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
 };
+const SESSION_ID_TAKEN =
+  "A session with this id already exists (ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE); a retry must send the same name, " +
+  "agentName, userId and startedAt";
 const SESSION_NOT_FOUND = {
   reason: "Unknown (or expired) session id, or not a `ses_` id.",
   message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE not found",
@@ -202,11 +205,23 @@ const STATS_QUERY = {
 const OPERATIONS: Record<RouteId, OperationDoc> = {
   CreateSession: {
     summary: "Start a session",
-    description: "Starts a session for one agent run, in the organisation and environment of the API key.",
+    description:
+      "Starts a session for one agent run, in the organisation and environment of the API key. An SDK that starts " +
+      "a run while the service is unreachable sends its own `id` and `startedAt` and delivers the start later: " +
+      "repeating a start with the same `id`, `name`, `agentName`, `userId` (and `startedAt`, if sent) is an " +
+      "idempotent 201 with the stored session; any other use of a taken id is 409 and changes nothing.",
     tag: "Sessions",
     body: { name: "CreateSessionRequest" },
     invalidInput: { name: "", userId: 7, metadata: ["not", "an", "object"], extra: true },
     success: { status: 201, description: "The session, active.", body: "CreatedSession" },
+    errors: {
+      409: {
+        reason:
+          "The `id` is taken by a session with other fields, or of another organisation or environment (not said " +
+          "which); nothing is changed.",
+        message: SESSION_ID_TAKEN,
+      },
+    },
   },
   UpdateSession: {
     summary: "Update a session",
@@ -498,7 +513,22 @@ function integer(generated: JsonSchema): JsonSchema {
  * out unconstrained (`{}`) and is not listed here fails the build.
  */
 const REFINED_FIELDS: { readonly [Name in RequestBodyName]?: Record<string, (generated: JsonSchema) => JsonSchema> } = {
-  CreateSessionRequest: { metadata: () => jsonObjectSchema(LIMITS.metadataBytes) },
+  CreateSessionRequest: {
+    metadata: () => jsonObjectSchema(LIMITS.metadataBytes),
+    id: (generated) => ({
+      ...generated,
+      description:
+        "A client-generated session id in the service's own format (`ses_` + a ULID), for a run started while the " +
+        "service was unreachable. Unsent: the service assigns one.",
+    }),
+    startedAt: (generated) => ({
+      ...generated,
+      description:
+        `When the run started (stored in UTC); at most ${LIMITS.occurredAtFutureMs / 60_000} minutes ahead, not ` +
+        "older than the organisation's retention. Becomes the session's `createdAt` (listings, filters, the day " +
+        "its stats count it on). Unsent: now.",
+    }),
+  },
   UpdateSessionRequest: {
     customMetrics: metricMapSchema,
     promptTokens: integer,

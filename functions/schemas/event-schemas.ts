@@ -2,17 +2,14 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
 import { LIMITS } from "../domain/limits.js";
-import { boundedNumber, enumeration, jsonObject, name, optional, strictObject, text } from "./fields.js";
+import { boundedNumber, enumeration, isoTimestamp, jsonObject, name, optional, strictObject, text } from "./fields.js";
 
 const alternatives = z
   .array(text(LIMITS.alternativeLength), { error: "Must be an array of strings" })
   .check(z.maxLength(LIMITS.alternativesCount, { error: `Must have at most ${LIMITS.alternativesCount} entries` }));
 
 /** When the client says the event happened (ISO 8601, normalised to UTC); checked against now and retention by the store. */
-const occurredAt = z.pipe(
-  z.iso.datetime({ offset: true, error: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" }),
-  z.transform((value: string) => new Date(value).toISOString()),
-);
+const occurredAt = isoTimestamp();
 
 const eventFields = {
   sessionId: name(),

@@ -8,6 +8,7 @@
  * therefore name it here, word for word as full zod's English locale gives it.
  */
 import * as z from "zod/mini";
+import { ID_PREFIXES, type IdKind, idPattern } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
 
@@ -83,6 +84,25 @@ export function name() {
       error: `Must be at most ${LIMITS.nameBytes} bytes as UTF-8`,
     }),
   );
+}
+
+/**
+ * A client's timestamp: ISO 8601 with any offset, passed on as UTC ISO with `Z` and milliseconds. Whether it is
+ * too far ahead or older than the retention depends on the caller's organisation: the store checks that.
+ */
+export function isoTimestamp() {
+  return z.pipe(
+    z.iso.datetime({ offset: true, error: "Must be an ISO 8601 timestamp, e.g. 2026-11-22T10:00:00Z" }),
+    z.transform((value: string) => new Date(value).toISOString()),
+  );
+}
+
+/** An id in the service's own format for `kind`: its prefix, `_`, and a ULID (26 upper-case Crockford base32 characters). */
+export function serviceId(kind: IdKind) {
+  const shape = `Must be "${ID_PREFIXES[kind]}_" followed by a ULID (26 characters of Crockford base32, upper case)`;
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? "Required" : "Must be a string") })
+    .check(z.regex(idPattern(kind), { error: shape }));
 }
 
 /** `schema`, or absent: `undefined` and `null` both mean "not sent". */

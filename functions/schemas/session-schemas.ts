@@ -6,10 +6,12 @@ import {
   boolean,
   boundedNumber,
   enumeration,
+  isoTimestamp,
   jsonObject,
   metricMap,
   name,
   optional,
+  serviceId,
   strictObject,
   text,
 } from "./fields.js";
@@ -19,6 +21,10 @@ export const createSessionBody = strictObject({
   agentName: name(),
   userId: name(),
   metadata: optional(jsonObject(LIMITS.metadataBytes)),
+  /** A client-generated id (an SDK starting a run while the service is unreachable); see createSession. */
+  id: optional(serviceId("session")),
+  /** When the run started (normalised to UTC); checked against now and retention by the store. */
+  startedAt: optional(isoTimestamp()),
 });
 export type CreateSessionBody = z.output<typeof createSessionBody>;
 

@@ -6,20 +6,23 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { ConflictError, ForbiddenError, NotFoundError } from "../domain/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
+import { occurredAtProblem } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
+import { LIMITS } from "../domain/limits.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
 import { dayOf, outcomeCounters, toolCounts } from "../domain/rollup.js";
 import {
   isFinal,
   isRepeatOfFinalUpdate,
-  type NewSession,
+  isRepeatOfStart,
   PATCHABLE_FIELDS,
   planSessionUpdate,
   type Session,
   type SessionChanges,
   type SessionPatch,
+  type SessionStart,
 } from "../domain/session.js";
 import { countersFromStored } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
@@ -33,6 +36,7 @@ import {
 } from "./keys.js";
 import { expiryEpochSeconds, isExpired } from "./retention.js";
 import { agentSummaryUpdate, type RollupTarget, rollupUpdates } from "./rollup-store.js";
+import { backoff, isTransactionConflict } from "./write-retry.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -93,20 +97,34 @@ export async function getSession(principal: Principal, sessionId: string, nowMs 
   return outcome;
 }
 
+/** 400 when a client's `startedAt` breaks the rule of events' `occurredAt`: at most 5 minutes ahead, within retention. */
+function assertStartedAt(start: SessionStart, principal: Principal, nowMs: number): void {
+  if (start.startedAt === undefined) return;
+  const problem = occurredAtProblem(start.startedAt, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
+  if (problem !== undefined)
+    throw new ValidationError(`Invalid startedAt: ${problem}`, [{ path: "startedAt", message: problem }]);
+}
+
 /**
- * Starts a session. With `plannedUlid` (an Idempotency-Key's), the id is fixed,
- * so a retry after a crash finds the session it already created and returns it.
+ * Starts a session. Its id is the client's (`start.id`), else the one an Idempotency-Key fixed (`plannedUlid`),
+ * else a new one. With a fixed id the session may already exist: a repeat of its start in the caller's tenant is
+ * answered with the stored session and writes nothing; anything else is a 409 that does not say whose it is.
+ * `start.startedAt` backdates the session: its `createdAt` (so its place in listings and its rollup day) and the
+ * retention its TTL counts from.
  */
 export async function createSession(
   principal: Principal,
-  input: NewSession,
+  start: SessionStart,
   nowMs = Date.now(),
   plannedUlid?: string,
 ): Promise<Session> {
+  assertStartedAt(start, principal, nowMs);
+  const { id: clientId, startedAt, ...input } = start;
   const now = new Date(nowMs).toISOString();
+  const createdAt = startedAt ?? now;
   const session: Session = {
     ...input,
-    id: plannedUlid === undefined ? newId("session", nowMs) : `ses_${plannedUlid}`,
+    id: clientId ?? (plannedUlid === undefined ? newId("session", nowMs) : `ses_${plannedUlid}`),
     orgId: principal.orgId,
     environment: principal.environment,
     status: "active",
@@ -114,23 +132,55 @@ export async function createSession(
     eventCost: 0,
     toolCalls: {},
     toolErrors: {},
-    createdAt: now,
+    createdAt,
     updatedAt: now,
     lastActivityAt: now,
   };
   const { metadata, ...stored } = session;
   const target = rollupTargetOf(principal, session, nowMs);
-  try {
-    await writeNewSession(session, metadata, stored, target, principal, nowMs);
-  } catch (error) {
-    const exists =
-      plannedUlid !== undefined &&
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
-    if (!exists) throw error;
-    return getSession(principal, session.id, nowMs);
+  const ttl = expiryEpochSeconds(Date.parse(createdAt), principal.retentionDays);
+  for (let conflicts = 0; ; conflicts++) {
+    try {
+      await writeNewSession(session, metadata, stored, target, ttl);
+      return session;
+    } catch (error) {
+      if (isTransactionConflict(error) && conflicts < CREATE_CONFLICT_RETRIES) {
+        await backoff(conflicts);
+        continue;
+      }
+      const existing = existingItemOf(error);
+      if (existing === undefined) throw error;
+      return existingSessionFor(principal, start, session.id, existing, nowMs);
+    }
   }
-  return session;
+}
+
+/** Attempts of a start whose transaction collided with a concurrent one on the same rollup items. */
+const CREATE_CONFLICT_RETRIES = 5;
+
+/** The stored session item that made a start's `attribute_not_exists(PK)` fail, if that is why it failed. */
+function existingItemOf(error: unknown): SessionItem | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const put = error.CancellationReasons?.[0];
+  if (put?.Code !== "ConditionalCheckFailed") return undefined;
+  return put.Item === undefined ? {} : unmarshall(put.Item);
+}
+
+/** The answer to a start whose id is taken: the stored session if it is a repeat in the caller's tenant, else 409. */
+function existingSessionFor(
+  principal: Principal,
+  start: SessionStart,
+  sessionId: string,
+  item: SessionItem,
+  nowMs: number,
+): Session {
+  const conflict = new ConflictError(
+    `A session with this id already exists (${sessionId}); a retry must send the same name, agentName, userId and startedAt`,
+  );
+  if (item.PK === undefined || isExpired(item, nowMs)) throw conflict;
+  const stored = sessionFromItem(item);
+  if (!ownsTenantData(principal, stored) || !isRepeatOfStart(stored, start)) throw conflict;
+  return stored;
 }
 
 async function writeNewSession(
@@ -138,8 +188,7 @@ async function writeNewSession(
   metadata: JsonObject | undefined,
   stored: Omit<Session, "metadata">,
   target: RollupTarget,
-  principal: Principal,
-  nowMs: number,
+  ttl: number,
 ): Promise<void> {
   await documentClient.send(
     new TransactWriteCommand({
@@ -154,9 +203,11 @@ async function writeNewSession(
               entity: SESSION_ENTITY,
               ...stored,
               [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
-              ttl: expiryEpochSeconds(nowMs, principal.retentionDays),
+              ttl,
             },
             ConditionExpression: "attribute_not_exists(PK)",
+            // A taken id is answered from the item as it is (a repeat, or a 409): no read, no GetItem grant.
+            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
           },
         },
         agentSummaryUpdate(target.tenant, session.agentName, 1, target.ttl),
