@@ -15,6 +15,7 @@ import { gatewayEvent, type LambdaHttpHandler, lambdaContext } from "../../bench
 import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispatch.js";
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
+import { newId } from "../../functions/domain/ids.js";
 import { deletionWorker, type RouteDefinition, type RouteId, routeById, routes } from "../../functions/routes.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { createTestKey, createTestUser, startTestApi, type TestKey, type TestUser } from "../support/fixtures.js";
@@ -138,6 +139,17 @@ describe("every table access of every route is within the route's declared grant
       },
       201,
     );
+    // A client id: created, a repeat answered from the refused Put's item (no read), a different start 409.
+    const clientStart = {
+      id: newId("session"),
+      name: "grants",
+      agentName: "grants-agent",
+      userId: "grants-user",
+      startedAt: new Date(Date.now() - 86_400_000).toISOString(),
+    };
+    await invoke("CreateSession", { path: "/api/sdk/sessions", body: clientStart }, 201);
+    await invoke("CreateSession", { path: "/api/sdk/sessions", body: clientStart }, 201);
+    await invoke("CreateSession", { path: "/api/sdk/sessions", body: { ...clientStart, name: "other" } }, 409);
     await invoke(
       "CreateEvent",
       {
