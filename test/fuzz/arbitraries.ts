@@ -316,19 +316,78 @@ function optionalEntries(
     );
 }
 
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const ulidText: fc.Arbitrary<string> = fc
+  .array(fc.constantFrom(...CROCKFORD), { minLength: 26, maxLength: 26 })
+  .map((chars) => chars.join(""));
+
+/**
+ * A session start's client-generated `id`: mostly fresh ones (201), the ids of the run's own sessions (a repeat
+ * of the same start is 201, another start 409) and of other tenants' (409), and ids of the wrong shape (400):
+ * another kind, lower case, Crockford's excluded letters, prototype names.
+ */
+const sessionStartId: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: ulidText.map((ulid) => str(`ses_${ulid}`)), weight: 6 },
+  { arbitrary: ref("session"), weight: 3 },
+  { arbitrary: fc.constantFrom<Reference>("otherOrgSession", "otherEnvSession").chain(ref), weight: 2 },
+  {
+    arbitrary: fc
+      .oneof(
+        ulidText.map((ulid) => `evt_${ulid}`),
+        ulidText.map((ulid) => `ses_${ulid.toLowerCase()}`),
+        ulidText.map((ulid) => `ses_${ulid.slice(0, 25)}U`),
+        ulidText.map((ulid) => `ses_${ulid}0`),
+        fc.constantFrom("ses_x", "ses_", "", "SES_01KAZ3X8Q9M4T7V2N6P5R1S0WE", ...PROTOTYPE_NAMES),
+      )
+      .map(str),
+    weight: 2,
+  },
+);
+
+const MINUTE_MS = 60_000;
+/** Minutes relative to the service's clock, turned into a timestamp when the request is generated. */
+const minutesFromNow = (minutes: number, offset = "Z"): JsonNode => {
+  const iso = new Date(Date.now() + minutes * MINUTE_MS).toISOString();
+  return str(offset === "Z" ? iso : `${iso.slice(0, 19)}${offset}`);
+};
+
+/**
+ * A session start's `startedAt`: mostly within the retention (up to 80 days back, or a minute ahead: 201), and
+ * ahead of the 5-minute bound, past the 90-day retention, or not an ISO timestamp (400).
+ */
+const sessionStartedAt: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: fc.integer({ min: -80 * 24 * 60, max: 1 }).map((minutes) => minutesFromNow(minutes)), weight: 6 },
+  { arbitrary: fc.integer({ min: -24 * 60, max: -60 }).map((minutes) => minutesFromNow(minutes, "+00:00")), weight: 1 },
+  { arbitrary: fc.integer({ min: 10, max: 60 * 24 * 400 }).map((minutes) => minutesFromNow(minutes)), weight: 2 },
+  {
+    arbitrary: fc.integer({ min: 91 * 24 * 60, max: 60 * 24 * 365 * 60 }).map((minutes) => minutesFromNow(-minutes)),
+    weight: 2,
+  },
+  {
+    arbitrary: fc
+      .constantFrom("yesterday", "2026-11-20", "2026-02-30T10:00:00Z", "0000-01-01T00:00:00Z", "1e12", "__proto__")
+      .map(str),
+    weight: 2,
+  },
+);
+
 const sessionBody: fc.Arbitrary<ObjectNode> = fc
   .tuple(
     poolName(["fuzz run", "nightly"]),
     poolName(["fuzz-agent", "helper-agent"]),
     poolName(["fuzz-user", "customer-1"]),
     fc.option(metadata, { nil: undefined }),
+    fc.option(sessionStartId, { nil: undefined, freq: 2 }),
+    fc.option(sessionStartedAt, { nil: undefined, freq: 2 }),
   )
-  .map(([name, agentName, userId, meta]) =>
+  .map(([name, agentName, userId, meta, id, startedAt]) =>
     obj([
       ["name", str(name)],
       ["agentName", str(agentName)],
       ["userId", str(userId)],
       ...(meta === undefined ? [] : [["metadata", meta] as const]),
+      ...(id === undefined ? [] : [["id", id] as const]),
+      ...(startedAt === undefined ? [] : [["startedAt", startedAt] as const]),
     ]),
   );
 
@@ -430,7 +489,7 @@ const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
 
 /** Valid bodies of the routes that take one, and every field each route knows (for mutations). */
 export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNode>; fields: readonly string[] }>> = {
-  CreateSession: { body: sessionBody, fields: ["name", "agentName", "userId", "metadata"] },
+  CreateSession: { body: sessionBody, fields: ["name", "agentName", "userId", "metadata", "id", "startedAt"] },
   UpdateSession: {
     body: updateBody,
     fields: [
