@@ -1,0 +1,333 @@
+/**
+ * The client: starts runs, queues their events and delivers them to the
+ * service in batches, with retries that never duplicate and a bounded queue
+ * that never fails silently.
+ */
+import { DEFAULT_BACKOFF } from "./backoff.js";
+import { type AgentTrackerOptions, type ResolvedOptions, resolveOptions } from "./config.js";
+import { contextValue, runInContext } from "./context.js";
+import { DeliveryQueue, type SessionLane } from "./delivery-queue.js";
+import { AtsDroppedEventsError, type AtsError, AtsUsageError } from "./errors.js";
+import type { SessionFields, TrackedEvent } from "./event-types.js";
+import { newIdempotencyKey, newSessionId } from "./ids.js";
+import { toJsonObject, utf8Length } from "./json-value.js";
+import { onProcessIdle, unrefTimer } from "./platform.js";
+import { Run, type RunHost } from "./run.js";
+import { isSampled } from "./sampling.js";
+import { Transport } from "./transport.js";
+
+/** The service takes request bodies up to 5 MiB on the event routes: one event must fit one batch. */
+export const MAX_EVENT_BYTES = 5 * 1024 * 1024 - 64;
+/** Batches stay under 4 MiB of JSON, well inside the 5 MiB body (and Lambda's 6 MB event once encoded). */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+/** Bodies above 1 KiB are sent gzip-compressed. */
+const COMPRESS_ABOVE_BYTES = 1024;
+/** The service's limit on `failureReason`; reasons the client builds from exceptions are cut to it. */
+const FAILURE_REASON_LENGTH = 4096;
+
+/** What the client has done so far; `ats.stats()`. */
+export interface TrackerStats {
+  /** Events the agent recorded on sampled runs (after masking). */
+  readonly eventsRecorded: number;
+  /** Events the service confirmed stored (201, or an idempotent replay of one). */
+  readonly eventsDelivered: number;
+  /** Events dropped because the queue was full. */
+  readonly eventsDropped: number;
+  /** Events refused by the service, given up after retries, too large, or lost at shutdown. */
+  readonly eventsFailed: number;
+  /** Events of runs left out by `sampleRate`. */
+  readonly eventsSampledOut: number;
+  /** Events `mask` returned `null` for. */
+  readonly eventsMasked: number;
+  /** Events waiting to be sent. */
+  readonly queued: number;
+  readonly requestsInFlight: number;
+  readonly sessionsStarted: number;
+  readonly sessionsCreated: number;
+  readonly sessionsFailed: number;
+  readonly sessionsEnded: number;
+  readonly requests: number;
+  readonly retries: number;
+  /** Request body bytes on the wire (after gzip). */
+  readonly bytesSent: number;
+  /** The same bodies uncompressed. */
+  readonly bytesBeforeCompression: number;
+}
+
+/** The run whose `trace` (or `runWith`) callback is executing, through `await`s; `undefined` outside one or in a browser. */
+export function currentRun(): Run | undefined {
+  const value = contextValue();
+  return value instanceof Run ? value : undefined;
+}
+
+function failureReasonOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length <= FAILURE_REASON_LENGTH ? text : `${text.slice(0, FAILURE_REASON_LENGTH - 1)}…`;
+}
+
+function fieldSizes(event: TrackedEvent): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const [field, value] of Object.entries(event)) {
+    if (value !== undefined) sizes[field] = utf8Length(JSON.stringify(value) ?? "");
+  }
+  return sizes;
+}
+
+export class AgentTracker {
+  private readonly options: ResolvedOptions;
+  private readonly transport: Transport;
+  private readonly queue: DeliveryQueue;
+  private readonly stopController = new AbortController();
+  private readonly lanes = new WeakMap<Run, SessionLane>();
+  private readonly host: RunHost;
+  private readonly detachIdleHook: () => void;
+  private closed = false;
+  private shutdownResult: Promise<TrackerStats> | undefined;
+  private sessionsStarted = 0;
+  private eventsSampledOut = 0;
+  private eventsMasked = 0;
+  private eventsTooLarge = 0;
+
+  /**
+   * @throws AtsConfigurationError when there is no API key or base URL (in the
+   * options or `ATS_API_KEY` / `ATS_BASE_URL`), or an option is out of range.
+   */
+  constructor(options: AgentTrackerOptions = {}) {
+    this.options = resolveOptions(options);
+    this.transport = new Transport({
+      baseUrl: this.options.baseUrl,
+      apiKey: this.options.apiKey,
+      maxRetries: this.options.maxRetries,
+      backoff: DEFAULT_BACKOFF,
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      compressAboveBytes: COMPRESS_ABOVE_BYTES,
+      fetch: this.options.fetch,
+    });
+    this.queue = new DeliveryQueue(
+      {
+        maxBatchSize: this.options.maxBatchSize,
+        maxBatchBytes: MAX_BATCH_BYTES,
+        maxQueueSize: this.options.maxQueueSize,
+        maxConcurrency: this.options.maxConcurrency,
+        flushIntervalMs: this.options.flushIntervalMs,
+        immediate: this.options.immediate,
+        maxRetries: this.options.maxRetries,
+        backoff: DEFAULT_BACKOFF,
+      },
+      this.transport,
+      (error) => this.report(error),
+      this.stopController.signal,
+      (callback, ms) => {
+        const timer = setTimeout(callback, ms);
+        unrefTimer(timer);
+        return timer;
+      },
+    );
+    this.host = {
+      record: (run, event) => this.record(run, event),
+      end: (run, body) => this.endRun(run, body),
+      report: (error) => this.report(error),
+    };
+    // A script that simply returns still sends what it recorded: Node's loop
+    // empties, `beforeExit` fires, the flush keeps it alive until done.
+    this.detachIdleHook = onProcessIdle(() => {
+      if (this.queue.size > 0 || this.queue.requestsInFlight > 0) void this.flush();
+    });
+  }
+
+  /**
+   * Starts a session and returns its run at once; the session is created in
+   * the background (and retried while the service is unreachable), and the
+   * run's events follow it.
+   */
+  async startSession(fields: SessionFields): Promise<Run> {
+    const startedAtMs = startTime(fields.startedAt);
+    const id = newSessionId(startedAtMs);
+    const sampled = !this.closed && isSampled(id, this.options.sampleRate);
+    const run = new Run(this.host, {
+      id,
+      name: String(fields.name),
+      agentName: String(fields.agentName),
+      userId: String(fields.userId),
+      sampled,
+      startedAtMs,
+    });
+    if (this.closed) {
+      this.report(new AtsUsageError(`startSession after shutdown: session ${id} is not recorded`, id));
+      return run;
+    }
+    this.sessionsStarted++;
+    if (!sampled) return run;
+    const lane: SessionLane = { sessionId: id, state: "pending", busy: false };
+    this.lanes.set(run, lane);
+    const body: Record<string, unknown> = {
+      id,
+      name: fields.name,
+      agentName: fields.agentName,
+      userId: fields.userId,
+      startedAt: new Date(startedAtMs).toISOString(),
+    };
+    if (fields.metadata !== undefined) body.metadata = toJsonObject(fields.metadata);
+    this.queue.startSession(lane, body);
+    return run;
+  }
+
+  /**
+   * Runs `fn` as one session: `currentRun()` (and `wrapTool`) inside it find
+   * the run, through every `await`. Ends the session `completed`, or `failed`
+   * with the error as `failureReason` when `fn` throws — and re-throws it. In
+   * immediate mode the session's delivery is awaited before returning.
+   */
+  async trace<T>(fields: SessionFields, fn: (run: Run) => T | Promise<T>): Promise<T> {
+    const run = await this.startSession(fields);
+    let result: T;
+    try {
+      result = await runInContext(run, () => fn(run));
+    } catch (error) {
+      if (!run.isEnded) await run.end({ status: "failed", success: false, failureReason: failureReasonOf(error) });
+      throw error;
+    }
+    if (!run.isEnded) await run.end({ status: "completed" });
+    return result;
+  }
+
+  /** Calls `fn` with `run` as the current run (for runs started with `startSession`). */
+  runWith<T>(run: Run, fn: () => T): T {
+    return runInContext(run, fn);
+  }
+
+  /** Resolves when everything recorded before the call has been delivered, refused or given up. Never rejects. */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /**
+   * Sends what is queued, waiting at most `timeoutMs` (default 10 s); what is
+   * still unsent then is reported as lost. Later calls on the tracker are
+   * reported and ignored. Resolves with the final stats; never rejects.
+   */
+  shutdown(options: { timeoutMs?: number } = {}): Promise<TrackerStats> {
+    this.shutdownResult ??= this.closeDown(options.timeoutMs ?? 10_000);
+    return this.shutdownResult;
+  }
+
+  /** Counters of what was recorded, sent, dropped and failed, and the bytes on the wire. */
+  stats(): TrackerStats {
+    const queue = this.queue.counters;
+    const wire = this.transport.counters;
+    return {
+      eventsRecorded: queue.eventsQueued + this.eventsTooLarge,
+      eventsDelivered: queue.eventsDelivered,
+      eventsDropped: queue.eventsDropped,
+      eventsFailed: queue.eventsFailed + this.eventsTooLarge,
+      eventsSampledOut: this.eventsSampledOut,
+      eventsMasked: this.eventsMasked,
+      queued: this.queue.size,
+      requestsInFlight: this.queue.requestsInFlight,
+      sessionsStarted: this.sessionsStarted,
+      sessionsCreated: queue.sessionsCreated,
+      sessionsFailed: queue.sessionsFailed,
+      sessionsEnded: queue.sessionsEnded,
+      requests: wire.requests,
+      retries: wire.retries,
+      bytesSent: wire.bytesSent,
+      bytesBeforeCompression: wire.bytesBeforeCompression,
+    };
+  }
+
+  private async closeDown(timeoutMs: number): Promise<TrackerStats> {
+    this.closed = true;
+    this.detachIdleHook();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([this.queue.flush().then(() => "flushed" as const), deadline]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      this.stopController.abort();
+      this.queue.abandon();
+    }
+    return this.stats();
+  }
+
+  private record(run: Run, event: TrackedEvent): void {
+    if (!run.sampled) {
+      this.eventsSampledOut++;
+      return;
+    }
+    if (this.closed) {
+      this.report(
+        new AtsUsageError(`An event of session ${run.id} was recorded after shutdown and is not sent`, run.id),
+      );
+      return;
+    }
+    const lane = this.lanes.get(run);
+    if (lane === undefined) return;
+    let masked: TrackedEvent | null | undefined = event;
+    if (this.options.mask !== undefined) {
+      try {
+        masked = this.options.mask(event);
+      } catch (error) {
+        // Never send what the mask was meant to redact.
+        this.eventsMasked++;
+        this.report(
+          new AtsUsageError(`mask threw (${String(error)}); the event was dropped, not sent unmasked`, run.id),
+        );
+        return;
+      }
+      if (masked === null || masked === undefined) {
+        this.eventsMasked++;
+        return;
+      }
+    }
+    const json = JSON.stringify({
+      ...masked,
+      sessionId: run.id,
+      eventType: event.eventType,
+      idempotencyKey: newIdempotencyKey(),
+    });
+    const bytes = utf8Length(json);
+    if (bytes > MAX_EVENT_BYTES) {
+      this.eventsTooLarge++;
+      this.report(
+        new AtsDroppedEventsError(
+          "event_too_large",
+          `A ${event.eventType} event of session ${run.id} is ${bytes} bytes of JSON, over the service's ${MAX_EVENT_BYTES}; it was not sent (nothing is cut silently)`,
+          {
+            lostEvents: 1,
+            sessionId: run.id,
+            sizes: { eventBytes: bytes, limitBytes: MAX_EVENT_BYTES, fields: fieldSizes(masked) },
+          },
+        ),
+      );
+      return;
+    }
+    this.queue.addEvent(lane, event.eventType, json, bytes);
+  }
+
+  private async endRun(run: Run, body: Record<string, unknown>): Promise<void> {
+    const lane = this.lanes.get(run);
+    if (!run.sampled || lane === undefined) return;
+    if (this.closed) {
+      this.report(new AtsUsageError(`Session ${run.id} was ended after shutdown; the end is not sent`, run.id));
+      return;
+    }
+    const sent = this.queue.endSession(lane, body);
+    if (this.options.immediate) await sent;
+  }
+
+  private report(error: AtsError): void {
+    try {
+      this.options.onError(error);
+    } catch {
+      // onError is the agent's code; its failure must not become ours.
+    }
+  }
+}
+
+function startTime(startedAt: Date | string | undefined): number {
+  if (startedAt === undefined) return Date.now();
+  const time = startedAt instanceof Date ? startedAt.getTime() : Date.parse(startedAt);
+  return Number.isFinite(time) ? time : Date.now();
+}

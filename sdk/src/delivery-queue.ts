@@ -1,0 +1,571 @@
+/**
+ * The outbox: session starts, events and session ends waiting to be sent, in
+ * the order the agent made them. Events travel in batches (by count and bytes);
+ * a session's own items go one request at a time, in order — its start before
+ * its events, its events before its end — while different sessions proceed in
+ * parallel, up to `maxConcurrency` requests. Memory is bounded: past
+ * `maxQueueSize` queued events the oldest is dropped, counted and reported.
+ */
+
+import { retryDelayMs } from "./backoff.js";
+import { AtsDeliveryError, AtsDroppedEventsError, type AtsError } from "./errors.js";
+import { newIdempotencyKey } from "./ids.js";
+import { isRetryableStatus } from "./retry-policy.js";
+import { type Delivery, sleep, type Transport } from "./transport.js";
+
+export interface QueueSettings {
+  readonly maxBatchSize: number;
+  /** Largest batch body (JSON bytes before compression). */
+  readonly maxBatchBytes: number;
+  readonly maxQueueSize: number;
+  readonly maxConcurrency: number;
+  readonly flushIntervalMs: number;
+  /** Send as soon as something is queued instead of on the interval. */
+  readonly immediate: boolean;
+  readonly maxRetries: number;
+  readonly backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
+}
+
+/** One session's place in the outbox. */
+export interface SessionLane {
+  readonly sessionId: string;
+  state: "pending" | "created" | "failed";
+  /** A request of this session is in flight: its next item waits. */
+  busy: boolean;
+}
+
+interface ItemBase {
+  readonly seq: number;
+  readonly lane: SessionLane;
+}
+interface CreateItem extends ItemBase {
+  readonly kind: "create";
+  readonly body: Record<string, unknown>;
+  readonly idempotencyKey: string;
+}
+interface EventItem extends ItemBase {
+  readonly kind: "event";
+  readonly eventType: string;
+  /** The event serialized once, when recorded. */
+  readonly json: string;
+  readonly bytes: number;
+}
+interface EndItem extends ItemBase {
+  readonly kind: "end";
+  readonly body: Record<string, unknown>;
+  readonly idempotencyKey: string;
+  readonly settled: () => void;
+}
+type QueueItem = CreateItem | EventItem | EndItem;
+
+type Work =
+  | { readonly kind: "batch"; readonly items: EventItem[] }
+  | { readonly kind: "single"; readonly item: CreateItem | EndItem };
+
+/** Counts for `stats()`. */
+export interface QueueCounters {
+  eventsQueued: number;
+  eventsDelivered: number;
+  eventsDropped: number;
+  eventsFailed: number;
+  sessionsCreated: number;
+  sessionsFailed: number;
+  sessionsEnded: number;
+}
+
+/** `{"events":[` + `]}`. */
+const BATCH_ENVELOPE_BYTES = 13;
+
+export class DeliveryQueue {
+  readonly counters: QueueCounters = {
+    eventsQueued: 0,
+    eventsDelivered: 0,
+    eventsDropped: 0,
+    eventsFailed: 0,
+    sessionsCreated: 0,
+    sessionsFailed: 0,
+    sessionsEnded: 0,
+  };
+
+  private items: (QueueItem | undefined)[] = [];
+  private head = 0;
+  private queuedEvents = 0;
+  private readonly inFlight = new Set<{ readonly minSeq: number }>();
+  private lastSeq = 0;
+  /** Partial batches of items up to this sequence number are sent now (interval elapsed, flush). */
+  private sendThrough = 0;
+  /** The last scan found nothing to send and nothing has changed since. */
+  private stalled = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly flushWaiters: { readonly seq: number; readonly resolve: () => void }[] = [];
+  private overflowToReport = 0;
+
+  constructor(
+    private readonly settings: QueueSettings,
+    private readonly transport: Transport,
+    private readonly report: (error: AtsError) => void,
+    private readonly stop: AbortSignal,
+    private readonly armTimer: (callback: () => void, ms: number) => ReturnType<typeof setTimeout>,
+  ) {}
+
+  /** Events waiting (not yet in a request). */
+  get size(): number {
+    return this.queuedEvents;
+  }
+
+  get requestsInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  startSession(lane: SessionLane, body: Record<string, unknown>): void {
+    this.append({ kind: "create", seq: ++this.lastSeq, lane, body, idempotencyKey: newIdempotencyKey() });
+    this.stalled = false;
+    this.pump();
+  }
+
+  addEvent(lane: SessionLane, eventType: string, json: string, bytes: number): void {
+    this.counters.eventsQueued++;
+    if (lane.state === "failed") {
+      this.counters.eventsFailed++;
+      return;
+    }
+    this.append({ kind: "event", seq: ++this.lastSeq, lane, eventType, json, bytes });
+    this.queuedEvents++;
+    if (this.queuedEvents > this.settings.maxQueueSize) this.dropOldestEvent();
+    if (lane.state === "created" && !lane.busy) this.stalled = false;
+    if (this.settings.immediate) this.sendThrough = this.lastSeq;
+    this.pump();
+  }
+
+  /** Resolves once the end was sent (or given up); callers in background mode need not wait. */
+  endSession(lane: SessionLane, body: Record<string, unknown>): Promise<void> {
+    return new Promise((settled) => {
+      if (lane.state === "failed") return settled();
+      this.append({ kind: "end", seq: ++this.lastSeq, lane, body, idempotencyKey: newIdempotencyKey(), settled });
+      if (!lane.busy) this.stalled = false;
+      this.pump();
+    });
+  }
+
+  /** Resolves when everything queued before the call has been delivered or given up. */
+  flush(): Promise<void> {
+    const seq = this.lastSeq;
+    if (this.oldestOutstandingSeq() > seq) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.flushWaiters.push({ seq, resolve });
+      this.sendThrough = Math.max(this.sendThrough, seq);
+      this.stalled = false;
+      this.pump();
+    });
+  }
+
+  /** After shutdown's deadline: reports what is still queued as lost and releases every waiter. */
+  abandon(): void {
+    let lost = 0;
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item === undefined) continue;
+      if (item.kind === "event") lost++;
+      if (item.kind === "end") item.settled();
+    }
+    this.items = [];
+    this.head = 0;
+    this.queuedEvents = 0;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (lost > 0) {
+      this.counters.eventsFailed += lost;
+      this.report(
+        new AtsDeliveryError("shutdown", `${lost} events were still queued when shutdown's time ran out`, {
+          operation: "recordEvents",
+          lostEvents: lost,
+        }),
+      );
+    }
+    this.settleFlushWaiters();
+  }
+
+  private append(item: QueueItem): void {
+    this.items.push(item);
+  }
+
+  private dropOldestEvent(): void {
+    for (let i = this.head; i < this.items.length; i++) {
+      if (this.items[i]?.kind !== "event") continue;
+      this.items[i] = undefined;
+      this.queuedEvents--;
+      this.counters.eventsDropped++;
+      if (this.overflowToReport++ === 0) queueMicrotask(() => this.reportOverflow());
+      return;
+    }
+  }
+
+  private reportOverflow(): void {
+    const dropped = this.overflowToReport;
+    this.overflowToReport = 0;
+    this.report(
+      new AtsDroppedEventsError(
+        "queue_overflow",
+        `${dropped} events dropped: more than maxQueueSize (${this.settings.maxQueueSize}) were waiting to be sent`,
+        { lostEvents: dropped },
+      ),
+    );
+  }
+
+  private pump(): void {
+    while (!this.stalled && this.inFlight.size < this.settings.maxConcurrency) {
+      const work = this.takeWork();
+      if (work === undefined) {
+        this.stalled = true;
+        break;
+      }
+      this.dispatch(work);
+    }
+    this.compact();
+    this.settleFlushWaiters();
+    this.armIntervalTimer();
+  }
+
+  private dispatch(work: Work): void {
+    const lanes = work.kind === "batch" ? new Set(work.items.map((item) => item.lane)) : new Set([work.item.lane]);
+    for (const lane of lanes) lane.busy = true;
+    const token = { minSeq: work.kind === "batch" ? (work.items[0]?.seq ?? 0) : work.item.seq };
+    this.inFlight.add(token);
+    const running = work.kind === "batch" ? this.sendEvents(work.items) : this.sendSingle(work.item);
+    void running
+      .catch((error: unknown) => {
+        // A defect of the client itself: report it rather than throw into the agent.
+        this.report(
+          new AtsDeliveryError("rejected", `Internal client error: ${String(error)}`, { operation: "deliver" }),
+        );
+      })
+      .finally(() => {
+        for (const lane of lanes) lane.busy = false;
+        this.inFlight.delete(token);
+        this.stalled = false;
+        this.pump();
+      });
+  }
+
+  /**
+   * The next request to make, scanning in order: a batch of events of created,
+   * idle sessions (sent when full, or when its oldest item is due), else the
+   * first session start or end whose session has nothing earlier pending.
+   */
+  private takeWork(): Work | undefined {
+    const blocked = new Set<SessionLane>();
+    const inBatch = new Set<SessionLane>();
+    const batchIndexes: number[] = [];
+    let batchBytes = BATCH_ENVELOPE_BYTES;
+    let full = false;
+    let control: number | undefined;
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item === undefined) continue;
+      const lane = item.lane;
+      if (lane.state === "failed") {
+        this.discardOfFailedSession(i);
+        continue;
+      }
+      if (lane.busy || blocked.has(lane)) {
+        blocked.add(lane);
+        continue;
+      }
+      if (item.kind === "event") {
+        if (lane.state !== "created") {
+          blocked.add(lane);
+          continue;
+        }
+        if (
+          batchIndexes.length >= this.settings.maxBatchSize ||
+          (batchIndexes.length > 0 && batchBytes + item.bytes + 1 > this.settings.maxBatchBytes)
+        ) {
+          full = true;
+          break;
+        }
+        batchIndexes.push(i);
+        batchBytes += item.bytes + 1;
+        inBatch.add(lane);
+        continue;
+      }
+      if (inBatch.has(lane)) {
+        blocked.add(lane);
+        continue;
+      }
+      control ??= i;
+      blocked.add(lane);
+      if (batchIndexes.length === 0) break;
+    }
+    const first = batchIndexes[0];
+    const due = first !== undefined && (this.items[first]?.seq ?? 0) <= this.sendThrough;
+    if (first !== undefined && (full || due || batchIndexes.length >= this.settings.maxBatchSize)) {
+      const items = batchIndexes.map((index) => this.items[index] as EventItem);
+      for (const index of batchIndexes) this.items[index] = undefined;
+      this.queuedEvents -= items.length;
+      return { kind: "batch", items };
+    }
+    if (control !== undefined) {
+      const item = this.items[control] as CreateItem | EndItem;
+      this.items[control] = undefined;
+      return { kind: "single", item };
+    }
+    return undefined;
+  }
+
+  private discardOfFailedSession(index: number): void {
+    const item = this.items[index];
+    this.items[index] = undefined;
+    if (item?.kind === "event") {
+      this.queuedEvents--;
+      this.counters.eventsFailed++;
+    }
+    if (item?.kind === "end") item.settled();
+  }
+
+  private async sendSingle(item: CreateItem | EndItem): Promise<void> {
+    const creating = item.kind === "create";
+    const operation = creating ? "createSession" : "endSession";
+    const delivery = await this.transport.deliver(
+      creating
+        ? {
+            method: "POST",
+            path: "/api/sdk/sessions",
+            json: JSON.stringify(item.body),
+            idempotencyKey: item.idempotencyKey,
+          }
+        : {
+            method: "PATCH",
+            path: `/api/sdk/sessions/${encodeURIComponent(item.lane.sessionId)}`,
+            json: JSON.stringify(item.body),
+            idempotencyKey: item.idempotencyKey,
+          },
+      this.stop,
+    );
+    const ok = delivery.kind === "answered" && delivery.answer.status >= 200 && delivery.answer.status < 300;
+    if (creating) {
+      if (ok) {
+        item.lane.state = "created";
+        this.counters.sessionsCreated++;
+      } else {
+        this.failSession(item, delivery);
+      }
+      return;
+    }
+    try {
+      if (ok) this.counters.sessionsEnded++;
+      else this.report(this.failure(delivery, operation, item.lane.sessionId, 0));
+    } finally {
+      item.settled();
+    }
+  }
+
+  private failSession(item: CreateItem, delivery: Delivery): void {
+    item.lane.state = "failed";
+    this.counters.sessionsFailed++;
+    let lost = 0;
+    for (let i = this.head; i < this.items.length; i++) {
+      const queued = this.items[i];
+      if (queued?.lane !== item.lane) continue;
+      if (queued.kind === "event") lost++;
+      this.discardOfFailedSession(i);
+    }
+    const cause = this.failure(delivery, "createSession", item.lane.sessionId, lost);
+    this.report(
+      new AtsDeliveryError(
+        "session_not_created",
+        `Session ${item.lane.sessionId} was not created (${cause.message}); its ${lost} queued events and any later ones are dropped`,
+        {
+          operation: "createSession",
+          status: cause.status,
+          body: cause.body,
+          attempts: cause.attempts,
+          lostEvents: lost,
+          sessionId: item.lane.sessionId,
+        },
+      ),
+    );
+  }
+
+  /**
+   * One batch request (a fresh Idempotency-Key, the events' own keys), then the
+   * events the service answered with a retryable status again, until each is
+   * stored, refused or out of retries. A 413 splits the batch.
+   */
+  private async sendEvents(items: EventItem[]): Promise<void> {
+    let pending = items;
+    for (let retry = 0; pending.length > 0; retry++) {
+      const delivery = await this.transport.deliver(
+        {
+          method: "POST",
+          path: "/api/sdk/events/batch",
+          json: `{"events":[${pending.map((item) => item.json).join(",")}]}`,
+          idempotencyKey: newIdempotencyKey(),
+        },
+        this.stop,
+      );
+      if (delivery.kind === "gave_up")
+        return this.lose(pending, this.failure(delivery, "recordEvents", undefined, pending.length));
+      const { status, body } = delivery.answer;
+      if (status === 413 && pending.length > 1) {
+        const half = Math.ceil(pending.length / 2);
+        await this.sendEvents(pending.slice(0, half));
+        await this.sendEvents(pending.slice(half));
+        return;
+      }
+      const results = status === 200 ? batchResults(body, pending.length) : undefined;
+      if (results === undefined) {
+        return this.lose(pending, this.failure(delivery, "recordEvents", undefined, pending.length));
+      }
+      const again: EventItem[] = [];
+      const refused: { item: EventItem; result: BatchResult }[] = [];
+      pending.forEach((item, index) => {
+        const result = results[index] as BatchResult;
+        if (result.status >= 200 && result.status < 300) this.counters.eventsDelivered++;
+        else if (isRetryableStatus(result.status, result.error)) again.push(item);
+        else refused.push({ item, result });
+      });
+      if (refused.length > 0) this.reportRefused(refused);
+      if (again.length > 0 && (retry >= this.settings.maxRetries || this.stop.aborted)) {
+        const reason = this.stop.aborted ? "shutdown" : "retries_exhausted";
+        return this.lose(
+          again,
+          new AtsDeliveryError(reason, `${again.length} events still failed after ${retry + 1} batch attempts`, {
+            operation: "recordEvents",
+            status: results[pending.indexOf(again[0] as EventItem)]?.status,
+            attempts: retry + 1,
+            lostEvents: again.length,
+          }),
+        );
+      }
+      if (again.length > 0) await sleep(retryDelayMs(retry, this.settings.backoff, undefined), this.stop);
+      pending = again;
+    }
+  }
+
+  private reportRefused(refused: { item: EventItem; result: BatchResult }[]): void {
+    this.counters.eventsFailed += refused.length;
+    const first = refused[0] as { item: EventItem; result: BatchResult };
+    const message = messageOf(first.result.error) ?? `status ${first.result.status}`;
+    this.report(
+      new AtsDeliveryError(
+        "rejected",
+        `The service refused ${refused.length} event${refused.length === 1 ? "" : "s"} (first: ${first.result.status} ${message})`,
+        {
+          operation: "recordEvents",
+          status: first.result.status,
+          body: refused.slice(0, 20).map(({ item, result }) => ({
+            sessionId: item.lane.sessionId,
+            eventType: item.eventType,
+            status: result.status,
+            error: result.error,
+          })),
+          attempts: 1,
+          lostEvents: refused.length,
+          sessionId: first.item.lane.sessionId,
+        },
+      ),
+    );
+  }
+
+  private lose(items: EventItem[], error: AtsDeliveryError): void {
+    this.counters.eventsFailed += items.length;
+    this.report(error);
+  }
+
+  private failure(
+    delivery: Delivery,
+    operation: string,
+    sessionId: string | undefined,
+    lostEvents: number,
+  ): AtsDeliveryError {
+    const context = sessionId === undefined ? {} : { sessionId };
+    if (delivery.kind === "answered") {
+      const { status, body } = delivery.answer;
+      return new AtsDeliveryError("rejected", `${operation}: ${status} ${messageOf(body) ?? ""}`.trim(), {
+        operation,
+        status,
+        body,
+        attempts: delivery.attempts,
+        lostEvents,
+        ...context,
+      });
+    }
+    const last =
+      delivery.lastAnswer !== undefined
+        ? `${delivery.lastAnswer.status} ${messageOf(delivery.lastAnswer.body) ?? ""}`.trim()
+        : (delivery.lastError ?? "no answer");
+    const code = delivery.reason === "stopped" ? "shutdown" : "retries_exhausted";
+    const why = delivery.reason === "stopped" ? "stopped by shutdown" : `gave up after ${delivery.attempts} attempts`;
+    return new AtsDeliveryError(code, `${operation}: ${why} (last: ${last})`, {
+      operation,
+      status: delivery.lastAnswer?.status,
+      body: delivery.lastAnswer?.body,
+      attempts: delivery.attempts,
+      lostEvents,
+      ...context,
+    });
+  }
+
+  private oldestOutstandingSeq(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (let i = this.head; i < this.items.length; i++) {
+      const item = this.items[i];
+      if (item !== undefined) {
+        oldest = item.seq;
+        break;
+      }
+    }
+    for (const work of this.inFlight) oldest = Math.min(oldest, work.minSeq);
+    return oldest;
+  }
+
+  private settleFlushWaiters(): void {
+    if (this.flushWaiters.length === 0) return;
+    const oldest = this.oldestOutstandingSeq();
+    for (let i = this.flushWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.flushWaiters[i];
+      if (waiter !== undefined && waiter.seq < oldest) {
+        this.flushWaiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private compact(): void {
+    while (this.head < this.items.length && this.items[this.head] === undefined) this.head++;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 4096 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private armIntervalTimer(): void {
+    if (this.timer !== undefined || this.settings.immediate || this.head >= this.items.length) return;
+    this.timer = this.armTimer(() => {
+      this.timer = undefined;
+      this.sendThrough = this.lastSeq;
+      this.stalled = false;
+      this.pump();
+    }, this.settings.flushIntervalMs);
+  }
+}
+
+interface BatchResult {
+  readonly status: number;
+  readonly error?: unknown;
+}
+
+function batchResults(body: unknown, count: number): BatchResult[] | undefined {
+  const results = (body as { results?: unknown } | undefined)?.results;
+  if (!Array.isArray(results) || results.length !== count) return undefined;
+  if (!results.every((result) => typeof (result as { status?: unknown })?.status === "number")) return undefined;
+  return results as BatchResult[];
+}
+
+function messageOf(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : undefined;
+}

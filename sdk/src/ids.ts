@@ -1,0 +1,34 @@
+/**
+ * Ids the client mints: session ids in the service's own format (`ses_` + a
+ * ULID), so a run has its id before the service has answered, and random keys
+ * that make every retry idempotent.
+ */
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function randomDigits(count: number): string {
+  const bytes = new Uint8Array(count);
+  globalThis.crypto.getRandomValues(bytes);
+  // 256 is a multiple of 32, so `byte & 31` is uniform.
+  return Array.from(bytes, (byte) => CROCKFORD[byte & 31]).join("");
+}
+
+function timeDigits(milliseconds: number): string {
+  let remaining = Math.max(0, Math.floor(milliseconds));
+  let out = "";
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD[remaining % 32] + out;
+    remaining = Math.floor(remaining / 32);
+  }
+  return out;
+}
+
+/** A session id the service accepts as the `id` of `POST /api/sdk/sessions`: `ses_` + ULID (time + 80 random bits). */
+export function newSessionId(nowMs: number = Date.now()): string {
+  return `ses_${timeDigits(nowMs)}${randomDigits(16)}`;
+}
+
+/** A fresh key for `Idempotency-Key` headers and batch events' `idempotencyKey`. */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,37 @@
+/**
+ * `@ats/client`: record agent runs in the Agent Tracking Service.
+ *
+ * ```ts
+ * const ats = new AgentTracker({ apiKey: process.env.ATS_API_KEY, baseUrl: process.env.ATS_BASE_URL });
+ * await ats.trace({ name: "Refund request", agentName: "support-bot", userId: "customer-42" }, async (run) => {
+ *   run.toolCall({ toolName: "search_docs", toolInput: { query: "refund policy" }, toolOutput: { hits: 3 } });
+ * });
+ * await ats.shutdown();
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { AgentTracker, currentRun, MAX_EVENT_BYTES, type TrackerStats } from "./agent-tracker.js";
+export type { AgentTrackerOptions } from "./config.js";
+export {
+  AtsConfigurationError,
+  AtsDeliveryError,
+  AtsDroppedEventsError,
+  AtsError,
+  type AtsErrorCode,
+  AtsUsageError,
+} from "./errors.js";
+export type {
+  DecisionFields,
+  EndFields,
+  ErrorFields,
+  EventType,
+  LlmCallFields,
+  SessionFields,
+  StateChangeFields,
+  ToolCallFields,
+  TrackedEvent,
+} from "./event-types.js";
+export type { JsonObject, JsonValue } from "./json-value.js";
+export { Run, type RunUsage } from "./run.js";
+export { wrapTool } from "./wrap-tool.js";

@@ -1,0 +1,338 @@
+/**
+ * One agent run (a session): records its events and ends it. Every method
+ * returns at once and none throws into agent code; problems go to `onError`.
+ */
+import { type AtsError, AtsUsageError } from "./errors.js";
+import type {
+  DecisionFields,
+  EndFields,
+  ErrorFields,
+  EventType,
+  LlmCallFields,
+  StateChangeFields,
+  ToolCallFields,
+  TrackedEvent,
+} from "./event-types.js";
+import { type JsonObject, toJsonObject, toWellFormedString } from "./json-value.js";
+
+/** What a run needs from its tracker. */
+export interface RunHost {
+  /** Masks, checks and queues one event of `run`. */
+  record(run: Run, event: TrackedEvent): void;
+  /** Queues the session's end; resolves when it was sent (immediate mode) or queued (background). */
+  end(run: Run, body: Record<string, unknown>): Promise<void>;
+  report(error: AtsError): void;
+}
+
+/** Token and cost totals of a run so far. */
+export interface RunUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+  /** Sum of the `estimatedCost` of the run's events. */
+  readonly estimatedCost: number;
+  /** Whether any LLM call reported tokens (only then are they sent with `end`). */
+  readonly hasTokens: boolean;
+}
+
+/** An event's own fields as the methods build them: `undefined` means "not sent". */
+type EventFields = {
+  [K in Exclude<keyof TrackedEvent, "sessionId" | "eventType" | "occurredAt">]?: TrackedEvent[K] | undefined;
+};
+
+function optionalText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = toWellFormedString(typeof value === "string" ? value : String(value));
+  return text === "" ? undefined : text;
+}
+
+function nonNegative(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return typeof error === "string" ? error : String(error);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** A tool's arguments as `toolInput`: a single object argument as itself, anything else as `{ args }`. */
+function toolInputOf(args: readonly unknown[]): JsonObject {
+  const [only] = args;
+  if (args.length === 1 && typeof only === "object" && only !== null && !Array.isArray(only)) return toJsonObject(only);
+  return toJsonObject({ args });
+}
+
+export class Run {
+  /** The session id (`ses_…`), known at once: the client mints it. */
+  readonly id: string;
+  readonly name: string;
+  readonly agentName: string;
+  readonly userId: string;
+  /** Whether this run is recorded (see `sampleRate`). An unsampled run accepts every call and sends nothing. */
+  readonly sampled: boolean;
+  /** `Date.now()` at `startSession`. */
+  readonly startedAtMs: number;
+
+  private ended = false;
+  private promptTokens = 0;
+  private completionTokens = 0;
+  private totalTokens = 0;
+  private hasTokens = false;
+  private cost = 0;
+
+  /** @internal Created by `AgentTracker.startSession`. */
+  constructor(
+    private readonly host: RunHost,
+    fields: { id: string; name: string; agentName: string; userId: string; sampled: boolean; startedAtMs: number },
+  ) {
+    this.id = fields.id;
+    this.name = fields.name;
+    this.agentName = fields.agentName;
+    this.userId = fields.userId;
+    this.sampled = fields.sampled;
+    this.startedAtMs = fields.startedAtMs;
+  }
+
+  /** Whether `end` was called. */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Tokens and cost recorded so far. */
+  get usage(): RunUsage {
+    return {
+      promptTokens: this.promptTokens,
+      completionTokens: this.completionTokens,
+      totalTokens: this.totalTokens,
+      estimatedCost: this.cost,
+      hasTokens: this.hasTokens,
+    };
+  }
+
+  /** Records a `tool_call` event. */
+  toolCall(fields: ToolCallFields): void {
+    this.guarded(() =>
+      this.emit("tool_call", {
+        toolName: optionalText(fields.toolName),
+        toolInput: fields.toolInput === undefined ? undefined : toJsonObject(fields.toolInput),
+        toolOutput: fields.toolOutput === undefined ? undefined : toJsonObject(fields.toolOutput),
+        reasoning: optionalText(fields.reasoning),
+        estimatedCost: fields.estimatedCost,
+      }),
+    );
+  }
+
+  /** Records an `llm_decision` event: a decision point with its alternatives and confidence. */
+  decision(fields: DecisionFields): void {
+    this.guarded(() =>
+      this.emit("llm_decision", {
+        reasoning: optionalText(fields.reasoning),
+        alternativesConsidered: fields.alternativesConsidered?.map((entry) => toWellFormedString(String(entry))),
+        confidence: fields.confidence,
+        estimatedCost: fields.estimatedCost,
+      }),
+    );
+  }
+
+  /** Records a `state_change` event; `from`, `to` and `details` go to `toolInput`. */
+  stateChange(fields: StateChangeFields): void {
+    this.guarded(() => {
+      const input: Record<string, unknown> = { ...fields.details };
+      if (fields.from !== undefined) input.from = fields.from;
+      if (fields.to !== undefined) input.to = fields.to;
+      this.emit("state_change", {
+        toolInput: Object.keys(input).length === 0 ? undefined : toJsonObject(input),
+        reasoning: optionalText(fields.reasoning),
+        estimatedCost: fields.estimatedCost,
+      });
+    });
+  }
+
+  /** Records an `error` event from an `Error` (name, message, stack, cause), a string, or fields. */
+  error(errorOrFields: unknown): void {
+    this.guarded(() => {
+      if (errorOrFields instanceof Error) {
+        this.emit("error", {
+          reasoning: describeError(errorOrFields),
+          toolOutput: toJsonObject({ error: errorOrFields }),
+        });
+        return;
+      }
+      if (typeof errorOrFields === "object" && errorOrFields !== null && "message" in errorOrFields) {
+        const fields = errorOrFields as ErrorFields;
+        this.emit("error", {
+          reasoning: optionalText(fields.message),
+          toolName: optionalText(fields.toolName),
+          toolInput: fields.details === undefined ? undefined : toJsonObject(fields.details),
+          estimatedCost: fields.estimatedCost,
+        });
+        return;
+      }
+      this.emit("error", {
+        reasoning: optionalText(describeError(errorOrFields)),
+        toolOutput:
+          typeof errorOrFields === "object" && errorOrFields !== null ? toJsonObject(errorOrFields) : undefined,
+      });
+    });
+  }
+
+  /**
+   * Records one language-model call as an `llm_decision` event and adds its
+   * tokens to the run's totals (sent with `end` unless `end` is given its own).
+   */
+  llmCall(fields: LlmCallFields): void {
+    this.guarded(() => {
+      const prompt = nonNegative(fields.promptTokens);
+      const completion = nonNegative(fields.completionTokens);
+      const total =
+        nonNegative(fields.totalTokens) ??
+        (prompt !== undefined || completion !== undefined ? (prompt ?? 0) + (completion ?? 0) : undefined);
+      if (prompt !== undefined || completion !== undefined || total !== undefined) {
+        this.hasTokens = true;
+        this.promptTokens += prompt ?? 0;
+        this.completionTokens += completion ?? 0;
+        this.totalTokens += total ?? 0;
+      }
+      const usage: Record<string, unknown> = {};
+      if (prompt !== undefined) usage.promptTokens = prompt;
+      if (completion !== undefined) usage.completionTokens = completion;
+      if (total !== undefined) usage.totalTokens = total;
+      if (fields.durationMs !== undefined) usage.durationMs = fields.durationMs;
+      this.emit("llm_decision", {
+        reasoning: optionalText(fields.reasoning),
+        toolInput: toJsonObject({ ...fields.request, model: fields.model }),
+        toolOutput: toJsonObject({ ...fields.response, ...usage }),
+        estimatedCost: fields.estimatedCost,
+      });
+    });
+  }
+
+  /**
+   * `fn` wrapped so that every call records a `tool_call` (input, output,
+   * duration) and, when it throws or rejects, an `error` event too; the result
+   * or error is passed through unchanged, sync or async as `fn` is.
+   */
+  wrapTool<A extends unknown[], R>(toolName: string, fn: (...args: A) => R): (...args: A) => R {
+    const run = this;
+    return function trackedTool(this: unknown, ...args: A): R {
+      const started = Date.now();
+      let result: R;
+      try {
+        result = fn.apply(this, args);
+      } catch (error) {
+        run.recordToolOutcome(toolName, args, started, { error });
+        throw error;
+      }
+      if (isPromiseLike(result)) {
+        return Promise.resolve(result).then(
+          (value) => {
+            run.recordToolOutcome(toolName, args, started, { value });
+            return value;
+          },
+          (error: unknown) => {
+            run.recordToolOutcome(toolName, args, started, { error });
+            throw error;
+          },
+        ) as R;
+      }
+      run.recordToolOutcome(toolName, args, started, { value: result });
+      return result;
+    };
+  }
+
+  /**
+   * Ends the session. Duration, token totals and cost are filled in from the
+   * run unless given; `status` follows `success`/`failureReason` unless given.
+   * Resolves once queued (background mode) or sent (immediate mode); never rejects.
+   * A second call is reported and ignored.
+   */
+  async end(fields: EndFields = {}): Promise<void> {
+    try {
+      if (this.ended) {
+        this.host.report(new AtsUsageError(`Session ${this.id} was already ended`, this.id));
+        return;
+      }
+      this.ended = true;
+      await this.host.end(this, this.endBody(fields));
+    } catch (error) {
+      this.host.report(new AtsUsageError(`Could not end session ${this.id}: ${describeError(error)}`, this.id));
+    }
+  }
+
+  private endBody(fields: EndFields): Record<string, unknown> {
+    const failed =
+      fields.status === "failed" ||
+      (fields.status === undefined && (fields.success === false || fields.failureReason !== undefined));
+    const body: Record<string, unknown> = {
+      status: fields.status ?? (failed ? "failed" : "completed"),
+      durationMs: fields.durationMs ?? Math.max(0, Date.now() - this.startedAtMs),
+    };
+    if (fields.success !== undefined) body.success = fields.success;
+    const reason = optionalText(fields.failureReason);
+    if (reason !== undefined) body.failureReason = reason;
+    const cost = fields.estimatedCost ?? (this.cost > 0 ? this.cost : undefined);
+    if (cost !== undefined) body.estimatedCost = cost;
+    if (fields.promptTokens !== undefined) body.promptTokens = fields.promptTokens;
+    else if (this.hasTokens) body.promptTokens = this.promptTokens;
+    if (fields.completionTokens !== undefined) body.completionTokens = fields.completionTokens;
+    else if (this.hasTokens) body.completionTokens = this.completionTokens;
+    if (fields.totalTokens !== undefined) body.totalTokens = fields.totalTokens;
+    else if (this.hasTokens) body.totalTokens = this.totalTokens;
+    if (fields.customMetrics !== undefined) body.customMetrics = fields.customMetrics;
+    return body;
+  }
+
+  private recordToolOutcome(
+    toolName: string,
+    args: readonly unknown[],
+    started: number,
+    outcome: { value?: unknown; error?: unknown },
+  ): void {
+    this.guarded(() => {
+      const durationMs = Date.now() - started;
+      const failed = "error" in outcome;
+      const output = failed ? { error: outcome.error, durationMs } : { result: outcome.value, durationMs };
+      this.emit("tool_call", {
+        toolName: optionalText(toolName),
+        toolInput: toolInputOf(args),
+        toolOutput: toJsonObject(output),
+      });
+      if (failed) {
+        this.emit("error", {
+          toolName: optionalText(toolName),
+          reasoning: optionalText(describeError(outcome.error)),
+          toolOutput: toJsonObject({ error: outcome.error }),
+        });
+      }
+    });
+  }
+
+  private emit(eventType: EventType, fields: EventFields): void {
+    const cost = nonNegative(fields.estimatedCost);
+    if (cost !== undefined) this.cost += cost;
+    if (!this.sampled) return;
+    const event: TrackedEvent = { sessionId: this.id, eventType, occurredAt: new Date().toISOString() };
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) (event as unknown as Record<string, unknown>)[key] = value;
+    }
+    this.host.record(this, event);
+  }
+
+  private guarded(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.host.report(
+        new AtsUsageError(`Could not record an event of session ${this.id}: ${describeError(error)}`, this.id),
+      );
+    }
+  }
+}
