@@ -22,8 +22,14 @@ export interface TrackedEvent {
   occurredAt: string;
 }
 
+/** Fields every event method accepts. */
+export interface CommonEventFields {
+  /** When it happened (default: now). Set it when replaying or importing past runs; the service takes up to 5 minutes ahead. */
+  occurredAt?: Date | string;
+}
+
 /** `run.toolCall(…)`: inputs and outputs may be any value; non-objects are kept as `{ value }`. */
-export interface ToolCallFields {
+export interface ToolCallFields extends CommonEventFields {
   toolName: string;
   toolInput?: unknown;
   toolOutput?: unknown;
@@ -32,7 +38,7 @@ export interface ToolCallFields {
 }
 
 /** `run.decision(…)`: a decision point of the agent. */
-export interface DecisionFields {
+export interface DecisionFields extends CommonEventFields {
   reasoning?: string;
   alternativesConsidered?: string[];
   /** 0.0 – 1.0. */
@@ -41,7 +47,7 @@ export interface DecisionFields {
 }
 
 /** `run.stateChange(…)`: `from`, `to` and `details` are recorded as the event's `toolInput`. */
-export interface StateChangeFields {
+export interface StateChangeFields extends CommonEventFields {
   from?: string;
   to?: string;
   details?: Record<string, unknown>;
@@ -50,7 +56,7 @@ export interface StateChangeFields {
 }
 
 /** `run.error(…)` with fields instead of an `Error`. */
-export interface ErrorFields {
+export interface ErrorFields extends CommonEventFields {
   message: string;
   /** The tool that failed, counted in the session's tool errors. */
   toolName?: string;
@@ -59,7 +65,7 @@ export interface ErrorFields {
 }
 
 /** `run.llmCall(…)`: one call to a language model (what `wrapOpenAI` records for you). */
-export interface LlmCallFields {
+export interface LlmCallFields extends CommonEventFields {
   model: string;
   /** A summary of the prompt and answer; recorded as `reasoning`. */
   reasoning?: string;

@@ -50,6 +50,12 @@ function nonNegative(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
+/** ISO 8601 UTC of a given time, or now when none (or an unreadable one) is given. */
+function timestamp(value: Date | string | undefined): string {
+  const time = value === undefined ? Date.now() : value instanceof Date ? value.getTime() : Date.parse(value);
+  return new Date(Number.isFinite(time) ? time : Date.now()).toISOString();
+}
+
 function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return typeof error === "string" ? error : String(error);
@@ -126,6 +132,7 @@ export class Run {
         toolOutput: fields.toolOutput === undefined ? undefined : toJsonObject(fields.toolOutput),
         reasoning: optionalText(fields.reasoning),
         estimatedCost: fields.estimatedCost,
+        occurredAt: fields.occurredAt,
       }),
     );
   }
@@ -138,6 +145,7 @@ export class Run {
         alternativesConsidered: fields.alternativesConsidered?.map((entry) => toWellFormedString(String(entry))),
         confidence: fields.confidence,
         estimatedCost: fields.estimatedCost,
+        occurredAt: fields.occurredAt,
       }),
     );
   }
@@ -152,6 +160,7 @@ export class Run {
         toolInput: Object.keys(input).length === 0 ? undefined : toJsonObject(input),
         reasoning: optionalText(fields.reasoning),
         estimatedCost: fields.estimatedCost,
+        occurredAt: fields.occurredAt,
       });
     });
   }
@@ -173,6 +182,7 @@ export class Run {
           toolName: optionalText(fields.toolName),
           toolInput: fields.details === undefined ? undefined : toJsonObject(fields.details),
           estimatedCost: fields.estimatedCost,
+          occurredAt: fields.occurredAt,
         });
         return;
       }
@@ -211,6 +221,7 @@ export class Run {
         toolInput: toJsonObject({ ...fields.request, model: fields.model }),
         toolOutput: toJsonObject({ ...fields.response, ...usage }),
         estimatedCost: fields.estimatedCost,
+        occurredAt: fields.occurredAt,
       });
     });
   }
@@ -319,8 +330,9 @@ export class Run {
     const cost = nonNegative(fields.estimatedCost);
     if (cost !== undefined) this.cost += cost;
     if (!this.sampled) return;
-    const event: TrackedEvent = { sessionId: this.id, eventType, occurredAt: new Date().toISOString() };
-    for (const [key, value] of Object.entries(fields)) {
+    const { occurredAt, ...rest } = fields;
+    const event: TrackedEvent = { sessionId: this.id, eventType, occurredAt: timestamp(occurredAt) };
+    for (const [key, value] of Object.entries(rest)) {
       if (value !== undefined) (event as unknown as Record<string, unknown>)[key] = value;
     }
     this.host.record(this, event);
