@@ -38,7 +38,7 @@ export interface RunUsage {
 /** An event's own fields as the methods build them: `undefined` means "not sent". */
 type EventFields = {
   [K in Exclude<keyof TrackedEvent, "sessionId" | "eventType" | "occurredAt">]?: TrackedEvent[K] | undefined;
-};
+} & { occurredAt?: Date | string | undefined };
 
 function optionalText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
