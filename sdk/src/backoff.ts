@@ -32,6 +32,7 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number 
   if (value === null || value === undefined || value.trim() === "") return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

@@ -329,7 +329,6 @@ export class Run {
   private emit(eventType: EventType, fields: EventFields): void {
     const cost = nonNegative(fields.estimatedCost);
     if (cost !== undefined) this.cost += cost;
-    if (!this.sampled) return;
     const { occurredAt, ...rest } = fields;
     const event: TrackedEvent = { sessionId: this.id, eventType, occurredAt: timestamp(occurredAt) };
     for (const [key, value] of Object.entries(rest)) {

@@ -1,0 +1,183 @@
+/** Construction checks, the current run through `await`, and what `trace`, `wrapTool` and `end` send. */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  AgentTracker,
+  AtsConfigurationError,
+  type AtsError,
+  currentRun,
+  type Run,
+  wrapTool,
+} from "../../sdk/src/index.js";
+import { scriptedFetch, sentEvents, TEST_KEY, TEST_URL } from "./support/scripted-fetch.js";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function tracker() {
+  const service = scriptedFetch();
+  const errors: AtsError[] = [];
+  const ats = new AgentTracker({ apiKey: TEST_KEY, baseUrl: TEST_URL, fetch: service.fetch, onError: (error) => errors.push(error) });
+  return { ats, errors, requests: service.requests };
+}
+
+describe("construction", () => {
+  it("misuse is a typed error at construction, naming the problem", () => {
+    vi.stubEnv("ATS_API_KEY", "");
+    vi.stubEnv("ATS_BASE_URL", "");
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ baseUrl: TEST_URL }, /No API key/],
+      [{ apiKey: "sk-not-ours", baseUrl: TEST_URL }, /does not look like an ats key/],
+      [{ apiKey: TEST_KEY }, /No base URL/],
+      [{ apiKey: TEST_KEY, baseUrl: "localhost:3000" }, /must be http\(s\)|not a URL/],
+      [{ apiKey: TEST_KEY, baseUrl: "ftp://example.com" }, /must be http\(s\)/],
+      [{ apiKey: TEST_KEY, baseUrl: "https://user:pw@example.com" }, /credentials/],
+      [{ apiKey: TEST_KEY, baseUrl: TEST_URL, sampleRate: 2 }, /sampleRate/],
+      [{ apiKey: TEST_KEY, baseUrl: TEST_URL, maxBatchSize: 500 }, /maxBatchSize/],
+      [{ apiKey: TEST_KEY, baseUrl: TEST_URL, mode: "sometimes" }, /mode/],
+      [{ apiKey: TEST_KEY, baseUrl: TEST_URL, onError: "log" }, /onError/],
+    ];
+    for (const [options, message] of cases) {
+      let thrown: unknown;
+      try {
+        new AgentTracker(options as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(options)).toBeInstanceOf(AtsConfigurationError);
+      expect((thrown as Error).message).toMatch(message);
+    }
+  });
+
+  it("takes the key and URL from ATS_API_KEY / ATS_BASE_URL, and trims a trailing slash", async () => {
+    vi.stubEnv("ATS_API_KEY", TEST_KEY);
+    vi.stubEnv("ATS_BASE_URL", "http://env.test/");
+    const service = scriptedFetch();
+    const ats = new AgentTracker({ fetch: service.fetch });
+    await ats.startSession({ name: "n", agentName: "a", userId: "u" });
+    await ats.shutdown();
+    expect(service.requests[0]?.path).toBe("/api/sdk/sessions");
+    expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+  });
+});
+
+describe("the current run", () => {
+  it("follows each trace through awaits, timers and Promise.all, without mixing concurrent traces", async () => {
+    const { ats, errors } = tracker();
+    const seen: [string, string | undefined][] = [];
+    const step = async (label: string) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+      seen.push([label, currentRun()?.name]);
+    };
+    await Promise.all(
+      ["alpha", "beta", "gamma"].map((name) =>
+        ats.trace({ name, agentName: "ctx", userId: "u" }, async () => {
+          await step(name);
+          await Promise.all([step(name), step(name)]);
+          setTimeout(() => seen.push([name, currentRun()?.name]), 1);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }),
+      ),
+    );
+    expect(seen).toHaveLength(12);
+    for (const [label, name] of seen) expect(name).toBe(label);
+    expect(currentRun()).toBeUndefined();
+    await ats.shutdown();
+    expect(errors).toEqual([]);
+  });
+
+  it("runWith makes a startSession run current", async () => {
+    const { ats } = tracker();
+    const run = await ats.startSession({ name: "n", agentName: "a", userId: "u" });
+    const inside = await ats.runWith(run, async () => {
+      await Promise.resolve();
+      return currentRun();
+    });
+    expect(inside).toBe(run);
+    await ats.shutdown();
+  });
+});
+
+describe("trace, wrapTool and end", () => {
+  it("end fills in duration, token totals and cost from the run unless given", async () => {
+    const { ats, requests } = tracker();
+    const run = await ats.startSession({ name: "n", agentName: "a", userId: "u" });
+    run.llmCall({ model: "m", promptTokens: 10, completionTokens: 5, estimatedCost: 0.5 });
+    run.llmCall({ model: "m", promptTokens: 20, completionTokens: 1, totalTokens: 22, estimatedCost: 0.25 });
+    run.toolCall({ toolName: "t", estimatedCost: 0.25 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await run.end();
+    const other = await ats.startSession({ name: "n2", agentName: "a", userId: "u" });
+    await other.end({ durationMs: 5, promptTokens: 1, estimatedCost: 9, status: "failed", failureReason: "x" });
+    await ats.shutdown();
+    const end = requests.find((request) => request.path === `/api/sdk/sessions/${run.id}`)?.body;
+    expect(end).toMatchObject({ status: "completed", promptTokens: 30, completionTokens: 6, totalTokens: 37, estimatedCost: 1 });
+    expect(end?.durationMs).toBeGreaterThanOrEqual(20);
+    const otherEnd = requests.find((request) => request.path === `/api/sdk/sessions/${other.id}`)?.body;
+    expect(otherEnd).toEqual({ status: "failed", durationMs: 5, promptTokens: 1, estimatedCost: 9, failureReason: "x" });
+  });
+
+  it("a second end is reported and not sent; an event after end is still sent (late events are kept)", async () => {
+    const { ats, requests, errors } = tracker();
+    const run: Run = await ats.startSession({ name: "n", agentName: "a", userId: "u" });
+    await run.end();
+    run.toolCall({ toolName: "late" });
+    await run.end({ status: "failed" });
+    await ats.shutdown();
+    expect(requests.filter((request) => request.method === "PATCH")).toHaveLength(1);
+    expect(sentEvents(requests).map((event) => event.toolName)).toEqual(["late"]);
+    expect(errors.map((error) => error.code)).toEqual(["usage"]);
+  });
+
+  it("wrapTool outside any run just calls the tool; sync and async results and errors pass through unchanged", async () => {
+    const { ats, requests } = tracker();
+    const double = wrapTool("double", (n: number) => n * 2);
+    const fail = wrapTool("fail", async () => {
+      throw new SyntaxError("nope");
+    });
+    expect(double(2)).toBe(4);
+    await expect(fail()).rejects.toBeInstanceOf(SyntaxError);
+    const result = await ats.trace({ name: "n", agentName: "a", userId: "u" }, async () => {
+      const value = double(21);
+      await fail().catch(() => undefined);
+      return value;
+    });
+    expect(result).toBe(42);
+    await ats.shutdown();
+    expect(sentEvents(requests).map((event) => [event.eventType, event.toolName])).toEqual([
+      ["tool_call", "double"],
+      ["tool_call", "fail"],
+      ["error", "fail"],
+    ]);
+  });
+
+  it("a failure reason built from a huge exception message is cut to the service's 4,096 characters", async () => {
+    const { ats, requests } = tracker();
+    await expect(
+      ats.trace({ name: "n", agentName: "a", userId: "u" }, () => {
+        throw new Error("x".repeat(10_000));
+      }),
+    ).rejects.toThrow();
+    await ats.shutdown();
+    const end = requests.find((request) => request.method === "PATCH")?.body;
+    expect((end?.failureReason as string).length).toBe(4_096);
+    expect(end).toMatchObject({ status: "failed", success: false });
+  });
+
+  it("prototype names as tool names, metadata keys and metric names are sent as data", async () => {
+    const { ats, requests } = tracker();
+    const run = await ats.startSession({
+      name: "n",
+      agentName: "a",
+      userId: "u",
+      metadata: JSON.parse('{"__proto__":{"polluted":true},"constructor":1}'),
+    });
+    run.toolCall({ toolName: "__proto__", toolInput: JSON.parse('{"__proto__":{"x":1}}') });
+    await run.end({ customMetrics: JSON.parse('{"__proto__":1,"toString":2}') });
+    await ats.shutdown();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const create = requests.find((request) => request.path === "/api/sdk/sessions");
+    expect(Object.keys(create?.body.metadata as object)).toEqual(["__proto__", "constructor"]);
+    expect(Object.keys(sentEvents(requests)[0]?.toolInput as object)).toEqual(["__proto__"]);
+  });
+});
