@@ -114,7 +114,9 @@ describe("idempotency", () => {
   it("a batch retried after a 503 carries the same Idempotency-Key and the same event keys", async () => {
     let failures = 1;
     const { ats, requests } = tracker((request) =>
-      request.path === "/api/sdk/events/batch" && failures-- > 0 ? { status: 503, headers: { "retry-after": "0" } } : undefined,
+      request.path === "/api/sdk/events/batch" && failures-- > 0
+        ? { status: 503, headers: { "retry-after": "0" } }
+        : undefined,
     );
     const run = await ats.startSession(agent);
     for (let i = 0; i < 3; i++) run.toolCall({ toolName: "t" });
@@ -122,7 +124,8 @@ describe("idempotency", () => {
     const batches = requests.filter((request) => request.path === "/api/sdk/events/batch");
     expect(batches).toHaveLength(2);
     expect(batches[1]?.headers["idempotency-key"]).toBe(batches[0]?.headers["idempotency-key"]);
-    const keys = (batch: (typeof batches)[number]) => (batch.body.events as { idempotencyKey: string }[]).map((event) => event.idempotencyKey);
+    const keys = (batch: (typeof batches)[number]) =>
+      (batch.body.events as { idempotencyKey: string }[]).map((event) => event.idempotencyKey);
     expect(keys(batches[1] as never)).toEqual(keys(batches[0] as never));
     expect(new Set(keys(batches[0] as never)).size).toBe(3);
     expect(ats.stats()).toMatchObject({ eventsDelivered: 3, retries: 1 });
@@ -136,7 +139,11 @@ describe("idempotency", () => {
       const events = request.body.events as unknown[];
       return {
         status: 200,
-        body: { results: events.map((_, index) => (index === 1 ? { index, status: 503, error: { error: "Service Unavailable" } } : { index, status: 201 })) },
+        body: {
+          results: events.map((_, index) =>
+            index === 1 ? { index, status: 503, error: { error: "Service Unavailable" } } : { index, status: 201 },
+          ),
+        },
       };
     });
     const run = await ats.startSession(agent);
@@ -172,7 +179,13 @@ describe("retries and refusals", () => {
       const events = request.body.events as unknown[];
       return {
         status: 200,
-        body: { results: events.map((_, index) => ({ index, status: 400, error: { error: "Bad Request", message: "Invalid event: confidence" } })) },
+        body: {
+          results: events.map((_, index) => ({
+            index,
+            status: 400,
+            error: { error: "Bad Request", message: "Invalid event: confidence" },
+          })),
+        },
       };
     });
     const run = await ats.startSession(agent);
@@ -204,7 +217,7 @@ describe("retries and refusals", () => {
   it("backs off exponentially with jitter on network errors: retry n waits within [0, 250 ms · 2^n] (fake timers)", async () => {
     vi.useFakeTimers();
     vi.spyOn(Math, "random").mockReturnValue(0.999);
-    const { ats, requests } = tracker((request, index) => (index < 4 ? new TypeError("fetch failed") : undefined));
+    const { ats, requests } = tracker((_request, index) => (index < 4 ? new TypeError("fetch failed") : undefined));
     await ats.startSession(agent);
     const times: number[] = [];
     for (let step = 0; step < 40 && requests.length < 5; step++) {
@@ -220,7 +233,10 @@ describe("retries and refusals", () => {
 
   it("gives up after maxRetries and says how many events that cost", async () => {
     const { ats, requests, errors } = tracker(
-      (request) => (request.path === "/api/sdk/events/batch" ? { status: 500, body: { error: "Internal Server Error" } } : undefined),
+      (request) =>
+        request.path === "/api/sdk/events/batch"
+          ? { status: 500, body: { error: "Internal Server Error" } }
+          : undefined,
       { maxRetries: 2 },
     );
     vi.spyOn(Math, "random").mockReturnValue(0);
@@ -255,7 +271,9 @@ describe("retries and refusals", () => {
 
   it("splits a batch the service answers 413 and delivers both halves", async () => {
     const { ats, requests } = tracker((request) =>
-      request.path === "/api/sdk/events/batch" && (request.body.events as unknown[]).length > 2 ? { status: 413, body: { error: "Payload Too Large" } } : undefined,
+      request.path === "/api/sdk/events/batch" && (request.body.events as unknown[]).length > 2
+        ? { status: 413, body: { error: "Payload Too Large" } }
+        : undefined,
     );
     const run = await ats.startSession(agent);
     for (let i = 0; i < 8; i++) run.toolCall({ toolName: "t", toolInput: { i } });
@@ -272,10 +290,13 @@ describe("bounded memory and size limits", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { ats, errors, requests } = tracker(async (request) => {
-      if (request.path === "/api/sdk/sessions") await gate;
-      return undefined;
-    }, { maxQueueSize: 10 });
+    const { ats, errors, requests } = tracker(
+      async (request) => {
+        if (request.path === "/api/sdk/sessions") await gate;
+        return undefined;
+      },
+      { maxQueueSize: 10 },
+    );
     const run = await ats.startSession(agent);
     for (let i = 0; i < 25; i++) run.toolCall({ toolName: "t", toolInput: { i } });
     await Promise.resolve();
@@ -283,7 +304,9 @@ describe("bounded memory and size limits", () => {
     expect(errors[0]).toMatchObject({ code: "queue_overflow", lostEvents: 15 });
     release();
     await ats.shutdown();
-    expect(sentEvents(requests).map((event) => (event.toolInput as { i: number }).i)).toEqual([...Array(10).keys()].map((i) => i + 15));
+    expect(sentEvents(requests).map((event) => (event.toolInput as { i: number }).i)).toEqual(
+      [...Array(10).keys()].map((i) => i + 15),
+    );
     expect(ats.stats()).toMatchObject({ eventsRecorded: 25, eventsDropped: 15, eventsDelivered: 10 });
   });
 
@@ -305,7 +328,8 @@ describe("bounded memory and size limits", () => {
   it("compresses bodies over 1 KiB with gzip and leaves small ones alone", async () => {
     const { ats, requests } = tracker();
     const run = await ats.startSession(agent);
-    for (let i = 0; i < 50; i++) run.toolCall({ toolName: "search", toolInput: { query: "refund policy for damaged goods" } });
+    for (let i = 0; i < 50; i++)
+      run.toolCall({ toolName: "search", toolInput: { query: "refund policy for damaged goods" } });
     await ats.shutdown();
     const [create, batch] = requests;
     expect(create?.headers["content-encoding"]).toBeUndefined();
@@ -349,7 +373,9 @@ describe("masking and sampling", () => {
     const sampled = runs.filter((run) => run.sampled);
     expect(sampled.length).toBeGreaterThan(5);
     expect(sampled.length).toBeLessThan(35);
-    const created = requests.filter((request) => request.path === "/api/sdk/sessions").map((request) => request.body.id);
+    const created = requests
+      .filter((request) => request.path === "/api/sdk/sessions")
+      .map((request) => request.body.id);
     expect(created.sort()).toEqual(sampled.map((run) => run.id).sort());
     expect(sentEvents(requests)).toHaveLength(sampled.length);
     expect(ats.stats().eventsSampledOut).toBe(40 - sampled.length);
@@ -369,7 +395,12 @@ describe("never into the agent's code path", () => {
         throw new Error("handler bug");
       },
     });
-    const run = await ats.startSession({ name: "x", agentName: "y", userId: "z", metadata: { big: 10n, self: undefined } });
+    const run = await ats.startSession({
+      name: "x",
+      agentName: "y",
+      userId: "z",
+      metadata: { big: 10n, self: undefined },
+    });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     run.toolCall({ toolName: "t", toolInput: cyclic, toolOutput: () => 1 });

@@ -17,7 +17,12 @@ afterEach(() => {
 function tracker() {
   const service = scriptedFetch();
   const errors: AtsError[] = [];
-  const ats = new AgentTracker({ apiKey: TEST_KEY, baseUrl: TEST_URL, fetch: service.fetch, onError: (error) => errors.push(error) });
+  const ats = new AgentTracker({
+    apiKey: TEST_KEY,
+    baseUrl: TEST_URL,
+    fetch: service.fetch,
+    onError: (error) => errors.push(error),
+  });
   return { ats, errors, requests: service.requests };
 }
 
@@ -111,10 +116,22 @@ describe("trace, wrapTool and end", () => {
     await other.end({ durationMs: 5, promptTokens: 1, estimatedCost: 9, status: "failed", failureReason: "x" });
     await ats.shutdown();
     const end = requests.find((request) => request.path === `/api/sdk/sessions/${run.id}`)?.body;
-    expect(end).toMatchObject({ status: "completed", promptTokens: 30, completionTokens: 6, totalTokens: 37, estimatedCost: 1 });
+    expect(end).toMatchObject({
+      status: "completed",
+      promptTokens: 30,
+      completionTokens: 6,
+      totalTokens: 37,
+      estimatedCost: 1,
+    });
     expect(end?.durationMs).toBeGreaterThanOrEqual(20);
     const otherEnd = requests.find((request) => request.path === `/api/sdk/sessions/${other.id}`)?.body;
-    expect(otherEnd).toEqual({ status: "failed", durationMs: 5, promptTokens: 1, estimatedCost: 9, failureReason: "x" });
+    expect(otherEnd).toEqual({
+      status: "failed",
+      durationMs: 5,
+      promptTokens: 1,
+      estimatedCost: 9,
+      failureReason: "x",
+    });
   });
 
   it("a second end is reported and not sent; an event after end is still sent (late events are kept)", async () => {
@@ -160,7 +177,7 @@ describe("trace, wrapTool and end", () => {
     ).rejects.toThrow();
     await ats.shutdown();
     const end = requests.find((request) => request.method === "PATCH")?.body;
-    expect((end?.failureReason as string).length).toBe(4_096);
+    expect(String(end?.failureReason).length).toBe(4_096);
     expect(end).toMatchObject({ status: "failed", success: false });
   });
 
