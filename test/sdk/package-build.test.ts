@@ -1,0 +1,105 @@
+/**
+ * The published shape of `@ats/client`: `npm run sdk:build` produces one ESM and
+ * one CJS bundle with type declarations and no dependency, and both bundles
+ * record a run against the local stack under the project's Node and, where the
+ * machine has one, an older system Node (≥ 20).
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalApi } from "../../local/http-adapter.js";
+import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { call, createTestKey, startTestApi, type TestKey } from "../support/fixtures.js";
+
+const SDK = join(REPOSITORY_ROOT, "sdk");
+const DIST = join(SDK, "dist");
+
+let api: LocalApi;
+let owner: TestKey;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(SDK, "scripts/build.mjs")], { cwd: SDK, stdio: "pipe" });
+  api = await startTestApi();
+  owner = await createTestKey();
+}, 120_000);
+afterAll(() => api.close());
+
+/** The Node binaries to try: this one, and the system's if it is another version. */
+function nodes(): string[] {
+  const found = [process.execPath];
+  for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
+    if (!existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ["--version"], { encoding: "utf8" }).stdout.trim();
+    if (version !== process.version && /^v(2\d|[3-9]\d)\./.test(version)) found.push(candidate);
+  }
+  return found;
+}
+
+function runNode(
+  node: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, ["-e", script], { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", () => resolve({ stdout, stderr }));
+  });
+}
+
+const recordOneRun = (load: string) => `
+${load}
+const ats = new AgentTracker({ apiKey: process.env.ATS_API_KEY, baseUrl: process.env.ATS_BASE_URL, onError: (e) => console.error(e.message) });
+let sessionId;
+ats.trace({ name: "from the bundle", agentName: "bundle-check", userId: process.version }, async (run) => {
+  sessionId = run.id;
+  run.toolCall({ toolName: "search", toolInput: { q: "x".repeat(3000) } });
+  run.decision({ reasoning: "done", confidence: 1 });
+}).then(() => ats.shutdown()).then((stats) => console.log(JSON.stringify({ sessionId, stats })));
+`;
+
+describe("the built package", () => {
+  it("has ESM, CJS and declarations, no dependencies, and imports nothing at load time", () => {
+    const manifest = JSON.parse(readFileSync(join(SDK, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.name).toBe("@ats/client");
+    expect(manifest.dependencies).toBeUndefined();
+    for (const file of ["index.js", "index.cjs", "types/index.d.ts"])
+      expect(existsSync(join(DIST, file)), file).toBe(true);
+    const esm = readFileSync(join(DIST, "index.js"), "utf8");
+    expect(esm).not.toMatch(/^\s*import\s/m);
+    expect(esm).not.toMatch(/\brequire\(/);
+    const cjs = readFileSync(join(DIST, "index.cjs"), "utf8");
+    expect(cjs).not.toMatch(/\brequire\(/);
+    console.log(
+      `sizes: index.js ${statSync(join(DIST, "index.js")).size} B, index.cjs ${statSync(join(DIST, "index.cjs")).size} B`,
+    );
+  });
+
+  for (const node of nodes()) {
+    for (const [format, load] of [
+      ["CJS", `const { AgentTracker } = require(${JSON.stringify(join(DIST, "index.cjs"))});`],
+      ["ESM", `const { AgentTracker } = await import(${JSON.stringify(join(DIST, "index.js"))});`],
+    ] as const) {
+      it(`${format} under ${node}: records a run that reads back`, async () => {
+        const script = format === "CJS" ? recordOneRun(load) : `(async () => { ${recordOneRun(load)} })();`;
+        // Asynchronously: the API serving the child runs in this process.
+        const child = await runNode(node, script, {
+          PATH: process.env.PATH ?? "",
+          ATS_API_KEY: owner.key,
+          ATS_BASE_URL: api.url,
+        });
+        expect(child.stderr).toBe("");
+        const { sessionId, stats } = JSON.parse(child.stdout) as { sessionId: string; stats: Record<string, number> };
+        expect(stats).toMatchObject({ eventsDelivered: 2, eventsFailed: 0, sessionsCreated: 1, sessionsEnded: 1 });
+        expect(stats.bytesSent).toBeLessThan(stats.bytesBeforeCompression);
+        const session = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+        expect(session.body).toMatchObject({ status: "completed", eventCount: 2, agentName: "bundle-check" });
+      });
+    }
+  }
+});
