@@ -16,7 +16,7 @@ const common = {
   bundle: true,
   platform: "neutral",
   target: ["es2022", "node20"],
-  sourcemap: true,
+  sourcemap: false,
   legalComments: "none",
   logLevel: "warning",
 };
