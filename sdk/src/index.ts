@@ -33,5 +33,7 @@ export type {
   TrackedEvent,
 } from "./event-types.js";
 export type { JsonObject, JsonValue } from "./json-value.js";
+export type { LlmUsage, ModelPrice, PriceTable, WrapOpenAIOptions } from "./openai/options.js";
+export { wrapOpenAI } from "./openai/wrap-openai.js";
 export { Run, type RunUsage } from "./run.js";
 export { wrapTool } from "./wrap-tool.js";
