@@ -346,7 +346,11 @@ describe("masking and sampling", () => {
       mask: (event) => {
         if (event.toolName === "secret") return null;
         if (event.toolName === "broken") throw new Error("mask bug");
-        return { ...event, toolInput: { redacted: true }, reasoning: event.reasoning?.replace(/\d{4}-\d{4}/g, "####") };
+        return {
+          ...event,
+          toolInput: { redacted: true },
+          reasoning: String(event.reasoning).replace(/\d{4}-\d{4}/g, "####"),
+        };
       },
     });
     const run = await ats.startSession(agent);

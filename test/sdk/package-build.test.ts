@@ -96,7 +96,7 @@ describe("the built package", () => {
         expect(child.stderr).toBe("");
         const { sessionId, stats } = JSON.parse(child.stdout) as { sessionId: string; stats: Record<string, number> };
         expect(stats).toMatchObject({ eventsDelivered: 2, eventsFailed: 0, sessionsCreated: 1, sessionsEnded: 1 });
-        expect(stats.bytesSent).toBeLessThan(stats.bytesBeforeCompression);
+        expect(stats.bytesSent).toBeLessThan(stats.bytesBeforeCompression as number);
         const session = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
         expect(session.body).toMatchObject({ status: "completed", eventCount: 2, agentName: "bundle-check" });
       });
