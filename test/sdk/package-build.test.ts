@@ -80,6 +80,21 @@ describe("the built package", () => {
     );
   });
 
+  it("a script that records and simply returns (no flush, no shutdown) still delivers everything", async () => {
+    const script = `
+const { AgentTracker } = require(${JSON.stringify(join(DIST, "index.cjs"))});
+const ats = new AgentTracker({ apiKey: process.env.ATS_API_KEY, baseUrl: process.env.ATS_BASE_URL, flushIntervalMs: 60000 });
+ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }).then((run) => {
+  for (let i = 0; i < 150; i++) run.toolCall({ toolName: "t", toolInput: { i } });
+  run.end();
+  console.log(run.id);
+});`;
+    const child = await runNode(process.execPath, script, { PATH: process.env.PATH ?? "", ATS_API_KEY: owner.key, ATS_BASE_URL: api.url });
+    expect(child.stderr).toBe("");
+    const session = await call(api, "GET", `/api/sdk/sessions/${child.stdout.trim()}`, { key: owner.key });
+    expect(session.body).toMatchObject({ status: "completed", eventCount: 150 });
+  });
+
   for (const node of nodes()) {
     for (const [format, load] of [
       ["CJS", `const { AgentTracker } = require(${JSON.stringify(join(DIST, "index.cjs"))});`],
