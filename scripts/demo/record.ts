@@ -1,0 +1,77 @@
+/** Replays one planned session through the SDK, each event at its scripted time (`occurredAt`). */
+import type { AgentTracker } from "../../sdk/src/index.js";
+import type { DemoSession } from "./scenario.js";
+
+/** Records `session` and queues its end; returns the session id the client minted. */
+export async function recordSession(ats: AgentTracker, session: DemoSession): Promise<string> {
+  const run = await ats.startSession({
+    name: session.name,
+    agentName: session.agentName,
+    userId: session.userId,
+    metadata: session.metadata,
+    startedAt: new Date(session.startedAtMs),
+  });
+  for (const step of session.steps) {
+    const occurredAt = new Date(session.startedAtMs + step.atMs);
+    switch (step.kind) {
+      case "llm":
+        run.llmCall({
+          model: step.model,
+          reasoning: step.reasoning,
+          promptTokens: step.promptTokens,
+          completionTokens: step.completionTokens,
+          estimatedCost: step.estimatedCost,
+          durationMs: step.durationMs,
+          occurredAt,
+        });
+        break;
+      case "decision":
+        run.decision({
+          reasoning: step.reasoning,
+          alternativesConsidered: [...step.alternatives],
+          confidence: step.confidence,
+          occurredAt,
+        });
+        break;
+      case "tool":
+        run.toolCall({
+          toolName: step.toolName,
+          toolInput: step.input,
+          toolOutput: { ...step.output, durationMs: step.durationMs },
+          ...(step.estimatedCost > 0 ? { estimatedCost: step.estimatedCost } : {}),
+          occurredAt,
+        });
+        break;
+      case "tool_error":
+        run.toolCall({
+          toolName: step.toolName,
+          toolInput: step.input,
+          toolOutput: { error: step.message, durationMs: step.durationMs },
+          occurredAt,
+        });
+        run.error({
+          message: step.message,
+          toolName: step.toolName,
+          occurredAt: new Date(occurredAt.getTime() + step.durationMs),
+        });
+        break;
+      case "state":
+        run.stateChange({ from: step.from, to: step.to, occurredAt });
+        break;
+      case "error":
+        run.error({ message: step.message, occurredAt });
+        break;
+    }
+  }
+  await run.end(
+    session.outcome.status === "failed"
+      ? {
+          status: "failed",
+          success: false,
+          failureReason: session.outcome.failureReason,
+          durationMs: session.durationMs,
+        }
+      : { status: "completed", success: true, durationMs: session.durationMs },
+  );
+  return run.id;
+}

@@ -1,0 +1,110 @@
+/**
+ * `npm run demo [-- --sessions N] [--seed S] [--quiet]`: three scripted agents
+ * (no LLM) record a realistic mix of runs over the last 14 days through the
+ * SDK into the running local stack (or ATS_BASE_URL / ATS_API_KEY), then print
+ * what was recorded, the client's delivery counters and curl commands to look
+ * at it. Exit 0 only when every session and event was delivered.
+ */
+import { parseArgs } from "node:util";
+import { runCli, UsageError } from "../../local/cli-program.js";
+import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
+import { checkService, DemoSetupError, resolveTarget } from "./connection.js";
+import { recordSession } from "./record.js";
+import { deliveryReport, headline, mixReport, whereToLook } from "./report.js";
+import { planDemo } from "./scenario.js";
+import { summarize } from "./summary.js";
+
+const USAGE = "Usage: npm run demo [-- --sessions N (1–5000, default 60)] [--seed S] [--quiet]";
+const MAX_SESSIONS = 5000;
+/** How many SDK problems are printed when something was not delivered. */
+const ERRORS_SHOWN = 5;
+
+interface DemoOptions {
+  readonly sessions: number;
+  readonly seed: string;
+  readonly quiet: boolean;
+}
+
+/** The options, or `undefined` for `--help`. */
+function readOptions(argv: string[]): DemoOptions | undefined {
+  let values: { sessions?: string; seed?: string; quiet?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        sessions: { type: "string" },
+        seed: { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  if (values.help === true) return undefined;
+  const sessions = Number(values.sessions ?? 60);
+  if (!Number.isInteger(sessions) || sessions < 1 || sessions > MAX_SESSIONS) {
+    throw new UsageError(`--sessions must be a whole number from 1 to ${MAX_SESSIONS}\n${USAGE}`);
+  }
+  return { sessions, seed: values.seed ?? "ats-demo", quiet: values.quiet ?? false };
+}
+
+async function demo(argv: string[]): Promise<void> {
+  const options = readOptions(argv);
+  if (options === undefined) {
+    console.log(USAGE);
+    return;
+  }
+  const target = resolveTarget();
+  await checkService(target);
+
+  const errors: AtsError[] = [];
+  let ats: AgentTracker;
+  try {
+    ats = new AgentTracker({
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      onError: (error) => errors.push(error),
+      // The whole demo is queued before the first batch leaves; keep every event.
+      maxQueueSize: 10_000_000,
+      maxConcurrency: 8,
+    });
+  } catch (error) {
+    throw new DemoSetupError(error instanceof Error ? error.message : String(error));
+  }
+
+  const startedMs = performance.now();
+  const nowMs = Date.now();
+  const sessions = planDemo({ sessions: options.sessions, seed: options.seed, nowMs });
+  const ids: string[] = [];
+  for (const session of sessions) ids.push(await recordSession(ats, session));
+  const stats = await ats.shutdown({ timeoutMs: 60_000 });
+  const elapsedMs = performance.now() - startedMs;
+
+  const summary = summarize(sessions);
+  const delivered =
+    stats.eventsFailed === 0 &&
+    stats.eventsDropped === 0 &&
+    stats.sessionsFailed === 0 &&
+    stats.eventsDelivered === summary.events &&
+    stats.sessionsEnded === summary.sessions;
+
+  console.log(headline(summary, target, elapsedMs));
+  if (!options.quiet) {
+    console.log([...mixReport(summary, options.seed), "", ...deliveryReport(stats)].join("\n"));
+    if (delivered) console.log(["", ...whereToLook(sessions, ids, target, nowMs)].join("\n"));
+  }
+  if (!delivered) {
+    const lines = [
+      `Not everything was delivered: ${summary.events - stats.eventsDelivered} of ${summary.events} events ` +
+        `(${stats.eventsFailed} failed, ${stats.eventsDropped} dropped), ` +
+        `${summary.sessions - stats.sessionsEnded} of ${summary.sessions} sessions not ended (${stats.sessionsFailed} failed to start)`,
+      ...errors.slice(0, ERRORS_SHOWN).map((error) => `  ${error.code}: ${error.message}`),
+    ];
+    if (errors.length > ERRORS_SHOWN) lines.push(`  … and ${errors.length - ERRORS_SHOWN} more`);
+    console.error(lines.join("\n"));
+    process.exitCode = 1;
+  }
+}
+
+await runCli(demo);
