@@ -1,9 +1,9 @@
 /** Retry timing and retry decisions: pure functions of the SDK. */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BACKOFF, parseRetryAfter, retryDelayMs } from "../../sdk/src/backoff.js";
+import { newSessionId } from "../../sdk/src/ids.js";
 import { isRetryableStatus } from "../../sdk/src/retry-policy.js";
 import { isSampled, sessionHashFraction } from "../../sdk/src/sampling.js";
-import { newSessionId } from "../../sdk/src/ids.js";
 
 describe("retryDelayMs: full jitter under an exponential ceiling", () => {
   const policy = { baseDelayMs: 100, maxDelayMs: 5_000 };
@@ -55,7 +55,10 @@ describe("isRetryableStatus", () => {
   it("retries 5xx, 429, 408, 425 and the Idempotency-Key-in-progress 409; not other 4xx", () => {
     for (const status of [500, 502, 503, 504, 429, 408, 425]) expect(isRetryableStatus(status, {})).toBe(true);
     for (const status of [400, 401, 403, 404, 413, 415, 422]) expect(isRetryableStatus(status, {})).toBe(false);
-    const inProgress = { error: "Conflict", message: "A request with this Idempotency-Key is still being processed; retry it shortly" };
+    const inProgress = {
+      error: "Conflict",
+      message: "A request with this Idempotency-Key is still being processed; retry it shortly",
+    };
     expect(isRetryableStatus(409, inProgress)).toBe(true);
     expect(isRetryableStatus(409, { error: "Conflict", message: "A session with this id already exists" })).toBe(false);
     expect(isRetryableStatus(409, undefined)).toBe(false);

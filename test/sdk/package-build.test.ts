@@ -89,7 +89,11 @@ ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }
   run.end();
   console.log(run.id);
 });`;
-    const child = await runNode(process.execPath, script, { PATH: process.env.PATH ?? "", ATS_API_KEY: owner.key, ATS_BASE_URL: api.url });
+    const child = await runNode(process.execPath, script, {
+      PATH: process.env.PATH ?? "",
+      ATS_API_KEY: owner.key,
+      ATS_BASE_URL: api.url,
+    });
     expect(child.stderr).toBe("");
     const session = await call(api, "GET", `/api/sdk/sessions/${child.stdout.trim()}`, { key: owner.key });
     expect(session.body).toMatchObject({ status: "completed", eventCount: 150 });

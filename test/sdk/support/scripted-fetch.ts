@@ -23,15 +23,21 @@ export interface ScriptedAnswer {
 }
 
 /** Returns an answer to override the default one, or `undefined` to answer as the API would. */
-export type Script = (request: SeenRequest, index: number) => ScriptedAnswer | Error | undefined | Promise<ScriptedAnswer | Error | undefined>;
+export type Script = (
+  request: SeenRequest,
+  index: number,
+) => ScriptedAnswer | Error | undefined | Promise<ScriptedAnswer | Error | undefined>;
 
 export function scriptedFetch(script: Script = () => undefined) {
   const requests: SeenRequest[] = [];
   const fetchFunction = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(String(input));
     const raw = init.body instanceof Uint8Array ? init.body : new TextEncoder().encode(String(init.body ?? ""));
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const text = headers["content-encoding"] === "gzip" ? gunzipSync(raw).toString("utf8") : new TextDecoder().decode(raw);
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    const text =
+      headers["content-encoding"] === "gzip" ? gunzipSync(raw).toString("utf8") : new TextDecoder().decode(raw);
     const request: SeenRequest = {
       method: init.method ?? "GET",
       path: url.pathname,
