@@ -158,8 +158,6 @@ export class AgentTracker {
     }
     this.sessionsStarted++;
     if (!sampled) return run;
-    const lane: SessionLane = { sessionId: id, state: "pending", busy: false };
-    this.lanes.set(run, lane);
     const body: Record<string, unknown> = {
       id,
       name: fields.name,
@@ -168,7 +166,7 @@ export class AgentTracker {
       startedAt: new Date(startedAtMs).toISOString(),
     };
     if (fields.metadata !== undefined) body.metadata = toJsonObject(fields.metadata);
-    this.queue.startSession(lane, body);
+    this.lanes.set(run, this.queue.startSession(id, body));
     return run;
   }
 

@@ -26,12 +26,15 @@ export interface QueueSettings {
   readonly backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
 }
 
-/** One session's place in the outbox. */
+/** One session's place in the outbox: its own queue, sent strictly in order. */
 export interface SessionLane {
   readonly sessionId: string;
   state: "pending" | "created" | "failed";
   /** A request of this session is in flight: its next item waits. */
   busy: boolean;
+  /** The session's waiting items (a dropped event leaves a hole); `head` is the first. */
+  items: (QueueItem | undefined)[];
+  head: number;
 }
 
 interface ItemBase {
@@ -87,14 +90,14 @@ export class DeliveryQueue {
     sessionsEnded: 0,
   };
 
-  private items: (QueueItem | undefined)[] = [];
-  private head = 0;
+  /** Sessions with something waiting. */
+  private readonly waiting = new Set<SessionLane>();
   private queuedEvents = 0;
   private readonly inFlight = new Set<{ readonly minSeq: number }>();
   private lastSeq = 0;
   /** Partial batches of items up to this sequence number are sent now (interval elapsed, flush). */
   private sendThrough = 0;
-  /** The last scan found nothing to send and nothing has changed since. */
+  /** The last look found nothing to send and nothing has changed since. */
   private stalled = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly flushWaiters: { readonly seq: number; readonly resolve: () => void }[] = [];
@@ -117,10 +120,13 @@ export class DeliveryQueue {
     return this.inFlight.size;
   }
 
-  startSession(lane: SessionLane, body: Record<string, unknown>): void {
+  /** Queues a session's start and returns its lane, which its events and end then join. */
+  startSession(sessionId: string, body: Record<string, unknown>): SessionLane {
+    const lane: SessionLane = { sessionId, state: "pending", busy: false, items: [], head: 0 };
     this.append({ kind: "create", seq: ++this.lastSeq, lane, body, idempotencyKey: newIdempotencyKey() });
     this.stalled = false;
     this.pump();
+    return lane;
   }
 
   addEvent(lane: SessionLane, eventType: string, json: string, bytes: number): void {
@@ -162,14 +168,7 @@ export class DeliveryQueue {
   /** After shutdown's deadline: reports what is still queued as lost and releases every waiter. */
   abandon(): void {
     let lost = 0;
-    for (let i = this.head; i < this.items.length; i++) {
-      const item = this.items[i];
-      if (item === undefined) continue;
-      if (item.kind === "event") lost++;
-      if (item.kind === "end") item.settled();
-    }
-    this.items = [];
-    this.head = 0;
+    for (const lane of [...this.waiting]) lost += this.purge(lane);
     this.queuedEvents = 0;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
@@ -186,18 +185,55 @@ export class DeliveryQueue {
   }
 
   private append(item: QueueItem): void {
-    this.items.push(item);
+    item.lane.items.push(item);
+    this.waiting.add(item.lane);
+  }
+
+  /** The lane's first waiting item, skipping holes; the lane leaves `waiting` when it has none. */
+  private firstOf(lane: SessionLane): QueueItem | undefined {
+    while (lane.head < lane.items.length && lane.items[lane.head] === undefined) lane.head++;
+    const first = lane.items[lane.head];
+    if (first === undefined) {
+      lane.items = [];
+      lane.head = 0;
+      this.waiting.delete(lane);
+    } else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
+      lane.items = lane.items.slice(lane.head);
+      lane.head = 0;
+    }
+    return first;
+  }
+
+  /** Removes every waiting item of a lane (ends are settled); returns how many were events. */
+  private purge(lane: SessionLane): number {
+    let events = 0;
+    for (let i = lane.head; i < lane.items.length; i++) {
+      const item = lane.items[i];
+      if (item?.kind === "event") events++;
+      if (item?.kind === "end") item.settled();
+    }
+    lane.items = [];
+    lane.head = 0;
+    this.waiting.delete(lane);
+    return events;
   }
 
   private dropOldestEvent(): void {
-    for (let i = this.head; i < this.items.length; i++) {
-      if (this.items[i]?.kind !== "event") continue;
-      this.items[i] = undefined;
-      this.queuedEvents--;
-      this.counters.eventsDropped++;
-      if (this.overflowToReport++ === 0) queueMicrotask(() => this.reportOverflow());
-      return;
+    let oldest: { lane: SessionLane; index: number; seq: number } | undefined;
+    for (const lane of this.waiting) {
+      for (let i = lane.head; i < lane.items.length; i++) {
+        const item = lane.items[i];
+        if (item?.kind !== "event") continue;
+        if (oldest === undefined || item.seq < oldest.seq) oldest = { lane, index: i, seq: item.seq };
+        break;
+      }
     }
+    if (oldest === undefined) return;
+    oldest.lane.items[oldest.index] = undefined;
+    this.firstOf(oldest.lane);
+    this.queuedEvents--;
+    this.counters.eventsDropped++;
+    if (this.overflowToReport++ === 0) queueMicrotask(() => this.reportOverflow());
   }
 
   private reportOverflow(): void {
@@ -221,7 +257,6 @@ export class DeliveryQueue {
       }
       this.dispatch(work);
     }
-    this.compact();
     this.settleFlushWaiters();
     this.armIntervalTimer();
   }
@@ -229,7 +264,9 @@ export class DeliveryQueue {
   private dispatch(work: Work): void {
     const lanes = work.kind === "batch" ? new Set(work.items.map((item) => item.lane)) : new Set([work.item.lane]);
     for (const lane of lanes) lane.busy = true;
-    const token = { minSeq: work.kind === "batch" ? (work.items[0]?.seq ?? 0) : work.item.seq };
+    const token = {
+      minSeq: work.kind === "batch" ? Math.min(...work.items.map((item) => item.seq)) : work.item.seq,
+    };
     this.inFlight.add(token);
     const running = work.kind === "batch" ? this.sendEvents(work.items) : this.sendSingle(work.item);
     void running
@@ -240,7 +277,10 @@ export class DeliveryQueue {
         );
       })
       .finally(() => {
-        for (const lane of lanes) lane.busy = false;
+        for (const lane of lanes) {
+          lane.busy = false;
+          this.firstOf(lane);
+        }
         this.inFlight.delete(token);
         this.stalled = false;
         this.pump();
@@ -248,78 +288,91 @@ export class DeliveryQueue {
   }
 
   /**
-   * The next request to make, scanning in order: a batch of events of created,
-   * idle sessions (sent when full, or when its oldest item is due), else the
-   * first session start or end whose session has nothing earlier pending.
+   * The next request. Idle sessions are taken oldest first (by their first
+   * waiting item); a batch takes the first one's leading events (as many as
+   * fit) and then only sessions whose leading events all fit, so batches touch
+   * few sessions (one read and few transactions each for the service) and
+   * leave the other sessions free for the next concurrent request. A batch goes when full, or when its oldest event
+   * is due (interval, flush, immediate mode); otherwise the oldest session
+   * start or end waiting at the head of an idle session goes.
    */
   private takeWork(): Work | undefined {
-    const blocked = new Set<SessionLane>();
-    const inBatch = new Set<SessionLane>();
-    const batchIndexes: number[] = [];
-    let batchBytes = BATCH_ENVELOPE_BYTES;
+    const ready: { lane: SessionLane; first: QueueItem }[] = [];
+    for (const lane of [...this.waiting]) {
+      if (lane.busy) continue;
+      const first = this.firstOf(lane);
+      if (first !== undefined) ready.push({ lane, first });
+    }
+    ready.sort((a, b) => a.first.seq - b.first.seq);
+    const batch: EventItem[] = [];
+    const takenUpTo = new Map<SessionLane, number>();
+    let bytes = BATCH_ENVELOPE_BYTES;
     let full = false;
-    let control: number | undefined;
-    for (let i = this.head; i < this.items.length; i++) {
-      const item = this.items[i];
-      if (item === undefined) continue;
-      const lane = item.lane;
-      if (lane.state === "failed") {
-        this.discardOfFailedSession(i);
+    let control: SessionLane | undefined;
+    for (const { lane, first } of ready) {
+      if (first.kind !== "event") {
+        control ??= lane;
         continue;
       }
-      if (lane.busy || blocked.has(lane)) {
-        blocked.add(lane);
-        continue;
+      if (lane.state !== "created") continue;
+      if (batch.length > 0 && !this.fitsWhole(lane, batch.length, bytes)) {
+        // Another session joins a batch only with all its waiting events: a session split over two
+        // batches would sit out the next concurrent request.
+        full = true;
+        break;
       }
-      if (item.kind === "event") {
-        if (lane.state !== "created") {
-          blocked.add(lane);
-          continue;
-        }
+      let index = lane.head;
+      for (; index < lane.items.length; index++) {
+        const item = lane.items[index];
+        if (item === undefined) continue;
+        if (item.kind !== "event") break;
         if (
-          batchIndexes.length >= this.settings.maxBatchSize ||
-          (batchIndexes.length > 0 && batchBytes + item.bytes + 1 > this.settings.maxBatchBytes)
+          batch.length >= this.settings.maxBatchSize ||
+          (batch.length > 0 && bytes + item.bytes + 1 > this.settings.maxBatchBytes)
         ) {
           full = true;
           break;
         }
-        batchIndexes.push(i);
-        batchBytes += item.bytes + 1;
-        inBatch.add(lane);
-        continue;
+        batch.push(item);
+        bytes += item.bytes + 1;
       }
-      if (inBatch.has(lane)) {
-        blocked.add(lane);
-        continue;
+      takenUpTo.set(lane, index);
+      if (full || batch.length >= this.settings.maxBatchSize) {
+        full = true;
+        break;
       }
-      control ??= i;
-      blocked.add(lane);
-      if (batchIndexes.length === 0) break;
     }
-    const first = batchIndexes[0];
-    const due = first !== undefined && (this.items[first]?.seq ?? 0) <= this.sendThrough;
-    if (first !== undefined && (full || due || batchIndexes.length >= this.settings.maxBatchSize)) {
-      const items = batchIndexes.map((index) => this.items[index] as EventItem);
-      for (const index of batchIndexes) this.items[index] = undefined;
-      this.queuedEvents -= items.length;
-      return { kind: "batch", items };
+    const due = batch.some((item) => item.seq <= this.sendThrough);
+    if (batch.length > 0 && (full || due)) {
+      for (const [lane, index] of takenUpTo) {
+        for (let i = lane.head; i < index; i++) lane.items[i] = undefined;
+        lane.head = index;
+      }
+      this.queuedEvents -= batch.length;
+      return { kind: "batch", items: batch };
     }
     if (control !== undefined) {
-      const item = this.items[control] as CreateItem | EndItem;
-      this.items[control] = undefined;
+      const item = control.items[control.head] as CreateItem | EndItem;
+      control.items[control.head] = undefined;
+      control.head++;
       return { kind: "single", item };
     }
     return undefined;
   }
 
-  private discardOfFailedSession(index: number): void {
-    const item = this.items[index];
-    this.items[index] = undefined;
-    if (item?.kind === "event") {
-      this.queuedEvents--;
-      this.counters.eventsFailed++;
+  /** Whether all the events at the front of `lane` fit beside `count` events of `bytes` bytes. */
+  private fitsWhole(lane: SessionLane, count: number, bytes: number): boolean {
+    let total = count;
+    let size = bytes;
+    for (let i = lane.head; i < lane.items.length; i++) {
+      const item = lane.items[i];
+      if (item === undefined) continue;
+      if (item.kind !== "event") break;
+      total++;
+      size += item.bytes + 1;
+      if (total > this.settings.maxBatchSize || size > this.settings.maxBatchBytes) return false;
     }
-    if (item?.kind === "end") item.settled();
+    return true;
   }
 
   private async sendSingle(item: CreateItem | EndItem): Promise<void> {
@@ -362,13 +415,9 @@ export class DeliveryQueue {
   private failSession(item: CreateItem, delivery: Delivery): void {
     item.lane.state = "failed";
     this.counters.sessionsFailed++;
-    let lost = 0;
-    for (let i = this.head; i < this.items.length; i++) {
-      const queued = this.items[i];
-      if (queued?.lane !== item.lane) continue;
-      if (queued.kind === "event") lost++;
-      this.discardOfFailedSession(i);
-    }
+    const lost = this.purge(item.lane);
+    this.queuedEvents -= lost;
+    this.counters.eventsFailed += lost;
     const cause = this.failure(delivery, "createSession", item.lane.sessionId, lost);
     this.report(
       new AtsDeliveryError(
@@ -508,12 +557,9 @@ export class DeliveryQueue {
 
   private oldestOutstandingSeq(): number {
     let oldest = Number.POSITIVE_INFINITY;
-    for (let i = this.head; i < this.items.length; i++) {
-      const item = this.items[i];
-      if (item !== undefined) {
-        oldest = item.seq;
-        break;
-      }
+    for (const lane of [...this.waiting]) {
+      const first = this.firstOf(lane);
+      if (first !== undefined) oldest = Math.min(oldest, first.seq);
     }
     for (const work of this.inFlight) oldest = Math.min(oldest, work.minSeq);
     return oldest;
@@ -531,19 +577,8 @@ export class DeliveryQueue {
     }
   }
 
-  private compact(): void {
-    while (this.head < this.items.length && this.items[this.head] === undefined) this.head++;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 4096 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
-
   private armIntervalTimer(): void {
-    if (this.timer !== undefined || this.settings.immediate || this.head >= this.items.length) return;
+    if (this.timer !== undefined || this.settings.immediate || this.waiting.size === 0) return;
     this.timer = this.armTimer(() => {
       this.timer = undefined;
       this.sendThrough = this.lastSeq;

@@ -67,6 +67,41 @@ describe("order and batching", () => {
     await ats.shutdown();
   });
 
+  it("keeps a session's events together: sessions recorded round-robin go out as per-session batches, maxConcurrency at once", async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const { ats, requests } = tracker(
+      async (request) => {
+        if (request.path !== "/api/sdk/events/batch") return undefined;
+        inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight--;
+        return undefined;
+      },
+      { maxConcurrency: 4 },
+    );
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => ats.startSession({ ...agent, name: `r${i}` })));
+    await ats.flush();
+    for (let i = 0; i < 100; i++) for (const run of runs) run.toolCall({ toolName: "t", toolInput: { i } });
+    await ats.shutdown();
+    const batches = requests.filter((request) => request.path === "/api/sdk/events/batch");
+    const sessionsPerBatch = batches.map(
+      (batch) => new Set((batch.body.events as { sessionId: string }[]).map((e) => e.sessionId)).size,
+    );
+    // The first batch fills while the agent records (5 events of each session); once it is in flight the
+    // sessions' events pile up and every later batch holds one session's.
+    expect(sessionsPerBatch[0]).toBe(20);
+    expect(sessionsPerBatch.slice(1).every((count) => count === 1)).toBe(true);
+    expect(mostInFlight).toBe(4);
+    for (const run of runs) {
+      const steps = sentEvents(requests)
+        .filter((event) => event.sessionId === run.id)
+        .map((event) => (event.toolInput as { i: number }).i);
+      expect(steps).toEqual([...Array(100).keys()]);
+    }
+  });
+
   it("cuts batches by bytes: 1 MiB events go at most 3 to a request, every body under 4 MiB", async () => {
     const { ats, requests } = tracker();
     const run = await ats.startSession(agent);
