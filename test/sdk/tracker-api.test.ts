@@ -1,30 +1,11 @@
 /** Construction checks, the current run through `await`, and what `trace`, `wrapTool` and `end` send. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  AgentTracker,
-  AtsConfigurationError,
-  type AtsError,
-  currentRun,
-  type Run,
-  wrapTool,
-} from "../../sdk/src/index.js";
-import { scriptedFetch, sentEvents, TEST_KEY, TEST_URL } from "./support/scripted-fetch.js";
+import { AgentTracker, AtsConfigurationError, currentRun, type Run, wrapTool } from "../../sdk/src/index.js";
+import { scriptedFetch, sentEvents, TEST_KEY, TEST_URL, scriptedTracker as tracker } from "./support/scripted-fetch.js";
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-function tracker() {
-  const service = scriptedFetch();
-  const errors: AtsError[] = [];
-  const ats = new AgentTracker({
-    apiKey: TEST_KEY,
-    baseUrl: TEST_URL,
-    fetch: service.fetch,
-    onError: (error) => errors.push(error),
-  });
-  return { ats, errors, requests: service.requests };
-}
 
 describe("construction", () => {
   it("misuse is a typed error at construction, naming the problem", () => {

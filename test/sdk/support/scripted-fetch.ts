@@ -5,6 +5,7 @@
  * scripts another answer.
  */
 import { gunzipSync } from "node:zlib";
+import { AgentTracker, type AgentTrackerOptions, type AtsError } from "../../../sdk/src/index.js";
 
 export interface SeenRequest {
   readonly method: string;
@@ -76,3 +77,17 @@ export function sentEvents(requests: readonly SeenRequest[]): Record<string, unk
 
 export const TEST_KEY = "ats_live_0123456789abcdefABCDEF";
 export const TEST_URL = "http://service.test";
+
+/** A tracker talking to a scripted service, with every reported error collected. */
+export function scriptedTracker(script?: Script, options: AgentTrackerOptions = {}) {
+  const service = scriptedFetch(script);
+  const errors: AtsError[] = [];
+  const ats = new AgentTracker({
+    apiKey: TEST_KEY,
+    baseUrl: TEST_URL,
+    fetch: service.fetch,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  return { ats, errors, requests: service.requests };
+}
