@@ -32,6 +32,11 @@ export interface SessionStart extends NewSession {
 /** What a client may send to update a session (every field optional). */
 export interface SessionPatch {
   readonly status?: FinalStatus | undefined;
+  /**
+   * When the run ended (UTC ISO), for an end delivered after it happened; only with a final `status`. Unsent: the
+   * service's clock when the final update arrives.
+   */
+  readonly completedAt?: string | undefined;
   readonly success?: boolean | undefined;
   readonly failureReason?: string | undefined;
   readonly estimatedCost?: number | undefined;
@@ -45,6 +50,7 @@ export interface SessionPatch {
 /** Fields a PATCH may write, in the order they are stored. */
 export const PATCHABLE_FIELDS = [
   "status",
+  "completedAt",
   "success",
   "failureReason",
   "estimatedCost",
@@ -55,7 +61,7 @@ export const PATCHABLE_FIELDS = [
   "customMetrics",
 ] as const satisfies readonly (keyof SessionPatch)[];
 
-export interface Session extends NewSession, Omit<SessionPatch, "status"> {
+export interface Session extends NewSession, Omit<SessionPatch, "status" | "completedAt"> {
   readonly id: string;
   readonly orgId: string;
   readonly environment: Environment;
@@ -106,23 +112,38 @@ export function nonFiniteNumbers(patch: SessionPatch): FieldIssue[] {
   return issues;
 }
 
+/** The message of a `completedAt` sent without a final `status`. */
+export const COMPLETED_AT_WITHOUT_STATUS = "Only with a final status (completed or failed)";
+
 /**
  * Plans the update of an active session. Reaching a final status stamps
- * `completedAt` and, unless the client said otherwise, sets `success`
- * (true for `completed`, false for `failed`). A number that is not finite is
- * a 400 here, where the update values are built, whoever the caller (the
- * request schema refuses them first).
+ * `completedAt` (the client's, else `now`) and, unless the client said
+ * otherwise, sets `success` (true for `completed`, false for `failed`).
+ * `updatedAt` and `lastActivityAt` are always `now`. A number that is not
+ * finite, or a `completedAt` without a status, is a 400 here, where the update
+ * values are built, whoever the caller (the request schema refuses them first).
  */
 export function planSessionUpdate(patch: SessionPatch, now: string): SessionChanges {
-  const nonFinite = nonFiniteNumbers(patch);
-  if (nonFinite.length > 0) throw invalidFieldsError("session update", nonFinite);
+  const issues = nonFiniteNumbers(patch);
+  if (patch.completedAt !== undefined && patch.status === undefined)
+    issues.push({ path: "completedAt", message: COMPLETED_AT_WITHOUT_STATUS });
+  if (issues.length > 0) throw invalidFieldsError("session update", issues);
   const changes: SessionChanges = { ...patch, updatedAt: now, lastActivityAt: now };
   if (patch.status === undefined) return changes;
   return {
     ...changes,
     success: patch.success ?? patch.status === "completed",
-    completedAt: now,
+    completedAt: patch.completedAt ?? now,
   };
+}
+
+/**
+ * Why a client's `completedAt` cannot end `stored`: a run does not end before it started (`createdAt`, the client's
+ * `startedAt` if it sent one). The bounds against the service's clock are the store's (they need the retention).
+ */
+export function completedAtProblem(stored: Session, completedAt: string | undefined): string | undefined {
+  if (completedAt === undefined || Date.parse(completedAt) >= Date.parse(stored.createdAt)) return undefined;
+  return `Must not be before the session's createdAt (${stored.createdAt})`;
 }
 
 /**
@@ -142,7 +163,8 @@ export function isRepeatOfStart(stored: Session, start: SessionStart): boolean {
 /**
  * Whether a PATCH to a session in a final state only repeats what is stored:
  * it names the same final status and every other field it sends equals the
- * stored value. Such a retry is answered with the stored session.
+ * stored value (a sent `completedAt` included). Such a retry is answered with
+ * the stored session.
  */
 export function isRepeatOfFinalUpdate(stored: Session, patch: SessionPatch): boolean {
   if (!isFinal(stored.status) || patch.status !== stored.status) return false;

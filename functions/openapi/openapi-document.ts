@@ -228,6 +228,8 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     description:
       "Records progress or the final outcome. A session in a final state (`completed`, `failed`) never changes " +
       "again: an identical repeat of its final update is an idempotent 200 with the stored values, anything else 409. " +
+      "An SDK that delivers a run's end late sends when it ended as `completedAt` (with the final `status`); " +
+      "unsent, `completedAt` is the time the final update arrives. " +
       "Fields the session does not have yet are `null` in the response.",
     tag: "Sessions",
     pathParameters: { id: SESSION_ID_PARAMETER },
@@ -530,6 +532,15 @@ const REFINED_FIELDS: { readonly [Name in RequestBodyName]?: Record<string, (gen
     }),
   },
   UpdateSessionRequest: {
+    completedAt: (generated) => ({
+      ...generated,
+      description:
+        "When the run ended (stored in UTC), for an end delivered after it happened; only with a final `status`. " +
+        `Not before the session's \`createdAt\`, at most ${LIMITS.occurredAtFutureMs / 60_000} minutes ahead, not ` +
+        "older than the organisation's retention. Becomes the session's `completedAt` (`updatedAt` and " +
+        "`lastActivityAt` stay the service's time). A repeat of the final update may send the stored value; " +
+        "another value on an ended session is 409. Unsent: now.",
+    }),
     customMetrics: metricMapSchema,
     promptTokens: integer,
     completionTokens: integer,

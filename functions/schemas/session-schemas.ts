@@ -1,7 +1,7 @@
 /** Request schemas of the session routes. */
 import * as z from "zod/mini";
 import { LIMITS } from "../domain/limits.js";
-import { FINAL_STATUSES } from "../domain/session.js";
+import { COMPLETED_AT_WITHOUT_STATUS, FINAL_STATUSES } from "../domain/session.js";
 import {
   boolean,
   boundedNumber,
@@ -32,6 +32,8 @@ const tokens = () => optional(boundedNumber(0, LIMITS.maxTokens, { integer: true
 
 export const updateSessionBody = strictObject({
   status: optional(enumeration(FINAL_STATUSES)),
+  /** When the run ended (normalised to UTC), only with `status`; checked against the start, now and retention by the store. */
+  completedAt: optional(isoTimestamp()),
   success: optional(boolean()),
   failureReason: optional(text(LIMITS.failureReasonLength)),
   estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
@@ -50,6 +52,9 @@ export const updateSessionBody = strictObject({
       }
       if (body.status === "failed" && body.success === true) {
         context.addIssue({ code: "custom", path: ["success"], message: "A failed session cannot be successful" });
+      }
+      if (body.completedAt !== undefined && body.status === undefined) {
+        context.addIssue({ code: "custom", path: ["completedAt"], message: COMPLETED_AT_WITHOUT_STATUS });
       }
     },
     { when: () => true },

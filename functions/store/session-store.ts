@@ -14,6 +14,7 @@ import { LIMITS } from "../domain/limits.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
 import { dayOf, outcomeCounters, toolCounts } from "../domain/rollup.js";
 import {
+  completedAtProblem,
   isFinal,
   isRepeatOfFinalUpdate,
   isRepeatOfStart,
@@ -97,12 +98,28 @@ export async function getSession(principal: Principal, sessionId: string, nowMs 
   return outcome;
 }
 
-/** 400 when a client's `startedAt` breaks the rule of events' `occurredAt`: at most 5 minutes ahead, within retention. */
-function assertStartedAt(start: SessionStart, principal: Principal, nowMs: number): void {
-  if (start.startedAt === undefined) return;
-  const problem = occurredAtProblem(start.startedAt, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
+/**
+ * 400 when a client's session timestamp (`startedAt`, `completedAt`) breaks the rule of events' `occurredAt`: at
+ * most 5 minutes ahead, within retention.
+ */
+function assertClientTimestamp(
+  field: "startedAt" | "completedAt",
+  value: string | undefined,
+  principal: Principal,
+  nowMs: number,
+): void {
+  if (value === undefined) return;
+  const problem = occurredAtProblem(value, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
   if (problem !== undefined)
-    throw new ValidationError(`Invalid startedAt: ${problem}`, [{ path: "startedAt", message: problem }]);
+    throw new ValidationError(`Invalid ${field}: ${problem}`, [{ path: field, message: problem }]);
+}
+
+/** 400 when a client's `completedAt` lies before the session's start (a repeat of the stored final update is not). */
+function assertCompletedAfterStart(stored: Session, patch: SessionPatch): void {
+  if (isRepeatOfFinalUpdate(stored, patch)) return;
+  const problem = completedAtProblem(stored, patch.completedAt);
+  if (problem !== undefined)
+    throw new ValidationError(`Invalid completedAt: ${problem}`, [{ path: "completedAt", message: problem }]);
 }
 
 /**
@@ -118,7 +135,7 @@ export async function createSession(
   nowMs = Date.now(),
   plannedUlid?: string,
 ): Promise<Session> {
-  assertStartedAt(start, principal, nowMs);
+  assertClientTimestamp("startedAt", start.startedAt, principal, nowMs);
   const { id: clientId, startedAt, ...input } = start;
   const now = new Date(nowMs).toISOString();
   const createdAt = startedAt ?? now;
@@ -234,7 +251,6 @@ function assignments(changes: SessionChanges) {
   }
   assign("updatedAt", changes.updatedAt);
   assign("lastActivityAt", changes.lastActivityAt);
-  if (changes.completedAt !== undefined) assign("completedAt", changes.completedAt);
   return { names, values, sets };
 }
 
@@ -303,10 +319,18 @@ const END_ATTEMPTS = 5;
  * (only if it is still active with the event count read) and folds its
  * outcome and event counters into its day's rollups. A concurrent event or
  * update makes the transaction fail; it is retried from a fresh read.
+ * A client's `completedAt` (an end delivered late) must lie between the
+ * session's `createdAt` and 5 minutes ahead, within retention: a 400 otherwise,
+ * whatever the session's state, unless it repeats the stored final update.
+ * It becomes `completedAt`; nothing else depends on it (the rollup day is the
+ * start's, the status indexes sort by `createdAt`, `stale` is only for active
+ * sessions), and `updatedAt` / `lastActivityAt` stay the service's clock.
  */
 async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
+  assertClientTimestamp("completedAt", patch.completedAt, principal, nowMs);
   for (let attempt = 0; attempt < END_ATTEMPTS; attempt++) {
     const stored = await getSession(principal, sessionId, nowMs);
+    assertCompletedAfterStart(stored, patch);
     if (isFinal(stored.status)) return resolveRejectedUpdate(stored, sessionId, patch);
     const changes = planSessionUpdate(patch, new Date(nowMs).toISOString());
     const ended: Session = { ...stored, ...changes, status: changes.status ?? stored.status };

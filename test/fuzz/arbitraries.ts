@@ -391,8 +391,28 @@ const sessionBody: fc.Arbitrary<ObjectNode> = fc
     ]),
   );
 
-const updateBody: fc.Arbitrary<ObjectNode> = optionalEntries({
+/**
+ * A session end's `completedAt` (the fuzz sessions start when the run does): valid ones within the last minute or a
+ * minute ahead (200, with a final status), ahead of the 5-minute bound, before the session's start (hours ago),
+ * past the retention, or not an ISO timestamp (400). Without a `status` any of them is a 400.
+ */
+const sessionCompletedAt: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: fc.integer({ min: 0, max: 1 }).map((minutes) => minutesFromNow(minutes)), weight: 4 },
+  { arbitrary: fc.integer({ min: 0, max: 1 }).map((minutes) => minutesFromNow(minutes, "+00:00")), weight: 1 },
+  { arbitrary: fc.integer({ min: 10, max: 60 * 24 * 400 }).map((minutes) => minutesFromNow(minutes)), weight: 2 },
+  { arbitrary: fc.integer({ min: 60, max: 24 * 60 * 3 }).map((minutes) => minutesFromNow(-minutes)), weight: 2 },
+  { arbitrary: fc.integer({ min: 91 * 24 * 60, max: 60 * 24 * 365 * 60 }).map((m) => minutesFromNow(-m)), weight: 1 },
+  {
+    arbitrary: fc
+      .constantFrom("tomorrow", "2026-11-20", "2026-02-30T10:00:00Z", "0000-01-01T00:00:00Z", "1e12", "__proto__")
+      .map(str),
+    weight: 2,
+  },
+);
+
+const updateFields: fc.Arbitrary<ObjectNode> = optionalEntries({
   status: fc.constantFrom("completed", "failed").map(str),
+  completedAt: sessionCompletedAt,
   success: fc.boolean().map((value): JsonNode => ({ kind: "boolean", value })),
   failureReason: fc.oneof({ arbitrary: shortText, weight: 3 }, { arbitrary: awkwardName, weight: 1 }).map(str),
   estimatedCost: money,
@@ -406,6 +426,12 @@ const updateBody: fc.Arbitrary<ObjectNode> = optionalEntries({
     })
     .map((entries) => obj(entries.map(([name, value]) => [name, num(String(value))]))),
 }).map((entries) => obj(entries.length > 0 ? entries : [["durationMs", num("1")]]));
+
+/** An update, or a `completedAt` sent alone (without the final status it needs: 400). */
+const updateBody: fc.Arbitrary<ObjectNode> = fc.oneof(
+  { arbitrary: updateFields, weight: 9 },
+  { arbitrary: sessionCompletedAt.map((completedAt) => obj([["completedAt", completedAt]])), weight: 1 },
+);
 
 const EVENT_TYPES = ["tool_call", "llm_decision", "state_change", "error"] as const;
 
@@ -494,6 +520,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
     body: updateBody,
     fields: [
       "status",
+      "completedAt",
       "success",
       "failureReason",
       "estimatedCost",

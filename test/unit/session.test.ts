@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../functions/domain/errors.js";
 import {
+  completedAtProblem,
   isRepeatOfFinalUpdate,
   nonFiniteNumbers,
   planSessionUpdate,
@@ -145,7 +146,47 @@ describe("planSessionUpdate", () => {
   });
 });
 
+describe("planSessionUpdate with a client's completedAt", () => {
+  it("takes it as completedAt on a final status; updatedAt and lastActivityAt stay now", () => {
+    const completedAt = "2025-05-29T11:05:00.000Z";
+
+    const changes = planSessionUpdate({ status: "completed", completedAt }, NOW);
+
+    expect(changes).toStrictEqual({
+      status: "completed",
+      completedAt,
+      success: true,
+      updatedAt: NOW,
+      lastActivityAt: NOW,
+    });
+  });
+
+  it("refuses it without a status: a 400 naming completedAt", () => {
+    const plan = () => planSessionUpdate({ completedAt: CREATED, durationMs: 5 }, NOW);
+
+    expect(plan).toThrow(ValidationError);
+    expect(plan).toThrow("Invalid session update: completedAt");
+  });
+});
+
+describe("completedAtProblem", () => {
+  it("accepts none, the session's createdAt and anything after it; refuses a time before it", () => {
+    const stored = session();
+
+    expect([
+      completedAtProblem(stored, undefined),
+      completedAtProblem(stored, CREATED),
+      completedAtProblem(stored, NOW),
+      completedAtProblem(stored, "2025-06-01T10:59:59.999Z"),
+    ]).toEqual([undefined, undefined, undefined, `Must not be before the session's createdAt (${CREATED})`]);
+  });
+});
+
 describe("isRepeatOfFinalUpdate", () => {
+  it("is true when the sent completedAt is the stored one", () => {
+    expect(isRepeatOfFinalUpdate(completedSession(), { status: "completed", completedAt: NOW })).toBe(true);
+  });
+
   it("is true for the same status with every field equal to the stored one", () => {
     // Prepare
     const stored = completedSession();
@@ -215,6 +256,7 @@ describe("isRepeatOfFinalUpdate", () => {
     ["totalTokens", { status: "completed", totalTokens: 151 }],
     ["failureReason", { status: "completed", failureReason: "None" }],
     ["customMetrics", { status: "completed", customMetrics: { latencyMs: 12.5 } }],
+    ["completedAt", { status: "completed", completedAt: "2025-06-01T12:00:00.001Z" }],
   ])("is false when %s differs from the stored value", (_field, patch) => {
     // Prepare
     const stored = completedSession();
