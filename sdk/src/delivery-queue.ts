@@ -8,6 +8,13 @@
  */
 
 import { retryDelayMs } from "./backoff.js";
+import {
+  type BatchResult,
+  batchResults,
+  deliveryFailure,
+  refusedEventsError,
+  sessionNotCreatedError,
+} from "./delivery-reports.js";
 import { AtsDeliveryError, AtsDroppedEventsError, type AtsError } from "./errors.js";
 import { newIdempotencyKey } from "./ids.js";
 import { isRetryableStatus } from "./retry-policy.js";
@@ -406,7 +413,7 @@ export class DeliveryQueue {
     }
     try {
       if (ok) this.counters.sessionsEnded++;
-      else this.report(this.failure(delivery, operation, item.lane.sessionId, 0));
+      else this.report(deliveryFailure(delivery, operation, item.lane.sessionId, 0));
     } finally {
       item.settled();
     }
@@ -418,19 +425,10 @@ export class DeliveryQueue {
     const lost = this.purge(item.lane);
     this.queuedEvents -= lost;
     this.counters.eventsFailed += lost;
-    const cause = this.failure(delivery, "createSession", item.lane.sessionId, lost);
     this.report(
-      new AtsDeliveryError(
-        "session_not_created",
-        `Session ${item.lane.sessionId} was not created (${cause.message}); its ${lost} queued events and any later ones are dropped`,
-        {
-          operation: "createSession",
-          status: cause.status,
-          body: cause.body,
-          attempts: cause.attempts,
-          lostEvents: lost,
-          sessionId: item.lane.sessionId,
-        },
+      sessionNotCreatedError(
+        item.lane.sessionId,
+        deliveryFailure(delivery, "createSession", item.lane.sessionId, lost),
       ),
     );
   }
@@ -453,7 +451,7 @@ export class DeliveryQueue {
         this.stop,
       );
       if (delivery.kind === "gave_up")
-        return this.lose(pending, this.failure(delivery, "recordEvents", undefined, pending.length));
+        return this.lose(pending, deliveryFailure(delivery, "recordEvents", undefined, pending.length));
       const { status, body } = delivery.answer;
       if (status === 413 && pending.length > 1) {
         const half = Math.ceil(pending.length / 2);
@@ -463,7 +461,7 @@ export class DeliveryQueue {
       }
       const results = status === 200 ? batchResults(body, pending.length) : undefined;
       if (results === undefined) {
-        return this.lose(pending, this.failure(delivery, "recordEvents", undefined, pending.length));
+        return this.lose(pending, deliveryFailure(delivery, "recordEvents", undefined, pending.length));
       }
       const again: EventItem[] = [];
       const refused: { item: EventItem; result: BatchResult }[] = [];
@@ -493,25 +491,14 @@ export class DeliveryQueue {
 
   private reportRefused(refused: { item: EventItem; result: BatchResult }[]): void {
     this.counters.eventsFailed += refused.length;
-    const first = refused[0] as { item: EventItem; result: BatchResult };
-    const message = messageOf(first.result.error) ?? `status ${first.result.status}`;
     this.report(
-      new AtsDeliveryError(
-        "rejected",
-        `The service refused ${refused.length} event${refused.length === 1 ? "" : "s"} (first: ${first.result.status} ${message})`,
-        {
-          operation: "recordEvents",
-          status: first.result.status,
-          body: refused.slice(0, 20).map(({ item, result }) => ({
-            sessionId: item.lane.sessionId,
-            eventType: item.eventType,
-            status: result.status,
-            error: result.error,
-          })),
-          attempts: 1,
-          lostEvents: refused.length,
-          sessionId: first.item.lane.sessionId,
-        },
+      refusedEventsError(
+        refused.map(({ item, result }) => ({
+          sessionId: item.lane.sessionId,
+          eventType: item.eventType,
+          status: result.status,
+          error: result.error,
+        })),
       ),
     );
   }
@@ -519,40 +506,6 @@ export class DeliveryQueue {
   private lose(items: EventItem[], error: AtsDeliveryError): void {
     this.counters.eventsFailed += items.length;
     this.report(error);
-  }
-
-  private failure(
-    delivery: Delivery,
-    operation: string,
-    sessionId: string | undefined,
-    lostEvents: number,
-  ): AtsDeliveryError {
-    const context = sessionId === undefined ? {} : { sessionId };
-    if (delivery.kind === "answered") {
-      const { status, body } = delivery.answer;
-      return new AtsDeliveryError("rejected", `${operation}: ${status} ${messageOf(body) ?? ""}`.trim(), {
-        operation,
-        status,
-        body,
-        attempts: delivery.attempts,
-        lostEvents,
-        ...context,
-      });
-    }
-    const last =
-      delivery.lastAnswer !== undefined
-        ? `${delivery.lastAnswer.status} ${messageOf(delivery.lastAnswer.body) ?? ""}`.trim()
-        : (delivery.lastError ?? "no answer");
-    const code = delivery.reason === "stopped" ? "shutdown" : "retries_exhausted";
-    const why = delivery.reason === "stopped" ? "stopped by shutdown" : `gave up after ${delivery.attempts} attempts`;
-    return new AtsDeliveryError(code, `${operation}: ${why} (last: ${last})`, {
-      operation,
-      status: delivery.lastAnswer?.status,
-      body: delivery.lastAnswer?.body,
-      attempts: delivery.attempts,
-      lostEvents,
-      ...context,
-    });
   }
 
   private oldestOutstandingSeq(): number {
@@ -586,21 +539,4 @@ export class DeliveryQueue {
       this.pump();
     }, this.settings.flushIntervalMs);
   }
-}
-
-interface BatchResult {
-  readonly status: number;
-  readonly error?: unknown;
-}
-
-function batchResults(body: unknown, count: number): BatchResult[] | undefined {
-  const results = (body as { results?: unknown } | undefined)?.results;
-  if (!Array.isArray(results) || results.length !== count) return undefined;
-  if (!results.every((result) => typeof (result as { status?: unknown })?.status === "number")) return undefined;
-  return results as BatchResult[];
-}
-
-function messageOf(body: unknown): string | undefined {
-  const message = (body as { message?: unknown } | undefined)?.message;
-  return typeof message === "string" ? message : undefined;
 }
