@@ -63,6 +63,7 @@ export async function recordSession(ats: AgentTracker, session: DemoSession): Pr
         break;
     }
   }
+  const completedAt = new Date(session.startedAtMs + session.durationMs);
   await run.end(
     session.outcome.status === "failed"
       ? {
@@ -70,8 +71,9 @@ export async function recordSession(ats: AgentTracker, session: DemoSession): Pr
           success: false,
           failureReason: session.outcome.failureReason,
           durationMs: session.durationMs,
+          completedAt,
         }
-      : { status: "completed", success: true, durationMs: session.durationMs },
+      : { status: "completed", success: true, durationMs: session.durationMs, completedAt },
   );
   return run.id;
 }

@@ -90,6 +90,8 @@ export interface EndFields {
   estimatedCost?: number;
   /** Defaults to the time since `startSession`. */
   durationMs?: number;
+  /** When the run ended (defaults to the time of the `end` call, so a late delivery keeps the true time). */
+  completedAt?: Date | string;
   /** Token counts default to the totals of the run's LLM calls, when it made any. */
   promptTokens?: number;
   completionTokens?: number;

@@ -285,6 +285,7 @@ export class Run {
     const body: Record<string, unknown> = {
       status: fields.status ?? (failed ? "failed" : "completed"),
       durationMs: fields.durationMs ?? Math.max(0, Date.now() - this.startedAtMs),
+      completedAt: timestamp(fields.completedAt),
     };
     if (fields.success !== undefined) body.success = fields.success;
     const reason = optionalText(fields.failureReason);

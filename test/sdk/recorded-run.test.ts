@@ -50,6 +50,7 @@ describe("a recorded run", () => {
       promptTokens: 100,
       completionTokens: 20,
     });
+    const endedAt = Date.now();
     await run.end({ customMetrics: { retries: 1 } });
     await ats.shutdown();
     expect(errors).toEqual([]);
@@ -73,6 +74,8 @@ describe("a recorded run", () => {
       customMetrics: { retries: 1 },
     });
     expect(session.body.durationMs).toBeGreaterThanOrEqual(0);
+    // The end's time is the client's, taken when end() was called, not the delivery's.
+    expect(Math.abs(Date.parse(String(session.body.completedAt)) - endedAt)).toBeLessThan(50);
 
     const { events } = await readAllEvents(api, owner.key, run.id);
     expect(events.map((event) => event.eventType)).toEqual([

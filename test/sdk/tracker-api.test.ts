@@ -109,6 +109,7 @@ describe("trace, wrapTool and end", () => {
     expect(otherEnd).toEqual({
       status: "failed",
       durationMs: 5,
+      completedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       promptTokens: 1,
       estimatedCost: 9,
       failureReason: "x",
