@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { RouteDefinition } from "../functions/routes.js";
+import { CONSOLE_SECURITY_HEADERS, isConsolePath, serveConsoleFile } from "./static-console.js";
 
 /** The handler signature every route module exports. */
 export type LambdaHttpHandler = (
@@ -178,14 +179,47 @@ export interface LocalApi {
   close(): Promise<void>;
 }
 
+/** A request to an endpoint of the local stack that is not in the route table. */
+export interface LocalEndpointRequest {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** This server's own URL (`http://127.0.0.1:<port>`): the local issuer. */
+  readonly apiUrl: string;
+}
+
+export interface LocalEndpointReply {
+  readonly statusCode: number;
+  /** Sent as JSON. */
+  readonly body: unknown;
+}
+
+/** An endpoint only the local stack serves (the console's sign-in), outside the route table. */
+export interface LocalEndpoint {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  handle(request: LocalEndpointRequest): LocalEndpointReply | Promise<LocalEndpointReply>;
+}
+
+/** The path part of a request target as sent, before any normalisation of `..` segments. */
+function rawPathOf(request: IncomingMessage): string {
+  const target = request.url ?? "/";
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
 export async function startLocalApi(options: {
   readonly routes: readonly RouteDefinition[];
   readonly root: string;
   readonly port?: number;
   /** Documents served as JSON on GET outside the route table (the local issuer's JWKS). */
   readonly documents?: Readonly<Record<string, () => unknown>>;
+  /** Endpoints outside the route table: the console's configuration and local sign-in. */
+  readonly localEndpoints?: readonly LocalEndpoint[];
+  /** The built console (`web/dist`), served at `/` for every path outside `/api/` and `/local/`. */
+  readonly consoleDirectory?: string;
 }): Promise<LocalApi> {
   const compiled = await loadRoutes(options.routes, options.root);
+  let serverUrl = "";
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://local");
@@ -193,6 +227,36 @@ export async function startLocalApi(options: {
     const document = options.documents?.[url.pathname];
     if (document !== undefined && method === "GET") {
       sendJson(response, 200, document());
+      return;
+    }
+    const endpoints = options.localEndpoints?.filter((endpoint) => endpoint.path === url.pathname) ?? [];
+    if (endpoints.length > 0) {
+      const body = await readBody(request);
+      const endpoint = endpoints.find((candidate) => candidate.method === method);
+      if (endpoint === undefined) {
+        sendJson(response, 405, {
+          error: "Method Not Allowed",
+          message: `${method} is not supported on ${url.pathname}`,
+        });
+      } else if (body === "too large") {
+        sendJson(response, 413, { error: "Payload Too Large", message: "Request body exceeds the gateway limit" });
+      } else {
+        const reply = await endpoint.handle({ headers: headersOf(request), body, apiUrl: serverUrl });
+        response.writeHead(reply.statusCode, {
+          "content-type": "application/json; charset=utf-8",
+          "cache-control": "no-store",
+          ...CONSOLE_SECURITY_HEADERS,
+        });
+        response.end(JSON.stringify(reply.body));
+      }
+      return;
+    }
+    if (
+      options.consoleDirectory !== undefined &&
+      isConsolePath(url.pathname) &&
+      (method === "GET" || method === "HEAD")
+    ) {
+      serveConsoleFile(options.consoleDirectory, request, response, rawPathOf(request));
       return;
     }
     const candidates = compiled
@@ -258,9 +322,10 @@ export async function startLocalApi(options: {
     server.listen(options.port ?? 0, "127.0.0.1", () => resolvePromise());
   });
   const { port } = server.address() as AddressInfo;
+  serverUrl = `http://127.0.0.1:${port}`;
   return {
     server,
-    url: `http://127.0.0.1:${port}`,
+    url: serverUrl,
     close: () =>
       new Promise<void>((resolvePromise) => {
         server.closeAllConnections();

@@ -18,6 +18,11 @@ export interface LocalUser {
   readonly email: string;
 }
 
+export interface LocalSignIn {
+  readonly accessToken: string;
+  readonly expiresAt: string;
+}
+
 interface StoredKey {
   readonly kid: string;
   readonly privateKeyPem: string;
@@ -63,21 +68,36 @@ export class LocalIdentity {
     return { keys: [{ kty: publicJwk.kty, n: publicJwk.n, e: publicJwk.e, kid: this.kid, alg: "RS256", use: "sig" }] };
   }
 
+  /** Every user of the local directory, in the order they were created. */
+  listUsers(): LocalUser[] {
+    const path = join(this.directory, "users.json");
+    return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as LocalUser[]) : [];
+  }
+
+  /** The user with this email, if the local directory knows it. */
+  findUser(email: string): LocalUser | undefined {
+    return this.listUsers().find((user) => user.email === email);
+  }
+
   /** The user with this email, created (with a new subject id) if unknown. */
   ensureUser(email: string): LocalUser {
-    const path = join(this.directory, "users.json");
-    const users: LocalUser[] = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as LocalUser[]) : [];
+    const users = this.listUsers();
     const existing = users.find((user) => user.email === email);
     if (existing !== undefined) return existing;
     const user = { userId: randomUUID(), email };
-    writeFileSync(path, JSON.stringify([...users, user], null, 2));
+    writeFileSync(join(this.directory, "users.json"), JSON.stringify([...users, user], null, 2));
     return user;
   }
 
   /** A Cognito-shaped access token for `user`, issued by `issuer`. */
   issueAccessToken(user: LocalUser, issuer: string, lifetimeSeconds = LOCAL_TOKEN_SECONDS): string {
+    return this.signIn(user, issuer, lifetimeSeconds).accessToken;
+  }
+
+  /** An access token for `user` with the time it expires (ISO 8601), as the console's sign-in returns it. */
+  signIn(user: LocalUser, issuer: string, lifetimeSeconds = LOCAL_TOKEN_SECONDS): LocalSignIn {
     const now = Math.floor(Date.now() / 1000);
-    return encodeJwt(
+    const accessToken = encodeJwt(
       { alg: "RS256", typ: "JWT", kid: this.kid },
       {
         iss: issuer,
@@ -93,6 +113,7 @@ export class LocalIdentity {
       },
       this.privateKey,
     );
+    return { accessToken, expiresAt: new Date((now + lifetimeSeconds) * 1000).toISOString() };
   }
 }
 

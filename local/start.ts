@@ -6,7 +6,9 @@
 
 import { join } from "node:path";
 import { routes } from "../functions/routes.js";
-import { devUserToken, ensureDevKey } from "./dev-organisation.js";
+import { ensureConsoleBuilt } from "./console-build.js";
+import { consoleEndpoints } from "./console-endpoints.js";
+import { DEV_USER_EMAIL, devUserToken, ensureDevKey } from "./dev-organisation.js";
 import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
@@ -41,11 +43,16 @@ try {
   const devKey = await ensureDevKey(readLocalJson(settings)?.apiKey);
   await startLocalDeletionWorker();
   const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
+  const consoleBuild = await ensureConsoleBuilt(REPOSITORY_ROOT);
+  if (consoleBuild.state === "failed")
+    console.error(`${consoleBuild.output.trim()}\nThe console did not build (above).`);
   api = await startLocalApi({
     routes,
     root: REPOSITORY_ROOT,
     port: settings.port,
     documents: { "/.well-known/jwks.json": () => identity.jwks() },
+    localEndpoints: consoleEndpoints(identity),
+    consoleDirectory: consoleBuild.directory,
   });
   configureLocalIssuer(api.url);
   const userToken = await devUserToken(identity, api.url);
@@ -64,9 +71,12 @@ try {
     [
       "",
       "Agent Tracking Service (local)",
+      consoleBuild.state === "failed"
+        ? "  Console:   not built (npm run web:build failed, see above); the API runs without it"
+        : `  Console:   ${api.url}/ — sign in as ${DEV_USER_EMAIL}`,
       `  API:       ${api.url}`,
       keyLine,
-      `  User:      dev@localhost, owner of organisation "dev" (access token in local.json, valid 1 hour;`,
+      `  User:      ${DEV_USER_EMAIL}, owner of organisation "dev" (access token in local.json, valid 1 hour;`,
       "             npm run users -- token --email <e> --org <org> for others)",
       `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,

@@ -1,0 +1,327 @@
+/**
+ * The console on the local stack: its files served from the API's origin
+ * (single-page routing, content types, caching, the security headers
+ * CloudFront sends, no way out of the directory), its configuration, and the
+ * local sign-in whose tokens the API accepts.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes } from "../../functions/routes.js";
+import { putMembership } from "../../functions/store/membership-store.js";
+import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { consoleEndpoints } from "../../local/console-endpoints.js";
+import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
+import { configureLocalIssuer } from "../../local/local-identity.js";
+import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { CONSOLE_SECURITY_HEADERS } from "../../local/static-console.js";
+import { call, identity, uniqueOrgId } from "../support/fixtures.js";
+import { rememberSecretsIn } from "../support/secrets-ledger.js";
+
+const INDEX_HTML =
+  '<!doctype html><html lang="en"><title>console</title><script src="/assets/index-Ab12Cd34.js"></script>';
+const ASSET = "console.log('the console');";
+const EXPECTED_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'";
+
+let api: LocalApi;
+let dist: string;
+let outside: string;
+
+beforeAll(async () => {
+  // Prepare: a built console of our own (web/dist is generated and not in the repository), a secret beside it.
+  const root = mkdtempSync(join(tmpdir(), "ats-console-"));
+  dist = join(root, "dist");
+  mkdirSync(join(dist, "assets"), { recursive: true });
+  writeFileSync(join(dist, "index.html"), INDEX_HTML);
+  writeFileSync(join(dist, "assets", "index-Ab12Cd34.js"), ASSET);
+  writeFileSync(join(dist, "assets", "index-Ef56Gh78.css"), "body{margin:0}");
+  writeFileSync(join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  writeFileSync(join(dist, ".env"), "SECRET=dotfile");
+  outside = join(root, "secret.txt");
+  writeFileSync(outside, "SECRET=outside");
+  symlinkSync(outside, join(dist, "assets", "link.txt"));
+  api = await startLocalApi({
+    routes,
+    root: REPOSITORY_ROOT,
+    documents: { "/.well-known/jwks.json": () => identity.jwks() },
+    localEndpoints: consoleEndpoints(identity),
+    consoleDirectory: dist,
+  });
+  configureLocalIssuer(api.url);
+});
+afterAll(async () => {
+  await api.close();
+  rmSync(join(dist, ".."), { recursive: true, force: true });
+});
+
+/** A request with the path sent exactly as written (fetch would normalise `..`). */
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const { hostname, port } = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ hostname, port, path, method: "GET", headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+function signIn(body: unknown, headers: Record<string, string> = {}) {
+  return call(api, "POST", "/local/sign-in", { body, headers });
+}
+
+describe("the console's files", () => {
+  it("serves index.html at / with the security headers and no caching", async () => {
+    const response = await fetch(`${api.url}/`);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(response.headers.get("content-security-policy")).toBe(EXPECTED_CSP);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(await response.text()).toBe(INDEX_HTML);
+  });
+
+  it("serves hashed assets with their content type and a year of immutable caching; revalidates with ETag", async () => {
+    const script = await fetch(`${api.url}/assets/index-Ab12Cd34.js`);
+    const style = await fetch(`${api.url}/assets/index-Ef56Gh78.css`);
+    const icon = await fetch(`${api.url}/favicon.svg`);
+    const again = await fetch(`${api.url}/assets/index-Ab12Cd34.js`, {
+      headers: { "if-none-match": script.headers.get("etag") ?? "" },
+    });
+
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(script.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(script.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await script.text()).toBe(ASSET);
+    expect(style.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(icon.headers.get("cache-control")).toBe("no-cache");
+    expect(again.status).toBe(304);
+  });
+
+  it.each(["/sessions", "/sessions/ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", "/agents/support-bot?range=7d", "/keys/"])(
+    "answers the console route %s with index.html (single-page routing)",
+    async (path) => {
+      const response = await fetch(`${api.url}${path}`);
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+      expect(await response.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  it("answers a browser navigation to a route with a dot (an agent's name) with index.html", async () => {
+    const navigation = await fetch(`${api.url}/agents/gpt-4.1-bot`, { headers: { accept: "text/html" } });
+    const script = await fetch(`${api.url}/agents/gpt-4.1-bot`, { headers: { accept: "*/*" } });
+
+    expect(navigation.status).toBe(200);
+    expect(await navigation.text()).toBe(INDEX_HTML);
+    expect(script.status).toBe(404);
+  });
+
+  it("answers a missing asset with 404, never index.html (a browser must not run HTML as a script)", async () => {
+    const response = await fetch(`${api.url}/assets/index-Missing0.js`, { headers: { accept: "text/html" } });
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await response.text()).not.toContain("<html");
+  });
+
+  it("keeps /api/ and /local/ out of the console: an unknown path there is the API's JSON 404", async () => {
+    const api404 = await call(api, "GET", "/api/nothing-here");
+    const local404 = await call(api, "GET", "/local/nothing-here");
+
+    expect(api404.status).toBe(404);
+    expect(api404.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(api404.body).toEqual({ error: "Not Found", message: "No route for GET /api/nothing-here" });
+    expect(local404.status).toBe(404);
+    expect(local404.body).toEqual({ error: "Not Found", message: "No route for GET /local/nothing-here" });
+  });
+
+  it.each([
+    "/../package.json",
+    "/assets/../../secret.txt",
+    "/%2e%2e/package.json",
+    "/%2E%2E%2Fsecret.txt",
+    "/assets/..%2f..%2fsecret.txt",
+    "/assets/%5c..%5csecret.txt",
+    "/..%5csecret.txt",
+    "/.env",
+    "/%2eenv",
+    "/index.html%00.js",
+    "/%E0%A4%A",
+  ])("refuses the traversal attempt %s with 400", async (path) => {
+    const response = await rawGet(path);
+
+    expect(response.status).toBe(400);
+    expect(response.body).toBe("Bad Request: the path is not allowed\n");
+    expect(response.body).not.toContain("SECRET");
+  });
+
+  it("does not follow a symbolic link out of the directory", async () => {
+    const response = await rawGet("/assets/link.txt");
+
+    expect(response.status).toBe(404);
+    expect(response.body).not.toContain("SECRET");
+  });
+
+  it("answers HEAD without a body and other methods on console paths with the API's JSON 404", async () => {
+    const head = await fetch(`${api.url}/sessions`, { method: "HEAD" });
+    const post = await call(api, "POST", "/sessions", { body: {} });
+
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(INDEX_HTML)));
+    expect(await head.text()).toBe("");
+    expect(post.status).toBe(404);
+    expect(post.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+});
+
+describe("GET /console-config.json", () => {
+  it("tells the console to use the local sign-in", async () => {
+    const response = await call(api, "GET", "/console-config.json");
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-security-policy")).toBe(EXPECTED_CSP);
+    expect(response.body).toEqual({ auth: { kind: "local" } });
+  });
+});
+
+describe("local sign-in", () => {
+  it("lists the local issuer's users", async () => {
+    const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+
+    const response = await fetch(`${api.url}/local/users`);
+    const users = (await response.json()) as unknown[];
+
+    expect(response.status).toBe(200);
+    expect(users).toContainEqual({ email: user.email, userId: user.userId });
+    expect(users).toEqual(identity.listUsers().map(({ email, userId }) => ({ email, userId })));
+  });
+
+  it("signs a user in with a token the key-management routes accept for an organisation they belong to", async () => {
+    // Prepare: a user who belongs to two organisations (so the console must choose one).
+    const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+    const [first, second] = [uniqueOrgId(), uniqueOrgId()];
+    for (const orgId of [first, second]) {
+      await ensureOrganisation(orgId);
+      await putMembership({ orgId, userId: user.userId, email: user.email, role: "owner" });
+    }
+
+    // Act
+    const signedIn = await signIn({ email: user.email });
+    rememberSecretsIn(signedIn.text);
+    const token = String(signedIn.body.accessToken);
+    const keys = await call(api, "GET", "/api/keys", { key: token, headers: { "x-organization-id": second } });
+    const created = await call(api, "POST", "/api/keys", {
+      key: token,
+      headers: { "x-organization-id": first },
+      body: { name: "from the console" },
+    });
+    rememberSecretsIn(created.text);
+    const listed = await call(api, "GET", "/api/keys", { key: token, headers: { "x-organization-id": first } });
+
+    // Assess
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("cache-control")).toBe("no-store");
+    expect(signedIn.body).toEqual({
+      accessToken: expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/),
+      expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+    });
+    const expiresIn = Date.parse(String(signedIn.body.expiresAt)) - Date.now();
+    expect(expiresIn).toBeGreaterThan(3_500_000);
+    expect(expiresIn).toBeLessThanOrEqual(3_600_000);
+    expect(keys.status).toBe(200);
+    expect(keys.body).toEqual(expect.objectContaining({ items: [] }));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "from the console", createdBy: user.email });
+    expect(listed.body.items).toEqual([expect.objectContaining({ name: "from the console", createdBy: user.email })]);
+  });
+
+  it("answers 404 for an email the local issuer does not know", async () => {
+    const response = await signIn({ email: "nobody@example.com" });
+
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
+      error: "Not Found",
+      message: "No local user nobody@example.com (npm run users -- token --email <email> --org <org> creates one)",
+    });
+  });
+
+  it.each([
+    ["no body", undefined],
+    ["a body that is not JSON", "email=dev@localhost"],
+    ["an array", ["dev@localhost"]],
+    ["no email", {}],
+    ["an empty email", { email: "" }],
+    ["an email that is not a string", { email: 42 }],
+    ["an unknown field", { email: "dev@localhost", password: "x" }],
+  ])("answers 400 for %s", async (_, body) => {
+    const response = await signIn(body);
+
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe("Bad Request");
+    expect(response.body.message).toMatch(
+      /^The body (is not valid JSON|must be \{ "email": "<a local user's email>" \})$/,
+    );
+  });
+
+  it("answers 415 to a body that is not JSON by its content type (a form on another site)", async () => {
+    const response = await signIn("email=dev%40localhost", { "content-type": "application/x-www-form-urlencoded" });
+
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({
+      error: "Unsupported Media Type",
+      message: "Send the body as JSON (Content-Type: application/json)",
+    });
+  });
+
+  it("refuses another origin and a non-loopback Host (DNS rebinding) with 403", async () => {
+    const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+
+    const crossOrigin = await signIn({ email: user.email }, { origin: "https://evil.example.com" });
+    const rebound = await rawGet("/local/users", { host: `evil.example.com:${new URL(api.url).port}` });
+    const viaLocalhost = await rawGet("/local/users", { host: `localhost:${new URL(api.url).port}` });
+
+    expect(crossOrigin.status).toBe(403);
+    expect(crossOrigin.body).toEqual({ error: "Forbidden", message: "Local sign-in answers only its own origin" });
+    expect(crossOrigin.text).not.toContain("eyJ");
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toEqual({
+      error: "Forbidden",
+      message: "Local sign-in answers only on 127.0.0.1 or localhost",
+    });
+    expect(viaLocalhost.status).toBe(200);
+  });
+
+  it("answers 405 to another method on a local endpoint", async () => {
+    const response = await call(api, "GET", "/local/sign-in");
+
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual({ error: "Method Not Allowed", message: "GET is not supported on /local/sign-in" });
+  });
+
+  it("is not part of the route table (never deployed to AWS)", () => {
+    const paths = routes.map((route) => route.path);
+
+    expect(paths.filter((path) => !path.startsWith("/api/"))).toEqual([]);
+    expect(CONSOLE_SECURITY_HEADERS["x-frame-options"]).toBe("DENY");
+  });
+});
