@@ -1,13 +1,19 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { AppProviders, createQueryClient } from "./App";
+import { AppRoutes } from "./AppRoutes";
+import "./styles/app.css";
 
 const root = document.getElementById("root");
 if (root !== null) {
   createRoot(root).render(
     <StrictMode>
-      <main>
-        <h1>Agent Tracking Service</h1>
-      </main>
+      <BrowserRouter>
+        <AppProviders client={createQueryClient()}>
+          <AppRoutes />
+        </AppProviders>
+      </BrowserRouter>
     </StrictMode>,
   );
 }

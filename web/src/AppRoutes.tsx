@@ -1,0 +1,54 @@
+/** Every route of the console. The agent charts (recharts) load only when an agent is opened. */
+import { lazy, Suspense } from "react";
+import { Navigate, Route, Routes } from "react-router";
+import { RequireAuth } from "./auth/require-auth";
+import { Layout } from "./components/Layout";
+import { Loading } from "./components/Loading";
+import { OrganisationGate } from "./components/OrganisationGate";
+import { AuthCallbackPage } from "./pages/AuthCallbackPage";
+import { AgentsPage } from "./pages/agents/AgentsPage";
+import { KeysPage } from "./pages/keys/KeysPage";
+import { MembersPage } from "./pages/members/MembersPage";
+import { NotFoundPage } from "./pages/NotFoundPage";
+import { SignInPage } from "./pages/SignInPage";
+import { SessionDetailPage } from "./pages/sessions/SessionDetailPage";
+import { SessionsPage } from "./pages/sessions/SessionsPage";
+
+const AgentDetailPage = lazy(() =>
+  import("./pages/agents/AgentDetailPage").then((module) => ({ default: module.AgentDetailPage })),
+);
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route path="/auth/callback" element={<AuthCallbackPage />} />
+      <Route
+        element={
+          <RequireAuth>
+            <OrganisationGate>
+              <Layout />
+            </OrganisationGate>
+          </RequireAuth>
+        }
+      >
+        <Route index element={<Navigate to="/sessions" replace />} />
+        <Route path="/sessions" element={<SessionsPage />} />
+        <Route path="/sessions/:id" element={<SessionDetailPage />} />
+        <Route path="/agents" element={<AgentsPage />} />
+        <Route
+          path="/agents/:name"
+          element={
+            <Suspense fallback={<Loading label="Loading charts…" />}>
+              <AgentDetailPage />
+            </Suspense>
+          }
+        />
+        <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
+        <Route path="/settings/keys" element={<KeysPage />} />
+        <Route path="/settings/members" element={<MembersPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,87 @@
+/** Sessions and their events: the SDK read routes, with X-Environment. */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useOrganisation } from "../auth/organisation-context";
+import type { Environment, Page, Session, SessionEvent } from "./types";
+import { useApiRequest } from "./use-api-request";
+
+export interface SessionFilters {
+  agentName?: string;
+  userId?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+}
+
+export const sessionsKey = (orgId: string, environment: Environment) =>
+  ["org", orgId, environment, "sessions"] as const;
+
+export const SESSION_PAGE_SIZE = 25;
+
+export function useSessions(environment: Environment, filters: SessionFilters) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  return useInfiniteQuery({
+    queryKey: [...sessionsKey(orgId, environment), "list", filters],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      request<Page<Session>>("/api/sdk/sessions", {
+        environment,
+        signal,
+        query: { ...filters, limit: SESSION_PAGE_SIZE, cursor: pageParam },
+      }),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+}
+
+export function useSession(environment: Environment, id: string) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  return useQuery({
+    queryKey: [...sessionsKey(orgId, environment), "one", id],
+    queryFn: ({ signal }) => request<Session>(`/api/sdk/sessions/${encodeURIComponent(id)}`, { environment, signal }),
+  });
+}
+
+export function useSessionEvents(environment: Environment, id: string) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  return useInfiniteQuery({
+    queryKey: [...sessionsKey(orgId, environment), "events", id],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      request<Page<SessionEvent>>(`/api/sdk/sessions/${encodeURIComponent(id)}/events`, {
+        environment,
+        signal,
+        query: { limit: 100, cursor: pageParam },
+      }),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+}
+
+export function useDeleteSession(environment: Environment) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      request<undefined>(`/api/sdk/sessions/${encodeURIComponent(id)}`, { method: "DELETE", environment }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey(orgId, environment) }),
+  });
+}
+
+/** An offloaded field (toolInputUrl, …): a presigned GET, fetched only when asked for. */
+export function useOffloadedField(url: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ["offloaded", url],
+    enabled: enabled && url !== undefined,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      const response = await fetch(url ?? "", { signal });
+      if (!response.ok)
+        throw new Error(
+          `The stored field could not be loaded (HTTP ${response.status}); the link may have expired: reload the page.`,
+        );
+      return response.text();
+    },
+  });
+}

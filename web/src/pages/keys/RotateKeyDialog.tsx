@@ -1,0 +1,82 @@
+/** Rotate a key: choose how long the old one keeps working; then the new key once and the old key's expiry. */
+import { type FormEvent, useState } from "react";
+import { useRotateKey } from "../../api/keys";
+import type { ApiKey } from "../../api/types";
+import { CopyButton } from "../../components/CopyButton";
+import { Dialog } from "../../components/Dialog";
+import { InlineError } from "../../components/ErrorState";
+import { NewKeySecret } from "../../components/NewKeySecret";
+import { formatDateTime } from "../../lib/format";
+
+const OVERLAPS = [
+  { seconds: 0, label: "No overlap: the old key stops working now" },
+  { seconds: 3600, label: "1 hour" },
+  { seconds: 86_400, label: "24 hours (default)" },
+  { seconds: 259_200, label: "3 days" },
+  { seconds: 604_800, label: "7 days (the most allowed)" },
+];
+
+export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
+  const rotate = useRotateKey();
+  const [overlapSeconds, setOverlapSeconds] = useState(86_400);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    rotate.mutate({ id: apiKey.id, overlapSeconds });
+  }
+
+  if (rotate.data !== undefined) {
+    const rotated = rotate.data;
+    return (
+      <Dialog title={`Key "${apiKey.name}" rotated`} onClose={onClose}>
+        <NewKeySecret plaintext={rotated.key} />
+        <p>
+          The old key (…{rotated.rotatedFrom.hint}){" "}
+          {rotated.rotatedFrom.expiresAt === null
+            ? "has stopped working."
+            : `works until ${formatDateTime(rotated.rotatedFrom.expiresAt)}.`}{" "}
+          Deploy the new key before then.
+        </p>
+        <div className="dialog__actions">
+          <CopyButton text={rotated.key} label="Copy key" />
+          <button type="button" className="button button--primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title={`Rotate "${apiKey.name}"`} onClose={onClose}>
+      <form onSubmit={submit}>
+        <p>
+          A new key replaces …{apiKey.hint}. The old key can keep working for a while, so you can deploy the new one.
+        </p>
+        <label className="field">
+          <span>Old key keeps working for</span>
+          <select
+            value={overlapSeconds}
+            onChange={(event) => setOverlapSeconds(Number(event.target.value))}
+            data-autofocus
+          >
+            {OVERLAPS.map((option) => (
+              <option key={option.seconds} value={option.seconds}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <InlineError error={rotate.error} />
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={rotate.isPending}>
+            {rotate.isPending ? "Rotating…" : "Rotate key"}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

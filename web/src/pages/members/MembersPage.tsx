@@ -1,0 +1,153 @@
+/** Organisation settings → Members: everyone sees the list; owners add, change roles and remove. */
+import { type FormEvent, useState } from "react";
+import { useAddMember, useChangeRole, useMembers, useRemoveMember } from "../../api/members";
+import type { Member, Role } from "../../api/types";
+import { hasRole, useOrganisation } from "../../auth/organisation-context";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorState, InlineError } from "../../components/ErrorState";
+import { Loading } from "../../components/Loading";
+import { formatDateTime } from "../../lib/format";
+
+const ROLES: readonly Role[] = ["member", "admin", "owner"];
+
+function AddMemberForm() {
+  const add = useAddMember();
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    add.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+  }
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Add a member">
+      <label className="field">
+        <span>Email</span>
+        <input
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          required
+          autoComplete="off"
+        />
+      </label>
+      <label className="field">
+        <span>Role</span>
+        <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
+          {ROLES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="button button--primary" disabled={add.isPending}>
+        {add.isPending ? "Adding…" : "Add member"}
+      </button>
+      <InlineError error={add.error} />
+      {add.isSuccess ? <p role="status">Member added.</p> : null}
+    </form>
+  );
+}
+
+function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
+  const change = useChangeRole();
+  if (!editable) return <>{member.role}</>;
+  return (
+    <>
+      <select
+        aria-label={`Role of ${member.email}`}
+        value={member.role}
+        disabled={change.isPending}
+        onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as Role })}
+      >
+        {ROLES.map((value) => (
+          <option key={value} value={value}>
+            {value}
+          </option>
+        ))}
+      </select>
+      <InlineError error={change.error} />
+    </>
+  );
+}
+
+export function MembersPage() {
+  const { orgId, role, me } = useOrganisation();
+  const members = useMembers();
+  const remove = useRemoveMember();
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const isOwner = hasRole(role, "owner");
+  const close = () => {
+    remove.reset();
+    setRemoving(null);
+  };
+  return (
+    <>
+      <div className="page__header">
+        <h1>Members</h1>
+      </div>
+      {isOwner ? (
+        <AddMemberForm />
+      ) : (
+        <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
+      )}
+      {members.isPending ? <Loading label="Loading members…" /> : null}
+      {members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : null}
+      {members.data?.length === 0 ? <EmptyState title="No members." /> : null}
+      {members.data !== undefined && members.data.length > 0 ? (
+        <div className="table-scroll">
+          <table className="table table--cards">
+            <caption>Members of {orgId}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Member since</th>
+                {isOwner ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.map((member) => (
+                <tr key={member.userId}>
+                  <th scope="row" data-label="Email">
+                    {member.email}
+                    {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
+                  </th>
+                  <td data-label="Role">
+                    <RoleCell member={member} editable={isOwner} />
+                  </td>
+                  <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
+                  {isOwner ? (
+                    <td data-label="Actions">
+                      <button
+                        type="button"
+                        className="button button--small button--danger"
+                        onClick={() => setRemoving(member)}
+                        aria-label={`Remove ${member.email}`}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {removing === null ? null : (
+        <ConfirmDialog
+          title={`Remove ${removing.email}?`}
+          confirmLabel="Remove member"
+          onCancel={close}
+          onConfirm={() => remove.mutate(removing.userId, { onSuccess: close })}
+          pending={remove.isPending}
+          error={remove.error}
+        >
+          <p>They lose access to {orgId} at once. You can add them again later.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+/** One session: its metrics, then its events in time order; admins may delete it. */
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { useDeleteSession, useSession, useSessionEvents } from "../../api/sessions";
+import { hasRole, useOrganisation } from "../../auth/organisation-context";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorState, InlineError } from "../../components/ErrorState";
+import { Loading } from "../../components/Loading";
+import { Timeline } from "../../components/Timeline";
+import { useEnvironment, withEnvironment } from "../../lib/environment";
+import { SessionMetrics } from "./SessionMetrics";
+
+function Events({ sessionId, sessionStart }: { sessionId: string; sessionStart: string }) {
+  const [environment] = useEnvironment();
+  const events = useSessionEvents(environment, sessionId);
+  const items = events.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section aria-labelledby="events-heading">
+      <h2 id="events-heading">Events</h2>
+      {events.isPending ? <Loading label="Loading events…" /> : null}
+      {events.isError && items.length === 0 ? (
+        <ErrorState error={events.error} onRetry={() => events.refetch()} />
+      ) : null}
+      {events.isSuccess && items.length === 0 ? <EmptyState title="This session has no events yet." /> : null}
+      {items.length > 0 ? <Timeline events={items} sessionStart={sessionStart} /> : null}
+      {events.hasNextPage ? (
+        <div className="load-more">
+          <button
+            type="button"
+            className="button"
+            onClick={() => events.fetchNextPage()}
+            disabled={events.isFetchingNextPage}
+          >
+            {events.isFetchingNextPage ? "Loading…" : "Load more events"}
+          </button>
+        </div>
+      ) : null}
+      {events.isFetchNextPageError ? <InlineError error={events.error} /> : null}
+    </section>
+  );
+}
+
+export function SessionDetailPage() {
+  const { id = "" } = useParams();
+  const [environment] = useEnvironment();
+  const { role } = useOrganisation();
+  const session = useSession(environment, id);
+  const remove = useDeleteSession(environment);
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const back = withEnvironment("/sessions", environment);
+  return (
+    <>
+      <p>
+        <Link to={back}>← All sessions</Link>
+      </p>
+      {session.isPending ? <Loading label="Loading the session…" /> : null}
+      {session.isError ? (
+        <>
+          <h1>Session</h1>
+          <ErrorState error={session.error} onRetry={() => session.refetch()} />
+        </>
+      ) : null}
+      {session.data === undefined ? null : (
+        <>
+          <div className="page__header">
+            <h1>{session.data.name}</h1>
+            {hasRole(role, "admin") ? (
+              <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
+                Delete session
+              </button>
+            ) : null}
+          </div>
+          <SessionMetrics session={session.data} />
+          <Events sessionId={id} sessionStart={session.data.createdAt} />
+          {confirming ? (
+            <ConfirmDialog
+              title="Delete this session?"
+              confirmLabel="Delete session"
+              onCancel={() => {
+                remove.reset();
+                setConfirming(false);
+              }}
+              onConfirm={() => remove.mutate(id, { onSuccess: () => navigate(back, { replace: true }) })}
+              pending={remove.isPending}
+              error={remove.error}
+            >
+              <p>
+                “{session.data.name}”, its {session.data.eventCount} events and its share of the agent's stats are
+                deleted for good.
+              </p>
+            </ConfirmDialog>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
