@@ -41,7 +41,8 @@ export function encodeJwt(header: Record<string, unknown>, payload: Record<strin
 
 export class LocalIdentity {
   private constructor(
-    private readonly directory: string,
+    /** Where the signing key and `users.json` live. */
+    readonly directory: string,
     readonly kid: string,
     readonly privateKey: KeyObject,
   ) {}
@@ -74,15 +75,15 @@ export class LocalIdentity {
     return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as LocalUser[]) : [];
   }
 
-  /** The user with this email, if the local directory knows it. */
+  /** The user with this email (matched case-insensitively, as Cognito does), if the local directory knows it. */
   findUser(email: string): LocalUser | undefined {
-    return this.listUsers().find((user) => user.email === email);
+    return findByEmail(this.listUsers(), email);
   }
 
   /** The user with this email, created (with a new subject id) if unknown. */
   ensureUser(email: string): LocalUser {
     const users = this.listUsers();
-    const existing = users.find((user) => user.email === email);
+    const existing = findByEmail(users, email);
     if (existing !== undefined) return existing;
     const user = { userId: randomUUID(), email };
     writeFileSync(join(this.directory, "users.json"), JSON.stringify([...users, user], null, 2));
@@ -117,8 +118,18 @@ export class LocalIdentity {
   }
 }
 
-/** Points the key-management handlers at the local issuer (read on their first request). */
-export function configureLocalIssuer(issuer: string): void {
+function findByEmail(users: readonly LocalUser[], email: string): LocalUser | undefined {
+  const wanted = email.toLowerCase();
+  return users.find((user) => user.email.toLowerCase() === wanted);
+}
+
+/**
+ * Points the handlers at the local issuer (read on their first request) and,
+ * given the identity's directory, the members routes at its user directory
+ * (`LOCAL_IDENTITY_DIR`: a member added by email becomes a local user).
+ */
+export function configureLocalIssuer(issuer: string, identity?: LocalIdentity): void {
   process.env.JWT_ISSUER = issuer;
   process.env.JWT_CLIENT_ID = LOCAL_CLIENT_ID;
+  if (identity !== undefined) process.env.LOCAL_IDENTITY_DIR = identity.directory;
 }

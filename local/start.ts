@@ -54,7 +54,7 @@ try {
     localEndpoints: consoleEndpoints(identity),
     consoleDirectory: consoleBuild.directory,
   });
-  configureLocalIssuer(api.url);
+  configureLocalIssuer(api.url, identity);
   const userToken = await devUserToken(identity, api.url);
   writeLocalJson(settings, {
     apiUrl: api.url,

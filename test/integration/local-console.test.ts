@@ -51,7 +51,7 @@ beforeAll(async () => {
     localEndpoints: consoleEndpoints(identity),
     consoleDirectory: dist,
   });
-  configureLocalIssuer(api.url);
+  configureLocalIssuer(api.url, identity);
 });
 afterAll(async () => {
   await api.close();
@@ -253,6 +253,19 @@ describe("local sign-in", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "from the console", createdBy: user.email });
     expect(listed.body.items).toEqual([expect.objectContaining({ name: "from the console", createdBy: user.email })]);
+  });
+
+  it("matches the email case-insensitively, as Cognito does", async () => {
+    const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+
+    const response = await signIn({ email: user.email.toUpperCase() });
+    rememberSecretsIn(response.text);
+    const claims = JSON.parse(
+      Buffer.from(String(response.body.accessToken).split(".")[1] ?? "", "base64url").toString(),
+    );
+
+    expect(response.status).toBe(200);
+    expect(claims).toMatchObject({ sub: user.userId, username: user.email, iss: api.url, token_use: "access" });
   });
 
   it("answers 404 for an email the local issuer does not know", async () => {
