@@ -1,0 +1,169 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, test } from "vitest";
+import { apiError, baseRoutes, json, mockFetch, renderApp } from "./support/render-app";
+
+function session(id: string, fields: Record<string, unknown> = {}) {
+  return {
+    id,
+    name: `Run ${id}`,
+    agentName: "support-bot",
+    userId: "customer-42",
+    environment: "live",
+    metadata: null,
+    status: "completed",
+    success: true,
+    failureReason: null,
+    estimatedCost: 0.042,
+    durationMs: 5400,
+    promptTokens: 1200,
+    completionTokens: 300,
+    totalTokens: 1500,
+    customMetrics: null,
+    eventCount: 3,
+    eventCost: 0.002,
+    toolCalls: { lookup: 2 },
+    toolErrors: {},
+    createdAt: "2026-11-22T10:00:00.000Z",
+    updatedAt: "2026-11-22T10:00:05.400Z",
+    lastActivityAt: "2026-11-22T10:00:05.400Z",
+    completedAt: "2026-11-22T10:00:05.400Z",
+    stale: false,
+    ...fields,
+  };
+}
+
+const location = () => screen.getByRole("status", { name: "Current location" }).textContent ?? "";
+
+describe("Sessions page", () => {
+  test("filters go to the URL and to the API; Load more follows the cursor", async () => {
+    // Prepare
+    const user = userEvent.setup();
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": json({ items: [{ agentName: "support-bot", sessionCount: 2 }] }),
+      "GET /api/sdk/sessions": (request) =>
+        request.query.get("cursor") === "page-2"
+          ? json({ items: [session("ses_2", { status: "active", success: null, stale: true })], nextCursor: null })
+          : json({ items: [session("ses_1")], nextCursor: "page-2" }),
+    });
+    renderApp("/sessions");
+    expect(await screen.findByRole("link", { name: "Run ses_1" })).toBeTruthy();
+
+    // Act
+    const form = screen.getByRole("form", { name: "Session filters" });
+    await user.type(within(form).getByLabelText("Agent"), "support-bot");
+    await user.selectOptions(within(form).getByLabelText("Status"), "failed");
+    await user.type(within(form).getByLabelText("From"), "2026-11-01");
+    await user.click(within(form).getByRole("button", { name: "Apply filters" }));
+
+    // Assess
+    await waitFor(() => expect(location()).toBe("/sessions?agentName=support-bot&status=failed&from=2026-11-01"));
+    await waitFor(() => expect(requests.some((request) => request.query.get("status") === "failed")).toBe(true));
+    const filtered = requests.filter((request) => request.path === "/api/sdk/sessions").at(-1);
+    expect(filtered?.query.get("agentName")).toBe("support-bot");
+    expect(filtered?.query.get("from")).toBe(new Date("2026-11-01T00:00:00.000").toISOString());
+    expect(filtered?.headers.get("X-Environment")).toBe("live");
+
+    // Act: next page
+    await user.click(await screen.findByRole("button", { name: "Load more sessions" }));
+    // Assess: both pages, the stale one marked, no more button
+    expect(await screen.findByRole("link", { name: "Run ses_2" })).toBeTruthy();
+    const table = screen.getByRole("table", { name: "Sessions (live), newest first" });
+    expect(within(table).getByText("stale")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Load more sessions" })).toBeNull();
+  });
+
+  test("filters in the URL are read back into the form and the request", async () => {
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": json({ items: [] }),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+    });
+    renderApp("/sessions?userId=customer-7&env=test");
+    expect(await screen.findByText("No sessions match these filters.")).toBeTruthy();
+    expect((screen.getByLabelText("User") as HTMLInputElement).value).toBe("customer-7");
+    const list = requests.find((request) => request.path === "/api/sdk/sessions");
+    expect(list?.query.get("userId")).toBe("customer-7");
+    expect(list?.headers.get("X-Environment")).toBe("test");
+    expect((screen.getByRole("radio", { name: "Test" }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  test("the environment switch is kept in the URL", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": json({ items: [] }),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+    });
+    renderApp("/sessions");
+    expect(await screen.findByText("No sessions in live yet.")).toBeTruthy();
+    await user.click(screen.getByRole("radio", { name: "Test" }));
+    await waitFor(() => expect(location()).toBe("/sessions?env=test"));
+    expect(await screen.findByText("No sessions in test yet.")).toBeTruthy();
+  });
+
+  test("an error is shown with a way to retry", async () => {
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": json({ items: [] }),
+      "GET /api/sdk/sessions": apiError(500, "Internal Server Error", "Something failed."),
+    });
+    renderApp("/sessions");
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("The service had a problem");
+    expect(within(alert).getByRole("button", { name: "Try again" })).toBeTruthy();
+  });
+});
+
+describe("Session detail", () => {
+  test("metrics, the timeline, and delete for admins only", async () => {
+    const user = userEvent.setup();
+    const requests = mockFetch({
+      ...baseRoutes("admin"),
+      "GET /api/sdk/agents": json({ items: [] }),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+      "GET /api/sdk/sessions/ses_1": json(
+        session("ses_1", { status: "failed", success: false, failureReason: "Order not found" }),
+      ),
+      "GET /api/sdk/sessions/ses_1/events": json({
+        items: [
+          {
+            id: "evt_1",
+            sessionId: "ses_1",
+            eventType: "error",
+            toolName: "lookup",
+            createdAt: "2026-11-22T10:00:01.000Z",
+          },
+        ],
+        nextCursor: null,
+      }),
+      "DELETE /api/sdk/sessions/ses_1": { status: 204 },
+    });
+    renderApp("/sessions/ses_1");
+    expect(await screen.findByRole("heading", { name: "Run ses_1", level: 1 })).toBeTruthy();
+    expect(screen.getByText("Order not found")).toBeTruthy();
+    expect(await screen.findByRole("article", { name: "Error: lookup" })).toBeTruthy();
+
+    await user.click(screen.getByRole("button", { name: "Delete session" }));
+    const dialog = screen.getByRole("dialog", { name: "Delete this session?" });
+    expect(document.activeElement).toBe(within(dialog).getByRole("button", { name: "Cancel" }));
+    await user.click(within(dialog).getByRole("button", { name: "Delete session" }));
+    await waitFor(() => expect(location()).toBe("/sessions"));
+    expect(requests.some((request) => request.method === "DELETE" && request.path === "/api/sdk/sessions/ses_1")).toBe(
+      true,
+    );
+  });
+
+  test("members get no delete button", async () => {
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/sessions/ses_1": json(session("ses_1")),
+      "GET /api/sdk/sessions/ses_1/events": json({ items: [], nextCursor: null }),
+    });
+    renderApp("/sessions/ses_1");
+    expect(await screen.findByText("This session has no events yet.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Delete session" })).toBeNull();
+  });
+});
