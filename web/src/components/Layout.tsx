@@ -38,6 +38,7 @@ function EnvironmentSwitch() {
         <label key={value} className={`env-switch__option${environment === value ? " env-switch__option--on" : ""}`}>
           <input
             type="radio"
+            className="env-switch__input"
             name="environment"
             value={value}
             checked={environment === value}
