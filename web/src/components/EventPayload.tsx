@@ -20,7 +20,7 @@ export function EventPayload({ label, value, url, bytes, text = false }: EventPa
   if (value !== undefined) {
     return (
       <div className="payload">
-        <h4 className="payload__label">{label}</h4>
+        <h3 className="payload__label">{label}</h3>
         <JsonView value={value} label={label} />
       </div>
     );
@@ -28,7 +28,7 @@ export function EventPayload({ label, value, url, bytes, text = false }: EventPa
   if (url === undefined) return null;
   return (
     <div className="payload">
-      <h4 className="payload__label">{label}</h4>
+      <h3 className="payload__label">{label}</h3>
       {offloaded.data !== undefined ? (
         text ? (
           <p className="reasoning">{offloaded.data}</p>

@@ -50,7 +50,7 @@ function TimelineEvent({ event, offsetMs }: { event: SessionEvent; offsetMs: num
         {event.confidence === undefined ? null : <ConfidenceBar value={event.confidence} />}
         {event.alternativesConsidered === undefined || event.alternativesConsidered.length === 0 ? null : (
           <div className="alternatives">
-            <h4 className="payload__label">Alternatives considered</h4>
+            <h3 className="payload__label">Alternatives considered</h3>
             <ul>
               {event.alternativesConsidered.map((alternative, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: alternatives may repeat; their order is their identity

@@ -15,7 +15,7 @@ export function RankedList({
 }) {
   return (
     <section className="ranked">
-      <h3>{title}</h3>
+      <h2 className="ranked__title">{title}</h2>
       {rows.length === 0 ? (
         <EmptyState title={empty} />
       ) : (
