@@ -24,14 +24,27 @@ export type TableAction =
   | "dynamodb:BatchGetItem";
 
 /**
- * Who may call a route: an SDK client with an API key holding `scope`, or a
- * signed-in user (access token) whose role in the organisation is at least
- * `role`. No route accepts both.
+ * Who may call a route:
+ * - `apiKey`: an SDK client with an API key holding `scope`;
+ * - `user`: a signed-in user (access token) whose role in the organisation is at least `role`;
+ * - `apiKeyOrUser`: either of the two (the console's reads): an API key holding `scope`, or an
+ *   access token with `X-Organization-Id` (a membership of at least `role`) and `X-Environment`,
+ *   which then acts with the tenancy and rate-limit budget of a key of that organisation and
+ *   environment (functions/http/api-key-or-user-auth.ts decides, by the `ats_` prefix of keys);
+ * - `signedIn`: any signed-in user, for themselves (no organisation: `GET /api/me`);
+ * - `public`: no credential.
  */
 export type RouteAuth =
   | { readonly kind: "apiKey"; readonly scope: Scope }
   | { readonly kind: "user"; readonly role: Role }
+  | { readonly kind: "apiKeyOrUser"; readonly scope: Scope; readonly role: Role }
+  | { readonly kind: "signedIn" }
   | { readonly kind: "public" };
+
+/** Whether a route accepts a signed-in user's access token (its function must verify tokens). */
+export function acceptsUserToken(auth: RouteAuth): boolean {
+  return auth.kind === "user" || auth.kind === "apiKeyOrUser" || auth.kind === "signedIn";
+}
 
 export interface RouteDefinition {
   /** Stable identifier, used for construct ids and function names in logs. */
@@ -54,6 +67,8 @@ export interface RouteDefinition {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
+  /** Whether the handler creates users in the user directory (Cognito `AdminCreateUser`/`AdminGetUser` on AWS). */
+  readonly createsUsers?: boolean;
 }
 
 /** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
@@ -165,7 +180,7 @@ export const ROUTE_THROTTLES = {
   read: { rateLimit: 200, burstLimit: 400 },
   /** Deleting sessions and erasing users, and polling erasure jobs. */
   erasure: { rateLimit: 20, burstLimit: 40 },
-  /** Key management by signed-in users. */
+  /** Key and member management by signed-in users, and who they are (`GET /api/me`). */
   keyManagement: { rateLimit: 10, burstLimit: 20 },
   /** The public OpenAPI document. */
   publicDocument: { rateLimit: 10, burstLimit: 20 },
@@ -194,6 +209,16 @@ const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [
 const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
+/**
+ * The console's reads (`apiKeyOrUser`): an API key's authentication, or a user's with the
+ * organisation's settings (its rate limits and retention, read from the organisation item
+ * `ORG#<org>` / `ORG` and cached like key lookups) and the same rate-limit windows.
+ */
+const apiKeyOrUserAuthentication: readonly TableGrant[] = [
+  ...apiKeyAuthentication,
+  ...userAuthentication,
+  { actions: ["dynamodb:GetItem"], partitions: [P.organisation] },
+];
 
 export const routes = [
   {
@@ -261,8 +286,8 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/get-session.ts",
-    auth: { kind: "apiKey", scope: "read" },
-    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
     throttle: ROUTE_THROTTLES.read,
   },
   {
@@ -270,9 +295,9 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/sessions",
     entry: "functions/sessions/list-sessions.ts",
-    auth: { kind: "apiKey", scope: "read" },
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
     tableGrants: [
-      ...apiKeyAuthentication,
+      ...apiKeyOrUserAuthentication,
       cursorSigning,
       // Each index only for its own kind of partition.
       { actions: ["dynamodb:Query"], partitions: [P.tenantSessionsIndex], indexes: ["GSI1"] },
@@ -289,9 +314,9 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/sessions/{id}/events",
     entry: "functions/events/list-events.ts",
-    auth: { kind: "apiKey", scope: "read" },
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
     tableGrants: [
-      ...apiKeyAuthentication,
+      ...apiKeyOrUserAuthentication,
       cursorSigning,
       { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.session] },
     ],
@@ -303,9 +328,9 @@ export const routes = [
     method: "DELETE",
     path: "/api/sdk/sessions/{id}",
     entry: "functions/sessions/delete-session.ts",
-    auth: { kind: "apiKey", scope: "delete" },
+    auth: { kind: "apiKeyOrUser", scope: "delete", role: "admin" },
     tableGrants: [
-      ...apiKeyAuthentication,
+      ...apiKeyOrUserAuthentication,
       {
         actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
         partitions: [P.session],
@@ -320,8 +345,8 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/agents",
     entry: "functions/analytics/list-agents.ts",
-    auth: { kind: "apiKey", scope: "read" },
-    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
   {
@@ -329,8 +354,8 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/agents/{agentName}/stats",
     entry: "functions/analytics/agent-stats.ts",
-    auth: { kind: "apiKey", scope: "read" },
-    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
   {
@@ -338,8 +363,8 @@ export const routes = [
     method: "GET",
     path: "/api/sdk/users/{userId}/stats",
     entry: "functions/analytics/user-stats.ts",
-    auth: { kind: "apiKey", scope: "read" },
-    tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
   {
@@ -440,6 +465,74 @@ export const routes = [
     tableGrants: [
       ...userAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "GetMe",
+    method: "GET",
+    path: "/api/me",
+    entry: "functions/members/get-me.ts",
+    auth: { kind: "signedIn" },
+    tableGrants: [...userAuthentication],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "ListMembers",
+    method: "GET",
+    path: "/api/members",
+    entry: "functions/members/list-members.ts",
+    auth: { kind: "user", role: "member" },
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "AddMember",
+    method: "POST",
+    path: "/api/members",
+    entry: "functions/members/add-member.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [
+      ...userAuthentication,
+      // The organisation exists (a condition), the membership under the organisation and its audit;
+      // the same membership under the user.
+      { actions: ["dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:PutItem"], partitions: [P.user] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+    createsUsers: true,
+  },
+  {
+    id: "UpdateMember",
+    method: "PATCH",
+    path: "/api/members/{userId}",
+    entry: "functions/members/update-member.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [
+      ...userAuthentication,
+      // The organisation's members (the last-owner rule: another owner is checked in the transaction),
+      // the membership and its audit; the same membership under the user.
+      {
+        actions: ["dynamodb:Query", "dynamodb:ConditionCheckItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.user] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "RemoveMember",
+    method: "DELETE",
+    path: "/api/members/{userId}",
+    entry: "functions/members/remove-member.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [
+      ...userAuthentication,
+      {
+        actions: ["dynamodb:Query", "dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+      { actions: ["dynamodb:DeleteItem"], partitions: [P.user] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },

@@ -15,6 +15,7 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import {
+  acceptsUserToken,
   cursorSecretSetup,
   deletionWorker,
   type PayloadAccess,
@@ -78,6 +79,10 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], 
   public:
     "Deliberately public route: it serves the API's OpenAPI description (a static document built into the bundle, the same one the repository publishes) so SDK and client generators can fetch it without a credential. It reads no data, its function holds no permission beyond writing its own log group, and the stage throttle caps its cost.",
   user: "Key-management route authenticated in its Lambda function: the caller's Cognito access token is verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client) and the user's role in the organisation is then checked against the table. The function must read the verified claims and the membership anyway; verifying in one place keeps the same code path locally and on AWS.",
+  apiKeyOrUser:
+    "Read route authenticated in its Lambda function by either credential: an API key (hashed and looked up in the table, scope checked, as on every SDK route) or, for the console, a Cognito access token verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client) whose user's membership and role in the named organisation are then checked against the table. An API Gateway JWT authorizer could not accept the API keys, and both paths must read the table anyway.",
+  signedIn:
+    "Route for any signed-in user about themselves, authenticated in its Lambda function: the Cognito access token is verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client); it reads only the caller's own memberships. Verifying in the function keeps the same code path locally and on AWS.",
 };
 
 /**
@@ -159,8 +164,8 @@ export class AgentTrackingStack extends Stack {
           // Every handler's bundle reads the table name at cold start, even one
           // that never touches the table; the name alone grants nothing.
           TABLE_NAME: table.tableName,
-          // Only the signed-in-user routes learn about the user pool.
-          ...(definition.auth.kind === "user" ? userTokenEnvironment : {}),
+          // Only the routes that accept a signed-in user's access token learn about the user pool.
+          ...(acceptsUserToken(definition.auth) ? userTokenEnvironment : {}),
           // Only the routes that enqueue erasure jobs learn about the queue.
           ...(definition.sendsDeletionJobs === true ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
           // Only the routes that write, read or delete offloaded event payloads learn about the bucket.
@@ -171,6 +176,10 @@ export class AgentTrackingStack extends Stack {
       this.grantPayloads(handler, definition);
       if (definition.sendsDeletionJobs === true) {
         this.deletionQueue.grantSendJobs(handler.function);
+      }
+      // Adding a member creates (invites) or finds the user in the pool; nothing else may.
+      if (definition.createsUsers === true) {
+        this.users.userPool.grant(handler.function, "cognito-idp:AdminCreateUser", "cognito-idp:AdminGetUser");
       }
 
       const apiRoutes = this.api.addRoutes({

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, version as esbuildVersion } from "esbuild";
-import { deletionWorker, type RouteDefinition, routes } from "../../functions/routes.js";
+import { acceptsUserToken, deletionWorker, type RouteDefinition, routes } from "../../functions/routes.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { median } from "./stats.js";
 
@@ -87,7 +87,7 @@ const LAMBDA_ENVIRONMENT = {
 
 function routeEnvironment(route: RouteDefinition): Record<string, string> {
   return {
-    ...(route.auth.kind === "user"
+    ...(acceptsUserToken(route.auth)
       ? { JWT_ISSUER: "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_bench", JWT_CLIENT_ID: "benchclient" }
       : {}),
     ...(route.sendsDeletionJobs === true

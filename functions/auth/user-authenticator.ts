@@ -26,13 +26,32 @@ async function verifiedClaims(token: string): Promise<{ userId: string; username
   }
 }
 
+/** A signed-in user, verified from the access token alone (no organisation yet). */
+export interface SignedInUser {
+  readonly userId: string;
+  readonly username: string;
+}
+
+/** The user of a verified access token; 401 for a missing, invalid or expired token, or an API key. */
+export async function authenticateSignedInUser(authorization: string | undefined): Promise<SignedInUser> {
+  const token = bearerToken(authorization, { missing: MISSING, invalid: INVALID });
+  if (token.startsWith("ats_") || parseApiKey(token) !== undefined) throw new UnauthorizedError(API_KEY_HERE);
+  return verifiedClaims(token);
+}
+
 export async function authenticateUser(
   authorization: string | undefined,
   requestedOrganisation: string | undefined,
 ): Promise<UserPrincipal> {
-  const token = bearerToken(authorization, { missing: MISSING, invalid: INVALID });
-  if (token.startsWith("ats_") || parseApiKey(token) !== undefined) throw new UnauthorizedError(API_KEY_HERE);
-  const { userId, username } = await verifiedClaims(token);
+  return userInOrganisation(await authenticateSignedInUser(authorization), requestedOrganisation);
+}
+
+/** The organisation a verified user acts for (see the module comment), with their role in it. */
+export async function userInOrganisation(
+  user: SignedInUser,
+  requestedOrganisation: string | undefined,
+): Promise<UserPrincipal> {
+  const { userId, username } = user;
   const memberships = await listUserMemberships(userId);
 
   const chosen =

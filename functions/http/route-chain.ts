@@ -2,8 +2,8 @@
  * The one middy chain every route runs, built from its route-table entry:
  *   request log line and metrics (first: sees the whole request and the final response)
  *   → error mapping (its onError sees every error)
- *   → the route kind's own checks, before anything else is read (api-key-route.ts,
- *     user-route.ts, public-route.ts; each module imports only what its kind needs,
+ *   → the route kind's own checks, before anything else is read (api-key-route.ts — also the
+ *     console's reads, apiKeyOrUser —, user-route.ts — also signedIn —, public-route.ts; each module imports only what its kind needs,
  *     so a function's bundle carries only its own authentication code)
  *   → query string + zod schema, JSON body + zod schema (routes that take them)
  *   → the route kind's checks after validation (Idempotency-Key on the SDK's POST/PATCH)
@@ -51,9 +51,13 @@ export type RouteHandler<TCaller, TBody, TQuery> = (
 export type ChainMiddleware = MiddlewareObj<SdkEvent, HttpResult, Error, Context>;
 
 /** The route-table entry of a handler, checked to be of the expected kind. */
-export function routeOfKind(routeId: RouteId, kind: RouteAuth["kind"]): RouteDefinition {
+export function routeOfKind(
+  routeId: RouteId,
+  kinds: RouteAuth["kind"] | readonly RouteAuth["kind"][],
+): RouteDefinition {
   const route = routeById(routeId);
-  if (route.auth.kind !== kind) throw new Error(`Route ${routeId} is not an ${kind} route`);
+  const accepted: readonly RouteAuth["kind"][] = typeof kinds === "string" ? [kinds] : kinds;
+  if (!accepted.includes(route.auth.kind)) throw new Error(`Route ${routeId} is not an ${accepted.join("/")} route`);
   return route;
 }
 

@@ -1,16 +1,19 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import type { SignedInUser } from "../auth/user-authenticator.js";
 import type { Principal } from "../domain/principal.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
 import type { RateLimitDecision } from "../ratelimit/rate-limiter.js";
 
 /**
  * The API Gateway (HTTP API, payload v2) event as it moves through the
- * middleware chain: authentication adds `principal` (API key) or `user`
- * (access token), body and query validation add `input` and `query`.
+ * middleware chain: authentication adds `principal` (API key, or access
+ * token acting for a tenant), `user` (access token, for an organisation) or
+ * `signedIn` (access token, no organisation), body and query validation add `input` and `query`.
  */
 export interface SdkEvent extends APIGatewayProxyEventV2 {
   principal?: Principal;
   user?: UserPrincipal;
+  signedIn?: SignedInUser;
   input?: unknown;
   /** The body as the client meant it (decompressed), once the body middleware read it. */
   decodedBody?: Buffer;

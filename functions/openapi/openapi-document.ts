@@ -21,6 +21,7 @@ import { toFieldIssues } from "../http/json-body.js";
 import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
+import { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
 import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
 import {
   agentListResponse,
@@ -37,6 +38,9 @@ import {
   eventBatchResponse,
   eventPageResponse,
   eventResponse,
+  memberListResponse,
+  memberResponse,
+  meResponse,
   openApiDocumentResponse,
   rotatedApiKeyResponse,
   sessionPageResponse,
@@ -95,6 +99,8 @@ export const REQUEST_BODIES = {
   CreateEventBatchRequest: createEventBatchBody,
   CreateApiKeyRequest: createApiKeyBody,
   RotateApiKeyRequest: rotateApiKeyBody,
+  AddMemberRequest: addMemberBody,
+  UpdateMemberRequest: updateMemberBody,
 } as const satisfies Record<string, z.core.$ZodType>;
 export type RequestBodyName = keyof typeof REQUEST_BODIES;
 
@@ -119,6 +125,9 @@ export const RESPONSE_BODIES = {
   CreatedApiKey: createdApiKeyResponse,
   RotatedApiKey: rotatedApiKeyResponse,
   ApiKeyAudit: apiKeyAuditResponse,
+  Member: memberResponse,
+  MemberList: memberListResponse,
+  Me: meResponse,
   OpenApiDocument: openApiDocumentResponse,
 } as const satisfies Record<string, z.ZodType>;
 export type ResponseBodyName = keyof typeof RESPONSE_BODIES;
@@ -129,6 +138,7 @@ const TAGS = {
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
+  Members: "Who belongs to an organisation, with which role; and who the caller is (access token).",
   "API description": "This document.",
 } as const;
 type TagName = keyof typeof TAGS;
@@ -186,6 +196,21 @@ const FOREIGN_SESSION = {
 const KEY_NOT_FOUND = {
   reason: "Unknown key id, or a key of another organisation.",
   message: "API key key_01KAZ2R4M7N8P9Q0R1S2T3V4WX not found",
+};
+const MEMBER_ID_PARAMETER: ParameterDoc = {
+  description: "A member's user id (the `userId` of GET /api/members).",
+  example: "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13",
+};
+const MEMBER_NOT_FOUND = {
+  reason: "The user is not a member of the organisation.",
+  message: "User 8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13 is not a member of organisation acme",
+};
+const LAST_OWNER = {
+  reason:
+    "The change would leave the organisation without an owner (make another member owner first), or the " +
+    "members kept changing during the request.",
+  message:
+    "This is the last owner of organisation acme: make another member owner first (an organisation always keeps an owner)",
 };
 const CURSOR: ParameterDoc = { description: "The `nextCursor` of the previous page (opaque, signed)." };
 const LIMIT: ParameterDoc = { description: "Page size: an integer from 1 to 100 (default 50).", example: "20" };
@@ -460,6 +485,59 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     success: { status: 200, description: "The audit records.", body: "ApiKeyAudit" },
     errors: { 404: KEY_NOT_FOUND },
   },
+  GetMe: {
+    summary: "Who am I",
+    description:
+      "The signed-in user and every organisation they belong to, with their role in each (the console picks " +
+      "the organisation from these). Needs no `X-Organization-Id`; a user of no organisation gets an empty list.",
+    tag: "Members",
+    success: { status: 200, description: "The user and their organisations.", body: "Me" },
+  },
+  ListMembers: {
+    summary: "List members",
+    description: "The organisation's members with their roles.",
+    tag: "Members",
+    success: { status: 200, description: "The members.", body: "MemberList" },
+  },
+  AddMember: {
+    summary: "Add a member",
+    description:
+      "Adds a person by email with a role. On AWS the user is created in the Cognito user pool, which emails " +
+      "them an invitation with a temporary password (an existing user with that email is reused); locally in the " +
+      "local issuer's directory. Recorded in the organisation's audit (`member.added`).",
+    tag: "Members",
+    body: { name: "AddMemberRequest" },
+    invalidInput: { email: "not an email", role: "superuser" },
+    success: { status: 201, description: "The new member.", body: "Member" },
+    errors: {
+      409: {
+        reason: "The person is already a member of the organisation.",
+        message: "grace@example.com is already a member of organisation acme",
+      },
+    },
+  },
+  UpdateMember: {
+    summary: "Change a member's role",
+    description:
+      "Gives a member another role (the same role changes nothing). The last owner cannot be demoted. " +
+      "Recorded in the organisation's audit (`member.role_changed`).",
+    tag: "Members",
+    pathParameters: { userId: MEMBER_ID_PARAMETER },
+    body: { name: "UpdateMemberRequest" },
+    invalidInput: { role: "superuser" },
+    success: { status: 200, description: "The member with the new role.", body: "Member" },
+    errors: { 404: MEMBER_NOT_FOUND, 409: LAST_OWNER },
+  },
+  RemoveMember: {
+    summary: "Remove a member",
+    description:
+      "Removes a member from the organisation; their user (Cognito account) is not deleted. The last owner " +
+      "cannot be removed. Recorded in the organisation's audit (`member.removed`).",
+    tag: "Members",
+    pathParameters: { userId: MEMBER_ID_PARAMETER },
+    success: { status: 204, description: "Removed." },
+    errors: { 404: MEMBER_NOT_FOUND, 409: LAST_OWNER },
+  },
 };
 
 /**
@@ -574,6 +652,8 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
   CreateApiKeyRequest:
     "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
   RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,
+  AddMemberRequest: "The person's email address (stored in lower case) and their role: `owner`, `admin` or `member`.",
+  UpdateMemberRequest: "The member's new role: `owner`, `admin` or `member`.",
 };
 
 /** Checks JSON Schema cannot carry, common to every request body. */
@@ -708,6 +788,39 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
   const add = (status: ErrorStatus, name: string, reason: string, example: unknown = errorExamples[status]) => {
     cases.set(status, [...(cases.get(status) ?? []), { name, reason, example }]);
   };
+  if (route.auth.kind === "apiKeyOrUser") {
+    add(
+      400,
+      "tenant",
+      "With an access token: `X-Organization-Id` is missing, or `X-Environment` is neither `live` nor `test`.",
+      {
+        error: "Bad Request",
+        message: "Missing X-Organization-Id header: name the organisation whose data you read",
+        issues: [{ path: "X-Organization-Id", message: "Required with an access token" }],
+      },
+    );
+    add(
+      401,
+      "credential",
+      "The API key is missing, malformed, unknown, expired or revoked; or the access token is invalid or expired.",
+    );
+    add(
+      403,
+      "scopeOrRole",
+      `The API key lacks the \`${route.auth.scope}\` scope; or the user is not a member of the organisation, or ` +
+        `their role is below \`${route.auth.role}\`.`,
+      {
+        error: "Forbidden",
+        message: `This API key has no access to this resource: it lacks the "${route.auth.scope}" scope`,
+      },
+    );
+  }
+  if (route.auth.kind === "signedIn") {
+    add(401, "accessToken", "The access token is missing, invalid or expired, or an API key was sent.", {
+      error: "Unauthorized",
+      message: "Missing access token: sign in and send Authorization: Bearer <access token>",
+    });
+  }
   if (route.auth.kind === "apiKey") {
     add(
       401,
@@ -798,6 +911,14 @@ function security(route: RouteDefinition): Pick<Operation, "security" | "x-requi
       return { security: [{ apiKey: [] }], "x-required-scope": route.auth.scope };
     case "user":
       return { security: [{ userToken: [] }], "x-required-role": route.auth.role };
+    case "apiKeyOrUser":
+      return {
+        security: [{ apiKey: [] }, { userToken: [] }],
+        "x-required-scope": route.auth.scope,
+        "x-required-role": route.auth.role,
+      };
+    case "signedIn":
+      return { security: [{ userToken: [] }] };
     case "public":
       return { security: [] };
   }
@@ -809,6 +930,14 @@ function accessNote(route: RouteDefinition): string {
       return `Requires an API key with the \`${route.auth.scope}\` scope.`;
     case "user":
       return `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
+    case "apiKeyOrUser":
+      return (
+        `Requires an API key with the \`${route.auth.scope}\` scope, or (the console) a signed-in user's access ` +
+        `token with \`X-Organization-Id\` (role \`${route.auth.role}\` or above) and \`X-Environment\`, acting ` +
+        "as a key of that organisation and environment would."
+      );
+    case "signedIn":
+      return "Requires a signed-in user's access token (no organisation).";
     case "public":
       return "Public.";
   }
@@ -820,6 +949,9 @@ function operation(route: RouteDefinition): Operation {
     ...pathParameters(route, doc),
     ...(doc.query === undefined ? [] : queryParameters(route.id as RouteId, doc.query)),
     ...(route.auth.kind === "user" ? [{ $ref: "#/components/parameters/OrganizationId" }] : []),
+    ...(route.auth.kind === "apiKeyOrUser"
+      ? [{ $ref: "#/components/parameters/TenantOrganizationId" }, { $ref: "#/components/parameters/Environment" }]
+      : []),
   ];
   const { status, description, body } = doc.success;
   const example = (responseExamples as Partial<Record<string, unknown>>)[route.id];
@@ -870,7 +1002,8 @@ function buildDocument(): OpenApiDocument {
       version: packageJson.version,
       description:
         "Record what software agents do (runs, tool calls, decisions, costs, tokens) over a small JSON HTTP API, " +
-        "and read it back. SDK routes take an API key, key-management routes a signed-in user's access token. " +
+        "and read it back. SDK routes take an API key, key- and member-management routes a signed-in user's access " +
+        "token, and the read routes either (the console reads with a user's token). " +
         "Every error is JSON `{ error, message }`, and a 400 adds `issues` naming every bad field. Generated from " +
         "the route table and the zod schemas the handlers validate with.",
     },
@@ -907,6 +1040,26 @@ function buildDocument(): OpenApiDocument {
           description: "The organisation to act for; required (400 without it) when the user belongs to several.",
           schema: { type: "string", minLength: 1 },
           example: "acme",
+        },
+        TenantOrganizationId: {
+          name: "X-Organization-Id",
+          in: "header",
+          required: false,
+          description:
+            "With an access token (required then, 400 without it): the organisation whose data to read; the user " +
+            "must be a member of it (403). Ignored with an API key (the key names its organisation).",
+          schema: { type: "string", minLength: 1 },
+          example: "acme",
+        },
+        Environment: {
+          name: "X-Environment",
+          in: "header",
+          required: false,
+          description:
+            "With an access token: the environment whose data to read, `live` (default) or `test` (anything else " +
+            "is 400). Ignored with an API key (the key names its environment).",
+          schema: { type: "string", enum: ["live", "test"], default: "live" },
+          example: "live",
         },
       },
       schemas: schemaComponents(),

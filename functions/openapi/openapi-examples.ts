@@ -7,6 +7,7 @@
 import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
+import type { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
 import type {
   agentListResponse,
   agentStatsResponse,
@@ -21,6 +22,9 @@ import type {
   errorResponse,
   eventBatchResponse,
   eventPageResponse,
+  memberListResponse,
+  memberResponse,
+  meResponse,
   openApiDocumentResponse,
   rotatedApiKeyResponse,
   sessionPageResponse,
@@ -75,7 +79,18 @@ export const requestExamples = {
     scopes: ["sessions:write", "events:write"],
   } satisfies z.input<typeof createApiKeyBody>,
   RotateApiKeyRequest: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
+  AddMemberRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof addMemberBody>,
+  UpdateMemberRequest: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
 } as const;
+
+const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
+const MEMBER_ID = "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13";
+const addedMember = {
+  userId: MEMBER_ID,
+  email: "grace@example.com",
+  role: "admin",
+  createdAt: "2026-11-22T09:30:00.000Z",
+} satisfies z.output<typeof memberResponse>;
 
 const completedSession = {
   id: SESSION_ID,
@@ -262,6 +277,22 @@ export const responseExamples = {
       },
     ],
   } satisfies z.output<typeof apiKeyAuditResponse>,
+  GetMe: {
+    userId: OWNER_ID,
+    email: "ada@example.com",
+    organisations: [
+      { orgId: "acme", role: "owner" },
+      { orgId: "globex", role: "member" },
+    ],
+  } satisfies z.output<typeof meResponse>,
+  ListMembers: {
+    items: [
+      { userId: OWNER_ID, email: "ada@example.com", role: "owner", createdAt: "2026-11-01T08:00:00.000Z" },
+      addedMember,
+    ],
+  } satisfies z.output<typeof memberListResponse>,
+  AddMember: addedMember,
+  UpdateMember: { ...addedMember, role: "owner" } satisfies z.output<typeof memberResponse>,
   OpenApiDocument: {
     openapi: "3.1.0",
     info: { title: "Agent Tracking Service", version: "0.1.0" },

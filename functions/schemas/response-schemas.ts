@@ -7,12 +7,14 @@
  * Objects are strict: a field a handler adds or drops without updating its
  * schema here fails the response tests.
  */
+
 import * as z from "zod";
 import { ENVIRONMENTS } from "../domain/api-key.js";
 import type { ApiKeyStatus, AuditAction } from "../domain/api-key-record.js";
 import type { DeletionJobStatus } from "../domain/deletion-job.js";
 import { EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
+import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
 import { SESSION_STATUSES } from "../domain/session.js";
 
@@ -306,6 +308,26 @@ export const apiKeyAuditResponse = z.strictObject({
       details: z.record(z.string(), z.union([z.string(), z.number()])),
     }),
   ),
+});
+
+const role = z.enum(ROLES);
+
+/** A member of an organisation. */
+export const memberResponse = z.strictObject({
+  userId: z.string().describe("The user's subject (`sub` of their access token)"),
+  email: z.string(),
+  role,
+  createdAt: timestamp.describe("When they became a member"),
+});
+
+/** 200 of GET /api/members. */
+export const memberListResponse = z.strictObject({ items: z.array(memberResponse) });
+
+/** 200 of GET /api/me: who the caller is, and their organisations (sorted by id). */
+export const meResponse = z.strictObject({
+  userId: z.string(),
+  email: z.string().describe("As recorded in their memberships; the token's username when they have none"),
+  organisations: z.array(z.strictObject({ orgId: z.string(), role })),
 });
 
 /** 200 of GET /api/openapi.json: an OpenAPI 3.1 document. */

@@ -56,6 +56,13 @@ export function membershipKey(orgId: string, userId: string): ItemKey {
   return { PK: `ORG#${orgId}`, SK: `MEMBER#${userId}` };
 }
 
+export const MEMBERSHIP_PREFIX = "MEMBER#";
+
+/** Audit records of a membership, in time order: `AUDIT#MEMBER#<userId>#<auditId>` (organisation partition). */
+export function memberAuditKey(orgId: string, userId: string, auditId: string): ItemKey {
+  return { PK: `ORG#${orgId}`, SK: `AUDIT#MEMBER#${userId}#${auditId}` };
+}
+
 export function userMembershipKey(userId: string, orgId: string): ItemKey {
   return { PK: `USER#${userId}`, SK: `ORG#${orgId}` };
 }

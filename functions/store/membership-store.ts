@@ -3,14 +3,41 @@
  * transaction: under the organisation (`ORG#<org>` / `MEMBER#<user>`, to list
  * members) and under the user (`USER#<user>` / `ORG#<org>`, so a request
  * resolves the caller's organisations with one query).
+ *
+ * Changes made through the members API (add, role change, removal) write an
+ * audit item (`AUDIT#MEMBER#<user>#<auditId>`, entity `memberAudit`) in the
+ * same transaction. The last owner of an organisation cannot be demoted or
+ * removed: the transaction checks that another member is still an owner, so
+ * two owners demoting each other at once cannot both succeed (DynamoDB
+ * transactions are serialisable; the loser sees the check fail and gets 409).
  */
+import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { ConflictError, NotFoundError } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
 import type { Membership, Role } from "../domain/membership.js";
 import { documentClient, tableName } from "./dynamo-client.js";
-import { membershipKey, organisationKey, userMembershipKey, userPartition } from "./keys.js";
+import {
+  type ItemKey,
+  MEMBERSHIP_PREFIX,
+  memberAuditKey,
+  membershipKey,
+  organisationKey,
+  userMembershipKey,
+  userPartition,
+} from "./keys.js";
 import { organisationExistsCheck } from "./organisation-store.js";
 
 export const MEMBERSHIP_ENTITY = "membership";
+export const MEMBER_AUDIT_ENTITY = "memberAudit";
+
+export type MemberAuditAction = "member.added" | "member.role_changed" | "member.removed";
+
+/** Who changed a membership, as recorded in its audit item. */
+export interface MemberActor {
+  readonly name: string;
+  readonly id: string;
+}
 
 type Item = Record<string, unknown>;
 
@@ -60,6 +87,208 @@ export async function hasMembers(orgId: string): Promise<boolean> {
     }),
   );
   return (result.Items ?? []).length > 0;
+}
+
+/** Every member of the organisation (strongly consistent), in user-id order. */
+export async function listMembers(orgId: string): Promise<Membership[]> {
+  const members: Membership[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :members)",
+        ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":members": MEMBERSHIP_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    members.push(...(page.Items ?? []).map(membershipFromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return members;
+}
+
+function auditPut(
+  orgId: string,
+  userId: string,
+  action: MemberAuditAction,
+  actor: MemberActor,
+  nowMs: number,
+  details: Record<string, string>,
+) {
+  const id = newId("audit", nowMs);
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...memberAuditKey(orgId, userId, id),
+        entity: MEMBER_AUDIT_ENTITY,
+        orgId,
+        id,
+        userId,
+        action,
+        actor: actor.name,
+        actorId: actor.id,
+        at: new Date(nowMs).toISOString(),
+        details,
+      },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+}
+
+function cancelledBecause(error: unknown, index: number): boolean {
+  return (
+    error instanceof TransactionCanceledException &&
+    error.CancellationReasons?.[index]?.Code === "ConditionalCheckFailed"
+  );
+}
+
+/** Adds a user to an existing organisation; 409 when they are a member already. */
+export async function addMember(
+  input: Omit<Membership, "createdAt">,
+  actor: MemberActor,
+  nowMs = Date.now(),
+): Promise<Membership> {
+  const membership: Membership = { ...input, createdAt: new Date(nowMs).toISOString() };
+  const item = { entity: MEMBERSHIP_ENTITY, ...membership };
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          organisationExistsCheck(input.orgId),
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...membershipKey(input.orgId, input.userId), ...item },
+              ConditionExpression: "attribute_not_exists(PK)",
+            },
+          },
+          { Put: { TableName: tableName, Item: { ...userMembershipKey(input.userId, input.orgId), ...item } } },
+          auditPut(input.orgId, input.userId, "member.added", actor, nowMs, { email: input.email, role: input.role }),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancelledBecause(error, 0)) throw new NotFoundError(`Organisation ${input.orgId} not found`);
+    if (cancelledBecause(error, 1)) {
+      throw new ConflictError(`${input.email} is already a member of organisation ${input.orgId}`);
+    }
+    throw error;
+  }
+  return membership;
+}
+
+const LAST_OWNER = (orgId: string) =>
+  `This is the last owner of organisation ${orgId}: make another member owner first (an organisation always keeps an owner)`;
+
+/**
+ * The member `userId` of the organisation, and a condition that another member is still an owner when
+ * the change takes an owner away (undefined when it does not): the last-owner rule.
+ */
+async function memberAndOwnerGuard(orgId: string, userId: string, losesOwner: (member: Membership) => boolean) {
+  const members = await listMembers(orgId);
+  const member = members.find((candidate) => candidate.userId === userId);
+  if (member === undefined) throw new NotFoundError(`User ${userId} is not a member of organisation ${orgId}`);
+  if (!losesOwner(member)) return { member, guard: undefined };
+  const otherOwner = members.find((candidate) => candidate.userId !== userId && candidate.role === "owner");
+  if (otherOwner === undefined) throw new ConflictError(LAST_OWNER(orgId));
+  return {
+    member,
+    guard: {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: membershipKey(orgId, otherOwner.userId),
+        ConditionExpression: "#role = :owner",
+        ExpressionAttributeNames: { "#role": "role" },
+        ExpressionAttributeValues: { ":owner": "owner" },
+      },
+    },
+  };
+}
+
+/**
+ * Runs a membership change read-then-transact; when its transaction is cancelled (the member or the
+ * guarding owner changed meanwhile), the members are read again once (another owner may remain, the
+ * member may be gone: 404) before giving up with 409.
+ */
+async function withOwnerGuard<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    return attempt();
+  }
+}
+
+/** Gives a member another role (unchanged role: nothing written); 404 unknown member, 409 the last owner. */
+export async function changeMemberRole(
+  orgId: string,
+  userId: string,
+  role: Role,
+  actor: MemberActor,
+  nowMs = Date.now(),
+): Promise<Membership> {
+  return withOwnerGuard(async () => {
+    const { member, guard } = await memberAndOwnerGuard(
+      orgId,
+      userId,
+      (current) => current.role === "owner" && role !== "owner",
+    );
+    if (member.role === role) return member;
+    const update = (key: ItemKey) => ({
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: "SET #role = :role",
+        ConditionExpression: "attribute_exists(PK) AND #role = :current",
+        ExpressionAttributeNames: { "#role": "role" },
+        ExpressionAttributeValues: { ":role": role, ":current": member.role },
+      },
+    });
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          update(membershipKey(orgId, userId)),
+          update(userMembershipKey(userId, orgId)),
+          auditPut(orgId, userId, "member.role_changed", actor, nowMs, { from: member.role, to: role }),
+          ...(guard === undefined ? [] : [guard]),
+        ],
+      }),
+    );
+    return { ...member, role };
+  }).catch(lastOwnerOnSecondFailure(orgId));
+}
+
+/** Removes a member (their user stays in the user directory); 404 unknown member, 409 the last owner. */
+export async function removeMember(orgId: string, userId: string, actor: MemberActor, nowMs = Date.now()) {
+  await withOwnerGuard(async () => {
+    const { member, guard } = await memberAndOwnerGuard(orgId, userId, (current) => current.role === "owner");
+    const remove = (key: ItemKey) => ({
+      Delete: { TableName: tableName, Key: key, ConditionExpression: "attribute_exists(PK)" },
+    });
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          remove(membershipKey(orgId, userId)),
+          remove(userMembershipKey(userId, orgId)),
+          auditPut(orgId, userId, "member.removed", actor, nowMs, { email: member.email, role: member.role }),
+          ...(guard === undefined ? [] : [guard]),
+        ],
+      }),
+    );
+  }).catch(lastOwnerOnSecondFailure(orgId));
+}
+
+/** A change that lost a race twice: the membership or the organisation's owners kept changing under it. */
+function lastOwnerOnSecondFailure(orgId: string) {
+  return (error: unknown): never => {
+    if (error instanceof TransactionCanceledException) {
+      throw new ConflictError(`Organisation ${orgId}'s members changed during this request; try again`);
+    }
+    throw error;
+  };
 }
 
 export type { Role };

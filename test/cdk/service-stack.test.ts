@@ -15,6 +15,7 @@ import { CfnQueue } from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  acceptsUserToken,
   cursorSecretSetup,
   deletionWorker,
   PARTITIONS,
@@ -489,14 +490,16 @@ describe("Lambda functions", () => {
       .filter((route: RouteDefinition) => route.sendsDeletionJobs === true)
       .map((route) => route.id);
 
-    expect(new Set(routes.map((route) => route.auth.kind))).toEqual(new Set(["apiKey", "user", "public"]));
+    expect(new Set(routes.map((route) => route.auth.kind))).toEqual(
+      new Set(["apiKey", "user", "apiKeyOrUser", "signedIn", "public"]),
+    );
     expect(withQueue).toEqual(["DeleteUserData"]);
   });
 
   for (const route of routes) {
     const definition: RouteDefinition = route;
     const extras = [
-      ...(definition.auth.kind === "user" ? ["the user pool"] : []),
+      ...(acceptsUserToken(definition.auth) ? ["the user pool"] : []),
       ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
     ];
@@ -505,7 +508,7 @@ describe("Lambda functions", () => {
       const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
       const expected = {
         TABLE_NAME: { Ref: tableLogicalId() },
-        ...(definition.auth.kind === "user"
+        ...(acceptsUserToken(definition.auth)
           ? {
               JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
               JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
@@ -523,7 +526,7 @@ describe("Lambda functions", () => {
 
       // Assess
       expect(variables).toEqual(expected);
-      if (definition.auth.kind !== "user") {
+      if (!acceptsUserToken(definition.auth)) {
         for (const name of JWT_VARIABLES) expect(Object.keys(variables ?? {})).not.toContain(name);
       }
     });
@@ -1345,10 +1348,40 @@ describe("AwsSolutions checks (cdk-nag)", () => {
         .map((ack) => ack.reason);
 
       // Assess
-      const expected = { apiKey: /API key/, user: /aws-jwt-verify/, public: /OpenAPI/ } as const;
+      const expected = {
+        apiKey: /API key/,
+        user: /aws-jwt-verify/,
+        apiKeyOrUser: /API key.*aws-jwt-verify/,
+        signedIn: /aws-jwt-verify/,
+        public: /OpenAPI/,
+      } as const;
       expect(reasons).toEqual([expect.stringMatching(expected[route.auth.kind])]);
     });
   }
+});
+
+describe("User directory access", () => {
+  it("lets only the routes that create users call Cognito, with AdminCreateUser and AdminGetUser on the pool", () => {
+    for (const route of routes) {
+      // Act
+      const definition: RouteDefinition = route;
+      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "cognito-idp:");
+
+      // Assess
+      if (definition.createsUsers === true) {
+        expect(statements, route.id).toHaveLength(1);
+        expect(actionsOf(statements)).toEqual(["cognito-idp:AdminCreateUser", "cognito-idp:AdminGetUser"]);
+        expect(statements[0]?.Resource).toEqual({
+          "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "Arn"],
+        });
+      } else {
+        expect(statements, route.id).toEqual([]);
+      }
+    }
+    expect(routes.filter((route: RouteDefinition) => route.createsUsers === true).map((route) => route.id)).toEqual([
+      "AddMember",
+    ]);
+  });
 });
 
 describe("Table access by partition (dynamodb:LeadingKeys)", () => {

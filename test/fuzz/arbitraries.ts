@@ -885,8 +885,8 @@ export const anyCredential: fc.Arbitrary<Credential> = fc.oneof(
 
 /** The credential a route accepts: the API key with every scope, or the owner's token. */
 export function validCredentialFor(route: RouteDefinition): Credential {
-  if (route.auth.kind === "user") return { kind: "valid", name: "ownerToken" };
-  if (route.auth.kind === "apiKey") return { kind: "valid", name: "apiKey" };
+  if (route.auth.kind === "user" || route.auth.kind === "signedIn") return { kind: "valid", name: "ownerToken" };
+  if (route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser") return { kind: "valid", name: "apiKey" };
   return { kind: "none" };
 }
 

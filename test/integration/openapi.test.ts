@@ -121,6 +121,21 @@ describe("the generated document", () => {
         expect(operation?.security).toEqual([{ userToken: [] }]);
         expect(operation?.["x-required-role"]).toBe(route.auth.role);
         expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "401", "403", "500"]));
+      } else if (route.auth.kind === "apiKeyOrUser") {
+        expect(operation?.security).toEqual([{ apiKey: [] }, { userToken: [] }]);
+        expect(operation?.["x-required-scope"]).toBe(route.auth.scope);
+        expect(operation?.["x-required-role"]).toBe(route.auth.role);
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "401", "403", "500"]));
+        const headers = (operation?.parameters ?? []).map((parameter) => ("$ref" in parameter ? parameter.$ref : ""));
+        expect(headers).toEqual(
+          expect.arrayContaining([
+            "#/components/parameters/TenantOrganizationId",
+            "#/components/parameters/Environment",
+          ]),
+        );
+      } else if (route.auth.kind === "signedIn") {
+        expect(operation?.security).toEqual([{ userToken: [] }]);
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["401", "500"]));
       } else {
         expect(operation?.security).toEqual([]);
       }
@@ -272,7 +287,27 @@ describe("over HTTP", () => {
       await call(api, "POST", `/api/keys/${id}/rotate`, { key: owner.token, body: {} });
       return call(api, "GET", `/api/keys/${id}/audit`, { key: owner.token });
     },
+    GetMe: () => call(api, "GET", "/api/me", { key: owner.token }),
+    ListMembers: () => call(api, "GET", "/api/members", { key: owner.token }),
+    AddMember: () =>
+      call(api, "POST", "/api/members", { key: owner.token, body: { email: uniqueEmail(), role: "admin" } }),
+    UpdateMember: async () =>
+      call(api, "PATCH", `/api/members/${await addedMemberId()}`, { key: owner.token, body: { role: "owner" } }),
+    RemoveMember: async () => call(api, "DELETE", `/api/members/${await addedMemberId()}`, { key: owner.token }),
   };
+
+  function uniqueEmail(): string {
+    return `openapi-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  }
+
+  async function addedMemberId(): Promise<string> {
+    const response = await call(api, "POST", "/api/members", {
+      key: owner.token,
+      body: { email: uniqueEmail(), role: "member" },
+    });
+    if (response.status !== 201) throw new Error(`member not added: ${response.text}`);
+    return String(response.body.userId);
+  }
 
   it("serves the generated document at GET /api/openapi.json without a credential", async () => {
     const response = await call(api, "GET", "/api/openapi.json");
@@ -318,9 +353,11 @@ describe("over HTTP", () => {
   )("answers the documented invalid input of %s with exactly the documented 400", async (id, route) => {
     // Prepare
     const { invalidInput, body } = documentedSchemas(id);
-    const credential = route.auth.kind === "user" ? owner.token : sdk.key;
+    const credential = route.auth.kind === "user" || route.auth.kind === "signedIn" ? owner.token : sdk.key;
     const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
-      name === "id" && route.auth.kind === "apiKey" ? sessionId : `openapi-${name}`,
+      name === "id" && (route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser")
+        ? sessionId
+        : `openapi-${name}`,
     );
     const query = new URLSearchParams(
       Object.entries(body === undefined ? (invalidInput ?? {}) : {}).map(([name, value]): [string, string] => [

@@ -2,6 +2,9 @@
  * Every route × every way a caller can be wrong: the expected status, and
  * nothing of the victim organisation changes. Cases that cannot apply to a
  * route (a JWT on a JWT route, an environment for a user) are not generated.
+ * The read routes accept both credentials (`apiKeyOrUser`): their user-token
+ * cases are in console-access.test.ts; here a token without X-Organization-Id
+ * is a 400.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,34 +94,38 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
   const path = (route?.path ?? "")
     .replace("{id}", routeId.includes("ApiKey") ? world.victimKeyId : world.victimSessionId)
     .replace("{agentName}", "test-agent")
-    .replace("{userId}", "user-1")
+    .replace("{userId}", routeId.includes("Member") ? world.victimOwner.userId : "user-1")
     .replace("{jobId}", world.victimJobId);
   const bodies: Record<string, unknown> = {
     CreateSession: { name: "n", agentName: "a", userId: "u" },
     UpdateSession: { status: "failed" },
     CreateEvent: { sessionId: world.victimSessionId, eventType: "error", estimatedCost: 1 },
     CreateApiKey: { name: "intruder" },
+    AddMember: { email: `intruder-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, role: "owner" },
+    UpdateMember: { role: "member" },
     RotateApiKey: { overlapSeconds: 0 },
   };
   return { path, body: bodies[routeId] };
 }
 
-function credentialFor(routeId: string, kind: "apiKey" | "user" | "public", testCase: Case): string | undefined {
+type Kind = (typeof routes)[number]["auth"]["kind"];
+
+function credentialFor(routeId: string, kind: Kind, testCase: Case): string | undefined {
   switch (testCase) {
     case "no credential":
       return undefined;
     case "malformed key":
-      return kind === "apiKey" ? "ats_live_tooShort" : "eyJhbGciOiJIUzI1NiJ9.e30.bad";
+      return kind === "apiKey" || kind === "apiKeyOrUser" ? "ats_live_tooShort" : "eyJhbGciOiJIUzI1NiJ9.e30.bad";
     case "revoked key":
       return world.revoked;
     case "expired rotated key":
       return world.expired;
     case "other organisation":
-      return kind === "apiKey" ? world.otherOrgKey.key : world.otherOrgUser.token;
+      return kind === "apiKey" || kind === "apiKeyOrUser" ? world.otherOrgKey.key : world.otherOrgUser.token;
     case "other environment":
       return world.otherEnvKey.key;
     case "missing scope or role":
-      if (kind === "user") return world.victimMember.token;
+      if (kind === "user" || kind === "signedIn") return world.victimMember.token;
       return routeId === "CreateEvent" ? world.sessionsOnlyKey.key : world.eventsOnlyKey.key;
     case "API key on a JWT route":
       return world.victim.key;
@@ -146,7 +153,16 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   UserStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   DeleteUserData: { "other organisation": 202, "other environment": 202, "missing scope or role": 403 },
   GetDeletionJob: { "other organisation": 404, "other environment": 404, "missing scope or role": 403 },
+  // The caller's own memberships: another organisation's owner reads their own, a member theirs.
+  GetMe: { "other organisation": 200, "missing scope or role": 200 },
+  ListMembers: { "other organisation": 200, "missing scope or role": 200 },
+  AddMember: { "other organisation": 201, "missing scope or role": 403 },
+  UpdateMember: { "other organisation": 404, "missing scope or role": 403 },
+  RemoveMember: { "other organisation": 404, "missing scope or role": 403 },
 };
+
+/** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */
+const JWT_ON_KIND: Partial<Record<Kind, number>> = { apiKey: 401, apiKeyOrUser: 400 };
 
 const COMMON: Partial<Record<Case, number>> = {
   "no credential": 401,
@@ -163,7 +179,9 @@ const matrix = protectedRoutes.flatMap((route) => {
   const cases: Partial<Record<Case, number>> = {
     ...COMMON,
     ...specific,
-    ...(route.auth.kind === "user" ? { "API key on a JWT route": 401 } : { "JWT on an SDK route": 401 }),
+    ...(route.auth.kind === "user" || route.auth.kind === "signedIn"
+      ? { "API key on a JWT route": 401 }
+      : { "JWT on an SDK route": JWT_ON_KIND[route.auth.kind] ?? 401 }),
   };
   return Object.entries(cases).map(([testCase, status]) => ({
     route: route.id,

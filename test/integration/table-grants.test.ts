@@ -335,6 +335,148 @@ describe("every table access of every route is within the route's declared grant
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
   });
 
+  it("the console: reads and a deletion with a user's access token, GET /api/me, members add/list/change/remove", async () => {
+    const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
+    const owner = await createTestUser(api, { orgId: sdk.orgId, role: "owner" });
+    const reader = await createTestUser(api, { orgId: sdk.orgId, role: "member" });
+    const sessionId = await newSession("grants-console", "grants-console-agent");
+    await newSession("grants-console", "grants-console-agent");
+    for (const eventType of ["state_change", "state_change"]) {
+      await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
+    }
+    const asReader = { token: reader.token, headers: tenantHeaders };
+    await invoke(
+      "GetSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, ...asReader },
+      200,
+    );
+    const page = await invoke(
+      "ListSessions",
+      { path: "/api/sdk/sessions", query: { agentName: "grants-console-agent", limit: "1" }, ...asReader },
+      200,
+    );
+    await invoke(
+      "ListSessions",
+      {
+        path: "/api/sdk/sessions",
+        query: { agentName: "grants-console-agent", limit: "1", cursor: String(page.nextCursor) },
+        ...asReader,
+      },
+      200,
+    );
+    const events = await invoke(
+      "ListEvents",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events`,
+        pathParameters: { id: sessionId },
+        query: { limit: "1" },
+        ...asReader,
+      },
+      200,
+    );
+    await invoke(
+      "ListEvents",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events`,
+        pathParameters: { id: sessionId },
+        query: { limit: "1", cursor: String(events.nextCursor) },
+        ...asReader,
+      },
+      200,
+    );
+    await invoke("ListAgents", { path: "/api/sdk/agents", ...asReader }, 200);
+    await invoke(
+      "AgentStats",
+      {
+        path: "/api/sdk/agents/grants-console-agent/stats",
+        pathParameters: { agentName: "grants-console-agent" },
+        query: period,
+        ...asReader,
+      },
+      200,
+    );
+    await invoke(
+      "UserStats",
+      {
+        path: "/api/sdk/users/grants-console/stats",
+        pathParameters: { userId: "grants-console" },
+        query: period,
+        ...asReader,
+      },
+      200,
+    );
+    // Refusals: a member may not delete (403), a user of no organisation reads nothing (403).
+    await invoke(
+      "DeleteSession",
+      { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, ...asReader },
+      403,
+    );
+    await invoke(
+      "GetSession",
+      {
+        path: `/api/sdk/sessions/${sessionId}`,
+        pathParameters: { id: sessionId },
+        token: admin.token,
+        headers: tenantHeaders,
+      },
+      403,
+    );
+    await invoke(
+      "DeleteSession",
+      {
+        path: `/api/sdk/sessions/${sessionId}`,
+        pathParameters: { id: sessionId },
+        token: owner.token,
+        headers: tenantHeaders,
+      },
+      204,
+    );
+
+    await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
+    const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
+    const added = await invoke(
+      "AddMember",
+      {
+        path: "/api/members",
+        body: { email: `grants-${randomUUID().slice(0, 8)}@example.com`, role: "member" },
+        ...asOwner,
+      },
+      201,
+    );
+    const userId = String(added.userId);
+    await invoke(
+      "AddMember",
+      { path: "/api/members", body: { email: String(added.email), role: "admin" }, ...asOwner },
+      409,
+    );
+    await invoke("ListMembers", { path: "/api/members", ...asOwner }, 200);
+    await invoke(
+      "UpdateMember",
+      { path: `/api/members/${userId}`, pathParameters: { userId }, body: { role: "owner" }, ...asOwner },
+      200,
+    );
+    // Demoting an owner while another owner remains: the guard's condition check.
+    await invoke(
+      "UpdateMember",
+      { path: `/api/members/${userId}`, pathParameters: { userId }, body: { role: "admin" }, ...asOwner },
+      200,
+    );
+    await invoke("RemoveMember", { path: `/api/members/${userId}`, pathParameters: { userId }, ...asOwner }, 204);
+    await invoke("RemoveMember", { path: `/api/members/${userId}`, pathParameters: { userId }, ...asOwner }, 404);
+    // The last owner: refused before any write.
+    const sole = await createTestUser(api, { role: "owner" });
+    await invoke(
+      "RemoveMember",
+      {
+        path: `/api/members/${sole.userId}`,
+        pathParameters: { userId: sole.userId },
+        token: sole.token,
+        headers: { "x-organization-id": sole.orgId },
+      },
+      409,
+    );
+  });
+
   it("refusals and replays: unknown keys, other tenants' sessions, repeated Idempotency-Keys, unknown API keys", async () => {
     const other = await createTestKey({
       environment: "test",

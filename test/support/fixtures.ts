@@ -53,12 +53,16 @@ export async function createTestKey(
 /** The in-process deletion worker of this test file (as `npm start` runs it). */
 export let deletionWorker: LocalDeletionWorker | undefined;
 
+/** The directory of the local issuer of the test run (its signing key and users.json). */
+export const identityDirectory = mkdtempSync(join(tmpdir(), "ats-identity-"));
+
 /** The local issuer of the test run (its signing key lives in a temporary directory). */
-export const identity = LocalIdentity.open(mkdtempSync(join(tmpdir(), "ats-identity-")));
+export const identity = LocalIdentity.open(identityDirectory);
 
 /**
  * The local API over real HTTP, serving the local issuer's JWKS, with the
- * key-management handlers pointed at that issuer.
+ * key-management handlers pointed at that issuer and the members routes at
+ * its user directory (`LOCAL_IDENTITY_DIR`).
  */
 export async function startTestApi(): Promise<LocalApi> {
   deletionWorker ??= await startLocalDeletionWorker();
@@ -68,6 +72,7 @@ export async function startTestApi(): Promise<LocalApi> {
     documents: { "/.well-known/jwks.json": () => identity.jwks() },
   });
   configureLocalIssuer(api.url);
+  process.env.LOCAL_IDENTITY_DIR = identityDirectory;
   return api;
 }
 
