@@ -54,7 +54,8 @@ describe("agents", () => {
     expect(screen.getByText("No tool errors in this period.")).toBeTruthy();
     expect(within(screen.getByRole("table", { name: "Top tools by calls" })).getByText("lookup_order")).toBeTruthy();
     expect(screen.getByText("75%")).toBeTruthy();
-    expect(screen.getByText("2.50 s")).toBeTruthy();
+    expect(screen.getByText("≤ 2.50 s")).toBeTruthy();
+    expect(screen.getByText("6.00 s")).toBeTruthy();
 
     await user.selectOptions(screen.getByLabelText("Period"), "Last 7 days");
     await waitFor(() =>

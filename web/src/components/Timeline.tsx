@@ -19,6 +19,21 @@ function hasPayload(event: SessionEvent): boolean {
   );
 }
 
+/** A state change recorded with `from`/`to` (as the SDK's `run.stateChange` sends them) reads "from → to". */
+function StateTransition({ event }: { event: SessionEvent }) {
+  if (event.eventType !== "state_change") return null;
+  const from = event.toolInput?.from;
+  const to = event.toolInput?.to;
+  if (typeof from !== "string" && typeof to !== "string") return null;
+  return (
+    <p className="reasoning">
+      {typeof from === "string" ? <code>{from}</code> : null}
+      {typeof from === "string" && typeof to === "string" ? " → " : null}
+      {typeof to === "string" ? <code>{to}</code> : null}
+    </p>
+  );
+}
+
 function TimelineEvent({ event, offsetMs }: { event: SessionEvent; offsetMs: number }) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
@@ -43,6 +58,7 @@ function TimelineEvent({ event, offsetMs }: { event: SessionEvent; offsetMs: num
             <span className="timeline__cost">{formatCost(event.estimatedCost)}</span>
           )}
         </header>
+        <StateTransition event={event} />
         {event.reasoning === undefined ? null : <p className="reasoning">{event.reasoning}</p>}
         {event.reasoningUrl === undefined ? null : (
           <EventPayload label="Reasoning" url={event.reasoningUrl} bytes={event.reasoningBytes} text />

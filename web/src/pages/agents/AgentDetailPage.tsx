@@ -10,6 +10,15 @@ import { dailySeries, PERIODS, parsePeriod, periodRange } from "../../lib/stats-
 import { DailyChart } from "./DailyChart";
 import { RankedList } from "./RankedList";
 
+/** Cost ticks with one precision for the whole axis (4 decimals under a cent). */
+function formatAxisCost(value: number): string {
+  return `$${value.toFixed(Math.abs(value) >= 1 ? 2 : value === 0 ? 2 : 4)}`;
+}
+
+function atMost(ms: number | null): string {
+  return ms === null ? "—" : `≤ ${formatDuration(ms)}`;
+}
+
 export function AgentDetailPage() {
   const { name = "" } = useParams();
   const [environment] = useEnvironment();
@@ -69,12 +78,17 @@ export function AgentDetailPage() {
               <dd>{formatCompact(stats.data.totals.totalTokens)}</dd>
             </div>
             <div className="metric">
-              <dt>Duration p50</dt>
-              <dd>{formatDuration(stats.data.totals.durationMs.p50)}</dd>
+              <dt>Duration mean</dt>
+              <dd>{formatDuration(stats.data.totals.durationMs.mean)}</dd>
             </div>
-            <div className="metric">
+            {/* The service keeps durations in histogram buckets: a percentile is its bucket's upper bound. */}
+            <div className="metric" title="Upper bound of the duration bucket holding the median">
+              <dt>Duration p50</dt>
+              <dd>{atMost(stats.data.totals.durationMs.p50)}</dd>
+            </div>
+            <div className="metric" title="Upper bound of the duration bucket holding the 95th percentile">
               <dt>Duration p95</dt>
-              <dd>{formatDuration(stats.data.totals.durationMs.p95)}</dd>
+              <dd>{atMost(stats.data.totals.durationMs.p95)}</dd>
             </div>
           </dl>
           <div className="charts">
@@ -99,7 +113,7 @@ export function AgentDetailPage() {
               data={dailySeries(stats.data)}
               field="cost"
               kind="bar"
-              format={formatCost}
+              format={formatAxisCost}
               color="var(--chart-3)"
             />
             <DailyChart

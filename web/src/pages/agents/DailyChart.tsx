@@ -32,7 +32,13 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="var(--border)" vertical={false} />
               <XAxis dataKey="day" tick={axis} tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
-              <YAxis tick={axis} tickFormatter={tick} width={56} />
+              {/* Counts have whole ticks; costs share the axis's precision so ticks do not jump between formats. */}
+              <YAxis
+                tick={axis}
+                tickFormatter={tick}
+                width={56}
+                allowDecimals={field !== "sessions" && field !== "tokens"}
+              />
               {tooltip}
               <Bar dataKey={field} name={title} fill={color} isAnimationActive={false} />
             </BarChart>
