@@ -24,14 +24,23 @@ import {
   type WorkerDefinition,
 } from "../functions/routes.js";
 import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
+import { ConsoleDeployment } from "./constructs/console-deployment.js";
+import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { TrackingTable } from "./constructs/tracking-table.js";
-import { UserDirectory } from "./constructs/user-directory.js";
+import { cognitoDomainPrefix, signInOrigin, UserDirectory } from "./constructs/user-directory.js";
 
 /** Repository root: the parent of `lib/`. Route entries are relative to it. */
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Context key of a directory holding an already-built console to deploy
+ * instead of building `web/` during synthesis (the CDK tests use a small
+ * fixture; `cdk synth` and `cdk deploy` leave it unset and build the console).
+ */
+export const CONSOLE_ASSET_CONTEXT_KEY = "consoleAssetDirectory";
 
 /**
  * Default route throttle of the `$default` stage (steady requests per second
@@ -95,13 +104,20 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], 
  * fields over 32 KiB are offloaded to a private S3 bucket; only the functions
  * whose definition declares `payloadAccess` learn its name and get exactly
  * that access. An OperationsDashboard adds the alarms (to an encrypted SNS
- * topic) and the CloudWatch dashboard.
+ * topic) and the CloudWatch dashboard. The web console is served from S3
+ * through a CloudFront distribution that also forwards `/api/*` to the API
+ * (one origin, no CORS), and signs people in with the user pool's managed
+ * pages (authorization code + PKCE).
  */
 export class AgentTrackingStack extends Stack {
   /** The single table of the service. */
   readonly table: TrackingTable;
-  /** The Cognito user pool and app client of the key-management routes. */
+  /** The Cognito user pool, domain and app client of the console and the key-management routes. */
   readonly users: UserDirectory;
+  /** The console's bucket and CloudFront distribution (which also serves `/api/*`). */
+  readonly consoleSite: ConsoleSite;
+  /** The deployment of the built console and its `console-config.json`. */
+  readonly consoleDeployment: ConsoleDeployment;
   /** The HTTP API (payload format 2.0). */
   readonly api: HttpApi;
   /** The `$default` stage (auto deploy, throttled, access-logged). */
@@ -129,9 +145,6 @@ export class AgentTrackingStack extends Stack {
     this.table = new TrackingTable(this, "Tracking");
     const table = this.table.table;
 
-    this.users = new UserDirectory(this, "Users");
-    const userTokenEnvironment = this.users.tokenEnvironment();
-
     // The default stage is created explicitly: HttpApi's implicit one cannot be throttled.
     this.api = new HttpApi(this, "Api", {
       description: "Agent Tracking Service HTTP API",
@@ -148,6 +161,29 @@ export class AgentTrackingStack extends Stack {
         destination: new LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
+    });
+
+    // The distribution's CSP names the Cognito domain, and the app client's
+    // callback URLs name the distribution: the site comes first, with the
+    // sign-in origin computed from the domain prefix.
+    const domainPrefix = cognitoDomainPrefix(this);
+    this.consoleSite = new ConsoleSite(this, "Console", {
+      apiEndpoint: this.api.apiEndpoint,
+      signInOrigin: signInOrigin(this, domainPrefix),
+    });
+    this.users = new UserDirectory(this, "Users", { domainPrefix, consoleUrl: this.consoleSite.url });
+    const userTokenEnvironment = this.users.tokenEnvironment();
+    const prebuiltConsole: unknown = this.node.tryGetContext(CONSOLE_ASSET_CONTEXT_KEY);
+    this.consoleDeployment = new ConsoleDeployment(this, "ConsoleDeployment", {
+      site: this.consoleSite,
+      auth: {
+        kind: "cognito",
+        domain: this.users.signInOrigin,
+        clientId: this.users.client.userPoolClientId,
+        redirectUri: this.users.callbackUrl,
+        logoutUri: this.users.logoutUrl,
+      },
+      ...(typeof prebuiltConsole === "string" ? { prebuiltDirectory: prebuiltConsole } : {}),
     });
 
     this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
@@ -245,6 +281,10 @@ export class AgentTrackingStack extends Stack {
       deadLetterQueue: this.deletionQueue.deadLetterQueue,
     });
 
+    new CfnOutput(this, "ConsoleUrl", {
+      description: "URL of the web console (CloudFront; /api/* on the same origin reaches the HTTP API)",
+      value: this.consoleSite.url,
+    });
     new CfnOutput(this, "ApiUrl", {
       description: "Base URL of the HTTP API",
       value: this.stage.url,
@@ -258,7 +298,7 @@ export class AgentTrackingStack extends Stack {
       value: this.users.userPool.userPoolId,
     });
     new CfnOutput(this, "UserPoolClientId", {
-      description: "Id of the public app client (settings UI / CLI) of the user pool",
+      description: "Id of the public app client (console / CLI) of the user pool",
       value: this.users.client.userPoolClientId,
     });
     new CfnOutput(this, "PayloadBucketName", {

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { App, type CfnElement } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { CfnApi, CfnRoute } from "aws-cdk-lib/aws-apigatewayv2";
 import { CfnAlarm } from "aws-cdk-lib/aws-cloudwatch";
 import { CfnUserPool, CfnUserPoolClient } from "aws-cdk-lib/aws-cognito";
 import { CfnTable } from "aws-cdk-lib/aws-dynamodb";
+import { CfnRole } from "aws-cdk-lib/aws-iam";
 import { CfnKey } from "aws-cdk-lib/aws-kms";
 import { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { CfnLogGroup } from "aws-cdk-lib/aws-logs";
@@ -27,6 +29,13 @@ import {
 } from "../../functions/routes.js";
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
 import {
+  DEPLOYMENT_MANAGED_POLICY_REASON,
+  DEPLOYMENT_RUNTIME_REASON,
+  DEPLOYMENT_WILDCARD_REASON,
+  deploymentFindings,
+} from "../../lib/constructs/console-deployment.js";
+import { DISTRIBUTION_REASONS } from "../../lib/constructs/console-site.js";
+import {
   LATENCY_P99_THRESHOLD_MS,
   MAX_METRICS_PER_ALARM,
   MIN_REQUESTS_FOR_ERROR_RATE,
@@ -34,8 +43,11 @@ import {
   SERVICE_TABLE_OPERATIONS,
 } from "../../lib/constructs/operations-dashboard.js";
 import { ACCESS_LOGS_REASON, OBJECT_WILDCARD_REASON } from "../../lib/constructs/payload-bucket.js";
-import { AgentTrackingStack } from "../../lib/service-stack.js";
+import { AgentTrackingStack, CONSOLE_ASSET_CONTEXT_KEY } from "../../lib/service-stack.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
+
+/** A tiny prebuilt console: the stack tests check the stack, not the console build (console-site.test.ts runs that). */
+const CONSOLE_FIXTURE = fileURLToPath(new URL("./fixtures/console", import.meta.url));
 
 /** Synthesis bundles every handler with esbuild once; allow for a slow machine. */
 const SYNTH_TIMEOUT_MS = 180_000;
@@ -181,6 +193,28 @@ function bucketArn() {
   return { "Fn::GetAtt": [bucketLogicalId(), "Arn"] };
 }
 
+/** The payload bucket's resource in the template (the stack has the console's bucket too). */
+function payloadBucket():
+  | { Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+  | undefined {
+  return resourcesOf<{ Properties: Record<string, unknown> }>("AWS::S3::Bucket")[bucketLogicalId()];
+}
+
+function consoleBucketLogicalId(): string {
+  return logicalIdOf(stack.consoleSite.bucket, CfnBucket);
+}
+
+/** The BucketDeployment's singleton handler (aws-cdk-lib's): the scope of its role. */
+function consoleDeploymentHandlerId(): string {
+  const handler = stack.consoleDeployment.deployment.handlerRole.node.scope;
+  if (handler === undefined) throw new Error("deployment role has no scope");
+  return logicalIdOf(handler, CfnFunction);
+}
+
+function consoleDeploymentRoleId(): string {
+  return logicalIdOf(stack.consoleDeployment.deployment.handlerRole, CfnRole);
+}
+
 /** `<bucket ARN>/payloads/*`: the one wildcard resource a function may hold. */
 function payloadObjectsArn() {
   return { "Fn::Join": ["", [bucketArn(), "/payloads/*"]] };
@@ -226,6 +260,12 @@ function alarmMetrics(alarms: readonly AlarmResource[]): readonly MetricJson[] {
 
 function dimension(metric: MetricJson, name: string): unknown {
   return metric.Dimensions?.find((candidate) => candidate.Name === name)?.Value;
+}
+
+/** The granular IAM4/IAM5 findings of the console deployment handler's role. */
+function consoleDeploymentFindingIds(): readonly string[] {
+  const { managedPolicy, wildcards } = deploymentFindings(consoleBucketLogicalId());
+  return [...managedPolicy, ...wildcards];
 }
 
 /** The granular AwsSolutions-IAM5 finding of a grant on `<payload bucket ARN>/payloads/*`. */
@@ -353,7 +393,7 @@ beforeAll(() => {
     typeof cdkJson === "object" && cdkJson !== null && "context" in cdkJson
       ? (cdkJson.context as Record<string, unknown>)
       : {};
-  app = new App({ context });
+  app = new App({ context: { ...context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE } });
 
   // Act: one synthesis (and one esbuild run per handler) for the whole file.
   stack = new AgentTrackingStack(app, "AgentTrackingTest");
@@ -458,20 +498,27 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker and the cursor-secret setup", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 2);
+  it("creates exactly one function per route, plus the deletion worker and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 3);
     expect(new Set(allFunctionIds()).size).toBe(routes.length + 2);
+    expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
-  it("applies the service defaults to every function", () => {
-    template.allResourcesProperties("AWS::Lambda::Function", {
-      Runtime: "nodejs24.x",
-      Architectures: ["arm64"],
-      MemorySize: 1024,
-      Handler: "index.handler",
-      FunctionName: Match.absent(),
-      Environment: { Variables: Match.objectLike({ TABLE_NAME: { Ref: tableLogicalId() } }) },
-    });
+  it("applies the service defaults to every function of the service", () => {
+    // Act
+    const functions = resourcesOf<{ Properties: Record<string, unknown> }>("AWS::Lambda::Function");
+
+    // Assess
+    for (const functionId of allFunctionIds()) {
+      expect(functions[functionId]?.Properties, functionId).toMatchObject({
+        Runtime: "nodejs24.x",
+        Architectures: ["arm64"],
+        MemorySize: 1024,
+        Handler: "index.handler",
+        Environment: { Variables: expect.objectContaining({ TABLE_NAME: { Ref: tableLogicalId() } }) },
+      });
+      expect(functions[functionId]?.Properties, functionId).not.toHaveProperty("FunctionName");
+    }
   });
 
   it("gives every API function a 10-second timeout", () => {
@@ -661,8 +708,13 @@ describe("Lambda functions", () => {
       asArray(statement.Resource).some((r) => JSON.stringify(r) === payloadObjects),
     );
 
-    // Assess
-    template.allResourcesProperties("AWS::IAM::Role", { ManagedPolicyArns: Match.absent() });
+    // Assess: the console deployment's handler (aws-cdk-lib's) is the one role with a managed policy.
+    const roles = resourcesOf<{ Properties: { ManagedPolicyArns?: unknown } }>("AWS::IAM::Role");
+    expect(
+      Object.entries(roles)
+        .filter(([, role]) => role.Properties.ManagedPolicyArns !== undefined)
+        .map(([id]) => id),
+    ).toEqual([consoleDeploymentRoleId()]);
     expect(resources).not.toContain(JSON.stringify("*"));
     expect(resources.filter((resource) => resource.includes("*") && resource !== payloadObjects)).toEqual([]);
     expect(actions.filter((action) => action.includes("*"))).toEqual([]);
@@ -728,8 +780,8 @@ describe("Lambda functions", () => {
     });
   }
 
-  it("keeps every log group (one per function, plus the access log) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 3);
+  it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 4);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -940,9 +992,10 @@ describe("DynamoDB table", () => {
 });
 
 describe("Cognito user directory", () => {
-  it("is one user pool with one app client", () => {
+  it("is one user pool with one app client and one domain", () => {
     template.resourceCountIs("AWS::Cognito::UserPool", 1);
     template.resourceCountIs("AWS::Cognito::UserPoolClient", 1);
+    template.resourceCountIs("AWS::Cognito::UserPoolDomain", 1);
     template.hasResourceProperties("AWS::Cognito::UserPoolClient", {
       UserPoolId: { Ref: logicalIdOf(stack.users.userPool, CfnUserPool) },
     });
@@ -953,10 +1006,11 @@ describe("Lambda bundles", () => {
   /** Each function's logical id with the text of the bundle its code asset holds. */
   function bundles(): { id: string; code: string }[] {
     const directory = app.synth().directory;
+    const serviceFunctions = new Set(allFunctionIds());
     return Object.entries(resourcesOf<{ Properties: { Code: { S3Key?: unknown } } }>("AWS::Lambda::Function")).flatMap(
       ([id, resource]) => {
         const key = resource.Properties.Code.S3Key;
-        if (typeof key !== "string") return [];
+        if (typeof key !== "string" || !serviceFunctions.has(id)) return [];
         return [{ id, code: readFileSync(join(directory, `asset.${key.replace(/\.zip$/, "")}`, "index.mjs"), "utf8") }];
       },
     );
@@ -985,10 +1039,8 @@ describe("Lambda bundles", () => {
 });
 
 describe("Payload bucket", () => {
-  it("is one bucket, encrypted with S3-managed keys, with all public access blocked", () => {
-    template.resourceCountIs("AWS::S3::Bucket", 1);
-    template.hasResourceProperties("AWS::S3::Bucket", {
-      BucketName: Match.absent(),
+  it("is one bucket (beside the console's), encrypted with S3-managed keys, with all public access blocked", () => {
+    expect(payloadBucket()?.Properties).toMatchObject({
       BucketEncryption: {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
       },
@@ -999,23 +1051,26 @@ describe("Payload bucket", () => {
         RestrictPublicBuckets: true,
       },
       OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
-      VersioningConfiguration: Match.absent(),
     });
-    expect(Object.keys(template.findResources("AWS::S3::Bucket"))).toEqual([bucketLogicalId()]);
+    expect(payloadBucket()?.Properties).not.toHaveProperty("VersioningConfiguration");
+    expect(payloadBucket()?.Properties).not.toHaveProperty("BucketName");
+    expect(Object.keys(template.findResources("AWS::S3::Bucket")).sort()).toEqual(
+      [bucketLogicalId(), consoleBucketLogicalId()].sort(),
+    );
   });
 
   it("is retained when the stack is deleted or the bucket replaced", () => {
-    template.hasResource("AWS::S3::Bucket", { DeletionPolicy: "Retain", UpdateReplacePolicy: "Retain" });
+    expect(payloadBucket()).toMatchObject({ DeletionPolicy: "Retain", UpdateReplacePolicy: "Retain" });
   });
 
   it("expires objects under payloads/ only", () => {
     // Act
-    const [bucket] = Object.values(
-      resourcesOf<{
-        Properties: { LifecycleConfiguration: { Rules: readonly { Prefix?: string; Status: string }[] } };
-      }>("AWS::S3::Bucket"),
-    );
-    const rules = bucket?.Properties.LifecycleConfiguration.Rules ?? [];
+    const rules =
+      (
+        payloadBucket()?.Properties as
+          | { LifecycleConfiguration: { Rules: readonly { Prefix?: string; Status: string }[] } }
+          | undefined
+      )?.LifecycleConfiguration.Rules ?? [];
 
     // Assess
     expect(rules.length).toBeGreaterThan(0);
@@ -1026,8 +1081,8 @@ describe("Payload bucket", () => {
     // Prepare
     const bucketAndObjects = [bucketArn(), { "Fn::Join": ["", [bucketArn(), "/*"]] }];
 
-    // Assess
-    template.resourceCountIs("AWS::S3::BucketPolicy", 1);
+    // Assess: one policy per bucket (the payload bucket's and the console bucket's).
+    template.resourceCountIs("AWS::S3::BucketPolicy", 2);
     template.hasResourceProperties("AWS::S3::BucketPolicy", {
       Bucket: { Ref: bucketLogicalId() },
       PolicyDocument: {
@@ -1053,11 +1108,11 @@ describe("Payload bucket", () => {
 
   it("grants nothing in the bucket policy (access is by the functions' own role policies only)", () => {
     // Act
-    const [policy] = Object.values(
-      resourcesOf<{ Properties: { PolicyDocument: { Statement: readonly { Effect: string }[] } } }>(
+    const policy = Object.values(
+      resourcesOf<{ Properties: { Bucket: unknown; PolicyDocument: { Statement: readonly { Effect: string }[] } } }>(
         "AWS::S3::BucketPolicy",
       ),
-    );
+    ).find((candidate) => JSON.stringify(candidate.Properties.Bucket) === JSON.stringify({ Ref: bucketLogicalId() }));
 
     // Assess
     expect(policy?.Properties.PolicyDocument.Statement.map((statement) => statement.Effect)).toEqual(["Deny", "Deny"]);
@@ -1283,6 +1338,7 @@ describe("AwsSolutions checks (cdk-nag)", () => {
   it("are acknowledged only for the deliberate decisions, each with a written reason", () => {
     // Prepare
     const poolPath = stack.users.userPool.node.path;
+    const deploymentRole = stack.consoleDeployment.deployment.handlerRole;
     const routePaths = new Map(
       stack.node
         .findAll()
@@ -1298,6 +1354,11 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       ...definedFunctions()
         .filter(({ payloadAccess }) => payloadAccess !== undefined)
         .map(({ rolePath }) => ({ path: rolePath, id: payloadObjectsFinding() })),
+      // The console: its bucket's access log, the distribution's CloudFront rules, and the deployment handler (aws-cdk-lib's).
+      { path: stack.consoleSite.bucket.node.path, id: "AwsSolutions-S1" },
+      ...Object.keys(DISTRIBUTION_REASONS).map((id) => ({ path: stack.consoleSite.distribution.node.path, id })),
+      ...consoleDeploymentFindingIds().map((id) => ({ path: deploymentRole.node.path, id })),
+      { path: deploymentRole.node.scope?.node.path, id: "AwsSolutions-L1" },
     ];
     const byPathAndId = (a: { path: string | undefined; id: string }, b: { path: string | undefined; id: string }) =>
       `${a.path} ${a.id}`.localeCompare(`${b.path} ${b.id}`);
@@ -1318,18 +1379,45 @@ describe("AwsSolutions checks (cdk-nag)", () => {
     const reasonsOf = (id: string) => acknowledged.filter((ack) => ack.id === id).map((ack) => ack.reason);
 
     // Assess
-    expect(reasonsOf("AwsSolutions-S1")).toEqual([ACCESS_LOGS_REASON]);
+    expect(reasonsOf("AwsSolutions-S1")).toContain(ACCESS_LOGS_REASON);
     const wildcardReasons = reasonsOf(payloadObjectsFinding());
     expect(wildcardReasons.length).toBeGreaterThan(0);
     expect(new Set(wildcardReasons)).toEqual(new Set([OBJECT_WILDCARD_REASON]));
   });
 
-  it("acknowledge no IAM5 finding other than the payloads/* objects", () => {
-    expect(
+  it("acknowledge no IAM5 finding other than the payloads/* objects and the console deployment handler's own", () => {
+    // Prepare
+    const deploymentRolePath = stack.consoleDeployment.deployment.handlerRole.node.path;
+
+    // Act
+    const others = acknowledgementsIn(stack).filter(
+      (ack) => ack.id.startsWith("AwsSolutions-IAM5") && ack.id !== payloadObjectsFinding(),
+    );
+
+    // Assess
+    expect(others.map((ack) => ack.path)).toEqual(others.map(() => deploymentRolePath));
+    expect(others.map((ack) => ack.id).sort()).toEqual(
+      consoleDeploymentFindingIds()
+        .filter((id) => id.startsWith("AwsSolutions-IAM5"))
+        .sort(),
+    );
+  });
+
+  it("explain the console deployment handler's findings (aws-cdk-lib's BucketDeployment)", () => {
+    // Act
+    const reasons = new Map(
       acknowledgementsIn(stack)
-        .map((ack) => ack.id)
-        .filter((id) => id.startsWith("AwsSolutions-IAM5") && id !== payloadObjectsFinding()),
-    ).toEqual([]);
+        .filter((ack) => ack.path.includes("CDKBucketDeployment"))
+        .map((ack) => [ack.id, ack.reason]),
+    );
+
+    // Assess
+    for (const id of consoleDeploymentFindingIds()) {
+      expect(reasons.get(id), id).toBe(
+        id.startsWith("AwsSolutions-IAM4") ? DEPLOYMENT_MANAGED_POLICY_REASON : DEPLOYMENT_WILDCARD_REASON,
+      );
+    }
+    expect(reasons.get("AwsSolutions-L1")).toBe(DEPLOYMENT_RUNTIME_REASON);
   });
 
   for (const route of routes) {
