@@ -1,13 +1,18 @@
 /**
  * The console in a real browser (Debian's Chromium) against a real `npm start`:
- * sign in as dev@localhost, every page reachable from the navigation, no
- * serious or critical accessibility violation, no page error (a CSP
- * violation is one), screenshots of every page light and dark, desktop and
- * phone.
+ * sign in as dev@localhost; a team's whole journey (a key created and copied,
+ * used by the SDK over HTTP, the session found, its timeline, the agent's
+ * charts, a member added, the key revoked); every page free of serious or
+ * critical accessibility violations and of page errors (a CSP violation is
+ * one), photographed light and dark, desktop and phone.
  */
-import type { Browser } from "playwright-core";
+import { randomUUID } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { captureVariants } from "./support/artifacts.js";
+import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
+import { runTool } from "../support/processes.js";
+import { rememberSecretsIn } from "../support/secrets-ledger.js";
+import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
 import { describeViolations, seriousViolations } from "./support/axe.js";
 import { launchBrowser, newPage } from "./support/browser.js";
 import { heading, navigateTo, openSignedIn, PAGES, signIn } from "./support/console.js";
@@ -20,6 +25,12 @@ beforeAll(async () => {
   // The browser first: without Chromium the file fails at once, saying how to install it.
   browser = await launchBrowser();
   stack = await startStack();
+  // Some history for the pages to show: the demo's scripted agents over the last 14 days, with the dev key.
+  const demo = await runTool("scripts/demo/run-demo.ts", ["--sessions", "24", "--quiet"], {
+    ATS_BASE_URL: stack.url,
+    ATS_API_KEY: stack.local.apiKey,
+  });
+  if (demo.code !== 0) throw new Error(`npm run demo failed:\n${demo.stdout}\n${demo.stderr}`);
 }, 300_000);
 
 afterAll(async () => {
@@ -27,9 +38,19 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** The agent page's per-day charts, by their captions. */
+const CHARTS = ["Sessions per day", "Success rate per day (%)", "Cost per day (USD)", "Tokens per day"] as const;
+
 function ready(): { browser: Browser; stack: Stack } {
   if (browser === undefined || stack === undefined) throw new Error("beforeAll did not finish");
   return { browser, stack };
+}
+
+/** A read with the dev key (the demo's data), for ids the pages link to. */
+async function readAsDev(stack: Stack, path: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${stack.local.apiKey}` } });
+  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+  return (await response.json()) as Record<string, unknown>;
 }
 
 describe("the console", () => {
@@ -56,35 +77,185 @@ describe("the console", () => {
     }
   }, 120_000);
 
-  it("has no serious or critical accessibility violations on any page, light or dark, desktop or phone", async () => {
+  it("a team's journey: create and copy a key, record with the SDK, find the session, read its timeline and the agent's charts, add a member, revoke the key", async () => {
     const { browser, stack } = ready();
-    const found: string[] = [];
-    const check =
-      (name: string) =>
-      async (page: import("playwright-core").Page, variant: { colorScheme: string; device: string }) => {
-        const violations = await seriousViolations(page);
-        if (violations.length > 0)
-          found.push(`${name} (${variant.colorScheme}, ${variant.device}):\n${describeViolations(violations)}`);
-      };
+    const suffix = randomUUID().slice(0, 8);
+    const keyName = `journey key ${suffix}`;
+    const agentName = `journey-agent-${suffix}`;
+    const sessionName = `Refund request ${suffix}`;
+    const newMember = `teammate-${suffix}@example.com`;
+    const { context, page, problems } = await newPage(browser, { permissions: ["clipboard-read", "clipboard-write"] });
+    try {
+      await page.goto(stack.url);
+      await signIn(page);
 
-    await captureVariants(browser, "sign-in", async (page, variant) => {
+      // Create a key and copy it.
+      await navigateTo(page, "API keys");
+      await page.getByRole("button", { name: "Create key" }).click();
+      const create = page.getByRole("dialog", { name: "Create an API key" });
+      await create.getByLabel("Name").fill(keyName);
+      await create.getByRole("button", { name: "Create key" }).click();
+      const created = page.getByRole("dialog", { name: `Key "${keyName}" created` });
+      const shown = await created.getByLabel("API key").inputValue();
+      rememberSecretsIn(shown);
+      await created.getByRole("button", { name: "Copy key" }).click();
+      await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+      const copied = String(await page.evaluate("navigator.clipboard.readText()"));
+      await created.getByRole("button", { name: "Done" }).click();
+      await page.getByRole("rowheader", { name: keyName }).waitFor();
+
+      // Use it over HTTP through the SDK: one session with one event of each kind.
+      const errors: AtsError[] = [];
+      const ats = new AgentTracker({ apiKey: copied, baseUrl: stack.url, onError: (error) => errors.push(error) });
+      const run = await ats.startSession({ name: sessionName, agentName, userId: `customer-${suffix}` });
+      run.toolCall({ toolName: "lookup_order", toolInput: { orderId: "A-1" }, toolOutput: { status: "delivered" } });
+      run.decision({
+        reasoning: "The order arrived damaged: refund rather than replace",
+        confidence: 0.82,
+        alternativesConsidered: ["replace", "refund"],
+      });
+      run.stateChange({ from: "investigating", to: "refunding" });
+      run.error({ message: "Payment gateway timed out", toolName: "issue_refund" });
+      run.toolCall({ toolName: "issue_refund", toolInput: { orderId: "A-1" }, estimatedCost: 0.01 });
+      await run.end({ status: "completed" });
+      const stats = await ats.shutdown({ timeoutMs: 30_000 });
+
+      // Find it under Sessions with a filter.
+      await navigateTo(page, "Sessions");
+      const filters = page.getByRole("form", { name: "Session filters" });
+      await filters.getByLabel("Agent").fill(agentName);
+      await filters.getByRole("button", { name: "Apply filters" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /^1 session shown$/ })
+        .waitFor();
+      const sessionRows = await page.getByRole("table").getByRole("rowheader").allTextContents();
+      const filteredUrl = new URL(page.url());
+
+      // Its timeline: every event.
+      await page.getByRole("link", { name: sessionName }).click();
+      await heading(page, sessionName).waitFor();
+      const timeline = page.getByRole("list", { name: "Event timeline" });
+      await timeline.getByRole("listitem").first().waitFor();
+      const events = await Promise.all(
+        (await timeline.getByRole("article").all()).map((article) => article.getAttribute("aria-label")),
+      );
+
+      // The agent's charts.
+      await navigateTo(page, "Agents");
+      await page.getByRole("link", { name: agentName }).click();
+      await heading(page, agentName).waitFor();
+      const drawn: Record<string, number> = {};
+      for (const title of CHARTS) {
+        const chart = page.getByRole("figure", { name: title });
+        await chart.locator("svg").first().waitFor();
+        drawn[title] = await chart.locator("svg").count();
+      }
+
+      // Add a member and see them listed.
+      await navigateTo(page, "Members");
+      const addMember = page.getByRole("form", { name: "Add a member" });
+      await addMember.getByLabel("Email").fill(newMember);
+      await addMember.getByLabel("Role").selectOption("member");
+      await addMember.getByRole("button", { name: "Add member" }).click();
+      await addMember.getByRole("status").filter({ hasText: "Member added." }).waitFor();
+      await page.getByRole("rowheader", { name: newMember }).waitFor();
+      const memberRole = await page.getByRole("combobox", { name: `Role of ${newMember}` }).inputValue();
+
+      // Revoke the key: the next API call with it is refused (within the key cache's lifetime).
+      await navigateTo(page, "API keys");
+      await page.getByRole("button", { name: `Revoke ${keyName}` }).click();
+      const confirm = page.getByRole("dialog", { name: `Revoke "${keyName}"?` });
+      await confirm.getByRole("button", { name: "Revoke key" }).click();
+      await confirm.waitFor({ state: "detached" });
+      const revokedRow = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: keyName }) });
+      await revokedRow.getByText("revoked", { exact: true }).waitFor();
+      const afterRevocation = async () =>
+        (
+          await fetch(`${stack.url}/api/sdk/sessions`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${copied}`, "content-type": "application/json" },
+            body: JSON.stringify({ name: "after revocation", agentName, userId: "u" }),
+          })
+        ).status;
+
+      expect(copied).toMatch(/^ats_live_[0-9A-Za-z]{38}$/);
+      expect(copied).toBe(shown);
+      expect(errors).toEqual([]);
+      expect(stats).toMatchObject({ eventsRecorded: 5, eventsDelivered: 5, eventsFailed: 0, eventsDropped: 0 });
+      expect(filteredUrl.searchParams.get("agentName")).toBe(agentName);
+      expect(sessionRows).toEqual([sessionName]);
+      // Events recorded within the same millisecond have no order of their own: compare them as a set.
+      expect([...events].sort()).toEqual(
+        [
+          "Tool call: lookup_order",
+          "Decision",
+          "State change",
+          "Error: issue_refund",
+          "Tool call: issue_refund",
+        ].sort(),
+      );
+      for (const title of CHARTS) expect(drawn[title], title).toBeGreaterThan(0);
+      expect(memberRole).toBe("member");
+      await expect.poll(afterRevocation, { timeout: 20_000, interval: 500 }).toBe(401);
+      expect(problems).toEqual([]);
+    } catch (error) {
+      await page.screenshot({ path: artifactPath("journey", "light", "desktop").replace(/\.png$/, "-failed.png") });
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it("has no serious or critical accessibility violations on any page, light or dark, desktop or phone (and photographs each)", async () => {
+    const { browser, stack } = ready();
+    const sessions = (await readAsDev(stack, "/api/sdk/sessions?limit=1")).items as { id: string; name: string }[];
+    const agents = (await readAsDev(stack, "/api/sdk/agents")).items as { agentName: string }[];
+    const session = sessions[0];
+    const agent = agents[0];
+    if (session === undefined || agent === undefined) throw new Error("the demo recorded nothing");
+    const found: string[] = [];
+    const check = async (name: string, page: Page, variant: Variant) => {
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) {
+        found.push(`${name} (${variant.colorScheme}, ${variant.device}):\n${describeViolations(violations)}`);
+      }
+    };
+    const pages: readonly { name: string; path: string; title: string; ready?: (page: Page) => Promise<void> }[] = [
+      { name: "sessions", path: "/sessions", title: "Sessions" },
+      {
+        name: "session-timeline",
+        path: `/sessions/${encodeURIComponent(session.id)}`,
+        title: session.name,
+        ready: (page) => page.getByRole("list", { name: "Event timeline" }).waitFor(),
+      },
+      { name: "agents", path: "/agents", title: "Agents" },
+      {
+        name: "agent-stats",
+        path: `/agents/${encodeURIComponent(agent.agentName)}?days=14`,
+        title: agent.agentName,
+        ready: (page) => page.getByRole("figure").first().locator("svg").first().waitFor(),
+      },
+      { name: "keys", path: "/settings/keys", title: "API keys" },
+      { name: "members", path: "/settings/members", title: "Members" },
+    ];
+
+    const written = await captureVariants(browser, "sign-in", async (page, variant) => {
       await page.goto(stack.url);
       await page.getByRole("button", { name: "Sign in as dev@localhost" }).waitFor();
-      await check("sign-in")(page, variant);
+      await check("sign-in", page, variant);
     });
-    for (const [name, path] of [
-      ["sessions", "/sessions"],
-      ["agents", "/agents"],
-      ["keys", "/settings/keys"],
-      ["members", "/settings/members"],
-    ] as const) {
-      const title = { sessions: "Sessions", agents: "Agents", keys: "API keys", members: "Members" }[name];
-      await captureVariants(browser, name, async (page, variant) => {
-        await openSignedIn(page, stack, path, title);
-        await check(name)(page, variant);
-      });
+    for (const { name, path, title, ready: pageReady } of pages) {
+      written.push(
+        ...(await captureVariants(browser, name, async (page, variant) => {
+          await openSignedIn(page, stack, path, title);
+          await pageReady?.(page);
+          await check(name, page, variant);
+        })),
+      );
     }
 
     expect(found, found.join("\n")).toEqual([]);
-  }, 240_000);
+    expect(written).toHaveLength((pages.length + 1) * 4);
+  }, 300_000);
 });

@@ -40,12 +40,16 @@ export async function captureVariants(
   for (const colorScheme of SCHEMES) {
     for (const device of DEVICES) {
       const { context, page, problems } = await newPage(browser, { colorScheme, device });
+      const path = artifactPath(name, colorScheme, device);
       try {
         await open(page, { colorScheme, device });
-        const path = artifactPath(name, colorScheme, device);
         await page.screenshot({ path, fullPage: true, animations: "disabled", caret: "hide" });
         if (problems.length > 0) throw new Error(`${name} (${colorScheme}, ${device}):\n${problems.join("\n")}`);
         written.push(path);
+      } catch (error) {
+        // What the page showed when it went wrong, beside the screenshots.
+        await page.screenshot({ path: path.replace(/\.png$/, "-failed.png"), fullPage: true }).catch(() => undefined);
+        throw error;
       } finally {
         await context.close();
       }

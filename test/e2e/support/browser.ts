@@ -56,6 +56,8 @@ export function launchBrowser(): Promise<Browser> {
 export interface PageOptions {
   readonly colorScheme?: ColorScheme;
   readonly device?: Device;
+  /** Browser permissions for the page's origin, e.g. `clipboard-read` to check what "Copy" copied. */
+  readonly permissions?: readonly string[];
 }
 
 /** A fresh context (no cookies, storage or tokens shared with other tests) and its page. */
@@ -70,6 +72,7 @@ export async function newPage(
     locale: "en-GB",
     timezoneId: "UTC",
   });
+  if (options.permissions !== undefined) await context.grantPermissions([...options.permissions]);
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page, problems: watchProblems(page) };

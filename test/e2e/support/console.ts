@@ -32,6 +32,7 @@ export async function openSignedIn(page: Page, stack: Stack, path: string, expec
 export async function navigateTo(page: Page, name: PageName): Promise<void> {
   const navigation = page.getByRole("navigation", { name: "Main" });
   const link = navigation.getByRole("link", { name, exact: true });
+  await navigation.waitFor({ state: "attached" });
   if (!(await link.isVisible())) await page.getByRole("button", { name: "Menu" }).click();
   await link.click();
   await heading(page, name).waitFor();
