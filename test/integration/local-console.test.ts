@@ -5,7 +5,7 @@
  * local sign-in whose tokens the API accepts.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../functions/routes.js";
 import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { ensureConsoleBuilt, staleReason } from "../../local/console-build.js";
 import { consoleEndpoints } from "../../local/console-endpoints.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
 import { configureLocalIssuer } from "../../local/local-identity.js";
@@ -337,4 +338,63 @@ describe("local sign-in", () => {
     expect(paths.filter((path) => !path.startsWith("/api/"))).toEqual([]);
     expect(CONSOLE_SECURITY_HEADERS["x-frame-options"]).toBe("DENY");
   });
+});
+
+describe("npm start's console build", () => {
+  /** A repository of its own whose `web:build` script records each run and writes web/dist/index.html (or fails). */
+  function repository(script: string): string {
+    const root = mkdtempSync(join(tmpdir(), "ats-console-build-"));
+    mkdirSync(join(root, "web", "src"), { recursive: true });
+    writeFileSync(join(root, "web", "src", "main.tsx"), "export {};");
+    writeFileSync(join(root, "web", "index.html"), "<!doctype html>");
+    writeFileSync(
+      join(root, "package.json"),
+      JSON.stringify({ name: "fixture", private: true, scripts: { "web:build": script } }),
+    );
+    return root;
+  }
+  const BUILD =
+    "node -e \"const fs=require('fs');fs.appendFileSync('builds','x');fs.mkdirSync('web/dist',{recursive:true});setTimeout(()=>fs.writeFileSync('web/dist/index.html','built'),300)\"";
+
+  it("builds when web/dist is missing or older than a source, once for concurrent starts, and says so in one line", async () => {
+    const root = repository(BUILD);
+    const lines: string[] = [];
+    try {
+      const missing = staleReason(root);
+      const [first, second] = await Promise.all([
+        ensureConsoleBuilt(root, (line) => lines.push(line)),
+        ensureConsoleBuilt(root, (line) => lines.push(line)),
+      ]);
+      const fresh = staleReason(root);
+      const later = new Date(Date.now() + 5_000);
+      utimesSync(join(root, "web", "src", "main.tsx"), later, later);
+      const edited = staleReason(root);
+      const rebuilt = await ensureConsoleBuilt(root, (line) => lines.push(line));
+
+      expect(missing).toBe("web/dist is missing");
+      expect([first.state, second.state].sort()).toEqual(["built", "fresh"]);
+      expect(fresh).toBeUndefined();
+      expect(edited).toBe("web/src changed since the last build");
+      expect(rebuilt).toEqual({ state: "built", directory: join(root, "web", "dist") });
+      expect(readFileSync(join(root, "builds"), "utf8")).toBe("xx");
+      expect(lines).toEqual([
+        "Building the console (web/dist is missing): npm run web:build …",
+        "Building the console (web/src changed since the last build): npm run web:build …",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("reports a failed build with its output instead of throwing (the API still starts)", async () => {
+    const root = repository("echo 'vite: something broke' && exit 3");
+    try {
+      const result = await ensureConsoleBuilt(root, () => undefined);
+
+      expect(result.state).toBe("failed");
+      expect(result.state === "failed" ? result.output : "").toContain("vite: something broke");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

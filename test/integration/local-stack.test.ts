@@ -75,6 +75,14 @@ describe("npm start", () => {
       tableName: "ats-local",
     });
     expect(first.output()).toContain(local.apiKey);
+    expect(first.output()).toContain(`Console:   ${local.apiUrl}/ — sign in as dev@localhost`);
+    const consolePage = await fetch(`${local.apiUrl}/sessions`);
+    expect(consolePage.status).toBe(200);
+    expect(consolePage.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(consolePage.headers.get("x-frame-options")).toBe("DENY");
+    expect(await consolePage.text()).toContain('<div id="root">');
+    const users = await fetch(`${local.apiUrl}/local/users`);
+    expect(await users.json()).toEqual([{ email: "dev@localhost", userId: expect.any(String) }]);
     expect((await createSession(local)).status).toBe(201);
     const keys = await fetch(`${local.apiUrl}/api/keys`, { headers: { authorization: `Bearer ${local.userToken}` } });
     expect(keys.status).toBe(200);
