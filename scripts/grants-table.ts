@@ -1,0 +1,61 @@
+/**
+ * The README's "Least privilege by item" table, generated from the route table
+ * (`functions/routes.ts`): every route and worker, its API Gateway throttle and
+ * its DynamoDB grants. `npm run grants-table` rewrites it in README.md;
+ * `test/unit/readme-grants-table.test.ts` fails when the README is behind.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cursorSecretSetup, deletionWorker, routes, type TableGrant } from "../functions/routes.js";
+
+export const TABLE_HEADER =
+  "| Route / function | Throttle (rps/burst) | Table grants (actions on partition-key patterns) |";
+
+/** One definition's grants, merged per partition (and index, and attribute limit), in order of first mention. */
+export function describeGrants(grants: readonly TableGrant[]): string {
+  const merged = new Map<string, string[]>();
+  for (const grant of grants) {
+    for (const partition of grant.partitions) {
+      const indexes = grant.indexes === undefined ? "" : ` (${grant.indexes.join(", ")})`;
+      const attributes = grant.attributes === undefined ? "" : ` [attributes: ${grant.attributes.join(", ")}]`;
+      const target = `\`${partition}\`${indexes}${attributes}`;
+      const actions = merged.get(target) ?? [];
+      for (const action of grant.actions) {
+        const name = action.replace("dynamodb:", "");
+        if (!actions.includes(name)) actions.push(name);
+      }
+      merged.set(target, actions);
+    }
+  }
+  if (merged.size === 0) return "none";
+  return [...merged].map(([target, actions]) => `${actions.join(", ")} on ${target}`).join("; ");
+}
+
+/** The whole table, header included. */
+export function grantsTable(): string {
+  const rows = [
+    TABLE_HEADER,
+    "|---|---|---|",
+    ...routes.map(
+      (route) =>
+        `| ${route.method} ${route.path} | ${route.throttle.rateLimit}/${route.throttle.burstLimit} | ${describeGrants(route.tableGrants)} |`,
+    ),
+    ...[deletionWorker, cursorSecretSetup].map(
+      (worker) => `| ${worker.id} | – | ${describeGrants(worker.tableGrants)} |`,
+    ),
+  ];
+  return rows.join("\n");
+}
+
+/** README.md with its table replaced by the generated one. */
+export function readmeWithTable(readme: string): string {
+  const start = readme.indexOf(TABLE_HEADER);
+  if (start < 0) throw new Error("README.md has no grants table");
+  const end = readme.indexOf("\n\n", start);
+  return `${readme.slice(0, start)}${grantsTable()}${readme.slice(end)}`;
+}
+
+if (process.argv[1]?.endsWith("grants-table.ts")) {
+  const path = join(import.meta.dirname, "..", "README.md");
+  writeFileSync(path, readmeWithTable(readFileSync(path, "utf8")));
+}
