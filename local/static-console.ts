@@ -9,13 +9,27 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, sep } from "node:path";
 
 /**
- * What CloudFront's response-headers policy sends with the console. The
- * console loads nothing from another origin and is never framed; inline
- * styles are allowed because chart libraries set `style` attributes.
+ * What CloudFront's response-headers policy sends with the console
+ * (lib/constructs/console-site.ts), less the Cognito domain, which the local
+ * sign-in does not use: nothing from another origin, no inline script or
+ * style (React sets styles through the CSSOM, which the CSP allows), never
+ * framed. A test keeps the two policies the same.
  */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join("; ");
+
 export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+  "content-security-policy": CONSOLE_CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "strict-origin-when-cross-origin",
@@ -109,11 +123,21 @@ function resolveFile(root: string, segments: readonly string[]): Resolved {
 }
 
 /**
- * Serves a GET or HEAD for a console path from `directory` (`web/dist`).
- * A path that matches no file is one of the console's own routes and gets
- * `index.html` when it has no extension or is a browser navigation (`Accept:
- * text/html`: `/agents/gpt-4.1-bot` is a route too); other missing files, and
- * anything missing under `/assets/`, are a 404.
+ * Whether a request path is one of the console's client-side routes, by the
+ * rule of the CloudFront function in front of the bucket on AWS
+ * (lib/constructs/console-site.ts): its last segment, as sent, has no dot.
+ * So `/agents/gpt-4.1-bot` is a file there (and a 404 here), while
+ * `/agents/gpt-4%2E1-bot` is a route.
+ */
+export function isClientRoute(rawPath: string): boolean {
+  return !rawPath.slice(rawPath.lastIndexOf("/") + 1).includes(".");
+}
+
+/**
+ * Serves a GET or HEAD for a console path from `directory` (`web/dist`):
+ * `index.html` for a client-side route, else the file, or a 404 when there
+ * is none (S3 answers 403 there; never `index.html`, which a browser would
+ * try to run as a script).
  */
 export function serveConsoleFile(
   directory: string,
@@ -132,17 +156,14 @@ export function serveConsoleFile(
     return;
   }
   const root = realpathSync(directory);
-  const last = segments.at(-1) ?? "";
-  let resolved = segments.length === 0 ? "not found" : resolveFile(root, segments);
-  const navigation = (request.headers.accept ?? "").includes("text/html");
-  const fallback = resolved === "not found" && segments[0] !== "assets" && (extname(last) === "" || navigation);
-  if (fallback || segments.length === 0) resolved = resolveFile(root, ["index.html"]);
+  const route = isClientRoute(rawPath);
+  const resolved = resolveFile(root, route ? ["index.html"] : segments);
   if (resolved === "not found") {
     sendText(response, 404, `Not Found: ${segments.join("/")}`, head);
     return;
   }
   const etag = `"${resolved.size.toString(16)}-${Math.floor(resolved.mtimeMs).toString(16)}"`;
-  const hashedAsset = !fallback && segments.length > 1 && segments[0] === "assets";
+  const hashedAsset = !route && segments.length > 1 && segments[0] === "assets";
   const headers = {
     "content-type": CONTENT_TYPES[extname(resolved.path).toLowerCase()] ?? "application/octet-stream",
     "cache-control": hashedAsset ? IMMUTABLE : REVALIDATE,

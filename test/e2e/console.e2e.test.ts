@@ -122,6 +122,10 @@ describe("the console", () => {
 
       // Find it under Sessions with a filter.
       await navigateTo(page, "Sessions");
+      await page
+        .getByRole("status")
+        .filter({ hasText: /sessions? shown$/ })
+        .waitFor();
       const filters = page.getByRole("form", { name: "Session filters" });
       await filters.getByLabel("Agent").fill(agentName);
       await filters.getByRole("button", { name: "Apply filters" }).click();
@@ -141,8 +145,9 @@ describe("the console", () => {
         (await timeline.getByRole("article").all()).map((article) => article.getAttribute("aria-label")),
       );
 
-      // The agent's charts.
-      await navigateTo(page, "Agents");
+      // The agent's charts. The console keeps lists for 30 s, and the agents list was read before the SDK
+      // recorded: open the console afresh, as a person coming back to it does.
+      await openSignedIn(page, stack, "/agents", "Agents");
       await page.getByRole("link", { name: agentName }).click();
       await heading(page, agentName).waitFor();
       const drawn: Record<string, number> = {};

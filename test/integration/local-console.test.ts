@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../functions/routes.js";
 import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { consoleContentSecurityPolicy } from "../../lib/constructs/console-site.js";
 import { ensureConsoleBuilt, staleReason } from "../../local/console-build.js";
 import { consoleEndpoints } from "../../local/console-endpoints.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
@@ -22,11 +23,12 @@ import { CONSOLE_SECURITY_HEADERS } from "../../local/static-console.js";
 import { call, identity, uniqueOrgId } from "../support/fixtures.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
 
+const COGNITO = "https://ats-example.auth.eu-west-1.amazoncognito.com";
 const INDEX_HTML =
   '<!doctype html><html lang="en"><title>console</title><script src="/assets/index-Ab12Cd34.js"></script>';
 const ASSET = "console.log('the console');";
-const EXPECTED_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'";
+/** CloudFront's policy (lib/constructs/console-site.ts) less the Cognito domain the local sign-in does not use. */
+const EXPECTED_CSP = consoleContentSecurityPolicy(COGNITO).replaceAll(` ${COGNITO}`, "");
 
 let api: LocalApi;
 let dist: string;
@@ -126,17 +128,17 @@ describe("the console's files", () => {
     },
   );
 
-  it("answers a browser navigation to a route with a dot (an agent's name) with index.html", async () => {
-    const navigation = await fetch(`${api.url}/agents/gpt-4.1-bot`, { headers: { accept: "text/html" } });
-    const script = await fetch(`${api.url}/agents/gpt-4.1-bot`, { headers: { accept: "*/*" } });
+  it("routes by CloudFront's rule: a last segment with a dot is a file (404 when missing), an encoded dot is a route", async () => {
+    const dotted = await fetch(`${api.url}/agents/gpt-4.1-bot`, { headers: { accept: "text/html" } });
+    const encoded = await fetch(`${api.url}/agents/gpt-4%2E1-bot`, { headers: { accept: "text/html" } });
 
-    expect(navigation.status).toBe(200);
-    expect(await navigation.text()).toBe(INDEX_HTML);
-    expect(script.status).toBe(404);
+    expect(dotted.status).toBe(404);
+    expect(encoded.status).toBe(200);
+    expect(await encoded.text()).toBe(INDEX_HTML);
   });
 
   it("answers a missing asset with 404, never index.html (a browser must not run HTML as a script)", async () => {
-    const response = await fetch(`${api.url}/assets/index-Missing0.js`, { headers: { accept: "text/html" } });
+    const response = await fetch(`${api.url}/assets/index-Missing0.js`);
 
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
