@@ -5,5 +5,11 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
-  server: { proxy: { "/api": "http://127.0.0.1:3000", "/local": "http://127.0.0.1:3000" } },
+  server: {
+    proxy: {
+      "/api": "http://127.0.0.1:3000",
+      "/local": "http://127.0.0.1:3000",
+      "/console-config.json": "http://127.0.0.1:3000",
+    },
+  },
 });

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
 import type { AgentStats } from "../../web/src/api/types";
 import { dailySeries } from "../../web/src/lib/stats-period";
+import { agentPathSegment } from "../../web/src/pages/agents/AgentsPage";
 import { baseRoutes, json, mockFetch, renderApp } from "./support/render-app";
 
 const summary = {
@@ -65,5 +66,12 @@ describe("agents", () => {
     const from = last?.query.get("from") ?? "";
     const to = last?.query.get("to") ?? "";
     expect((Date.parse(to) - Date.parse(from)) / 86_400_000).toBe(6);
+  });
+});
+
+describe("agent links", () => {
+  test("a dot in an agent's name is encoded, so CloudFront's routing does not take the page for a file", () => {
+    expect(agentPathSegment("gpt-4.1-bot")).toBe("gpt-4%2E1-bot");
+    expect(decodeURIComponent(agentPathSegment("a/b.c d"))).toBe("a/b.c d");
   });
 });

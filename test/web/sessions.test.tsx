@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import { apiError, baseRoutes, json, mockFetch, renderApp } from "./support/render-app";
+import { apiError, baseRoutes, json, type MockAnswer, mockFetch, renderApp } from "./support/render-app";
 
 function session(id: string, fields: Record<string, unknown> = {}) {
   return {
@@ -37,6 +37,25 @@ function session(id: string, fields: Record<string, unknown> = {}) {
 const location = () => screen.getByRole("status", { name: "Current location" }).textContent ?? "";
 
 describe("Sessions page", () => {
+  test("what is typed in the filters survives the list loading (re-renders do not reset the form)", async () => {
+    const user = userEvent.setup();
+    let answer: (value: MockAnswer) => void = () => {};
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": json({ items: [] }),
+      "GET /api/sdk/sessions": () =>
+        new Promise<MockAnswer>((resolve) => {
+          answer = resolve;
+        }),
+    });
+    renderApp("/sessions");
+    const form = await screen.findByRole("form", { name: "Session filters" });
+    await user.type(within(form).getByLabelText("User"), "customer-42");
+    answer(json({ items: [session("ses_1")], nextCursor: null }));
+    expect(await screen.findByRole("link", { name: "Run ses_1" })).toBeTruthy();
+    expect((within(form).getByLabelText("User") as HTMLInputElement).value).toBe("customer-42");
+  });
+
   test("filters go to the URL and to the API; Load more follows the cursor", async () => {
     // Prepare
     const user = userEvent.setup();

@@ -9,7 +9,7 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        staleTime: 30_000,
+        staleTime: 5_000,
         refetchOnWindowFocus: false,
         // Client errors (401, 403, 404, …) will not go away by asking again.
         retry: (failures, error) => failures < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),

@@ -20,7 +20,8 @@ export interface MockAnswer {
   body?: unknown;
 }
 
-export type Handler = (request: RecordedRequest) => MockAnswer;
+/** An answer, or a promise of one (to hold a response back while a test acts). */
+export type Handler = (request: RecordedRequest) => MockAnswer | Promise<MockAnswer>;
 export type Routes = Record<string, Handler | MockAnswer>;
 
 export function json(body: unknown, status = 200): MockAnswer {
@@ -50,7 +51,7 @@ export function mockFetch(routes: Routes): RecordedRequest[] {
       route === undefined
         ? { status: 404, body: { error: "Not Found", message: `No mock for ${method} ${url.pathname}` } }
         : typeof route === "function"
-          ? route(request)
+          ? await route(request)
           : route;
     const status = answer.status ?? 200;
     return new Response(status === 204 ? null : JSON.stringify(answer.body ?? null), {

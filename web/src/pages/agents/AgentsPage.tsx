@@ -36,7 +36,7 @@ export function AgentsPage() {
               {agents.data.map((agent) => (
                 <tr key={agent.agentName}>
                   <th scope="row">
-                    <Link to={withEnvironment(`/agents/${encodeURIComponent(agent.agentName)}`, environment)}>
+                    <Link to={withEnvironment(`/agents/${agentPathSegment(agent.agentName)}`, environment)}>
                       {agent.agentName}
                     </Link>
                   </th>
@@ -49,4 +49,12 @@ export function AgentsPage() {
       ) : null}
     </>
   );
+}
+
+/**
+ * An agent name as a path segment, its dots encoded too: CloudFront's routing rule (and npm start's) takes a last
+ * segment with a dot for a file (`gpt-4.1-bot`), while `%2E` reaches the console's router, which decodes it.
+ */
+export function agentPathSegment(agentName: string): string {
+  return encodeURIComponent(agentName).replaceAll(".", "%2E");
 }

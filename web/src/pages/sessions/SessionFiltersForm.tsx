@@ -15,7 +15,9 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
   const [draft, setDraft] = useState(values);
   const [lastValues, setLastValues] = useState(values);
   const agentListId = useId();
-  if (lastValues !== values) {
+  // Compared by content: the page builds a new `values` object on every render, and a re-render while the list
+  // loads must not wipe what is being typed.
+  if (!sameFilters(lastValues, values)) {
     // The URL changed (back button, a link): show what it says.
     setLastValues(values);
     setDraft(values);
@@ -71,4 +73,8 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
       </div>
     </form>
   );
+}
+
+function sameFilters(a: FilterValues, b: FilterValues): boolean {
+  return (Object.keys(a) as (keyof FilterValues)[]).every((name) => a[name] === b[name]);
 }
