@@ -26,6 +26,8 @@ export function AgentDetailPage() {
   const days = parsePeriod(params.get("days"));
   const { from, to } = periodRange(days);
   const stats = useAgentStats(environment, name, from, to);
+  // One series for the four charts (every day of the period, empty days filled).
+  const series = stats.data === undefined ? [] : dailySeries(stats.data);
   const setDays = (value: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);
@@ -94,7 +96,7 @@ export function AgentDetailPage() {
           <div className="charts">
             <DailyChart
               title="Sessions per day"
-              data={dailySeries(stats.data)}
+              data={series}
               field="sessions"
               kind="bar"
               format={formatCompact}
@@ -102,7 +104,7 @@ export function AgentDetailPage() {
             />
             <DailyChart
               title="Success rate per day (%)"
-              data={dailySeries(stats.data)}
+              data={series}
               field="successRate"
               kind="line"
               format={(v) => `${Math.round(v)}%`}
@@ -110,7 +112,7 @@ export function AgentDetailPage() {
             />
             <DailyChart
               title="Cost per day (USD)"
-              data={dailySeries(stats.data)}
+              data={series}
               field="cost"
               kind="bar"
               format={formatAxisCost}
@@ -118,7 +120,7 @@ export function AgentDetailPage() {
             />
             <DailyChart
               title="Tokens per day"
-              data={dailySeries(stats.data)}
+              data={series}
               field="tokens"
               kind="bar"
               format={formatCompact}

@@ -4,6 +4,7 @@ import { useCreateKey } from "../../api/keys";
 import { DEFAULT_SCOPES, type Environment, SCOPES, type Scope } from "../../api/types";
 import { CopyButton } from "../../components/CopyButton";
 import { Dialog } from "../../components/Dialog";
+import { DialogActions } from "../../components/DialogActions";
 import { InlineError } from "../../components/ErrorState";
 import { NewKeySecret } from "../../components/NewKeySecret";
 
@@ -97,14 +98,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
           </p>
         )}
         <InlineError error={create.error} />
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create key"}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} pending={create.isPending} label="Create key" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { useRotateKey } from "../../api/keys";
 import type { ApiKey } from "../../api/types";
 import { CopyButton } from "../../components/CopyButton";
 import { Dialog } from "../../components/Dialog";
+import { DialogActions } from "../../components/DialogActions";
 import { InlineError } from "../../components/ErrorState";
 import { NewKeySecret } from "../../components/NewKeySecret";
 import { formatDateTime } from "../../lib/format";
@@ -68,14 +69,7 @@ export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
           </select>
         </label>
         <InlineError error={rotate.error} />
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={rotate.isPending}>
-            {rotate.isPending ? "Rotating…" : "Rotate key"}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} pending={rotate.isPending} label="Rotate key" pendingLabel="Rotating…" />
       </form>
     </Dialog>
   );
