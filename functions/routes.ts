@@ -205,7 +205,7 @@ const idempotencyRecords: TableGrant = {
 };
 /** Paging cursors are signed with a secret created at deployment; a read route only reads it. */
 const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
-/** Rollup counters, updated in the same transactions as the sessions they count. */
+/** Rollup counters: counted by the stream consumer, withdrawn with the sessions deleted. */
 const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
@@ -231,7 +231,6 @@ export const routes = [
       ...apiKeyAuthentication,
       idempotencyRecords,
       { actions: ["dynamodb:PutItem"], partitions: [P.session] },
-      rollupUpdates,
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
@@ -245,7 +244,6 @@ export const routes = [
       ...apiKeyAuthentication,
       idempotencyRecords,
       { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], partitions: [P.session] },
-      rollupUpdates,
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
@@ -258,8 +256,8 @@ export const routes = [
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.session] },
-      rollupUpdates,
+      // The session's tenant (once per session per container), then the event's own PutItem.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.ingest,
     payloadAccess: "write",
@@ -273,10 +271,13 @@ export const routes = [
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
-      // Per-event idempotency records: read for replays, written with their events.
+      // Records of keys sent without `occurredAt`: read for replays, written with their events.
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.eventIdempotency] },
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.session] },
-      rollupUpdates,
+      // Sessions' tenants, keyed events looked up for replays, then the events' puts.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:BatchWriteItem"],
+        partitions: [P.session],
+      },
     ],
     throttle: ROUTE_THROTTLES.ingest,
     payloadAccess: "write",
@@ -565,6 +566,21 @@ export const deletionWorker: WorkerDefinition = {
  * custom resource, functions/deploy/cursor-secret-resource.ts): it may only
  * create that one item.
  */
+/**
+ * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per session of a batch
+ * it reads the session, then one transaction updates its counters and its rollups; events whose session is
+ * gone are deleted (with their offloaded payloads).
+ */
+export const streamConsumer: WorkerDefinition = {
+  id: "StreamConsumer",
+  entry: "functions/stream/stream-consumer.ts",
+  tableGrants: [
+    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"], partitions: [P.session] },
+    rollupUpdates,
+  ],
+  payloadAccess: "delete",
+};
+
 export const cursorSecretSetup: WorkerDefinition = {
   id: "CursorSecretSetup",
   entry: "functions/deploy/cursor-secret-resource.ts",

@@ -21,6 +21,7 @@ import {
   type PayloadAccess,
   type RouteDefinition,
   routes,
+  streamConsumer,
   type WorkerDefinition,
 } from "../functions/routes.js";
 import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
@@ -29,6 +30,7 @@ import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
+import { StreamCounting } from "./constructs/stream-counting.js";
 import { TrackingTable } from "./constructs/tracking-table.js";
 import { cognitoDomainPrefix, signInOrigin, UserDirectory } from "./constructs/user-directory.js";
 
@@ -51,6 +53,9 @@ export const CONSOLE_ASSET_CONTEXT_KEY = "consoleAssetDirectory";
  * others in the same account.
  */
 const DEFAULT_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
+
+/** Timeout of the stream consumer: a batch of 100 records is a few dozen DynamoDB calls. */
+const STREAM_CONSUMER_TIMEOUT = Duration.seconds(60);
 
 /**
  * Timeout of the deletion worker: one erasure job (all of a user's sessions
@@ -132,6 +137,10 @@ export class AgentTrackingStack extends Stack {
   readonly deletionWorker: ApiFunction;
   /** The bucket of offloaded event payloads (fields over 32 KiB). */
   readonly payloads: PayloadBucket;
+  /** The function that counts the table's stream into counters, rollups and notifications. */
+  readonly streamConsumer: ApiFunction;
+  /** The stream's event source mapping, its failure queue and the notifications bus. */
+  readonly streamCounting: StreamCounting;
   /** Alarms, their topic and the CloudWatch dashboard. */
   readonly operations: OperationsDashboard;
   /** The custom resource that creates the cursor-signing secret in the table at deployment. */
@@ -272,13 +281,29 @@ export class AgentTrackingStack extends Stack {
       }),
     );
 
+    this.streamConsumer = new ApiFunction(this, streamConsumer.id, {
+      entry: path.join(repoRoot, streamConsumer.entry),
+      projectRoot: repoRoot,
+      description: "Counts the table's stream into session counters, rollups and notifications",
+      timeout: STREAM_CONSUMER_TIMEOUT,
+      environment: { TABLE_NAME: table.tableName, ...this.payloadEnvironment(streamConsumer) },
+    });
+    this.grantTable(this.streamConsumer, streamConsumer);
+    this.grantPayloads(this.streamConsumer, streamConsumer);
+    this.streamCounting = new StreamCounting(this, "StreamCounting", { table, consumer: this.streamConsumer });
+
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
       table,
       indexNames: this.table.indexNames,
       // The cursor-secret setup runs only during deployments, whose failures CloudFormation reports.
-      functions: [...[...handlers.values()].map((handler) => handler.function), this.deletionWorker.function],
+      functions: [
+        ...[...handlers.values()].map((handler) => handler.function),
+        this.deletionWorker.function,
+        this.streamConsumer.function,
+      ],
       deadLetterQueue: this.deletionQueue.deadLetterQueue,
+      streamConsumer: { function: this.streamConsumer.function, failureQueue: this.streamCounting.failureQueue },
     });
 
     new CfnOutput(this, "ConsoleUrl", {
@@ -300,6 +325,10 @@ export class AgentTrackingStack extends Stack {
     new CfnOutput(this, "UserPoolClientId", {
       description: "Id of the public app client (console / CLI) of the user pool",
       value: this.users.client.userPoolClientId,
+    });
+    new CfnOutput(this, "SessionEventsBusName", {
+      description: "EventBridge bus of session.completed / session.failed notifications (source agent-tracking)",
+      value: this.streamCounting.bus.eventBusName,
     });
     new CfnOutput(this, "PayloadBucketName", {
       description: "Name of the S3 bucket of offloaded event payloads (fields over 32 KiB)",

@@ -13,6 +13,7 @@ import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
+import { startLocalStreamConsumer } from "./local-stream-consumer.js";
 import { startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 
@@ -28,10 +29,12 @@ if (s3 !== undefined) {
   process.env.PAYLOAD_BUCKET = s3.bucket;
 }
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
+let stopStreamConsumer: () => Promise<void> = async () => undefined;
 
 async function shutDown(signal: string): Promise<void> {
   console.log(`\n${signal}: shutting down`);
   await api?.close();
+  await stopStreamConsumer();
   await s3?.stop();
   await database.stop();
   process.exit(0);
@@ -42,6 +45,8 @@ process.once("SIGTERM", () => void shutDown("SIGTERM"));
 try {
   const devKey = await ensureDevKey(readLocalJson(settings)?.apiKey);
   await startLocalDeletionWorker();
+  const streamConsumer = await startLocalStreamConsumer(database, settings);
+  stopStreamConsumer = () => streamConsumer.stop();
   const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
   const consoleBuild = await ensureConsoleBuilt(REPOSITORY_ROOT);
   if (consoleBuild.state === "failed")
@@ -81,6 +86,7 @@ try {
       `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
       `  S3:        ${process.env.S3_ENDPOINT} bucket ${process.env.PAYLOAD_BUCKET} (payloads over 32 KiB)`,
+      `  Counting:  the table's stream, polled every ${streamConsumer.intervalMs} ms; session notifications in ${streamConsumer.notificationsFile}`,
       `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
       "",
       `  curl -X POST ${api.url}/api/sdk/sessions -H "Authorization: Bearer $(node -p 'require("${localJsonPath(settings)}").apiKey')" \\`,

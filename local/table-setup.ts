@@ -20,6 +20,7 @@ import {
   INDEX_PROJECTION,
   PARTITION_KEY,
   SORT_KEY,
+  STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
 } from "../functions/store/table-definition.js";
 
@@ -32,6 +33,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: "PAY_PER_REQUEST",
+    StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
     AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: "S" })),
     KeySchema: [
       { AttributeName: PARTITION_KEY, KeyType: "HASH" },
@@ -62,6 +64,15 @@ async function ensureTableExists(client: DynamoDBClient, tableName: string): Pro
   try {
     const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
     await addMissingIndexes(client, tableName, described.Table?.GlobalSecondaryIndexes ?? []);
+    if (described.Table?.StreamSpecification?.StreamEnabled !== true) {
+      // A table made before counting moved to the stream.
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
+        }),
+      );
+    }
     return false;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;

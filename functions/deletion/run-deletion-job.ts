@@ -39,7 +39,7 @@ async function deleteWithRetries(
   for (let attempt = 0; attempt < TRIES_PER_SESSION; attempt++) {
     try {
       await deleteSession(principal, sessionId, {
-        receipt: (session) => jobCounterUpdate(message, session.eventCount),
+        receipt: (_session, deletedEvents) => jobCounterUpdate(message, deletedEvents),
       });
       return "deleted";
     } catch (error) {

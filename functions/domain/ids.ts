@@ -78,3 +78,19 @@ export function isId(kind: IdKind, value: string): boolean {
 export function idPattern(kind: IdKind): RegExp {
   return ID_MATCHERS[kind];
 }
+
+/**
+ * A ULID fixed by its inputs: the time part from `timeMs`, the random part from the first 80 bits of `seed`
+ * (e.g. a hash of an idempotency key), so a retry of the same request names the same item.
+ */
+export function derivedUlid(timeMs: number, seed: Uint8Array): string {
+  if (seed.length < 10) throw new Error("A derived ULID needs at least 80 bits of seed");
+  let bits = 0n;
+  for (const byte of seed.subarray(0, 10)) bits = (bits << 8n) | BigInt(byte);
+  let random = "";
+  for (let i = 0; i < RANDOM_LENGTH; i++) {
+    random = CROCKFORD[Number(bits & 31n)] + random;
+    bits >>= 5n;
+  }
+  return encodeTime(Math.max(0, Math.floor(timeMs))) + random;
+}

@@ -78,6 +78,17 @@ export interface Session extends NewSession, Omit<SessionPatch, "status" | "comp
   readonly toolCalls: Readonly<Record<string, number>>;
   /** `error` events per tool name. */
   readonly toolErrors: Readonly<Record<string, number>>;
+  /**
+   * The acknowledgement time of the newest event counted into the counters above (they are counted from the
+   * change stream, a moment after the events are acknowledged); unset until the first event is counted.
+   */
+  readonly countsAsOf?: string | undefined;
+  /** Bookkeeping of the stream consumer: whether the start and the outcome are in the rollups, and how often it wrote. */
+  readonly startCounted?: boolean | undefined;
+  readonly outcomeCounted?: boolean | undefined;
+  readonly countVersion?: number | undefined;
+  /** How long the session's rollups are kept (its organisation's tier when it started). */
+  readonly rollupRetentionDays?: number | undefined;
 }
 
 export function isFinal(status: SessionStatus): status is FinalStatus {

@@ -26,6 +26,10 @@ export const METRIC = {
   rejected: "Rejected",
   /** Count: events a successful request stored. */
   ingestedEvents: "IngestedEvents",
+  /** Milliseconds: from an event's acknowledgement to its session's counters including it (stream consumer). */
+  countingLag: "CountingLag",
+  /** Count: stream records the consumer could not count in an invocation (they are delivered again). */
+  countingFailures: "CountingFailures",
 } as const;
 
 /** Names of the dimensions of the custom metrics. */

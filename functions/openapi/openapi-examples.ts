@@ -112,6 +112,7 @@ const completedSession = {
   eventCost: 0.004,
   toolCalls: { search_docs: 2 },
   toolErrors: {},
+  countsAsOf: "2026-11-22T10:00:04.870Z",
   createdAt: "2026-11-22T10:00:00.000Z",
   updatedAt: "2026-11-22T10:00:05.400Z",
   lastActivityAt: "2026-11-22T10:00:05.400Z",

@@ -110,10 +110,17 @@ export const sessionResponse = z.strictObject({
   completionTokens: count.nullable(),
   totalTokens: count.nullable(),
   customMetrics: z.record(z.string(), z.number()).nullable(),
-  eventCount: count,
-  eventCost: usd.describe("Sum of the events' estimatedCost, maintained by the service, USD"),
+  eventCount: count.describe(
+    "Events counted so far (counted from the change stream, usually within a second of acknowledgement)",
+  ),
+  eventCost: usd.describe("Sum of the counted events' estimatedCost, maintained by the service, USD"),
   toolCalls: nonNegativeCounts.describe("`tool_call` events per tool name"),
   toolErrors: nonNegativeCounts.describe("`error` events per tool name"),
+  countsAsOf: timestamp
+    .nullable()
+    .describe(
+      "Acknowledgement time of the newest event counted into eventCount, eventCost, toolCalls and toolErrors; events acknowledged later may not be counted yet. Null until the first event is counted",
+    ),
   createdAt: timestamp,
   updatedAt: timestamp,
   lastActivityAt: timestamp,

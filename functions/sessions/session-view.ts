@@ -26,6 +26,7 @@ export function sessionView(session: Session, nowMs = Date.now()) {
     eventCost: session.eventCost,
     toolCalls: session.toolCalls ?? {},
     toolErrors: session.toolErrors ?? {},
+    countsAsOf: session.countsAsOf ?? null,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
     lastActivityAt: session.lastActivityAt,

@@ -1,29 +1,24 @@
 /**
  * Persistence of events. An event item lives in its session's partition
- * (`SESSION#<sessionId>` / `EVENT#<eventId>`) and is written in one
- * transaction with the session's counters (event count, event cost, per-tool
- * calls and errors), so the two never disagree. An event that arrives after
- * its session ended also updates the session's rollups in that transaction.
+ * (`SESSION#<sessionId>` / `EVENT#<eventId>`) and is written alone: one
+ * conditional PutItem, 1 WCU for an item under 1 KB. The session's counters,
+ * its rollups and its agent's summary are derived from the table's change
+ * stream, exactly once, by the stream consumer (functions/stream/), so no
+ * event waits for — or races — another on the request path.
  */
-import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { AtsError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { AtsError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
-import { isId, newId } from "../domain/ids.js";
+import { newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
-import { ownsTenantData, type Principal } from "../domain/principal.js";
-import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../domain/rollup.js";
-import { isFinal, type Session } from "../domain/session.js";
+import type { Principal } from "../domain/principal.js";
 import { logError } from "../runtime/log.js";
-import { counterMapKey } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { eventKey, sessionKey } from "./keys.js";
 import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
-import { expiryEpochSeconds, isExpired } from "./retention.js";
-import { rollupUpdates } from "./rollup-store.js";
-import { rollupTargetOf, sessionFromItem } from "./session-store.js";
-import { backoff, isTransactionConflict } from "./write-retry.js";
+import { expiryEpochSeconds } from "./retention.js";
+import { assertSessionWritable } from "./session-access.js";
 
 export const EVENT_ENTITY = "event";
 
@@ -32,23 +27,18 @@ export const PAGE_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Events of a page whose offloaded fields are fetched from S3 at once. */
 const RESOLVE_BATCH = 4;
 
-/** Which per-tool counter of the session an event moves, if any. */
-export function toolCounter(eventType: EventType): "toolCalls" | "toolErrors" | undefined {
-  if (eventType === "tool_call") return "toolCalls";
-  if (eventType === "error") return "toolErrors";
-  return undefined;
-}
-
 /**
  * The stored item of an event: JSON payloads as text, and any of
  * `toolInput`/`toolOutput`/`reasoning` larger than the offload threshold
  * written to S3 first (the item keeps a pointer), so an item never nears
- * DynamoDB's 400 KB limit.
+ * DynamoDB's 400 KB limit. `extra` holds bookkeeping attributes (a batch
+ * event's idempotency fingerprint).
  */
 export async function eventItem(
   event: AgentEvent,
   retentionDays: number,
   ttl: number,
+  extra: Readonly<Record<string, string>> = {},
 ): Promise<Record<string, unknown>> {
   const { toolInput, toolOutput, reasoning, ...stored } = event;
   const payloads = await offloadLargeFields(
@@ -60,7 +50,7 @@ export async function eventItem(
     },
     retentionDays,
   );
-  return { ...eventKey(event.sessionId, event.id), entity: EVENT_ENTITY, ...stored, ...payloads, ttl };
+  return { ...eventKey(event.sessionId, event.id), entity: EVENT_ENTITY, ...stored, ...payloads, ...extra, ttl };
 }
 
 /** 400 when a client's `occurredAt` is too far in the future or older than retention. */
@@ -71,22 +61,11 @@ export function assertOccurredAt(input: NewEvent, principal: Principal, nowMs: n
     throw new ValidationError(`Invalid occurredAt: ${problem}`, [{ path: "occurredAt", message: problem }]);
 }
 
-/** The tool name an event is counted under: its own, or OTHER_TOOL once the session tracks the maximum. */
-export function countedToolName(counts: ReadonlyMap<string, number>, toolName: string): string {
-  if (counts.has(toolName) || counts.size < MAX_TOOLS_PER_SESSION) return toolName;
-  return OTHER_TOOL;
-}
-
-interface Plan {
-  /** The session as last read; undefined before any read (the common, read-free path). */
-  readonly stored?: Session;
-  readonly toolName?: string | undefined;
-}
-
 /**
- * Records an event against a session of the principal's tenant. Sessions in
- * a final state still accept events (a client's late flush must not be lost).
- * Happy path: one transaction, no read.
+ * Records an event against a session of the principal's tenant: the session is checked (no read when this
+ * container knows it), then the event is one conditional PutItem. Sessions in a final state still accept
+ * events (a client's late flush must not be lost). With an Idempotency-Key the id is the one the key fixed
+ * (`plannedUlid`), so a retry after a crash finds the item its first attempt wrote.
  */
 export async function createEvent(
   principal: Principal,
@@ -94,21 +73,27 @@ export async function createEvent(
   nowMs = Date.now(),
   plannedUlid?: string,
 ): Promise<AgentEvent> {
-  if (!isId("session", input.sessionId)) throw new NotFoundError(`Session ${input.sessionId} not found`);
   assertOccurredAt(input, principal, nowMs);
-  const now = new Date(nowMs).toISOString();
+  await assertSessionWritable(principal, input.sessionId, nowMs);
   const event: AgentEvent = {
     ...input,
     id: plannedUlid === undefined ? newId("event", nowMs) : `evt_${plannedUlid}`,
     orgId: principal.orgId,
     environment: principal.environment,
-    createdAt: now,
+    createdAt: new Date(nowMs).toISOString(),
   };
-  const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
-  const item = await eventItem(event, principal.retentionDays, ttl);
+  const item = await eventItem(event, principal.retentionDays, expiryEpochSeconds(nowMs, principal.retentionDays));
   try {
-    return await writeEvent(principal, input, event, item, { now, nowMs, ttl, plannedUlid });
+    await documentClient.send(
+      new PutCommand({ TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" }),
+    );
+    return event;
   } catch (error) {
+    if (plannedUlid !== undefined && error instanceof ConditionalCheckFailedException) {
+      // Written by an earlier attempt of this very request (same Idempotency-Key).
+      const written = await getEventSummary(input.sessionId, event.id);
+      if (written !== undefined) return written;
+    }
     await discardPayloadsIfNotStored(input.sessionId, event.id, item, storedAfter(error));
     throw error;
   }
@@ -117,7 +102,7 @@ export async function createEvent(
 /**
  * Whether an event whose write failed with `failure` may be stored all the same: a refusal of the
  * service's own (an AtsError: unknown or foreign session, …) stored nothing; after any other failure
- * (a timeout, say) the transaction may have committed.
+ * (a timeout, say) the write may have happened.
  */
 export function storedAfter(failure: unknown): "no" | "unknown" {
   return failure instanceof AtsError ? "no" : "unknown";
@@ -142,136 +127,6 @@ export async function discardPayloadsIfNotStored(
   } catch (error) {
     logError("could not discard the payloads of an unstored event", error, { sessionId, eventId });
   }
-}
-
-/** Most times the session is read again because it changed under the write (it ended; its tool list filled). */
-const MAX_REPLANS = 4;
-/** Most retries of a write that collided with another transaction on the same session. */
-const MAX_CONFLICT_RETRIES = 10;
-
-/**
- * The event's one transaction: its item, its session's counters (and, for a late event of an ended
- * session, the session's rollups). The session's condition holds only what the write depends on — the
- * tenant, the status it was planned for (a final status never changes again) and room in the per-tool
- * counters — never the event count, so events racing each other are all recorded.
- */
-async function writeEvent(
-  principal: Principal,
-  input: NewEvent,
-  event: AgentEvent,
-  item: Record<string, unknown>,
-  timing: { now: string; nowMs: number; ttl: number; plannedUlid: string | undefined },
-): Promise<AgentEvent> {
-  const { now, nowMs, ttl, plannedUlid } = timing;
-  const counter = toolCounter(input.eventType);
-  const eventPut = { Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" } };
-  let plan: Plan = { toolName: counter === undefined ? undefined : input.toolName };
-  let replans = 0;
-  for (let conflicts = 0; ; ) {
-    const names: Record<string, string> = { "#ttl": "ttl", "#environment": "environment", "#status": "status" };
-    const values: Record<string, unknown> = {
-      ":one": 1,
-      ":cost": input.estimatedCost ?? 0,
-      ":now": now,
-      ":ttl": ttl,
-      ":orgId": principal.orgId,
-      ":environment": principal.environment,
-      ":status": plan.stored?.status ?? "active",
-    };
-    const sets = ["lastActivityAt = :now", "#ttl = :ttl"];
-    let condition = "attribute_exists(PK) AND orgId = :orgId AND #environment = :environment AND #status = :status";
-    if (counter !== undefined && plan.toolName !== undefined) {
-      names["#counter"] = counter;
-      names["#tool"] = counterMapKey(plan.toolName);
-      values[":zero"] = 0;
-      sets.push("#counter.#tool = if_not_exists(#counter.#tool, :zero) + :one");
-      if (plan.toolName !== OTHER_TOOL) {
-        values[":maxTools"] = MAX_TOOLS_PER_SESSION;
-        condition += " AND (attribute_exists(#counter.#tool) OR size(#counter) < :maxTools)";
-      }
-    }
-    const late = plan.stored !== undefined && isFinal(plan.stored.status);
-    const rollups =
-      late && plan.stored !== undefined
-        ? rollupUpdates(rollupTargetOf(principal, plan.stored, nowMs), {
-            counters: { events: 1, eventCost: input.estimatedCost ?? 0 },
-            ...(counter === undefined || plan.toolName === undefined
-              ? {}
-              : {
-                  // A computed key defines an own property, even for `__proto__`.
-                  tools: {
-                    [plan.toolName]: {
-                      calls: counter === "toolCalls" ? 1 : 0,
-                      errors: counter === "toolErrors" ? 1 : 0,
-                    },
-                  },
-                }),
-          })
-        : [];
-    try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: sessionKey(input.sessionId),
-                UpdateExpression: `ADD eventCount :one, eventCost :cost SET ${sets.join(", ")}`,
-                ConditionExpression: condition,
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-                ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-              },
-            },
-            eventPut,
-            ...rollups,
-          ],
-        }),
-      );
-      return event;
-    } catch (error) {
-      if (isTransactionConflict(error) && conflicts < MAX_CONFLICT_RETRIES) {
-        await backoff(conflicts);
-        conflicts += 1;
-        continue;
-      }
-      const reasons = error instanceof TransactionCanceledException ? error.CancellationReasons : undefined;
-      if (plannedUlid !== undefined && reasons?.[1]?.Code === "ConditionalCheckFailed") {
-        // Written by an earlier attempt of this very request (same Idempotency-Key).
-        const written = await getEventSummary(input.sessionId, event.id);
-        if (written !== undefined) return written;
-      }
-      const sessionCheck = reasons?.[0];
-      if (sessionCheck?.Code !== "ConditionalCheckFailed") throw error;
-      if (replans >= MAX_REPLANS) {
-        throw new ConflictError(
-          `Session ${input.sessionId} kept changing while the event was recorded; retry the request`,
-        );
-      }
-      replans += 1;
-      plan = replan(principal, input, counter, sessionCheck.Item ? unmarshall(sessionCheck.Item) : undefined, nowMs);
-    }
-  }
-}
-
-/** Why the session's condition failed, and how to try again (or the error to answer with). */
-function replan(
-  principal: Principal,
-  input: NewEvent,
-  counter: "toolCalls" | "toolErrors" | undefined,
-  item: Record<string, unknown> | undefined,
-  nowMs: number,
-): Plan {
-  if (item === undefined || isExpired(item, nowMs)) throw new NotFoundError(`Session ${input.sessionId} not found`);
-  const stored = sessionFromItem(item);
-  if (!ownsTenantData(principal, stored)) {
-    throw new ForbiddenError(`This API key has no access to session ${input.sessionId}`);
-  }
-  const toolName =
-    counter === undefined || input.toolName === undefined
-      ? undefined
-      : countedToolName(new Map(Object.entries(stored[counter] ?? {})), input.toolName);
-  return { stored, toolName };
 }
 
 /** One stored event without its payload fields (no S3 read), or undefined. */
@@ -308,6 +163,7 @@ export function eventFromItem(item: Record<string, unknown>, summary = false): A
     toolInputJsonRef,
     toolOutputJsonRef,
     reasoningRef,
+    fingerprint,
     ...fields
   } = item;
   const event = fields as unknown as AgentEvent;

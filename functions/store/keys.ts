@@ -71,14 +71,17 @@ export function userPartition(userId: string): string {
   return `USER#${userId}`;
 }
 
+/** The prefix of every session partition (a session and its events). */
+export const SESSION_PARTITION_PREFIX = "SESSION#";
+
 /** A session and its events share one partition: `SESSION#<id>`. */
 export function sessionKey(sessionId: string): ItemKey {
-  return { PK: `SESSION#${sessionId}`, SK: "SESSION" };
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "SESSION" };
 }
 
 /** Events sort after the session item, in id (= time) order. */
 export function eventKey(sessionId: string, eventId: string): ItemKey {
-  return { PK: `SESSION#${sessionId}`, SK: `EVENT#${eventId}` };
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: `EVENT#${eventId}` };
 }
 
 interface SessionIndexInput {
@@ -225,4 +228,11 @@ export function eventIdempotencyKey(orgId: string, environment: Environment, key
 /** A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>` or `RATELIMIT#KEY#<keyId>#<window>` (minutes since the epoch). */
 export function rateLimitWindowKey(bucket: string, window: number): ItemKey {
   return { PK: `RATELIMIT#${bucket}#${window}`, SK: "RATELIMIT" };
+}
+
+/** The session id of a session partition key (`SESSION#<id>`), or undefined for any other partition. */
+export function sessionIdOfPartition(partitionKey: string): string | undefined {
+  return partitionKey.startsWith(SESSION_PARTITION_PREFIX)
+    ? partitionKey.slice(SESSION_PARTITION_PREFIX.length)
+    : undefined;
 }

@@ -1,12 +1,19 @@
 /**
  * Deleting a session: its events (batched deletes), then in one transaction
- * the session item and its contribution to the rollups (and, for an erasure
- * job, the job's counters). If events arrive meanwhile the transaction fails
- * on the session's event count and the whole step is repeated. The session
+ * the session item and what the stream consumer counted of it into the
+ * rollups (and, for an erasure job, the job's counters). If the consumer
+ * counts more meanwhile, the transaction fails on the session's count version
+ * and the whole step is repeated; an event written after its session is gone
+ * is deleted by the consumer (functions/store/stream-counting.ts). The session
  * item goes last, so a deletion that fails part-way is finished by another.
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  BatchWriteCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
 import { outcomeCounters, toolCounts } from "../domain/rollup.js";
@@ -14,7 +21,8 @@ import { isFinal, type Session } from "../domain/session.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { type ItemKey, sessionKey } from "./keys.js";
 import { deletePayloadsOf } from "./payload-store.js";
-import { agentSummaryUpdate, rollupUpdates } from "./rollup-store.js";
+import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
+import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 
 const BATCH_WRITE_LIMIT = 25;
@@ -38,7 +46,9 @@ export async function deleteItems(keys: readonly ItemKey[]): Promise<void> {
   }
 }
 
-async function deleteEventsOf(sessionId: string): Promise<void> {
+/** Deletes every event item of a session; resolves with how many there were. */
+async function deleteEventsOf(sessionId: string): Promise<number> {
+  let deleted = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
@@ -52,25 +62,46 @@ async function deleteEventsOf(sessionId: string): Promise<void> {
       }),
     );
     await deleteItems((page.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+    deleted += page.Items?.length ?? 0;
     startKey = page.LastEvaluatedKey;
   } while (startKey !== undefined);
+  return deleted;
 }
 
-/** The rollup change that takes `session` back out of its day. */
-function withdrawal(session: Session) {
-  if (!isFinal(session.status)) return { counters: { sessions: -1 } };
-  const tools = toolCounts(session.toolCalls, session.toolErrors, -1);
+/**
+ * The rollup change that takes `session` back out of its day: exactly what the stream consumer has counted
+ * into it (its start, its outcome, its counted events), which the session item records. A session written
+ * before counting moved to the stream (no `rollupRetentionDays`) had its start counted when created and its
+ * events and outcome when it ended.
+ */
+export function withdrawal(session: Session): RollupChange {
+  const legacy = session.rollupRetentionDays === undefined;
+  const startCounted = legacy || session.startCounted === true;
+  const outcomeCounted = isFinal(session.status) && (legacy || session.outcomeCounted === true);
+  const eventsCounted = !legacy || isFinal(session.status);
+  const counters: Record<string, number> = { sessions: startCounted ? -1 : 0 };
+  if (outcomeCounted && isFinal(session.status)) {
+    for (const [name, value] of Object.entries(
+      outcomeCounters({ ...session, status: session.status, eventCount: 0, eventCost: 0 }, -1),
+    )) {
+      counters[name] = value ?? 0;
+    }
+  }
+  if (eventsCounted) {
+    counters.events = -session.eventCount;
+    counters.eventCost = -session.eventCost;
+  }
   return {
-    counters: { sessions: -1, ...outcomeCounters({ ...session, status: session.status }, -1) },
-    tools,
-    ...(session.status === "failed" && session.failureReason !== undefined
+    counters,
+    ...(eventsCounted ? { tools: toolCounts(session.toolCalls, session.toolErrors, -1) } : {}),
+    ...(outcomeCounted && session.status === "failed" && session.failureReason !== undefined
       ? { failure: { reason: session.failureReason, count: -1 } }
       : {}),
   };
 }
 
-/** An extra transaction item written with the deletion (an erasure job's counters). */
-export type DeletionReceipt = (session: Session) => Record<string, unknown>;
+/** An extra transaction item written with the deletion (an erasure job's counters), given the events it deleted. */
+export type DeletionReceipt = (session: Session, deletedEvents: number) => Record<string, unknown>;
 
 /**
  * Deletes a session of the principal's tenant with its events and its rollup
@@ -87,25 +118,35 @@ export async function deleteSession(
     // The whole transaction is built before anything is deleted: a session whose withdrawal cannot be
     // computed is left whole. Once the events are gone the session item still stands (eventCount
     // unchanged), so a failure of the transaction leaves a session that a DELETE again finishes.
-    const target = rollupTargetOf(principal, session, nowMs);
-    const transactItems = [
+    const target = rollupTargetOf(session, nowMs);
+    const legacy = session.rollupRetentionDays === undefined;
+    const transactItems: NonNullable<TransactWriteCommandInput["TransactItems"]> = [
       {
         Delete: {
           TableName: tableName,
           Key: sessionKey(sessionId),
-          ConditionExpression: "attribute_exists(PK) AND eventCount = :seen AND #status = :status",
+          // What the stream consumer counted is what is withdrawn: it must not count more in between.
+          ConditionExpression:
+            "attribute_exists(PK) AND #status = :status AND " +
+            (session.countVersion === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"),
           ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":seen": session.eventCount, ":status": session.status },
+          ExpressionAttributeValues: {
+            ":status": session.status,
+            ...(session.countVersion === undefined ? {} : { ":version": session.countVersion }),
+          },
         },
       },
-      agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl),
+      ...(legacy || session.startCounted === true
+        ? [agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl)]
+        : []),
       ...rollupUpdates(target, withdrawal(session)),
-      ...(options.receipt === undefined ? [] : [options.receipt(session)]),
     ];
-    await deleteEventsOf(sessionId);
+    const deletedEvents = await deleteEventsOf(sessionId);
+    if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     try {
       await documentClient.send(new TransactWriteCommand({ TransactItems: transactItems }));
+      forgetSession(sessionId);
       return session;
     } catch (error) {
       const raced =

@@ -1,10 +1,11 @@
 /**
  * Persistence of sessions. One item per session (`SESSION#<id>` / `SESSION`);
- * tenancy and state are enforced by condition expressions. A session's start
- * and end change its rollups in the same transaction.
+ * tenancy and state are enforced by condition expressions. A start is one
+ * PutItem and an end one UpdateItem: the rollups they change are counted from
+ * the change stream (functions/stream/), with the session's event counters.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { occurredAtProblem } from "../domain/event.js";
@@ -12,7 +13,7 @@ import { isId, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
 import { ownsTenantData, type Principal } from "../domain/principal.js";
-import { dayOf, outcomeCounters, toolCounts } from "../domain/rollup.js";
+import { dayOf } from "../domain/rollup.js";
 import {
   completedAtProblem,
   isFinal,
@@ -35,9 +36,9 @@ import {
   sessionUserStatusPartition,
   tenant,
 } from "./keys.js";
-import { expiryEpochSeconds, isExpired } from "./retention.js";
-import { agentSummaryUpdate, type RollupTarget, rollupUpdates } from "./rollup-store.js";
-import { backoff, isTransactionConflict } from "./write-retry.js";
+import { DEFAULT_ROLLUP_RETENTION_DAYS, expiryEpochSeconds, isExpired } from "./retention.js";
+import type { RollupTarget } from "./rollup-store.js";
+import { rememberSession } from "./session-access.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -63,14 +64,14 @@ export function sessionFromItem(item: SessionItem): Session {
   };
 }
 
-/** Where a session's rollups live and how long they are kept. */
-export function rollupTargetOf(principal: Principal, session: Session, nowMs: number): RollupTarget {
+/** Where a session's rollups live and how long they are kept (from `nowMs`). */
+export function rollupTargetOf(session: Session, nowMs: number): RollupTarget {
   return {
     tenant: tenant(session.orgId, session.environment),
     agentName: session.agentName,
     userId: session.userId,
     day: dayOf(session.createdAt),
-    ttl: expiryEpochSeconds(nowMs, principal.rollupRetentionDays),
+    ttl: expiryEpochSeconds(nowMs, session.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS),
   };
 }
 
@@ -154,33 +155,15 @@ export async function createSession(
     lastActivityAt: now,
   };
   const { metadata, ...stored } = session;
-  const target = rollupTargetOf(principal, session, nowMs);
   const ttl = expiryEpochSeconds(Date.parse(createdAt), principal.retentionDays);
-  for (let conflicts = 0; ; conflicts++) {
-    try {
-      await writeNewSession(session, metadata, stored, target, ttl);
-      return session;
-    } catch (error) {
-      if (isTransactionConflict(error) && conflicts < CREATE_CONFLICT_RETRIES) {
-        await backoff(conflicts);
-        continue;
-      }
-      const existing = existingItemOf(error);
-      if (existing === undefined) throw error;
-      return existingSessionFor(principal, start, session.id, existing, nowMs);
-    }
+  try {
+    await writeNewSession(session, metadata, stored, ttl, principal.rollupRetentionDays);
+    rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
+    return session;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return existingSessionFor(principal, start, session.id, error.Item ? unmarshall(error.Item) : {}, nowMs);
   }
-}
-
-/** Attempts of a start whose transaction collided with a concurrent one on the same rollup items. */
-const CREATE_CONFLICT_RETRIES = 5;
-
-/** The stored session item that made a start's `attribute_not_exists(PK)` fail, if that is why it failed. */
-function existingItemOf(error: unknown): SessionItem | undefined {
-  if (!(error instanceof TransactionCanceledException)) return undefined;
-  const put = error.CancellationReasons?.[0];
-  if (put?.Code !== "ConditionalCheckFailed") return undefined;
-  return put.Item === undefined ? {} : unmarshall(put.Item);
 }
 
 /** The answer to a start whose id is taken: the stored session if it is a repeat in the caller's tenant, else 409. */
@@ -200,36 +183,34 @@ function existingSessionFor(
   return stored;
 }
 
+/**
+ * The session item alone: one conditional PutItem. Its rollups and its agent's summary are counted from the
+ * change stream (functions/stream/); `rollupRetentionDays` tells the consumer how long they are kept.
+ */
 async function writeNewSession(
   session: Session,
   metadata: JsonObject | undefined,
   stored: Omit<Session, "metadata">,
-  target: RollupTarget,
   ttl: number,
+  rollupRetentionDays: number,
 ): Promise<void> {
   await documentClient.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...sessionKey(session.id),
-              ...sessionTimelineKeys(session),
-              ...sessionStatusKeys(session, session.status),
-              entity: SESSION_ENTITY,
-              ...stored,
-              [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
-              ttl,
-            },
-            ConditionExpression: "attribute_not_exists(PK)",
-            // A taken id is answered from the item as it is (a repeat, or a 409): no read, no GetItem grant.
-            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-          },
-        },
-        agentSummaryUpdate(target.tenant, session.agentName, 1, target.ttl),
-        ...rollupUpdates(target, { counters: { sessions: 1 } }),
-      ],
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...sessionKey(session.id),
+        ...sessionTimelineKeys(session),
+        ...sessionStatusKeys(session, session.status),
+        entity: SESSION_ENTITY,
+        ...stored,
+        [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
+        rollupRetentionDays,
+        countMarks: {},
+        ttl,
+      },
+      ConditionExpression: "attribute_not_exists(PK)",
+      // A taken id is answered from the item as it is (a repeat, or a 409): no read, no GetItem grant.
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
     }),
   );
 }
@@ -315,16 +296,13 @@ async function updateActiveSession(principal: Principal, sessionId: string, patc
 const END_ATTEMPTS = 5;
 
 /**
- * Ends a session: reads it, then in one transaction writes the final state
- * (only if it is still active with the event count read) and folds its
- * outcome and event counters into its day's rollups. A concurrent event or
- * update makes the transaction fail; it is retried from a fresh read.
- * A client's `completedAt` (an end delivered late) must lie between the
- * session's `createdAt` and 5 minutes ahead, within retention: a 400 otherwise,
- * whatever the session's state, unless it repeats the stored final update.
- * It becomes `completedAt`; nothing else depends on it (the rollup day is the
- * start's, the status indexes sort by `createdAt`, `stale` is only for active
- * sessions), and `updatedAt` / `lastActivityAt` stay the service's clock.
+ * Ends a session: reads it, then one conditional UpdateItem writes the final state (only if it is still
+ * active) and moves it to its status's index partitions. Its outcome is folded into its day's rollups by
+ * the stream consumer, which sees the change. A client's `completedAt` (an end delivered late) must lie
+ * between the session's `createdAt` and 5 minutes ahead, within retention: a 400 otherwise, whatever the
+ * session's state, unless it repeats the stored final update. It becomes `completedAt`; nothing else
+ * depends on it (the rollup day is the start's, the status indexes sort by `createdAt`, `stale` is only for
+ * active sessions), and `updatedAt` / `lastActivityAt` stay the service's clock.
  */
 async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
   assertClientTimestamp("completedAt", patch.completedAt, principal, nowMs);
@@ -333,50 +311,33 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
     assertCompletedAfterStart(stored, patch);
     if (isFinal(stored.status)) return resolveRejectedUpdate(stored, sessionId, patch);
     const changes = planSessionUpdate(patch, new Date(nowMs).toISOString());
-    const ended: Session = { ...stored, ...changes, status: changes.status ?? stored.status };
+    const status = changes.status ?? stored.status;
     const { names, values, sets } = assignments(changes);
-    const statusPartition = sessionStatusPartition(principal.orgId, principal.environment, ended.status);
-    const failureReason = ended.status === "failed" ? ended.failureReason : undefined;
-    const tools = toolCounts(stored.toolCalls, stored.toolErrors);
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: sessionKey(sessionId),
-                UpdateExpression: `SET ${sets.join(", ")}, GSI4PK = :statusPartition, GSI5PK = :statusPartition, GSI7PK = :userStatusPartition, GSI8PK = :userStatusPartition`,
-                ConditionExpression: "#status = :active AND eventCount = :eventCount",
-                ExpressionAttributeNames: { ...names, "#status": "status" },
-                ExpressionAttributeValues: {
-                  ...values,
-                  ":active": "active",
-                  ":eventCount": stored.eventCount,
-                  ":statusPartition": statusPartition,
-                  ":userStatusPartition": sessionUserStatusPartition(
-                    principal.orgId,
-                    principal.environment,
-                    ended.status,
-                    stored.userId,
-                  ),
-                },
-              },
-            },
-            ...rollupUpdates(rollupTargetOf(principal, stored, nowMs), {
-              counters: outcomeCounters({ ...ended, status: ended.status === "failed" ? "failed" : "completed" }),
-              tools,
-              ...(failureReason === undefined ? {} : { failure: { reason: failureReason, count: 1 } }),
-            }),
-          ],
+      const result = await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: sessionKey(sessionId),
+          UpdateExpression: `SET ${sets.join(", ")}, GSI4PK = :statusPartition, GSI5PK = :statusPartition, GSI7PK = :userStatusPartition, GSI8PK = :userStatusPartition`,
+          ConditionExpression: "#status = :active",
+          ExpressionAttributeNames: { ...names, "#status": "status" },
+          ExpressionAttributeValues: {
+            ...values,
+            ":active": "active",
+            ":statusPartition": sessionStatusPartition(principal.orgId, principal.environment, status),
+            ":userStatusPartition": sessionUserStatusPartition(
+              principal.orgId,
+              principal.environment,
+              status,
+              stored.userId,
+            ),
+          },
+          ReturnValues: "ALL_NEW",
         }),
       );
-      return ended;
+      return sessionFromItem(result.Attributes ?? {});
     } catch (error) {
-      const raced =
-        error instanceof TransactionCanceledException &&
-        error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
-      if (!raced) throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
   throw new ConflictError(`Session ${sessionId} kept changing while it was being ended; retry the request`);

@@ -14,6 +14,13 @@ export interface IndexDefinition {
 export const PARTITION_KEY = "PK";
 export const SORT_KEY = "SK";
 
+/**
+ * The table's change stream: the stream consumer (functions/stream/) counts
+ * events and session starts and ends from it, so it needs both images (a
+ * session's end is a MODIFY from `active`).
+ */
+export const STREAM_VIEW_TYPE = "NEW_AND_OLD_IMAGES";
+
 /** Epoch-seconds attribute DynamoDB TTL deletes expired items by. */
 export const TTL_ATTRIBUTE = "ttl";
 

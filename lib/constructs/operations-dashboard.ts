@@ -91,6 +91,11 @@ export interface OperationsDashboardProps {
   /** The deletion jobs' dead-letter queue: any message in it alarms. @default no DLQ alarm */
   readonly deadLetterQueue?: IQueue;
   /**
+   * The stream consumer and the queue of batches it failed on every retry: its iterator age (how far it
+   * lags behind the stream) and any message in the queue alarm. @default no stream alarms
+   */
+  readonly streamConsumer?: { readonly function: IFunction; readonly failureQueue: IQueue };
+  /**
    * Where alarm and OK notifications go.
    * @default a new KMS-encrypted, TLS-only topic (`AlarmTopic`)
    */
@@ -129,6 +134,9 @@ function shortName(construct: IConstruct): string {
     : construct.node.path;
   return relative.replace(/\/Function$/, "");
 }
+
+/** The stream consumer's iterator age above which counting is late enough to alarm (1 minute). */
+export const STREAM_ITERATOR_AGE_THRESHOLD_MS = 60_000;
 
 /**
  * The service's alarms and its CloudWatch dashboard.
@@ -260,6 +268,30 @@ export class OperationsDashboard extends Construct {
           evaluationPeriods: 1,
           treatMissingData: TreatMissingData.NOT_BREACHING,
         }),
+      );
+    }
+
+    if (props.streamConsumer !== undefined) {
+      alarms.push(
+        props.streamConsumer.function
+          .metric("IteratorAge", { statistic: Stats.MAXIMUM, period: ALARM_PERIOD })
+          .createAlarm(this, "StreamIteratorAge", {
+            alarmDescription: `The stream consumer lagged more than ${STREAM_ITERATOR_AGE_THRESHOLD_MS / 1000} s behind the table's stream: session counters and rollups are late. Look for "stream consumer" lines in its logs and for throttles.`,
+            threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
+            comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluationPeriods: 1,
+            treatMissingData: TreatMissingData.NOT_BREACHING,
+          }),
+        props.streamConsumer.failureQueue
+          .metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD })
+          .createAlarm(this, "StreamFailedBatches", {
+            alarmDescription:
+              "A batch of the table's stream failed every retry: its records are not counted. The message names the shard and sequence range; fix the cause, then replay that range through the consumer (counting skips what it counted).",
+            threshold: 0,
+            comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluationPeriods: 1,
+            treatMissingData: TreatMissingData.NOT_BREACHING,
+          }),
       );
     }
 

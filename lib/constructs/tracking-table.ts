@@ -1,11 +1,12 @@
 import { RemovalPolicy } from "aws-cdk-lib";
-import { AttributeType, BillingMode, ProjectionType, Table } from "aws-cdk-lib/aws-dynamodb";
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from "aws-cdk-lib/aws-dynamodb";
 import { Construct } from "constructs";
 import {
   GLOBAL_INDEXES,
   INDEX_PROJECTION,
   PARTITION_KEY,
   SORT_KEY,
+  STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
 } from "../../functions/store/table-definition.js";
 
@@ -34,6 +35,8 @@ export class TrackingTable extends Construct {
       sortKey: { name: SORT_KEY, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      // Counters and rollups are counted from the stream (functions/stream/).
+      stream: StreamViewType[STREAM_VIEW_TYPE],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

@@ -74,6 +74,7 @@ import {
   createTestUser,
   deletionWorker,
   scanTable,
+  settleCounts,
   startTestApi,
   type TestKey,
   type TestUser,
@@ -849,6 +850,8 @@ async function exercise(
   request: FuzzRequest,
   expectations: (sent: Sent) => string[] = () => [],
 ): Promise<Sent> {
+  // What the stream consumer derives from earlier requests is counted before this one is sent and judged.
+  await settleCounts();
   const trace = `t${++traceCounter}`;
   const audit = traceCounter % AUDIT_EVERY === 0;
   if (audit && baseline === undefined) baseline = await organisationSnapshot();

@@ -1,6 +1,7 @@
 /** POST /api/sdk/events/batch and occurredAt: per-event validation and authorisation, exact counters, per-event idempotency. */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgetSession } from "../../functions/store/session-access.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
 import {
@@ -82,7 +83,7 @@ describe("POST /api/sdk/events/batch", () => {
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, eventCost: 25 });
   });
 
-  it("reads a session once per batch and fills each transaction up to DynamoDB's 100 items", async () => {
+  it("writes 100 events as four parallel BatchWriteItems of 25, without reading a session this container created", async () => {
     const sessionId = await createTestSession(api, owner.key);
     const events = Array.from({ length: 100 }, () => ({ sessionId, eventType: "tool_call", toolName: "search" }));
     const recorder = recordDynamoCommands();
@@ -92,11 +93,28 @@ describe("POST /api/sdk/events/batch", () => {
 
     expect(results(response.body).every((result) => result.status === 201)).toBe(true);
     const commands = recorder.commands();
-    // 99 events + the counter update, then the last event + the counter update.
-    expect(commands.filter((name) => name === "TransactWriteItemsCommand")).toHaveLength(2);
-    // One read of the session; the key lookup and rate-limit lease are cached on this warm container.
-    expect(commands.filter((name) => name === "GetItemCommand")).toHaveLength(1);
+    expect(commands.filter((name) => name === "BatchWriteItemCommand")).toHaveLength(4);
+    expect(commands.filter((name) => name === "TransactWriteItemsCommand")).toHaveLength(0);
+    // The session was created through this container: its tenant is known, so nothing is read.
+    expect(commands.filter((name) => name === "GetItemCommand")).toHaveLength(0);
     expect(await storedSession(sessionId)).toMatchObject({ eventCount: 100, toolCalls: { search: 100 } });
+  });
+
+  it("reads a session this container does not know once, then never again", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    forgetSession(sessionId);
+    const events = Array.from({ length: 30 }, () => ({ sessionId, eventType: "state_change" }));
+    const recorder = recordDynamoCommands();
+    recorder.reset();
+
+    await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+    const first = recorder.commands().filter((name) => name === "GetItemCommand").length;
+    recorder.reset();
+    await call(api, "POST", "/api/sdk/events/batch", { key: owner.key, body: { events } });
+    const second = recorder.commands().filter((name) => name === "GetItemCommand").length;
+
+    expect([first, second]).toEqual([1, 0]);
+    expect(await storedSession(sessionId)).toMatchObject({ eventCount: 60 });
   });
 
   it("splits a late batch with idempotency keys and many tools so every transaction stays within 100 items", async () => {

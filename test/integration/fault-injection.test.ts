@@ -321,8 +321,14 @@ async function expectExactlyOnce(sessionIds: readonly string[], acknowledged: re
     expect(new Set(ids).size, `distinct event ids of ${sessionId}`).toBe(ids.length);
     expect(new Set(expected).size, `distinct acknowledged ids of ${sessionId}`).toBe(expected.length);
     expect([...ids].sort(), `events of ${sessionId}`).toEqual([...expected].sort());
-    const session = await read(`/api/sdk/sessions/${sessionId}`);
-    expect(session.eventCount, `eventCount of ${sessionId}`).toBe(expected.length);
+    // Counted by the child's stream consumer a moment after acknowledgement (it polls every 250 ms).
+    await expect
+      .poll(async () => (await read(`/api/sdk/sessions/${sessionId}`)).eventCount, {
+        timeout: 30_000,
+        interval: 200,
+        message: `eventCount of ${sessionId}`,
+      })
+      .toBe(expected.length);
     for (const event of listed) listedById.set(event.id, event);
   }
   return listedById;

@@ -78,7 +78,8 @@ describe("DynamoDB throttling", () => {
     const sessionId = await createTestSession(api, owner.key);
     const throttle =
       (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-        if (context.commandName === "TransactWriteCommand" || context.commandName === "TransactWriteItemsCommand") {
+        // The event's own write: one PutItem.
+        if (context.commandName === "PutCommand" || context.commandName === "PutItemCommand") {
           throw Object.assign(new Error("The level of configured provisioned throughput for the table was exceeded"), {
             name: "ProvisionedThroughputExceededException",
           });

@@ -15,6 +15,7 @@ import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { startLocalApi } from "../../local/http-adapter.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { settleCounts } from "../support/fixtures.js";
 import { exited, isAlive, runTool, startTool, waitForFile } from "../support/processes.js";
 
 const dataDirectories: string[] = [];
@@ -266,6 +267,8 @@ describe("npm run orgs", () => {
         body: JSON.stringify({ name: "n", agentName: "retained", userId: "u" }),
       });
       const { id } = (await response.json()) as { id: string };
+      // The agent summary is counted from the stream.
+      await settleCounts();
       const client = createLocalDynamoClient(inject("dynamodbEndpoint"), inject("dynamodbCredentials"));
       const session = await client.send(
         new GetItemCommand({

@@ -26,6 +26,7 @@ import {
   createTestSession,
   deletionWorker,
   itemsOfOrganisation,
+  settleCounts,
   startTestApi,
   storedEvents,
   type TestKey,
@@ -247,7 +248,9 @@ describe("a session deletion that fails part-way", () => {
       key: owner.key,
       body: { status: "completed", durationMs: 100 },
     });
-    // A stored duration that is not a number: the session's rollup withdrawal cannot be computed.
+    // Its end counted into the rollups (the stream consumer), then a stored duration that is not a number:
+    // the session's rollup withdrawal cannot be computed.
+    await settleCounts();
     const storeDuration = (value: unknown) =>
       documentClient.send(
         new UpdateCommand({
@@ -319,7 +322,8 @@ describe("an erasure job never stalls on one session", () => {
       });
       sessionIds.push(sessionId);
     }
-    // A stored session whose duration is not a number: taking it out of its rollups cannot be computed.
+    // A counted session whose stored duration is not a number: taking it out of its rollups cannot be computed.
+    await settleCounts();
     const broken = String(sessionIds[1]);
     await documentClient.send(
       new UpdateCommand({

@@ -118,6 +118,7 @@ describe("GET /api/sdk/sessions", () => {
         "agentName",
         "completedAt",
         "completionTokens",
+        "countsAsOf",
         "createdAt",
         "customMetrics",
         "durationMs",

@@ -84,6 +84,16 @@ export function bruteForceStats(
     const day = days.get(dayKey) ?? emptyDay();
     days.set(dayKey, day);
     day.sessions += 1;
+    // A session's events count from the moment they are stored (the stream consumer), ended or not.
+    for (const event of eventsBySession.get(String(session.id)) ?? []) {
+      day.events += 1;
+      day.eventCost += num(event.estimatedCost);
+      if (typeof event.toolName !== "string") continue;
+      const tool = tools.get(event.toolName) ?? { calls: 0, errors: 0 };
+      if (event.eventType === "tool_call") tool.calls += 1;
+      if (event.eventType === "error") tool.errors += 1;
+      tools.set(event.toolName, tool);
+    }
     if (session.status === "active") continue;
     if (session.status === "completed") day.completed += 1;
     if (session.status === "failed") {
@@ -98,15 +108,6 @@ export function bruteForceStats(
     day.completionTokens += num(session.completionTokens);
     day.totalTokens += num(session.totalTokens);
     if (typeof session.durationMs === "number") day.durations.push(session.durationMs);
-    for (const event of eventsBySession.get(String(session.id)) ?? []) {
-      day.events += 1;
-      day.eventCost += num(event.estimatedCost);
-      if (typeof event.toolName !== "string") continue;
-      const tool = tools.get(event.toolName) ?? { calls: 0, errors: 0 };
-      if (event.eventType === "tool_call") tool.calls += 1;
-      if (event.eventType === "error") tool.errors += 1;
-      tools.set(event.toolName, tool);
-    }
   }
   const total = emptyDay();
   for (const day of days.values()) {

@@ -8,6 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { inject } from "vitest";
 import type { Environment } from "../../functions/domain/api-key.js";
 import type { Role } from "../../functions/domain/membership.js";
 import type { Scope } from "../../functions/domain/scopes.js";
@@ -17,10 +18,12 @@ import { documentClient, tableName } from "../../functions/store/dynamo-client.j
 import { sessionKey } from "../../functions/store/keys.js";
 import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
 import { type LocalDeletionWorker, startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { type StreamPoller, startStreamPoller } from "../../local/stream-poller.js";
 import { rememberSecretsIn } from "./secrets-ledger.js";
 
 export interface TestKey {
@@ -48,6 +51,30 @@ export async function createTestKey(
   );
   rememberSecretsIn(plaintext);
   return { orgId: organisation.orgId, keyId: record.keyId, key: plaintext };
+}
+
+/**
+ * This test file's stream consumer: the poller `npm start` runs, reading DynamoDB Local's stream from the
+ * moment the file is loaded, without background polling: {@link settleCounts} runs it until it has taken
+ * every record written so far.
+ */
+const streamPoller: StreamPoller = await startStreamPoller(
+  createLocalDynamoClient(inject("dynamodbEndpoint"), inject("dynamodbCredentials")),
+  {
+    endpoint: inject("dynamodbEndpoint"),
+    credentials: inject("dynamodbCredentials"),
+    tableName: inject("tableName"),
+    startAt: "now",
+    intervalMs: 0,
+  },
+);
+
+/**
+ * Counts everything written to the table so far into sessions, rollups and summaries (what the stream
+ * consumer does a moment after each write). Reads through {@link call} and {@link storedSession} settle first.
+ */
+export async function settleCounts(): Promise<void> {
+  await streamPoller.drain();
 }
 
 /** The in-process deletion worker of this test file (as `npm start` runs it). */
@@ -117,6 +144,8 @@ export async function call(
   path: string,
   options: RequestOptions = {},
 ): Promise<ApiResponse> {
+  // Reads see what the stream consumer has counted of every write before them.
+  if (method === "GET") await settleCounts();
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   const body =
@@ -172,6 +201,7 @@ export async function createTestSession(
 
 /** The session item exactly as stored (strongly consistent). */
 export async function storedSession(sessionId: string): Promise<Record<string, unknown> | undefined> {
+  await settleCounts();
   const result = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
   );

@@ -1,0 +1,215 @@
+/**
+ * Derived data of a session, counted from the table's change stream: what a
+ * run of stream changes of one session adds to its counters and rollups.
+ * Pure: the stream consumer reads the session, plans here, and writes the
+ * plan in one conditional transaction (functions/store/stream-counting.ts).
+ *
+ * Exactly once: changes arrive per stream shard in sequence order; the
+ * session keeps, per shard, the sequence number of the last change counted
+ * (its high-water mark). Only changes above the mark are planned, and the
+ * transaction that applies them moves the mark on the condition that it is
+ * still the one read — so a redelivered or concurrently processed change is
+ * never counted twice, and one never counted is counted on the next attempt.
+ */
+import { type DayCounters, MAX_TOOLS_PER_SESSION, OTHER_TOOL, outcomeCounters } from "./rollup.js";
+import type { FinalStatus } from "./session.js";
+
+/** What counting needs of an event image. */
+export interface CountedEvent {
+  readonly eventType: string;
+  readonly toolName?: string | undefined;
+  readonly estimatedCost?: number | undefined;
+  readonly createdAt: string;
+  /** When the event expires (epoch seconds): its session is kept at least as long. */
+  readonly ttl?: number | undefined;
+}
+
+/** The outcome fields of a session image that reached a final status. */
+export interface EndedSession {
+  readonly status: FinalStatus;
+  readonly success?: boolean | undefined;
+  readonly failureReason?: string | undefined;
+  readonly estimatedCost?: number | undefined;
+  readonly durationMs?: number | undefined;
+  readonly promptTokens?: number | undefined;
+  readonly completionTokens?: number | undefined;
+  readonly totalTokens?: number | undefined;
+}
+
+/** One change of the stream, as counting sees it (everything else is not counted). */
+export type SessionChange =
+  | { readonly kind: "eventAdded"; readonly sequence: string; readonly event: CountedEvent }
+  | {
+      readonly kind: "eventReplaced";
+      readonly sequence: string;
+      readonly before: CountedEvent;
+      readonly after: CountedEvent;
+    }
+  | { readonly kind: "sessionStarted"; readonly sequence: string }
+  | { readonly kind: "sessionEnded"; readonly sequence: string; readonly session: EndedSession };
+
+/** What counting has already recorded on the session item. */
+export interface CountingState {
+  /** High-water mark of the shard the changes come from (a padded sequence number), if any change of it was counted. */
+  readonly mark: string | undefined;
+  readonly startCounted: boolean;
+  readonly outcomeCounted: boolean;
+  /** The session's per-tool counters as stored (tool name → count). */
+  readonly toolCalls: Readonly<Record<string, number>>;
+  readonly toolErrors: Readonly<Record<string, number>>;
+}
+
+export type ToolCounter = "toolCalls" | "toolErrors";
+
+/** Per-tool call and error counts (tool name → counts), built with own keys only. */
+export type ToolTallies = Readonly<Record<string, { readonly calls: number; readonly errors: number }>>;
+
+export interface CountingPlan {
+  /** The shard's new high-water mark: the last change of the run. */
+  readonly mark: string;
+  /** How many changes above the old mark the plan counts. */
+  readonly counted: number;
+  readonly eventCount: number;
+  readonly eventCost: number;
+  /** Increments of the session's per-tool counters, under the name each is counted as. */
+  readonly toolIncrements: readonly { readonly counter: ToolCounter; readonly toolName: string; readonly by: number }[];
+  /** What the run adds to the session's day rollups (agent and user). */
+  readonly rollup: {
+    readonly counters: DayCounters;
+    readonly tools: ToolTallies;
+    readonly failure?: { reason: string; count: number };
+  };
+  /** 1 when the run counts the session's start into its agent's summary. */
+  readonly agentSessions: 0 | 1;
+  readonly startCounted: boolean;
+  readonly outcomeCounted: boolean;
+  /** The newest acknowledgement time (`createdAt`) among the events counted, if any. */
+  readonly countsAsOf: string | undefined;
+  /** The latest expiry among the events counted (epoch seconds), if any has one. */
+  readonly expiresAt: number | undefined;
+  /** The session's ends among the changes, for the session.completed/failed notifications. */
+  readonly endings: readonly EndedSession[];
+}
+
+const SEQUENCE_DIGITS = 40;
+
+/** A stream sequence number (decimal digits, up to 40) padded so that text order is numeric order. */
+export function paddedSequence(sequence: string): string {
+  if (!/^\d{1,40}$/.test(sequence)) throw new Error(`Not a stream sequence number: ${sequence}`);
+  return sequence.padStart(SEQUENCE_DIGITS, "0");
+}
+
+/** Which per-tool counter an event type moves, if any. */
+export function toolCounterOf(eventType: string): ToolCounter | undefined {
+  if (eventType === "tool_call") return "toolCalls";
+  if (eventType === "error") return "toolErrors";
+  return undefined;
+}
+
+function finiteCost(value: number | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/**
+ * The plan for the changes of one session from one shard, in sequence order; undefined when none is above the
+ * state's mark (all were counted before).
+ */
+export function planCounting(state: CountingState, changes: readonly SessionChange[]): CountingPlan | undefined {
+  const fresh = changes.filter((change) => state.mark === undefined || paddedSequence(change.sequence) > state.mark);
+  const last = fresh.at(-1);
+  if (last === undefined) return undefined;
+  // Maps, not objects: tool names are client text (`__proto__`, `constructor`).
+  const known = {
+    toolCalls: new Map(Object.entries(state.toolCalls)),
+    toolErrors: new Map(Object.entries(state.toolErrors)),
+  };
+  const increments = new Map<string, { counter: ToolCounter; toolName: string; by: number }>();
+  const rollupTools = new Map<string, { calls: number; errors: number }>();
+  let eventCount = 0;
+  let eventCost = 0;
+  let countsAsOf: string | undefined;
+  let expiresAt: number | undefined;
+  let startCounted = state.startCounted;
+  let outcomeCounted = state.outcomeCounted;
+  let agentSessions: 0 | 1 = 0;
+  const rollupCounters: Record<string, number> = {};
+  const add = (name: string, value: number) => {
+    if (value !== 0) rollupCounters[name] = (rollupCounters[name] ?? 0) + value;
+  };
+  let failure: { reason: string; count: number } | undefined;
+  const endings: EndedSession[] = [];
+
+  const countEvent = (event: CountedEvent, sign: 1 | -1) => {
+    eventCount += sign;
+    eventCost += sign * finiteCost(event.estimatedCost);
+    if (sign === 1 && (countsAsOf === undefined || event.createdAt > countsAsOf)) countsAsOf = event.createdAt;
+    if (sign === 1 && event.ttl !== undefined && (expiresAt === undefined || event.ttl > expiresAt))
+      expiresAt = event.ttl;
+    const counter = toolCounterOf(event.eventType);
+    if (counter === undefined || event.toolName === undefined) return;
+    const counts = known[counter];
+    const name = counts.has(event.toolName) || counts.size < MAX_TOOLS_PER_SESSION ? event.toolName : OTHER_TOOL;
+    counts.set(name, (counts.get(name) ?? 0) + sign);
+    const key = `${counter}\u0000${name}`;
+    const entry = increments.get(key) ?? { counter, toolName: name, by: 0 };
+    increments.set(key, { ...entry, by: entry.by + sign });
+    const tool = rollupTools.get(name) ?? { calls: 0, errors: 0 };
+    rollupTools.set(name, {
+      calls: tool.calls + (counter === "toolCalls" ? sign : 0),
+      errors: tool.errors + (counter === "toolErrors" ? sign : 0),
+    });
+  };
+
+  for (const change of fresh) {
+    switch (change.kind) {
+      case "eventAdded":
+        countEvent(change.event, 1);
+        break;
+      case "eventReplaced":
+        countEvent(change.before, -1);
+        countEvent(change.after, 1);
+        break;
+      case "sessionStarted":
+        if (!startCounted) {
+          startCounted = true;
+          agentSessions = 1;
+          add("sessions", 1);
+        }
+        break;
+      case "sessionEnded":
+        if (!outcomeCounted) {
+          outcomeCounted = true;
+          endings.push(change.session);
+          for (const [name, value] of Object.entries(
+            outcomeCounters({ ...change.session, eventCount: 0, eventCost: 0 }),
+          )) {
+            add(name, value ?? 0);
+          }
+          if (change.session.status === "failed" && change.session.failureReason !== undefined) {
+            failure = { reason: change.session.failureReason, count: 1 };
+          }
+        }
+        break;
+    }
+  }
+  add("events", eventCount);
+  add("eventCost", eventCost);
+  return {
+    mark: paddedSequence(last.sequence),
+    counted: fresh.length,
+    eventCount,
+    eventCost,
+    toolIncrements: [...increments.values()].filter((increment) => increment.by !== 0),
+    rollup: {
+      counters: rollupCounters as DayCounters,
+      tools: Object.fromEntries([...rollupTools].filter(([, counts]) => counts.calls !== 0 || counts.errors !== 0)),
+      ...(failure === undefined ? {} : { failure }),
+    },
+    agentSessions,
+    startCounted,
+    outcomeCounted,
+    countsAsOf,
+    expiresAt,
+    endings,
+  };
+}

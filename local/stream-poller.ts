@@ -1,0 +1,267 @@
+/**
+ * The local stand-in for Lambda's event source mapping on the table's
+ * stream: polls DynamoDB Local's own stream (the DynamoDB Streams API) and
+ * hands each shard's records, in order and at most 100 at a time, to the very
+ * stream consumer module AWS runs (functions/stream/stream-consumer.ts), with
+ * the shard id as a tumbling window gives it. A child shard is read only once
+ * its parent is finished; a batch whose answer names a failed record is read
+ * again from that record. Positions live in memory: after a restart the
+ * poller reads the stream from its oldest record again, which counting
+ * recognises (per-shard high-water marks), so nothing is counted twice.
+ */
+import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+  type ShardIteratorType,
+  type _Record as StreamRecord,
+} from "@aws-sdk/client-dynamodb-streams";
+import type { DynamoDBRecord } from "aws-lambda";
+import type { StreamBatchEvent, StreamBatchResponse } from "../functions/stream/stream-consumer.js";
+import type { LocalCredentials } from "./dynamo-credentials.js";
+import { LOCAL_REGION } from "./dynamo-endpoint.js";
+
+/** Records per consumer invocation (the stack's batch size). */
+const BATCH_SIZE = 100;
+const GET_RECORDS_LIMIT = 1000;
+
+export interface StreamPollerOptions {
+  readonly endpoint: string;
+  readonly credentials: LocalCredentials;
+  readonly tableName: string;
+  /** Where shards present at start are read from: all their records, or only records written from now on. */
+  readonly startAt: "oldest" | "now";
+  /** Milliseconds between polls in the background; 0: no background polling (call `drain`). */
+  readonly intervalMs: number;
+  /** The consumer (default: functions/stream/stream-consumer.ts `handler`). */
+  readonly consume?: (event: StreamBatchEvent) => Promise<StreamBatchResponse>;
+  /** Called with each failure of a poll (the poller goes on). */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface StreamPoller {
+  /** Counts every record written before the call; resolves once the consumer has taken them all. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface ShardState {
+  readonly shardId: string;
+  readonly parentShardId: string | undefined;
+  iterator: string | undefined;
+  /** The last record handed to the consumer and accepted. */
+  lastSequence: string | undefined;
+  /** Read to its end (the shard is closed and empty from here). */
+  finished: boolean;
+  initialType: ShardIteratorType;
+}
+
+type WireValue = Record<string, unknown>;
+
+/**
+ * The SDK's Streams client reads an empty map or list attribute (`{"M":{}}`) as `{}`, which no decoder
+ * accepts; counting never reads those attributes, so they come back as empty maps.
+ */
+function repairedImage(image: Record<string, WireValue> | undefined): Record<string, WireValue> | undefined {
+  if (image === undefined) return undefined;
+  const repair = (value: WireValue): WireValue => {
+    if (Object.keys(value).length === 0) return { M: {} };
+    if (value.M !== undefined && typeof value.M === "object" && value.M !== null) {
+      return {
+        M: Object.fromEntries(Object.entries(value.M as Record<string, WireValue>).map(([k, v]) => [k, repair(v)])),
+      };
+    }
+    if (Array.isArray(value.L)) return { L: (value.L as WireValue[]).map(repair) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repair(value)]));
+}
+
+function lambdaRecord(record: StreamRecord): DynamoDBRecord {
+  const { ApproximateCreationDateTime, NewImage, OldImage, ...stream } = record.dynamodb ?? {};
+  const newImage = repairedImage(NewImage as Record<string, WireValue> | undefined);
+  const oldImage = repairedImage(OldImage as Record<string, WireValue> | undefined);
+  return {
+    ...(record as unknown as DynamoDBRecord),
+    dynamodb: {
+      ...(stream as DynamoDBRecord["dynamodb"]),
+      ...(newImage === undefined ? {} : { NewImage: newImage as NonNullable<DynamoDBRecord["dynamodb"]>["NewImage"] }),
+      ...(oldImage === undefined ? {} : { OldImage: oldImage as NonNullable<DynamoDBRecord["dynamodb"]>["OldImage"] }),
+      ...(ApproximateCreationDateTime === undefined
+        ? {}
+        : { ApproximateCreationDateTime: Math.floor(ApproximateCreationDateTime.getTime() / 1000) }),
+    },
+  };
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : "";
+}
+
+export async function startStreamPoller(client: DynamoDBClient, options: StreamPollerOptions): Promise<StreamPoller> {
+  const streams = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: LOCAL_REGION,
+    credentials: { ...options.credentials },
+    maxAttempts: 1,
+  });
+  const consume = options.consume ?? (await import("../functions/stream/stream-consumer.js")).handler;
+  let streamArn: string | undefined;
+  let shards = new Map<string, ShardState>();
+  let firstDescribe = true;
+
+  async function describe(): Promise<void> {
+    const table = await client.send(new DescribeTableCommand({ TableName: options.tableName }));
+    const arn = table.Table?.LatestStreamArn;
+    if (arn === undefined) throw new Error(`Table ${options.tableName} has no stream`);
+    if (arn !== streamArn) {
+      // A new stream (the table was created again, e.g. an in-memory DynamoDB Local restarted): start over.
+      streamArn = arn;
+      shards = new Map();
+    }
+    let startShard: string | undefined;
+    do {
+      const page = await streams.send(
+        new DescribeStreamCommand({
+          StreamArn: arn,
+          ...(startShard === undefined ? {} : { ExclusiveStartShardId: startShard }),
+        }),
+      );
+      for (const shard of page.StreamDescription?.Shards ?? []) {
+        if (shard.ShardId === undefined || shards.has(shard.ShardId)) continue;
+        shards.set(shard.ShardId, {
+          shardId: shard.ShardId,
+          parentShardId: shard.ParentShardId,
+          iterator: undefined,
+          lastSequence: undefined,
+          finished: false,
+          initialType: firstDescribe && options.startAt === "now" ? "LATEST" : "TRIM_HORIZON",
+        });
+      }
+      startShard = page.StreamDescription?.LastEvaluatedShardId;
+    } while (startShard !== undefined);
+    firstDescribe = false;
+  }
+
+  async function iteratorOf(shard: ShardState): Promise<string | undefined> {
+    if (shard.iterator !== undefined) return shard.iterator;
+    const position =
+      shard.lastSequence === undefined
+        ? { ShardIteratorType: shard.initialType }
+        : { ShardIteratorType: "AFTER_SEQUENCE_NUMBER" as const, SequenceNumber: shard.lastSequence };
+    try {
+      const result = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.shardId, ...position }),
+      );
+      shard.iterator = result.ShardIterator;
+    } catch (error) {
+      // The position was trimmed away: read what is left (counting skips what it has counted).
+      if (errorName(error) !== "TrimmedDataAccessException") throw error;
+      const result = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shard.shardId,
+          ShardIteratorType: "TRIM_HORIZON",
+        }),
+      );
+      shard.iterator = result.ShardIterator;
+    }
+    return shard.iterator;
+  }
+
+  /** Reads one page of a shard and hands it to the consumer; resolves with the records accepted. */
+  async function pollShard(shard: ShardState): Promise<number> {
+    const iterator = await iteratorOf(shard);
+    if (iterator === undefined) {
+      shard.finished = true;
+      return 0;
+    }
+    let page: GetRecordsCommandOutput;
+    try {
+      page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: GET_RECORDS_LIMIT }));
+    } catch (error) {
+      shard.iterator = undefined;
+      if (errorName(error) === "ExpiredIteratorException") return 0;
+      throw error;
+    }
+    const records = page.Records ?? [];
+    let accepted = 0;
+    for (let start = 0; start < records.length; start += BATCH_SIZE) {
+      const batch = records.slice(start, start + BATCH_SIZE);
+      const answer = await consume({ Records: batch.map(lambdaRecord), shardId: shard.shardId, state: {} });
+      const failed = answer.batchItemFailures[0]?.itemIdentifier;
+      if (failed !== undefined) {
+        // Read again from the failed record (as Lambda does with a partial batch failure).
+        const failedIndex = batch.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
+        const before = failedIndex > 0 ? batch[failedIndex - 1] : start > 0 ? records[start - 1] : undefined;
+        const kept = before?.dynamodb?.SequenceNumber;
+        if (kept !== undefined) shard.lastSequence = kept;
+        shard.iterator = undefined;
+        return accepted + Math.max(0, failedIndex);
+      }
+      accepted += batch.length;
+      shard.lastSequence = batch.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
+    }
+    shard.iterator = page.NextShardIterator;
+    if (page.NextShardIterator === undefined) shard.finished = true;
+    return records.length;
+  }
+
+  /** One pass over the readable shards; resolves with the records accepted. */
+  async function pollOnce(): Promise<number> {
+    await describe();
+    let accepted = 0;
+    for (const shard of shards.values()) {
+      if (shard.finished) continue;
+      const parent = shard.parentShardId === undefined ? undefined : shards.get(shard.parentShardId);
+      if (parent !== undefined && !parent.finished) continue;
+      accepted += await pollShard(shard);
+    }
+    return accepted;
+  }
+
+  // One poll at a time: the background loop and drain() take turns.
+  let running: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = running.then(work, work);
+    running = next.catch(() => undefined);
+    return next;
+  }
+
+  // Fix the starting positions now: records written from here on are the poller's, whenever it first polls.
+  await exclusive(async () => {
+    await describe();
+    for (const shard of shards.values()) await iteratorOf(shard);
+  });
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const report = options.onError ?? (() => undefined);
+  function schedule(): void {
+    if (stopped || options.intervalMs === 0) return;
+    timer = setTimeout(() => {
+      exclusive(pollOnce).catch(report).finally(schedule);
+    }, options.intervalMs);
+    timer.unref();
+  }
+  schedule();
+
+  return {
+    async drain() {
+      // Until a whole pass reads nothing new (DynamoDB Local returns what is written before the call).
+      for (let pass = 0; pass < 1000; pass++) {
+        if ((await exclusive(pollOnce)) === 0) return;
+      }
+      throw new Error("The stream kept growing while it was drained");
+    },
+    async stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running;
+      streams.destroy();
+    },
+  };
+}
