@@ -7,6 +7,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What a client sends to record an event. */
 export interface NewEvent {
+  /** The client's own id (`evt_` + ULID): retries of the event name the same item. */
+  readonly id?: string | undefined;
   readonly sessionId: string;
   readonly eventType: EventType;
   readonly toolName?: string | undefined;

@@ -94,3 +94,15 @@ export function derivedUlid(timeMs: number, seed: Uint8Array): string {
   }
   return encodeTime(Math.max(0, Math.floor(timeMs))) + random;
 }
+
+/** The time (milliseconds since the epoch) of an id of the service's format (`<prefix>_` + ULID). */
+export function idTime(id: string): number {
+  const ulidPart = id.slice(id.indexOf("_") + 1, id.indexOf("_") + 1 + TIME_LENGTH);
+  let time = 0;
+  for (const char of ulidPart) {
+    const digit = CROCKFORD.indexOf(char);
+    if (digit < 0) throw new Error(`Not an id of the service's format: ${id}`);
+    time = time * 32 + digit;
+  }
+  return time;
+}

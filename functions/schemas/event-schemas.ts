@@ -2,7 +2,17 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
 import { LIMITS } from "../domain/limits.js";
-import { boundedNumber, enumeration, isoTimestamp, jsonObject, name, optional, strictObject, text } from "./fields.js";
+import {
+  boundedNumber,
+  enumeration,
+  isoTimestamp,
+  jsonObject,
+  name,
+  optional,
+  serviceId,
+  strictObject,
+  text,
+} from "./fields.js";
 
 const alternatives = z
   .array(text(LIMITS.alternativeLength), { error: "Must be an array of strings" })
@@ -12,6 +22,11 @@ const alternatives = z
 const occurredAt = isoTimestamp();
 
 const eventFields = {
+  /**
+   * The client's own id for the event (`evt_` + ULID, as the SDK mints them): a retry names the very same
+   * event, so it is stored once; its ULID time orders the session's timeline.
+   */
+  id: optional(serviceId("event")),
   sessionId: name(),
   eventType: enumeration(EVENT_TYPES),
   toolName: optional(name()),

@@ -4,11 +4,12 @@
  * BatchWriteItem (25 puts each).
  *
  * Lanes:
- * - `plain`: no idempotency key; a fresh id; one unconditional put (1 WCU under 1 KB).
- * - `keyed`: an `idempotencyKey` and an `occurredAt`; the id is derived from both (its time part is
- *   `occurredAt`, its random part a hash of tenant, session and key), so a retry names the very same
- *   item: a strongly consistent read before the write tells a replay (same fingerprint) from a reuse
- *   of the key (422), and the put itself costs 1 WCU. The SDK sends every event this way.
+ * - `plain`: no id, no idempotency key; a fresh id; one unconditional put (1 WCU under 1 KB).
+ * - `keyed`: the client's own `id` (what the SDK sends), or an `idempotencyKey` with an `occurredAt`,
+ *   from which the id is derived (its time part is `occurredAt`, its random part a hash of tenant,
+ *   session and key). Either way a retry names the very same item: a strongly consistent read before
+ *   the write tells a replay (same fingerprint) from a reuse of the id or key (422), and the put itself
+ *   costs 1 WCU.
  * - `recorded`: an `idempotencyKey` without `occurredAt`: nothing fixes the event's time, so the key
  *   gets its own record, written with the event in one transaction (4 WCU).
  */
@@ -78,13 +79,25 @@ export function planEventBatch(
   const byKey = new Map<string, PlannedEvent>();
   for (const input of inputs) {
     const { idempotencyKey, event } = input;
+    if (event.id !== undefined) {
+      const fingerprint = eventFingerprint(event);
+      const seen = byKey.get(`${event.sessionId}\u0000id\u0000${event.id}`);
+      if (seen !== undefined) {
+        repeats.push({ index: input.index, of: seen, sameEvent: seen.fingerprint === fingerprint });
+        continue;
+      }
+      const planned: PlannedEvent = { index: input.index, event, id: event.id, lane: "keyed", fingerprint };
+      byKey.set(`${event.sessionId}\u0000id\u0000${event.id}`, planned);
+      events.push(planned);
+      continue;
+    }
     if (idempotencyKey === undefined) {
       events.push({ index: input.index, event, id: mintId(), lane: "plain" });
       continue;
     }
     const fingerprint = eventFingerprint(event);
     // Keys are per tenant; keyed ids are also per session, so a repeat is the same key on the same session.
-    const seen = byKey.get(`${event.sessionId}\u0000${idempotencyKey}`);
+    const seen = byKey.get(`${event.sessionId}\u0000key\u0000${idempotencyKey}`);
     if (seen !== undefined) {
       repeats.push({ index: input.index, of: seen, sameEvent: seen.fingerprint === fingerprint });
       continue;
@@ -100,7 +113,7 @@ export function planEventBatch(
             idempotencyKey,
             fingerprint,
           };
-    byKey.set(`${event.sessionId}\u0000${idempotencyKey}`, planned);
+    byKey.set(`${event.sessionId}\u0000key\u0000${idempotencyKey}`, planned);
     events.push(planned);
   }
   return { events, repeats };

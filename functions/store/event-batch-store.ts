@@ -8,7 +8,7 @@
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { NotFoundError, UnprocessableError } from "../domain/errors.js";
+import { ConflictError, NotFoundError, UnprocessableError } from "../domain/errors.js";
 import type { AgentEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
@@ -34,7 +34,12 @@ export type BatchEventResult =
 
 type Item = Record<string, unknown>;
 
-const reusedKey = () => new UnprocessableError("This idempotencyKey was already used with a different event");
+/** A key or client id already naming another event: 422 for a key (as for Idempotency-Key), 409 for an id (as for sessions). */
+function reusedKey(planned?: PlannedEvent) {
+  if (planned?.event.id !== undefined)
+    return new ConflictError(`An event with id ${planned.event.id} already exists with other content`);
+  return new UnprocessableError("This idempotencyKey was already used with a different event");
+}
 
 /** Checks every event's session (in parallel, once per session) and `occurredAt`; splits accepted from refused. */
 async function admit(principal: Principal, inputs: readonly BatchEventInput[], nowMs: number) {
@@ -84,7 +89,7 @@ async function settleReplays(keyed: readonly PlannedEvent[]) {
     if (item === undefined) fresh.push(planned);
     else if (item.fingerprint === planned.fingerprint)
       settled.push({ index: planned.index, id: planned.id, replayed: true });
-    else settled.push({ index: planned.index, error: reusedKey() });
+    else settled.push({ index: planned.index, error: reusedKey(planned) });
   }
   return { settled, fresh };
 }
@@ -214,9 +219,9 @@ export async function recordEventBatch(
   }
   for (const repeat of plan.repeats) {
     const first = results.find((result) => result.index === repeat.of.index);
-    if (!repeat.sameEvent) results.push({ index: repeat.index, error: reusedKey() });
+    if (!repeat.sameEvent) results.push({ index: repeat.index, error: reusedKey(repeat.of) });
     else if (first !== undefined && "id" in first) results.push({ index: repeat.index, id: first.id, replayed: true });
-    else results.push({ index: repeat.index, error: first === undefined ? reusedKey() : first.error });
+    else results.push({ index: repeat.index, error: first === undefined ? reusedKey(repeat.of) : first.error });
   }
   await discardUnstoredPayloads(results, prepared);
   return results.sort((a, b) => a.index - b.index);

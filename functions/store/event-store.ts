@@ -8,13 +8,15 @@
  */
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { AtsError, ValidationError } from "../domain/errors.js";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { AtsError, ConflictError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
-import { newId } from "../domain/ids.js";
+import { idTime, newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Principal } from "../domain/principal.js";
 import { logError } from "../runtime/log.js";
 import { documentClient, tableName } from "./dynamo-client.js";
+import { eventFingerprint } from "./event-batch-plan.js";
 import { eventKey, sessionKey } from "./keys.js";
 import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
 import { expiryEpochSeconds } from "./retention.js";
@@ -53,12 +55,23 @@ export async function eventItem(
   return { ...eventKey(event.sessionId, event.id), entity: EVENT_ENTITY, ...stored, ...payloads, ...extra, ttl };
 }
 
-/** 400 when a client's `occurredAt` is too far in the future or older than retention. */
+/**
+ * 400 when a client's `occurredAt` — or the time of its own event `id` (it orders the timeline) — is too far
+ * in the future or older than retention.
+ */
 export function assertOccurredAt(input: NewEvent, principal: Principal, nowMs: number): void {
-  if (input.occurredAt === undefined) return;
-  const problem = occurredAtProblem(input.occurredAt, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
-  if (problem !== undefined)
-    throw new ValidationError(`Invalid occurredAt: ${problem}`, [{ path: "occurredAt", message: problem }]);
+  const checks = [
+    ["occurredAt", input.occurredAt],
+    ["id", input.id === undefined ? undefined : new Date(idTime(input.id)).toISOString()],
+  ] as const;
+  for (const [field, value] of checks) {
+    if (value === undefined) continue;
+    const problem = occurredAtProblem(value, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
+    if (problem !== undefined) {
+      const message = field === "id" ? `the id's time: ${problem}` : problem;
+      throw new ValidationError(`Invalid ${field}: ${message}`, [{ path: field, message }]);
+    }
+  }
 }
 
 /**
@@ -77,22 +90,41 @@ export async function createEvent(
   await assertSessionWritable(principal, input.sessionId, nowMs);
   const event: AgentEvent = {
     ...input,
-    id: plannedUlid === undefined ? newId("event", nowMs) : `evt_${plannedUlid}`,
+    id: input.id ?? (plannedUlid === undefined ? newId("event", nowMs) : `evt_${plannedUlid}`),
     orgId: principal.orgId,
     environment: principal.environment,
     createdAt: new Date(nowMs).toISOString(),
   };
-  const item = await eventItem(event, principal.retentionDays, expiryEpochSeconds(nowMs, principal.retentionDays));
+  const fingerprint = input.id === undefined ? undefined : eventFingerprint(input);
+  const item = await eventItem(
+    event,
+    principal.retentionDays,
+    expiryEpochSeconds(nowMs, principal.retentionDays),
+    fingerprint === undefined ? {} : { fingerprint },
+  );
   try {
     await documentClient.send(
-      new PutCommand({ TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" }),
+      new PutCommand({
+        TableName: tableName,
+        Item: item,
+        ConditionExpression: "attribute_not_exists(PK)",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
     );
     return event;
   } catch (error) {
-    if (plannedUlid !== undefined && error instanceof ConditionalCheckFailedException) {
+    if (error instanceof ConditionalCheckFailedException && error.Item !== undefined) {
+      const stored = unmarshall(error.Item);
+      // A retry of an event with the client's own id: the stored event, unless the id now names another.
+      if (fingerprint !== undefined) {
+        if (stored.fingerprint !== fingerprint) {
+          await discardPayloadsIfNotStored(input.sessionId, event.id, item, "no");
+          throw new ConflictError(`An event with id ${event.id} already exists with other content`);
+        }
+        return eventFromItem(stored, true);
+      }
       // Written by an earlier attempt of this very request (same Idempotency-Key).
-      const written = await getEventSummary(input.sessionId, event.id);
-      if (written !== undefined) return written;
+      if (plannedUlid !== undefined) return eventFromItem(stored, true);
     }
     await discardPayloadsIfNotStored(input.sessionId, event.id, item, storedAfter(error));
     throw error;

@@ -9,7 +9,7 @@ import { contextValue, runInContext } from "./context.js";
 import { DeliveryQueue, type SessionLane } from "./delivery-queue.js";
 import { AtsDroppedEventsError, type AtsError, AtsUsageError } from "./errors.js";
 import type { SessionFields, TrackedEvent } from "./event-types.js";
-import { newIdempotencyKey, newSessionId } from "./ids.js";
+import { newEventId, newSessionId } from "./ids.js";
 import { toJsonObject, utf8Length } from "./json-value.js";
 import { onProcessIdle, unrefTimer } from "./platform.js";
 import { Run, type RunHost } from "./run.js";
@@ -283,7 +283,8 @@ export class AgentTracker {
       ...masked,
       sessionId: run.id,
       eventType: event.eventType,
-      idempotencyKey: newIdempotencyKey(),
+      // The event's own id: every retry names the same event, and ids minted in order keep the timeline's order.
+      id: newEventId(),
     });
     const bytes = utf8Length(json);
     if (bytes > MAX_EVENT_BYTES) {

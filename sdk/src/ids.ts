@@ -28,7 +28,35 @@ export function newSessionId(nowMs: number = Date.now()): string {
   return `ses_${timeDigits(nowMs)}${randomDigits(16)}`;
 }
 
-/** A fresh key for `Idempotency-Key` headers and batch events' `idempotencyKey`. */
+let lastEventTime = -1;
+let lastEventRandom: number[] = [];
+
+/**
+ * An event id the service accepts as an event's `id`: `evt_` + a ULID, monotonic within this process (in the
+ * same millisecond the random part is incremented), so the events of a run sort in the order they were recorded.
+ */
+export function newEventId(nowMs: number = Date.now()): string {
+  if (nowMs <= lastEventTime) {
+    const next = [...lastEventRandom];
+    for (let i = next.length - 1; i >= 0; i--) {
+      const digit = next[i] ?? 0;
+      if (digit < 31) {
+        next[i] = digit + 1;
+        break;
+      }
+      next[i] = 0;
+    }
+    lastEventRandom = next;
+  } else {
+    lastEventTime = Math.floor(nowMs);
+    const bytes = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(bytes);
+    lastEventRandom = Array.from(bytes, (byte) => byte & 31);
+  }
+  return `evt_${timeDigits(lastEventTime)}${lastEventRandom.map((digit) => CROCKFORD[digit]).join("")}`;
+}
+
+/** A fresh key for `Idempotency-Key` headers. */
 export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }

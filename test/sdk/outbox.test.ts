@@ -146,14 +146,13 @@ describe("idempotency", () => {
     const batches = requests.filter((request) => request.path === "/api/sdk/events/batch");
     expect(batches).toHaveLength(2);
     expect(batches[1]?.headers["idempotency-key"]).toBe(batches[0]?.headers["idempotency-key"]);
-    const keys = (batch: (typeof batches)[number]) =>
-      (batch.body.events as { idempotencyKey: string }[]).map((event) => event.idempotencyKey);
+    const keys = (batch: (typeof batches)[number]) => (batch.body.events as { id: string }[]).map((event) => event.id);
     expect(keys(batches[1] as never)).toEqual(keys(batches[0] as never));
     expect(new Set(keys(batches[0] as never)).size).toBe(3);
     expect(ats.stats()).toMatchObject({ eventsDelivered: 3, retries: 1 });
   });
 
-  it("events the batch answered 503 for are resent alone, under a new request key but their own event keys", async () => {
+  it("events the batch answered 503 for are resent alone, under a new request key but their own event ids", async () => {
     let first = true;
     const { ats, requests, errors } = tracker((request) => {
       if (request.path !== "/api/sdk/events/batch" || !first) return undefined;
@@ -173,10 +172,10 @@ describe("idempotency", () => {
     await ats.shutdown();
     const batches = requests.filter((request) => request.path === "/api/sdk/events/batch");
     expect(batches).toHaveLength(2);
-    const firstEvents = batches[0]?.body.events as { idempotencyKey: string }[];
-    const retried = batches[1]?.body.events as { idempotencyKey: string; toolInput: { i: number } }[];
+    const firstEvents = batches[0]?.body.events as { id: string }[];
+    const retried = batches[1]?.body.events as { id: string; toolInput: { i: number } }[];
     expect(retried.map((event) => event.toolInput.i)).toEqual([1]);
-    expect(retried[0]?.idempotencyKey).toBe(firstEvents[1]?.idempotencyKey);
+    expect(retried[0]?.id).toBe(firstEvents[1]?.id);
     expect(batches[1]?.headers["idempotency-key"]).not.toBe(batches[0]?.headers["idempotency-key"]);
     expect(errors).toEqual([]);
     expect(ats.stats().eventsDelivered).toBe(3);

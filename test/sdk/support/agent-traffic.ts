@@ -42,7 +42,12 @@ type Get = (path: string) => Promise<{ status: number; body: Record<string, unkn
 /** Every run is stored with exactly its events (no loss, no duplicate) and exact counters. */
 export async function expectStoredExactlyOnce(get: Get, traffic: Traffic): Promise<void> {
   for (const run of traffic.runs) {
-    const session = await get(`/api/sdk/sessions/${run.id}`);
+    // Counters follow the stream a moment after the events are acknowledged (the server polls it every 250 ms).
+    let session = await get(`/api/sdk/sessions/${run.id}`);
+    for (let waited = 0; session.body.eventCount !== traffic.eventsPerRun && waited < 30_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      session = await get(`/api/sdk/sessions/${run.id}`);
+    }
     expect(session.status, `session ${run.id}`).toBe(200);
     const half = traffic.eventsPerRun / 2;
     expect(session.body).toMatchObject({
