@@ -166,7 +166,9 @@ function planTransaction(sessionId: string, item: Item, shardId: string, plan: C
   const version = typeof item.countVersion === "number" ? item.countVersion : undefined;
   if (version !== undefined) values[":version"] = version;
   const target = rollupTargetOf(session, nowMs);
-  const rollups = rollupUpdates(target, plan.rollup);
+  const { counters, tools, failure } = plan.rollup;
+  const changesRollups = Object.keys(counters).length > 0 || Object.keys(tools).length > 0 || failure !== undefined;
+  const rollups = changesRollups ? rollupUpdates(target, plan.rollup) : [];
   return [
     {
       Update: {
