@@ -113,6 +113,8 @@ export async function deleteSession(
   options: { receipt?: DeletionReceipt; nowMs?: number } = {},
 ): Promise<Session> {
   const nowMs = options.nowMs ?? Date.now();
+  // Events deleted by every attempt: an attempt that lost the race to the stream consumer has deleted its events.
+  let deletedEvents = 0;
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const session = await getSession(principal, sessionId, nowMs);
     // The whole transaction is built before anything is deleted: a session whose withdrawal cannot be
@@ -141,7 +143,7 @@ export async function deleteSession(
         : []),
       ...rollupUpdates(target, withdrawal(session)),
     ];
-    const deletedEvents = await deleteEventsOf(sessionId);
+    deletedEvents += await deleteEventsOf(sessionId);
     if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     try {
