@@ -28,6 +28,14 @@
  * sessions = acknowledged PATCHes; for a sample, the events list has exactly
  * that many distinct ids. Any non-2xx response during the load is an error.
  *
+ * Counting lag: counters are counted from the table's stream a moment after
+ * each write (npm start's poller, every STREAM_POLL_MS). While the load runs,
+ * every LAG_SAMPLE_MS the newest acknowledged single event is sampled: its
+ * session is read until its eventCount covers what was acknowledged at that
+ * moment; the time from the 201 to that read is one lag sample (p50/p99
+ * reported). After the load the read-back waits, bounded, until the counters
+ * have caught up, and reports how long that took.
+ *
  * Exit code 0 only when everything matches and there was no error.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -46,6 +54,11 @@ const SECONDS = positiveInteger("LOAD_SECONDS", 20);
 const SINGLE_EVENTS_PER_RUN = 5;
 const BATCH_SIZE = 20;
 const TABLE_NAME = "ats-load";
+/** How often a lag sample starts during the load, and how long one may wait for its counters. */
+const LAG_SAMPLE_MS = 100;
+const LAG_SAMPLE_TIMEOUT_MS = 30_000;
+/** How long the read-back waits for the counters to catch up after the load. */
+const CATCH_UP_TIMEOUT_MS = 120_000;
 /** Hard bound on the whole script: start-up, load, re-sends and verification. */
 const WATCHDOG_MS = (SECONDS + 240) * 1000;
 
@@ -155,6 +168,8 @@ const acknowledgedCompletions = new Set<string>();
 /** Responses by kind and status, e.g. "event 201". */
 const outcomes = new Map<string, number>();
 let replayed = 0;
+/** The newest single event acknowledged: its session, how many events the session had acknowledged then, when. */
+let newestAcknowledgement: { sessionId: string; acknowledged: number; at: number } | undefined;
 
 function count(label: string): void {
   outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
@@ -182,8 +197,11 @@ function acknowledge(write: SentWrite, status: number, body: string): string | u
       return parsed.id;
     }
     case "event":
-      if (status === 201 && write.sessionId !== undefined)
-        acknowledgedEvents.set(write.sessionId, (acknowledgedEvents.get(write.sessionId) ?? 0) + 1);
+      if (status === 201 && write.sessionId !== undefined) {
+        const acknowledged = (acknowledgedEvents.get(write.sessionId) ?? 0) + 1;
+        acknowledgedEvents.set(write.sessionId, acknowledged);
+        newestAcknowledgement = { sessionId: write.sessionId, acknowledged, at: performance.now() };
+      }
       return undefined;
     case "batch": {
       if (status !== 200 || write.sessionId === undefined || !Array.isArray(parsed?.results)) return undefined;
@@ -452,6 +470,67 @@ async function listedEventIds(apiUrl: string, apiKey: string, sessionId: string)
 }
 
 // ---------------------------------------------------------------------------
+// Counting lag.
+// ---------------------------------------------------------------------------
+
+async function countedEvents(apiUrl: string, apiKey: string, sessionId: string): Promise<number> {
+  const response = await api(apiUrl, apiKey, "GET", `/api/sdk/sessions/${sessionId}`);
+  if (response.status !== 200) throw new Error(`reading session ${sessionId}: HTTP ${response.status}`);
+  return Number(parse(response.text)?.eventCount);
+}
+
+/**
+ * Samples the counting lag until `until` resolves: every LAG_SAMPLE_MS the newest acknowledged single event is
+ * followed (its session read every 20 ms) until its session's eventCount covers it. Resolves with the lags (ms)
+ * and the samples that timed out.
+ */
+async function sampleLag(apiUrl: string, apiKey: string, until: Promise<unknown>) {
+  const lags: number[] = [];
+  let timedOut = 0;
+  const samples: Promise<void>[] = [];
+  let running = true;
+  void until.finally(() => (running = false));
+  let previous: typeof newestAcknowledgement;
+  while (running) {
+    await sleep(LAG_SAMPLE_MS);
+    const target = newestAcknowledgement;
+    if (target === undefined || target === previous) continue;
+    previous = target;
+    samples.push(
+      (async () => {
+        while (performance.now() - target.at < LAG_SAMPLE_TIMEOUT_MS) {
+          if ((await countedEvents(apiUrl, apiKey, target.sessionId)) >= target.acknowledged) {
+            lags.push(performance.now() - target.at);
+            return;
+          }
+          await sleep(20);
+        }
+        timedOut += 1;
+      })(),
+    );
+  }
+  await Promise.all(samples);
+  return { lags, timedOut };
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
+/** Reads the sessions until every acknowledged event and completion is counted, or the bound passes. */
+async function waitForCounters(apiUrl: string, apiKey: string, ids: readonly string[]) {
+  const started = performance.now();
+  for (;;) {
+    const stored = await storedSessions(apiUrl, apiKey, ids);
+    const caughtUp = stored.every((session) => session.eventCount >= (acknowledgedEvents.get(session.id) ?? 0));
+    if (caughtUp || performance.now() - started > CATCH_UP_TIMEOUT_MS)
+      return { stored, waitedMs: performance.now() - started, caughtUp };
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Report.
 // ---------------------------------------------------------------------------
 
@@ -468,18 +547,24 @@ async function main(): Promise<number> {
     `load: ${CONNECTIONS} connections for ${SECONDS} s against ${url.origin} (local/start.ts, in-memory DynamoDB Local)\n`,
   );
 
-  const result = await autocannon({
-    url: url.origin,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    timeout: 10,
-    requests: requestList(apiKey),
-  });
+  const load = Promise.resolve(
+    autocannon({
+      url: url.origin,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      timeout: 10,
+      requests: requestList(apiKey),
+    }),
+  );
+  const lag = await sampleLag(apiUrl, apiKey, load);
+  const result = await load;
   const inFlight = pending.size;
   await settlePending(apiUrl, apiKey);
 
   const listed = await listSessions(apiUrl, apiKey);
-  const stored = await storedSessions(apiUrl, apiKey, listed);
+  const catchUp = await waitForCounters(apiUrl, apiKey, listed);
+  const stored = catchUp.stored;
+  const lags = [...lag.lags].sort((a, b) => a - b);
   const storedEvents = stored.reduce((sum, session) => sum + session.eventCount, 0);
   const ackEvents = [...acknowledgedEvents.values()].reduce((sum, value) => sum + value, 0);
   const listedSet = new Set(listed);
@@ -529,6 +614,19 @@ async function main(): Promise<number> {
         `acknowledged ${acknowledgedCompletions.size}, stored ${stored.filter((s) => s.status === "completed").length}`,
       ],
       ["event lists", `${sample.length} sessions listed in full, ${listMismatches.length} mismatches`],
+      [
+        "counting lag",
+        `${lags.length} samples (one per ${LAG_SAMPLE_MS} ms of load): p50 ${percentile(lags, 0.5).toFixed(0)} ms, ` +
+          `p95 ${percentile(lags, 0.95).toFixed(0)} ms, p99 ${percentile(lags, 0.99).toFixed(0)} ms, ` +
+          `max ${(lags.at(-1) ?? Number.NaN).toFixed(0)} ms; ${lag.timedOut} over ${LAG_SAMPLE_TIMEOUT_MS / 1000} s ` +
+          `(npm start's poller every ${process.env.STREAM_POLL_MS ?? 250} ms)`,
+      ],
+      [
+        "counters caught up",
+        catchUp.caughtUp
+          ? `${catchUp.waitedMs.toFixed(0)} ms after the read-back began`
+          : `not within ${CATCH_UP_TIMEOUT_MS / 1000} s`,
+      ],
       ["total time", `${((Date.now() - started) / 1000).toFixed(1)} s`],
     ])}\n`,
   );
@@ -536,6 +634,7 @@ async function main(): Promise<number> {
   const problems = [
     ...(result.non2xx > 0 ? [`${result.non2xx} non-2xx responses`] : []),
     ...(result.errors > 0 ? [`${result.errors} connection errors/timeouts`] : []),
+    ...(lag.timedOut > 0 ? [`${lag.timedOut} lag samples not counted within ${LAG_SAMPLE_TIMEOUT_MS / 1000} s`] : []),
     ...unexpectedStatuses.map(([label, value]) => `unexpected ${label} ×${value}`),
     ...missing.slice(0, 5).map((id) => `acknowledged session ${id} is not listed`),
     ...unexpected.slice(0, 5).map((id) => `listed session ${id} was never acknowledged`),

@@ -18,12 +18,10 @@ import { documentClient, tableName } from "../../functions/store/dynamo-client.j
 import { sessionKey } from "../../functions/store/keys.js";
 import { putMembership } from "../../functions/store/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/organisation-store.js";
-import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
 import { type LocalDeletionWorker, startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
-import { type StreamPoller, startStreamPoller } from "../../local/stream-poller.js";
 import { rememberSecretsIn } from "./secrets-ledger.js";
 
 export interface TestKey {
@@ -54,27 +52,13 @@ export async function createTestKey(
 }
 
 /**
- * This test file's stream consumer: the poller `npm start` runs, reading DynamoDB Local's stream from the
- * moment the file is loaded, without background polling: {@link settleCounts} runs it until it has taken
- * every record written so far.
- */
-const streamPoller: StreamPoller = await startStreamPoller(
-  createLocalDynamoClient(inject("dynamodbEndpoint"), inject("dynamodbCredentials")),
-  {
-    endpoint: inject("dynamodbEndpoint"),
-    credentials: inject("dynamodbCredentials"),
-    tableName: inject("tableName"),
-    startAt: "now",
-    intervalMs: 0,
-  },
-);
-
-/**
  * Counts everything written to the table so far into sessions, rollups and summaries (what the stream
- * consumer does a moment after each write). Reads through {@link call} and {@link storedSession} settle first.
+ * consumer does a moment after each write): asks the run's one stream consumer (test/support/shared-stream-consumer.ts)
+ * to drain. Reads through {@link call} and {@link storedSession} settle first.
  */
 export async function settleCounts(): Promise<void> {
-  await streamPoller.drain();
+  const response = await fetch(inject("streamDrainUrl"), { method: "POST" });
+  if (response.status !== 204) throw new Error(`the stream consumer could not drain: ${await response.text()}`);
 }
 
 /** The in-process deletion worker of this test file (as `npm start` runs it). */
