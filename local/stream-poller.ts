@@ -54,6 +54,8 @@ interface ShardState {
   iterator: string | undefined;
   /** The last record handed to the consumer and accepted. */
   lastSequence: string | undefined;
+  /** A failed record to read again from when none before it was accepted (its position is not "after" any). */
+  retryFrom: string | undefined;
   /** Read to its end (the shard is closed and empty from here). */
   finished: boolean;
   initialType: ShardIteratorType;
@@ -137,6 +139,7 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
           parentShardId: shard.ParentShardId,
           iterator: undefined,
           lastSequence: undefined,
+          retryFrom: undefined,
           finished: false,
           initialType: firstDescribe && options.startAt === "now" ? "LATEST" : "TRIM_HORIZON",
         });
@@ -149,9 +152,11 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   async function iteratorOf(shard: ShardState): Promise<string | undefined> {
     if (shard.iterator !== undefined) return shard.iterator;
     const position =
-      shard.lastSequence === undefined
-        ? { ShardIteratorType: shard.initialType }
-        : { ShardIteratorType: "AFTER_SEQUENCE_NUMBER" as const, SequenceNumber: shard.lastSequence };
+      shard.retryFrom !== undefined
+        ? { ShardIteratorType: "AT_SEQUENCE_NUMBER" as const, SequenceNumber: shard.retryFrom }
+        : shard.lastSequence === undefined
+          ? { ShardIteratorType: shard.initialType }
+          : { ShardIteratorType: "AFTER_SEQUENCE_NUMBER" as const, SequenceNumber: shard.lastSequence };
     try {
       const result = await streams.send(
         new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.shardId, ...position }),
@@ -199,11 +204,14 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
         const before = failedIndex > 0 ? batch[failedIndex - 1] : start > 0 ? records[start - 1] : undefined;
         const kept = before?.dynamodb?.SequenceNumber;
         if (kept !== undefined) shard.lastSequence = kept;
+        // The very first record read failed: from the start position ("now" is LATEST) it would be skipped.
+        else if (shard.lastSequence === undefined && failedIndex === 0) shard.retryFrom = failed;
         shard.iterator = undefined;
         return accepted + Math.max(0, failedIndex);
       }
       accepted += batch.length;
       shard.lastSequence = batch.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
+      shard.retryFrom = undefined;
     }
     shard.iterator = page.NextShardIterator;
     if (page.NextShardIterator === undefined) shard.finished = true;
