@@ -12,7 +12,9 @@ export const PRICES = {
   region: "us-east-1",
   asOf: "2026-11",
   source:
-    "list prices as of 2026-11 (unchanged since the 2024-11-01 DynamoDB on-demand reduction), from the AWS pricing pages as known at that date; not re-verified online by this run",
+    "list prices as of 2026-11 (unchanged since the 2024-11-01 DynamoDB on-demand reduction), from the AWS pricing pages as known at that date; not re-verified online by this run. " +
+    "DynamoDB Streams: GetRecords calls made by AWS Lambda triggers are free (DynamoDB pricing page, on-demand, 'Change data capture: DynamoDB Streams'), so the stream consumer pays Lambda and the DynamoDB reads/writes it makes, not its stream reads. " +
+    "Transactions: TransactWriteItems bills 2 WCU per item per started KB (DynamoDB developer guide, 'Capacity unit consumption for transactions')",
   /** HTTP API, first 300 million requests a month; each request metered in 512 KB increments. */
   apiGatewayHttpPerMillionRequests: 1.0,
   /** Lambda arm64 duration, first 7.5 billion GB-s a month. */
@@ -21,6 +23,8 @@ export const PRICES = {
   /** DynamoDB on-demand, standard table class. */
   dynamoDbPerMillionWriteRequestUnits: 0.625,
   dynamoDbPerMillionReadRequestUnits: 0.125,
+  /** DynamoDB Streams read request units when the reader is a Lambda trigger (event source mapping): free. */
+  dynamoDbStreamsReadsByLambda: 0,
   /** S3 Standard PUT: only for event payloads offloaded to the payload bucket (none in a typical event). */
   s3PutPerThousandRequests: 0.005,
 } as const;
@@ -51,6 +55,19 @@ const MILLION = 1_000_000;
 
 function lambdaDurationPerMillion(billedMs: number, memoryMb: number): number {
   return (billedMs / 1000) * (memoryMb / 1024) * PRICES.lambdaArm64PerGbSecond * MILLION;
+}
+
+/** The sum of several units of work (e.g. the request path and the stream consumer's share of one event). */
+export function addWork(...parts: readonly UnitWork[]): UnitWork {
+  const sum = (pick: (work: UnitWork) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    apiRequests: sum((work) => work.apiRequests),
+    lambdaInvocations: sum((work) => work.lambdaInvocations),
+    lambdaBilledMs: sum((work) => work.lambdaBilledMs),
+    writeRequestUnits: sum((work) => work.writeRequestUnits),
+    readRequestUnits: sum((work) => work.readRequestUnits),
+    s3Puts: sum((work) => work.s3Puts),
+  };
 }
 
 export function costPerMillion(work: UnitWork, memoryMb: number): CostBreakdown {

@@ -14,7 +14,11 @@
  * capacity-model.ts), so with capacity metering on the meter also reads the
  * images of the transaction's items before and after it (consistent
  * BatchGetItem, not counted, not timed: the metered pass is separate from
- * the timed one) and computes what AWS would bill from them.
+ * the timed one) and computes what AWS would bill from them. With
+ * `transactionImages: "deferred"` it reads nothing around a transaction (so
+ * the work it meters is not slowed down, e.g. the stream consumer under load)
+ * and records the transaction's targets instead, to be costed later from the
+ * items' final images (see `modelDeferredTransactions`).
  */
 import type { ConsumedCapacity } from "@aws-sdk/client-dynamodb";
 import { BatchGetCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -42,11 +46,20 @@ export interface CommandRecord {
   readonly indexUnits: number | undefined;
   /** For `TransactWriteItems`: the units AWS would bill, from the items' images. */
   readonly modelled: { readonly table: number; readonly indexes: number } | undefined;
+  /** The command carried a `ConditionExpression`. */
+  readonly conditional: boolean;
+  /** The partition key the command addressed (`Key.PK`, or a transaction's first item's), if one. */
+  readonly partition: string | undefined;
+  /** With deferred transaction images: a transaction's items, to be costed later. */
+  readonly targets: readonly TransactTarget[] | undefined;
 }
 
 export interface DynamoMeter {
-  /** Starts recording; with `capacity`, also measures the capacity of every command. */
-  start(options: { readonly capacity: boolean }): void;
+  /**
+   * Starts recording; with `capacity`, also measures the capacity of every command (transactions: from
+   * images read around each one, or with `transactionImages: "deferred"` from images read later).
+   */
+  start(options: { readonly capacity: boolean; readonly transactionImages?: "around" | "deferred" }): void;
   /** Returns (and forgets) what was recorded since `start` or the previous `drain`. */
   drain(): CommandRecord[];
   /** Stops recording (the middlewares stay installed but do nothing). */
@@ -57,7 +70,7 @@ interface InFlight {
   attempts: number;
 }
 
-interface TransactTarget {
+export interface TransactTarget {
   readonly action: TransactAction;
   readonly table: string;
   readonly key: Image;
@@ -80,6 +93,26 @@ function purposeOf(input: unknown): CommandPurpose {
   if (pk.startsWith("APIKEY#")) return "keyLookup";
   if (pk.startsWith("ORG#") && sk.startsWith("APIKEY#")) return "keyLastUsed";
   return "route";
+}
+
+function partitionOf(command: string, input: unknown, targets: readonly TransactTarget[]): string | undefined {
+  if (command === "TransactWriteItems") {
+    const pk = targets[0]?.key.PK;
+    return typeof pk === "string" ? pk : undefined;
+  }
+  if (typeof input !== "object" || input === null) return undefined;
+  const { Key, Item } = input as { Key?: Image; Item?: Image };
+  const pk = (Key ?? Item)?.PK;
+  return typeof pk === "string" ? pk : undefined;
+}
+
+function isConditional(command: string, input: unknown): boolean {
+  if (typeof input !== "object" || input === null) return false;
+  if (command === "TransactWriteItems") {
+    const items = (input as { TransactItems?: Record<string, { ConditionExpression?: string }>[] }).TransactItems;
+    return (items ?? []).some((entry) => Object.values(entry).some((operation) => operation?.ConditionExpression));
+  }
+  return typeof (input as { ConditionExpression?: unknown }).ConditionExpression === "string";
 }
 
 function itemCount(command: string, input: unknown): number {
@@ -128,6 +161,7 @@ function splitCapacity(entry: ConsumedCapacity): { table: number; indexes: numbe
 export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
   let recording = false;
   let capacity = false;
+  let deferred = false;
   /** > 0 while the meter itself reads images: those reads are not the service's work. */
   let ownReads = 0;
   let records: CommandRecord[] = [];
@@ -169,8 +203,8 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
       const command = operationName(context.commandName);
       const kind = READ_COMMANDS.has(command) ? "read" : WRITE_COMMANDS.has(command) ? "write" : "other";
       const askCapacity = capacity && kind !== "other";
-      const targets = askCapacity && command === "TransactWriteItems" ? transactTargets(args.input) : [];
-      const before = targets.length > 0 ? await readImages(targets) : undefined;
+      const targets = command === "TransactWriteItems" ? transactTargets(args.input) : [];
+      const before = askCapacity && !deferred && targets.length > 0 ? await readImages(targets) : undefined;
       if (askCapacity) (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = "INDEXES";
       const flight: InFlight = { attempts: 0 };
       inFlight.set(context, flight);
@@ -179,6 +213,9 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
         purpose: purposeOf(args.input),
         kind,
         items: itemCount(command, args.input),
+        conditional: isConditional(command, args.input),
+        partition: partitionOf(command, args.input, targets),
+        targets: askCapacity && deferred && targets.length > 0 ? targets : undefined,
       } as const;
       try {
         const result = await next(args);
@@ -241,6 +278,7 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
     start(options) {
       recording = true;
       capacity = options.capacity;
+      deferred = options.transactionImages === "deferred";
       records = [];
     },
     drain() {
@@ -251,8 +289,52 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
     stop() {
       recording = false;
       capacity = false;
+      deferred = false;
     },
   };
+}
+
+/**
+ * Costs transactions recorded with deferred images from the items' images as they are now (read with
+ * consistent BatchGetItem; call with the meter stopped). For items that only grow (counters, rollups)
+ * the final image is at least as large as any earlier one, so the figure is an upper bound.
+ */
+export async function modelDeferredTransactions(
+  client: DynamoDBDocumentClient,
+  records: readonly CommandRecord[],
+): Promise<CommandRecord[]> {
+  const byTable = new Map<string, Map<string, Image>>();
+  for (const record of records) {
+    for (const target of record.targets ?? []) {
+      const keys = byTable.get(target.table) ?? new Map<string, Image>();
+      keys.set(keyString(target.table, target.key), target.key);
+      byTable.set(target.table, keys);
+    }
+  }
+  const images = new Map<string, Image>();
+  for (const [table, keys] of byTable) {
+    const all = [...keys.values()];
+    for (let start = 0; start < all.length; start += 100) {
+      let pending: Image[] | undefined = all.slice(start, start + 100);
+      while (pending !== undefined && pending.length > 0) {
+        const page: BatchGetCommandOutput = await client.send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: [...pending], ConsistentRead: true } } }),
+        );
+        for (const item of page.Responses?.[table] ?? []) images.set(keyString(table, item), item);
+        pending = page.UnprocessedKeys?.[table]?.Keys;
+      }
+    }
+  }
+  return records.map((record) => {
+    if (record.targets === undefined || !record.succeeded) return record;
+    const items: TransactItemImages[] = record.targets.map((target) => {
+      const now = images.get(keyString(target.table, target.key));
+      return target.action === "Put"
+        ? { action: "Put", before: undefined, after: target.item }
+        : { action: target.action, before: now, after: target.action === "Update" ? now : undefined };
+    });
+    return { ...record, modelled: transactionWriteUnits(items) };
+  });
 }
 
 /** Units AWS would bill for a recorded command: the image-based figure for transactions, else what DynamoDB reported. */

@@ -17,7 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build, version as esbuildVersion } from "esbuild";
-import { acceptsUserToken, deletionWorker, type RouteDefinition, routes } from "../../functions/routes.js";
+import {
+  acceptsUserToken,
+  deletionWorker,
+  type RouteDefinition,
+  routes,
+  streamConsumer,
+} from "../../functions/routes.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { median } from "./stats.js";
 
@@ -97,7 +103,7 @@ function routeEnvironment(route: RouteDefinition): Record<string, string> {
   };
 }
 
-/** Every function of the stack (each route, the deletion worker) and the bare-client baseline. */
+/** Every function of the stack (each route, the deletion worker, the stream consumer) and the bare-client baseline. */
 export function bundleTargets(): BundleTarget[] {
   return [
     ...routes.map((route) => ({
@@ -113,6 +119,17 @@ export function bundleTargets(): BundleTarget[] {
         ...LAMBDA_ENVIRONMENT,
         AWS_LAMBDA_FUNCTION_NAME: deletionWorker.id,
         ...(deletionWorker.payloadAccess === undefined ? {} : { PAYLOAD_BUCKET: "ats-bench-payloads" }),
+      },
+      baseline: false,
+    },
+    {
+      id: streamConsumer.id,
+      entry: streamConsumer.entry,
+      environment: {
+        ...LAMBDA_ENVIRONMENT,
+        AWS_LAMBDA_FUNCTION_NAME: streamConsumer.id,
+        SESSION_EVENTS_BUS: "ats-bench-session-events",
+        ...(streamConsumer.payloadAccess === undefined ? {} : { PAYLOAD_BUCKET: "ats-bench-payloads" }),
       },
       baseline: false,
     },

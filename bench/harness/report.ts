@@ -1,12 +1,15 @@
 /** bench/results.json and bench/results.md from one run's measurements. */
+import type { CountingResult } from "../phases/counting.js";
 import type { EndpointResult, MemoryRun } from "../phases/endpoints.js";
 import type { FloorResult } from "../phases/floor.js";
-import type { HandlerResult } from "../phases/handlers.js";
+import type { DynamoWork, HandlerResult } from "../phases/handlers.js";
 import type { CostBreakdown, MemoryOption, PRICES, UnitWork } from "./cost-model.js";
 import type { BundleResult, BundleSettings } from "./packaging.js";
 
 export interface CostLine {
   readonly unit: string;
+  /** Which work of the unit: the request (API Gateway, the route's Lambda, its DynamoDB), the stream consumer's counting, or both. */
+  readonly part: "request path" | "counting" | "total";
   readonly description: string;
   readonly work: UnitWork;
   readonly cost: CostBreakdown;
@@ -25,6 +28,8 @@ export interface TargetLine {
   readonly measured: string;
   /** undefined: no threshold given, reported only. */
   readonly met: boolean | undefined;
+  /** Why it is missed and what it would take (shown when missed). */
+  readonly note?: string;
 }
 
 export interface BenchSettings {
@@ -41,6 +46,7 @@ export interface BenchSettings {
   readonly seedEventsPerSession: number;
   readonly coldRuns: number;
   readonly rssSeconds: number;
+  readonly streamPollMs: number;
   readonly warmUp: number;
   readonly floorWarmUp: number;
 }
@@ -60,6 +66,8 @@ export interface BenchResults {
     readonly rssSecondsSource: string;
   };
   readonly floor: FloorResult;
+  readonly counting: CountingResult;
+  readonly firstEvent: { readonly first: DynamoWork; readonly later: DynamoWork };
   readonly handlers: readonly HandlerResult[];
   readonly endpoints: readonly EndpointResult[];
   readonly memory: MemoryRun;
@@ -86,6 +94,8 @@ export interface BenchResults {
     readonly handlerFailures: number;
     readonly serverProblemLogLines: number;
     readonly benchProcessProblemLogLines: number;
+    readonly streamPollErrors: number;
+    readonly countingPartialFailures: number;
   };
   readonly targets: readonly TargetLine[];
   readonly notes: readonly string[];
@@ -138,6 +148,12 @@ export function renderMarkdown(results: BenchResults): string {
     ),
     "",
   );
+  const missed = results.targets.filter((line) => line.met === false);
+  if (missed.length > 0) {
+    out.push("How the misses come about, and what it would take (figures from this run):", "");
+    for (const line of missed) out.push(`- **${line.name}.** ${line.note ?? "(no analysis recorded)"}`);
+    out.push("");
+  }
 
   out.push("## Ratios (same run)", "");
   const ratioRows = Object.entries(results.ratios).map(([name, value]) => [name, n(value, 2)]);
@@ -145,10 +161,11 @@ export function renderMarkdown(results: BenchResults): string {
 
   out.push("## 1. Floor: raw DynamoDB calls from Node (service's document client)", "");
   out.push(
-    `Item: the event item exactly as POST /api/sdk/events stores it (built by the service's \`eventItem\`), ≈ ${floor.eventItemBytes} bytes. ` +
+    `Item: the event item exactly as POST /api/sdk/events stores it (built by the service's \`eventItem\`), ≈ ${floor.eventItemBytes} bytes; every write puts a fresh item. ` +
       `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, run just before section 3's sequential runs; concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight ` +
-      "(each transaction: as many items, so a 100-item transaction runs 1/100 as often, yet at least 10 times sequentially and twice per slot in flight). The two transactions are the writes the event routes make, on the same items, " +
-      "so they are the floor of those routes' own design; units: as DynamoDB Local reports them, and for the transactions what AWS bills (2 WCU per item per KB, modelled from the item images as in section 4).",
+      "(a write of n items runs 1/n as often, yet at least 10 times sequentially and twice per slot in flight). The conditional PutItem is POST /api/sdk/events' write; the four BatchWriteItems of 25 in parallel are " +
+      "POST /api/sdk/events/batch's write of 100 events (event-batch-store.ts sends them with Promise.all); the transaction is the single-event write before issue 14, for the before/after. " +
+      "Units: as DynamoDB Local reports them, for the transaction what AWS bills (2 WCU per item per KB, modelled from the item images as in section 4).",
     "",
   );
   out.push(
@@ -235,7 +252,7 @@ export function renderMarkdown(results: BenchResults): string {
   if (putFloor !== undefined) {
     out.push(
       `DynamoDB item writes per second under load (requests/s × items written per request, section 4): ${itemWrites.join(", ")}; ` +
-        `raw PutItem at ${settings.concurrency} in flight: ${int(putFloor.concurrent.operationsPerSecond)}/s. ` +
+        `raw conditional PutItem at ${settings.concurrency} in flight: ${int(putFloor.concurrent.operationsPerSecond)}/s. ` +
         "On this machine the event routes under load are bound by what DynamoDB Local can write on the shared cores.",
       "",
     );
@@ -342,11 +359,70 @@ export function renderMarkdown(results: BenchResults): string {
     out.push(
       `- Single event on a warm container: **${n(single.work.roundTrips.mode, 0)} round trip** per event (mean ${n(single.work.roundTrips.mean, 3)} with the amortised lease/key writes), ` +
         `**${n(single.work.writeUnits.mode, 1)} WCU** per event (mean ${n(single.work.writeUnits.mean, 3)}) for an event item of ≈ ${floor.eventItemBytes} bytes (< 1 KB).`,
-      `- Batched (100 events to one session): ${n(batch.work.roundTrips.mode, 0)} round trips per request, ` +
-        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**.`,
+      `- Batched (100 events to one session, no client ids: the plain lane): ${n(batch.work.roundTrips.mode, 0)} round trips per request ("${batch.work.typicalCommands.signature}"), ` +
+        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**. (Events with the client's own id, as the SDK sends them, add one consistent BatchGetItem per request for the replay check: reads, not writes.)`,
+      `- First event of a session in a container (${results.firstEvent.first.invocations} sessions this process had not seen): ` +
+        `${n(results.firstEvent.first.roundTrips.mode, 0)} round trips, "${results.firstEvent.first.typicalCommands.signature}" (${n(results.firstEvent.first.readUnits.mean, 2)} RRU, ${n(results.firstEvent.first.writeUnits.mean, 2)} WRU mean); ` +
+        `the second event of each: ${n(results.firstEvent.later.roundTrips.mode, 0)}, "${results.firstEvent.later.typicalCommands.signature}".`,
       "",
     );
   }
+
+  out.push("## 4b. Counting: the stream consumer under the load phase", "");
+  const counting = results.counting;
+  out.push(
+    `The poller of local/stream-poller.ts with the service's consumer (functions/stream/stream-consumer.ts), every ${counting.intervalMs} ms (STREAM_POLL_MS), ` +
+      `up to ${counting.batchSize} records per invocation, from the first request of the endpoints' runs under load (section 2) to their last, then drained (not during the memory run): ${n(counting.seconds, 1)} s, of which ${n(counting.drainSeconds, 1)} s draining after the load stopped. ` +
+      "Records filtered as the stack's event source mapping filters them (INSERT or MODIFY of a session partition; a batch with none left is no invocation): " +
+      `${int(counting.invocations)} invocations, records per invocation p50 ${n(counting.recordsPerInvocation.p50, 0)} (max ${n(counting.recordsPerInvocation.max, 0)}), ${int(counting.filteredOut)} records filtered out, ` +
+      `${counting.partialFailures} partial failures. DynamoDB work metered per invocation (round trips, Local-reported RRU for the consistent GetItem, ` +
+      "transactions costed by the capacity model from the items' images read after the run — final images, an upper bound since counters only grow — so nothing was read around a transaction while counting). " +
+      "Lag = the time the handler returned (counts committed) − the event's createdAt (set just before its PutItem). Classes: the sessions written by single events, by batches, and the rest " +
+      "(the sessions created and completed by the session endpoints: starts and ends, no events). Duration and invocations are shared between classes by their records; the consumer's own session updates " +
+      "pass the filter and come back as records (they count nothing).",
+    "",
+  );
+  out.push(
+    table(
+      [
+        "class",
+        "events",
+        "records",
+        "invocations (share)",
+        "events per session per batch",
+        "transactions",
+        "items per transaction",
+        "commands",
+        "WRU per event",
+        "RRU per event",
+        "Lambda ms per event",
+        "lag p50 ms",
+        "lag p95 ms",
+        "lag p99 ms",
+        "lag max ms",
+      ],
+      counting.classes.map((line) => [
+        line.trafficClass,
+        int(line.events),
+        int(line.records),
+        n(line.invocations, 1),
+        n(line.eventsPerSessionPerBatch, 1),
+        int(line.transactions),
+        n(line.itemsPerTransaction, 1),
+        Object.entries(line.commands)
+          .map(([name, count]) => `${name} ×${int(count)}`)
+          .join(", "),
+        n(line.perEvent.writeRequestUnits, 3),
+        n(line.perEvent.readRequestUnits, 3),
+        n(line.perEvent.lambdaBilledMs, 3),
+        n(line.lag.p50, 0),
+        n(line.lag.p95, 0),
+        n(line.lag.p99, 0),
+        n(line.lag.max, 0),
+      ]),
+    ),
+    "",
+  );
 
   out.push("## 5. Lambda packaging", "");
   out.push(
@@ -401,7 +477,9 @@ export function renderMarkdown(results: BenchResults): string {
       `$${cost.prices.lambdaPerMillionRequests.toFixed(2)} per million requests at ${cost.memoryMb} MB; DynamoDB on-demand ` +
       `$${cost.prices.dynamoDbPerMillionWriteRequestUnits} per million WRU and $${cost.prices.dynamoDbPerMillionReadRequestUnits} per million RRU; ` +
       `S3 PUT $${cost.prices.s3PutPerThousandRequests} per 1,000 only for offloaded payloads (0 in the typical event). ` +
-      "Lambda duration = the in-process handler durations of section 3, each rounded up to 1 ms; WRU/RRU = the billed means of section 4.",
+      "Request path: Lambda duration = the in-process handler durations of section 3, each rounded up to 1 ms; WRU/RRU = the billed means of section 4. " +
+      "Counting: the stream consumer's invocations, billed ms and WRU/RRU of section 4b divided by the events it counted of that class (its stream reads are free: see the price source); " +
+      "the consumer runs at the same memory size. Total = request path + counting, judged against the target.",
     "",
   );
   out.push(
@@ -420,7 +498,7 @@ export function renderMarkdown(results: BenchResults): string {
         "Lambda ms budget per unit",
       ],
       cost.lines.map((line) => [
-        `${line.unit} (${line.description})`,
+        `${line.unit} — ${line.part} (${line.description})`,
         usd(line.cost.apiGateway),
         usd(line.cost.lambdaRequests),
         usd(line.cost.lambdaDuration),
@@ -439,7 +517,7 @@ export function renderMarkdown(results: BenchResults): string {
     table(
       ["inputs per unit", "API requests", "Lambda invocations", "billed Lambda ms", "WRU", "RRU", "S3 PUTs"],
       cost.lines.map((line) => [
-        line.unit,
+        `${line.unit} — ${line.part}`,
         n(line.work.apiRequests, 3),
         n(line.work.lambdaInvocations, 3),
         n(line.work.lambdaBilledMs, 3),
@@ -454,14 +532,18 @@ export function renderMarkdown(results: BenchResults): string {
     `Sensitivity (not the verdict): at ${cost.memoryMb} MB a function gets about min(1, ${cost.memoryMb}/1,769) of a vCPU, so CPU-bound work may run slower ` +
       `there than on this machine. Scaling each invocation's measured CPU time by max(1, 1,769/${cost.memoryMb}) (DynamoDB waits unchanged) gives: ` +
       cost.lines
+        .filter((line) => line.part !== "counting")
         .map(
           (line) =>
-            `${line.unit} ${usd(line.cpuScaled.cost.total)} (Lambda duration ${usd(line.cpuScaled.cost.lambdaDuration)}, ${n(line.cpuScaled.work.lambdaBilledMs, 2)} billed ms per unit)`,
+            `${line.unit} ${line.part} ${usd(line.cpuScaled.cost.total)} (Lambda duration ${usd(line.cpuScaled.cost.lambdaDuration)}, ${n(line.cpuScaled.work.lambdaBilledMs, 2)} billed ms per unit)`,
         )
         .join("; ") +
       `. Not in the brief's price list either: CloudWatch Logs ingestion of the one request log line per invocation ` +
       `($${cost.cloudWatchLogsPerGb}/GB as known, unverified) would add ` +
-      cost.lines.map((line) => `${usd(line.logIngestionPerMillion)} (${line.unit})`).join(", ") +
+      cost.lines
+        .filter((line) => line.part !== "counting")
+        .map((line) => `${usd(line.logIngestionPerMillion)} (${line.unit} ${line.part})`)
+        .join(", ") +
       " per million; the EMF metrics lines Lambda also writes are not emitted locally and not counted.",
     "",
   );
@@ -526,7 +608,8 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(
     `Endpoint runs: ${results.errors.endpointErrors} errors (connection errors, timeouts, unexpected statuses, failed batch items). ` +
       `In-process handler invocations: ${results.errors.handlerFailures} failures. WARN/ERROR log lines: ${results.errors.serverProblemLogLines} ` +
-      `from the server, ${results.errors.benchProcessProblemLogLines} in the bench process.`,
+      `from the server, ${results.errors.benchProcessProblemLogLines} in the bench process. Stream consumer: ${results.errors.streamPollErrors} failed polls, ` +
+      `${results.errors.countingPartialFailures} invocations answering with a failed record (read again).`,
     "",
   );
 

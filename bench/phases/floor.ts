@@ -1,17 +1,26 @@
 /**
- * Phase 1, the floor: raw PutItem / UpdateItem / GetItem of an event item
- * (built by the service's own `eventItem`, so it is exactly what
- * POST /api/sdk/events stores), straight from Node through the service's
- * document client — sequential, then 32 (or BENCH_CONCURRENCY) in flight.
+ * Phase 1, the floor: raw DynamoDB calls of the event item (built by the
+ * service's own `eventItem`, so it is exactly what POST /api/sdk/events
+ * stores), straight from Node through the service's document client —
+ * sequential, then 32 (or BENCH_CONCURRENCY) in flight:
+ *
+ * - the conditional PutItem (`attribute_not_exists(PK)`) POST /api/sdk/events makes;
+ * - BatchWriteItem of 25 such items, and four of them (100 items) sequentially and in parallel, the latter
+ *   being what POST /api/sdk/events/batch does with 100 events (event-batch-store.ts `putAll`);
+ * - a consistent GetItem;
+ * - the pre-issue-14 single-event write, a TransactWriteItems of the event put + a counter update, kept for
+ *   the before/after comparison.
+ *
+ * Every write puts a fresh item (never one already stored), as the routes do.
  * Also calibrates how DynamoDB Local reports transactional capacity.
  *
  * Imported only after the service environment points at DynamoDB Local.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { AgentEvent, NewEvent } from "../../functions/domain/event.js";
 import { newId } from "../../functions/domain/ids.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { MAX_TRANSACTION_ITEMS } from "../../functions/store/event-batch-store.js";
+import { BATCH_WRITE_LIMIT } from "../../functions/store/event-batch-plan.js";
 import { eventItem } from "../../functions/store/event-store.js";
 import { expiryEpochSeconds } from "../../functions/store/retention.js";
 import { type Image, itemBytes, standardWriteUnits } from "../harness/capacity-model.js";
@@ -27,9 +36,18 @@ export interface Throughput {
   readonly latency: LatencySummary;
 }
 
+export type FloorOperationId =
+  | "conditionalPut"
+  | "getItem"
+  | "batchWrite25"
+  | "batchWrite4x25Sequential"
+  | "batchWrite4x25Parallel"
+  | "legacyEventTransaction";
+
 export interface FloorOperation {
+  readonly id: FloorOperationId;
   readonly label: string;
-  /** Items one operation writes or reads (1, except the transactions shaped like the event routes). */
+  /** Items one operation writes or reads (1, except the batch writes and the transaction). */
   readonly itemsPerOperation: number;
   readonly sequential: Throughput;
   readonly concurrent: Throughput;
@@ -129,88 +147,125 @@ export async function floorBench(options: {
 }): Promise<FloorBench> {
   const { samples, warmUp, concurrentOperations, inFlight } = options;
   const sessionId = newId("session");
-  // The batch route fills a transaction: up to MAX_TRANSACTION_ITEMS − 1 event puts + the counter update.
-  const BATCH_CHUNK = MAX_TRANSACTION_ITEMS - 1;
-  // Enough distinct items that no two transactions in flight put the same one.
-  const items = await eventItems(
-    Math.max(warmUp + samples + concurrentOperations + 1, 2 * inFlight * MAX_TRANSACTION_ITEMS),
-    sessionId,
-  );
-  const keyOf = (index: number) => {
-    const item = items[index % items.length] as Record<string, unknown>;
-    return { PK: item.PK, SK: item.SK };
-  };
-  let nextPut = 0;
-  const put = () =>
-    documentClient.send(new PutCommand({ TableName: tableName, Item: items[nextPut++ % items.length] }));
-  const update = (index: number) =>
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keyOf(index),
-        UpdateExpression: "ADD eventCount :one, eventCost :cost SET lastActivityAt = :now",
-        ExpressionAttributeValues: { ":one": 1, ":cost": 0.0021, ":now": new Date().toISOString() },
-      }),
-    );
-  const get = (index: number) =>
-    documentClient.send(new GetCommand({ TableName: tableName, Key: keyOf(index), ConsistentRead: true }));
+  const chunk = BATCH_WRITE_LIMIT;
 
-  // The write shapes of the event routes, for the same items: POST /api/sdk/events is one transaction of
-  // the event put + the session's counter update; the batch route writes a session's events in transactions
-  // of up to 99 puts + that counter update. Counter items rotate over 256 sessions so that no two
-  // transactions in flight touch the same one (which would be a transaction conflict, not a measurement).
-  const counterUpdate = (index: number) => ({
-    Update: {
-      TableName: tableName,
-      Key: { PK: `SESSION#${sessionId}-${index % 256}`, SK: "SESSION" },
-      UpdateExpression: "ADD eventCount :one, eventCost :cost SET lastActivityAt = :now",
-      ExpressionAttributeValues: { ":one": 1, ":cost": 0.0021, ":now": new Date().toISOString() },
-    },
-  });
-  const eventTransaction = (index: number) =>
+  const put = (items: () => Record<string, unknown>) => () =>
     documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [{ Put: { TableName: tableName, Item: items[nextPut++ % items.length] } }, counterUpdate(index)],
-      }),
+      new PutCommand({ TableName: tableName, Item: items(), ConditionExpression: "attribute_not_exists(PK)" }),
     );
-  const chunkTransaction = (index: number) =>
+  /** One BatchWriteItem of `chunk` fresh items, unprocessed ones retried (none are, on DynamoDB Local). */
+  const batchWrite = async (items: () => Record<string, unknown>) => {
+    let pending = Array.from({ length: chunk }, () => ({ PutRequest: { Item: items() } }));
+    while (pending.length > 0) {
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+    }
+  };
+  // The pre-issue-14 write of POST /api/sdk/events: the event put + its session's counter update in one
+  // transaction. Counter items rotate over 256 sessions so that no two transactions in flight touch the same
+  // one (which would be a transaction conflict, not a measurement).
+  const legacyTransaction = (items: () => Record<string, unknown>) => (index: number) =>
     documentClient.send(
       new TransactWriteCommand({
         TransactItems: [
-          ...Array.from({ length: BATCH_CHUNK }, () => ({
-            Put: { TableName: tableName, Item: items[nextPut++ % items.length] },
-          })),
-          counterUpdate(index),
+          { Put: { TableName: tableName, Item: items(), ConditionExpression: "attribute_not_exists(PK)" } },
+          {
+            Update: {
+              TableName: tableName,
+              Key: { PK: `FLOORCOUNTER#${sessionId}-${index % 256}`, SK: "SESSION" },
+              UpdateExpression: "ADD eventCount :one, eventCost :cost SET lastActivityAt = :now",
+              ExpressionAttributeValues: { ":one": 1, ":cost": 0.0021, ":now": new Date().toISOString() },
+            },
+          },
         ],
       }),
     );
 
-  const kinds = [
-    { label: "PutItem (event item)", run: put, unitKind: "WCU" as const, items: 1 },
-    { label: "UpdateItem (event item: ADD counters, SET timestamp)", run: update, unitKind: "WCU" as const, items: 1 },
-    { label: "GetItem (event item, strongly consistent)", run: get, unitKind: "RCU" as const, items: 1 },
+  const kinds: {
+    id: FloorOperationId;
+    label: string;
+    items: number;
+    unitKind: "WCU" | "RCU";
+    make: (items: () => Record<string, unknown>) => (index: number) => Promise<unknown>;
+  }[] = [
     {
-      label: "TransactWriteItems: event put + counter update (POST /api/sdk/events' write)",
-      run: eventTransaction,
-      unitKind: "WCU" as const,
-      items: 2,
+      id: "conditionalPut",
+      label: "PutItem, conditional attribute_not_exists(PK) (POST /api/sdk/events' write)",
+      items: 1,
+      unitKind: "WCU",
+      make: put,
     },
     {
-      label: `TransactWriteItems: ${BATCH_CHUNK} event puts + counter update (the batch route's write)`,
-      run: chunkTransaction,
-      unitKind: "WCU" as const,
-      items: BATCH_CHUNK + 1,
+      id: "getItem",
+      label: "GetItem (event item, strongly consistent)",
+      items: 1,
+      unitKind: "RCU",
+      make: () => (index) => {
+        const item = written[index % written.length] as Record<string, unknown>;
+        return documentClient.send(
+          new GetCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }),
+        );
+      },
+    },
+    {
+      id: "batchWrite25",
+      label: `BatchWriteItem of ${chunk} event items`,
+      items: chunk,
+      unitKind: "WCU",
+      make: (items) => () => batchWrite(items),
+    },
+    {
+      id: "batchWrite4x25Sequential",
+      label: `4 × BatchWriteItem of ${chunk}, one after another (100 events)`,
+      items: 4 * chunk,
+      unitKind: "WCU",
+      make: (items) => async () => {
+        for (let index = 0; index < 4; index++) await batchWrite(items);
+      },
+    },
+    {
+      id: "batchWrite4x25Parallel",
+      label: `4 × BatchWriteItem of ${chunk} in parallel (100 events: POST /api/sdk/events/batch's write)`,
+      items: 4 * chunk,
+      unitKind: "WCU",
+      make: (items) => () => Promise.all(Array.from({ length: 4 }, () => batchWrite(items))),
+    },
+    {
+      id: "legacyEventTransaction",
+      label: "before issue 14: TransactWriteItems of the event put + counter update (the old single-event write)",
+      items: 2,
+      unitKind: "WCU",
+      make: legacyTransaction,
     },
   ];
-  /** A kind's share of the sample counts: a 100-item transaction runs 1/100 as many times. */
+  /** A kind's share of the sample counts: a 100-item write runs 1/100 as many times. */
   const share = (count: number, items: number) => Math.max(10, Math.round(count / items));
+  const concurrentCount = (items: number) => Math.max(2 * inFlight, share(concurrentOperations, items));
+  // Fresh items for every write (+ the metered one), made up front so that making them is not timed.
+  const writtenPerKind = kinds.map((kind) =>
+    kind.unitKind === "RCU"
+      ? 0
+      : (share(warmUp, kind.items) + share(samples, kind.items) + concurrentCount(kind.items) + 1) * kind.items,
+  );
+  const pools = await Promise.all(writtenPerKind.map((count) => eventItems(count, sessionId)));
+  const written: Record<string, unknown>[] = pools[0] ?? [];
+  const runs = kinds.map((kind, position) => {
+    const items = pools[position] ?? [];
+    let next = 0;
+    return kind.make(() => {
+      const item = items[next++];
+      if (item === undefined) throw new Error(`floor: ${kind.label} ran out of fresh items`);
+      return item;
+    });
+  });
   const sequentialResults = new Map<string, Throughput>();
   return {
     async sequential() {
-      for (const kind of kinds) {
-        for (let index = 0; index < share(warmUp, kind.items); index++) await kind.run(index);
-        const seq = await sequential(kind.run, share(samples, kind.items));
-        sequentialResults.set(kind.label, seq);
+      for (const [position, kind] of kinds.entries()) {
+        const run = runs[position] as (index: number) => Promise<unknown>;
+        for (let index = 0; index < share(warmUp, kind.items); index++) await run(index);
+        const seq = await sequential(run, share(samples, kind.items));
+        sequentialResults.set(kind.id, seq);
         options.log(
           `  ${kind.label}: p50 ${seq.latency.p50.toFixed(2)} ms, ${seq.operationsPerSecond.toFixed(0)}/s sequential`,
         );
@@ -218,27 +273,29 @@ export async function floorBench(options: {
     },
     async concurrent() {
       const measured: FloorOperation[] = [];
-      for (const kind of kinds) {
-        const seq = sequentialResults.get(kind.label);
+      for (const [position, kind] of kinds.entries()) {
+        const run = runs[position] as (index: number) => Promise<unknown>;
+        const seq = sequentialResults.get(kind.id);
         if (seq === undefined) throw new Error("floor: sequential() must run first");
-        const conc = await concurrent(
-          kind.run,
-          Math.max(2 * inFlight, share(concurrentOperations, kind.items)),
-          inFlight,
-        );
+        const conc = await concurrent(run, concurrentCount(kind.items), inFlight);
         options.meter.start({ capacity: true });
-        await kind.run(0);
-        const [record] = options.meter.drain();
+        await run(0);
+        const records = options.meter.drain();
         options.meter.stop();
         measured.push({
+          id: kind.id,
           label: kind.label,
           itemsPerOperation: kind.items,
           sequential: seq,
           concurrent: conc,
-          reportedUnits:
-            record?.modelled !== undefined
-              ? record.modelled.table + record.modelled.indexes
-              : (record?.tableUnits ?? Number.NaN) + (record?.indexUnits ?? 0),
+          reportedUnits: records.reduce(
+            (sum, record) =>
+              sum +
+              (record.modelled !== undefined
+                ? record.modelled.table + record.modelled.indexes
+                : (record.tableUnits ?? Number.NaN) + (record.indexUnits ?? 0)),
+            0,
+          ),
           unitKind: kind.unitKind,
         });
         options.log(
@@ -246,9 +303,16 @@ export async function floorBench(options: {
         );
       }
       const capacityChecks = await checkCapacityModel(options.meter);
-      return { operations: measured, eventItemBytes: itemBytes(items[0]), capacityChecks };
+      return { operations: measured, eventItemBytes: itemBytes(written[0]), capacityChecks };
     },
   };
+}
+
+/** The floor operation `id` of a result (throws when missing). */
+export function floorOperation(result: FloorResult, id: FloorOperationId): FloorOperation {
+  const found = result.operations.find((operation) => operation.id === id);
+  if (found === undefined) throw new Error(`floor result has no ${id}`);
+  return found;
 }
 
 /**

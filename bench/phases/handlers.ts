@@ -35,6 +35,8 @@ export interface DynamoWork {
   /** Items written per invocation (each item of a transaction or batch counts). */
   readonly itemWritesMean: number;
   readonly failedCommands: number;
+  /** The most frequent sequence of commands of an invocation (e.g. `PutItem (conditional)`) and its share. */
+  readonly typicalCommands: { readonly signature: string; readonly share: number };
 }
 
 export interface HandlerResult {
@@ -63,7 +65,18 @@ export interface HandlerResult {
   readonly work: DynamoWork;
 }
 
-function summarizeWork(perInvocation: readonly CommandRecord[][]): DynamoWork {
+/** One invocation's commands in order, e.g. `GetItem + PutItem (conditional)`. */
+export function commandSignature(records: readonly CommandRecord[]): string {
+  if (records.length === 0) return "none";
+  return records
+    .map(
+      (record) =>
+        `${record.command}${record.conditional ? " (conditional)" : ""}${record.purpose === "route" ? "" : ` [${record.purpose}]`}`,
+    )
+    .join(" + ");
+}
+
+export function summarizeWork(perInvocation: readonly CommandRecord[][]): DynamoWork {
   const roundTrips = perInvocation.map((records) => records.reduce((sum, record) => sum + record.attempts, 0));
   const counts: Record<string, number> = {};
   for (const records of perInvocation) {
@@ -100,7 +113,22 @@ function summarizeWork(perInvocation: readonly CommandRecord[][]): DynamoWork {
       ),
     ),
     failedCommands: perInvocation.flat().filter((record) => !record.succeeded).length,
+    typicalCommands: typical(perInvocation.map(commandSignature)),
   };
+}
+
+function typical(signatures: readonly string[]): { signature: string; share: number } {
+  const counts = new Map<string, number>();
+  for (const signature of signatures) counts.set(signature, (counts.get(signature) ?? 0) + 1);
+  let best = "none";
+  let bestCount = 0;
+  for (const [signature, count] of counts) {
+    if (count > bestCount) {
+      best = signature;
+      bestCount = count;
+    }
+  }
+  return { signature: best, share: signatures.length === 0 ? 0 : bestCount / signatures.length };
 }
 
 export type HandlerTiming = Omit<HandlerResult, "work" | "failures">;
@@ -111,8 +139,13 @@ export interface InProcessHandler {
   time(): Promise<HandlerTiming>;
   /** The metered pass: DynamoDB commands, round trips and units per invocation. */
   meter(): Promise<DynamoWork>;
-  /** Invocations that did not answer as expected (both passes). */
+  /** Invocations that did not answer as expected (all passes). */
   failures(): number;
+  /**
+   * The first-event probe: for each session (one this process has not seen), two invocations with the
+   * meter on; the DynamoDB work of the first and of the second.
+   */
+  firstAndLater(bodies: readonly string[]): Promise<{ first: DynamoWork; later: DynamoWork }>;
 }
 
 export async function inProcessHandler(
@@ -133,8 +166,8 @@ export async function inProcessHandler(
   const headers = { authorization: `Bearer ${options.keys[operation.apiKey]}`, "content-type": "application/json" };
   const next = operation.lane(0);
   let failures = 0;
-  const invoke = async () => {
-    const event = gatewayEvent(operation.route, { ...next(), headers });
+  const invoke = async (request = next()) => {
+    const event = gatewayEvent(operation.route, { ...request, headers });
     const context = lambdaContext(operation.route.id, options.memoryMb);
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -195,5 +228,23 @@ export async function inProcessHandler(
       return summarizeWork(perInvocation);
     },
     failures: () => failures,
+    async firstAndLater(bodies) {
+      const first: CommandRecord[][] = [];
+      const later: CommandRecord[][] = [];
+      const path = next().path;
+      options.meter.start({ capacity: true });
+      try {
+        for (const body of bodies) {
+          options.meter.drain();
+          await invoke({ path, body });
+          first.push(options.meter.drain());
+          await invoke({ path, body });
+          later.push(options.meter.drain());
+        }
+      } finally {
+        options.meter.stop();
+      }
+      return { first: summarizeWork(first), later: summarizeWork(later) };
+    },
   };
 }
