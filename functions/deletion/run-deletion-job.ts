@@ -7,7 +7,6 @@
  * it is recorded on the job (`failedSessions`, `failures`) and the job goes
  * on with the others, finishing `completed_with_errors`.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { DeletionJobMessage } from "../domain/deletion-job.js";
 import { AtsError, NotFoundError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
@@ -19,10 +18,9 @@ import {
   markRunning,
   recordJobFailure,
 } from "../store/deletion-job-store.js";
-import { documentClient, tableName } from "../store/dynamo-client.js";
-import { sessionTimelineKeys } from "../store/keys.js";
 import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/retention.js";
 import { deleteSession } from "../store/session-deletion.js";
+import { sessionIdsOfUser } from "../store/user-sessions.js";
 import { backoff } from "../store/write-retry.js";
 
 /** Tries per session before it is recorded as failed (throttling and races usually pass on a retry). */
@@ -49,33 +47,6 @@ async function deleteWithRetries(
     }
   }
   return { failure };
-}
-
-/** The user's session ids, one keys-only index page at a time (GSI3, docs/data-model.md pattern 12). */
-async function* sessionIdsOfUser(principal: Principal, userId: string): AsyncGenerator<string> {
-  const partition = sessionTimelineKeys({
-    id: "",
-    orgId: principal.orgId,
-    environment: principal.environment,
-    agentName: "",
-    userId,
-    createdAt: "",
-  }).GSI3PK;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: "GSI3",
-        KeyConditionExpression: "GSI3PK = :pk",
-        ExpressionAttributeValues: { ":pk": partition },
-        ExclusiveStartKey: startKey,
-        Limit: 100,
-      }),
-    );
-    for (const item of page.Items ?? []) yield String(item.PK).slice("SESSION#".length);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
 }
 
 export async function runDeletionJob(message: DeletionJobMessage): Promise<void> {

@@ -4,8 +4,6 @@
  * under `DELETIONS#PENDING` so a restarted worker can resume it, and an
  * `ACTIVE#<userId>` pointer makes a repeated request return the same job.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   type DeletionFailure,
   type DeletionJob,
@@ -15,18 +13,61 @@ import {
 import { NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
-import { documentClient, tableName } from "./dynamo-client.js";
-import { deletionJobKey, type ItemKey, PENDING_DELETIONS_PARTITION, pendingDeletionKey, tenant } from "./keys.js";
+import { defineEntity } from "./entity.js";
+import { activeDeletionKey, deletionJobKey, PENDING_DELETIONS_PARTITION, pendingDeletionKey, tenant } from "./keys.js";
+import {
+  getItem,
+  isConditionFailure,
+  putIfAbsentItem,
+  putItem,
+  queryAll,
+  type TransactItem,
+  transact,
+  updateIfExists,
+  updateItem,
+  updateRequest,
+} from "./table-operations.js";
 
 export const DELETION_JOB_ENTITY = "deletionJob";
 
-function activeJobKey(tenantPrefix: string, userId: string): ItemKey {
-  return { PK: `DELETIONS#${tenantPrefix}`, SK: `ACTIVE#${userId}` };
-}
+/** The job item, in its tenant's partition. */
+const deletionJobEntity = defineEntity<DeletionJob, DeletionJob>({
+  tag: DELETION_JOB_ENTITY,
+  fields: {
+    jobId: "string",
+    orgId: "string",
+    environment: "string",
+    userId: "string",
+    status: "string",
+    createdAt: "string",
+  },
+  key: (job) => deletionJobKey(tenant(job.orgId, job.environment), job.jobId),
+  attributes: (job) => ({ ...job }),
+});
 
-function jobFromItem(item: Record<string, unknown>): DeletionJob {
-  const { PK, SK, entity, ...job } = item;
-  return job as unknown as DeletionJob;
+/** The marker of an unfinished job under `DELETIONS#PENDING` (what a restarted worker resumes). */
+const pendingDeletionEntity = defineEntity<DeletionJobMessage, DeletionJobMessage>({
+  tag: "deletionPending",
+  fields: { jobId: "string", orgId: "string", environment: "string" },
+  key: (message) => pendingDeletionKey(message.jobId),
+  attributes: (message) => ({ ...message }),
+  fromFields: (fields) => ({
+    jobId: String(fields.jobId),
+    orgId: String(fields.orgId),
+    environment: fields.environment === "test" ? "test" : "live",
+  }),
+});
+
+/** The pointer from a user to their unfinished job (one job per user and tenant). */
+const activeJobPointerEntity = defineEntity<{ readonly jobId: string }, DeletionJob>({
+  tag: "deletionPointer",
+  fields: { jobId: "string" },
+  key: (job) => activeDeletionKey(tenant(job.orgId, job.environment), job.userId),
+  attributes: (job) => ({ jobId: job.jobId }),
+});
+
+function jobKeyOf(message: DeletionJobMessage) {
+  return deletionJobKey(tenant(message.orgId, message.environment), message.jobId);
 }
 
 /** Starts erasing a user's data, or returns the unfinished job already doing it (`created: false`). */
@@ -47,41 +88,17 @@ export async function createDeletionJob(
     createdAt: new Date(nowMs).toISOString(),
   };
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...activeJobKey(tenantPrefix, userId), entity: "deletionPointer", jobId: job.jobId },
-              ConditionExpression: "attribute_not_exists(PK)",
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...deletionJobKey(tenantPrefix, job.jobId), entity: DELETION_JOB_ENTITY, ...job },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...pendingDeletionKey(job.jobId), entity: "deletionPending", ...messageOf(job) },
-            },
-          },
-        ],
-      }),
-    );
+    await transact([
+      putIfAbsentItem(activeJobPointerEntity.toItem(job)),
+      putItem(deletionJobEntity.toItem(job)),
+      putItem(pendingDeletionEntity.toItem(messageOf(job))),
+    ]);
     return { job, created: true };
   } catch (error) {
-    const taken =
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
-    if (!taken) throw error;
-    const pointer = await documentClient.send(
-      new GetCommand({ TableName: tableName, Key: activeJobKey(tenantPrefix, userId), ConsistentRead: true }),
-    );
-    return { job: await getDeletionJob(principal, String(pointer.Item?.jobId)), created: false };
+    if (!isConditionFailure(error, 0)) throw error;
+    const pointer = await getItem(activeDeletionKey(tenantPrefix, userId));
+    const jobId = pointer === undefined ? "" : activeJobPointerEntity.fromItem(pointer).jobId;
+    return { job: await getDeletionJob(principal, jobId), created: false };
   }
 }
 
@@ -90,14 +107,8 @@ export function messageOf(job: DeletionJob): DeletionJobMessage {
 }
 
 async function readJob(message: DeletionJobMessage): Promise<DeletionJob | undefined> {
-  const result = await documentClient.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: deletionJobKey(tenant(message.orgId, message.environment), message.jobId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item === undefined ? undefined : jobFromItem(result.Item);
+  const item = await getItem(jobKeyOf(message));
+  return item === undefined ? undefined : deletionJobEntity.fromItem(item);
 }
 
 /** A job of the principal's tenant; other tenants' jobs are not found. */
@@ -115,34 +126,30 @@ export async function findDeletionJob(message: DeletionJobMessage): Promise<Dele
 
 export async function markRunning(message: DeletionJobMessage): Promise<void> {
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: deletionJobKey(tenant(message.orgId, message.environment), message.jobId),
-        UpdateExpression: "SET #status = :running",
-        ConditionExpression: "NOT #status IN (:completed, :withErrors)",
-        ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: {
-          ":running": "running",
-          ":completed": "completed",
-          ":withErrors": "completed_with_errors",
+    await updateIfExists(
+      jobKeyOf(message),
+      { set: { status: "running" } },
+      {
+        allowed: ["status"],
+        condition: {
+          expression: "NOT #status IN (:completed, :withErrors)",
+          values: { ":completed": "completed", ":withErrors": "completed_with_errors" },
         },
-      }),
+      },
     );
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }
 
 /** The transaction item that counts one deleted session (and its events) on the job. */
-export function jobCounterUpdate(message: DeletionJobMessage, deletedEvents: number) {
+export function jobCounterUpdate(message: DeletionJobMessage, deletedEvents: number): TransactItem {
   return {
-    Update: {
-      TableName: tableName,
-      Key: deletionJobKey(tenant(message.orgId, message.environment), message.jobId),
-      UpdateExpression: "ADD deletedSessions :one, deletedEvents :events",
-      ExpressionAttributeValues: { ":one": 1, ":events": deletedEvents },
-    },
+    Update: updateRequest(
+      jobKeyOf(message),
+      { add: { deletedSessions: 1, deletedEvents } },
+      { allowed: ["deletedSessions", "deletedEvents"], mayCreate: true },
+    ),
   };
 }
 
@@ -151,27 +158,18 @@ export function jobCounterUpdate(message: DeletionJobMessage, deletedEvents: num
  * `failures` while fewer than MAX_LISTED_FAILURES are.
  */
 export async function recordJobFailure(message: DeletionJobMessage, failure: DeletionFailure): Promise<void> {
-  const key = deletionJobKey(tenant(message.orgId, message.environment), message.jobId);
+  const key = jobKeyOf(message);
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression:
-          "ADD failedSessions :one SET failures = list_append(if_not_exists(failures, :none), :failure)",
-        ConditionExpression: "attribute_not_exists(failures) OR size(failures) < :max",
-        ExpressionAttributeValues: { ":one": 1, ":none": [], ":failure": [failure], ":max": MAX_LISTED_FAILURES },
-      }),
-    );
+    await updateItem({
+      Key: key,
+      UpdateExpression: "ADD failedSessions :one SET failures = list_append(if_not_exists(failures, :none), :failure)",
+      ConditionExpression: "attribute_not_exists(failures) OR size(failures) < :max",
+      ExpressionAttributeValues: { ":one": 1, ":none": [], ":failure": [failure], ":max": MAX_LISTED_FAILURES },
+    });
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: "ADD failedSessions :one",
-        ExpressionAttributeValues: { ":one": 1 },
-      }),
+    if (!isConditionFailure(error)) throw error;
+    await updateItem(
+      updateRequest(key, { add: { failedSessions: 1 } }, { allowed: ["failedSessions"], mayCreate: true }),
     );
   }
 }
@@ -179,41 +177,30 @@ export async function recordJobFailure(message: DeletionJobMessage, failure: Del
 /** Finishes the job: `completed`, or `completed_with_errors` when `failed` sessions could not be deleted. */
 export async function completeJob(job: DeletionJob, failed = 0, nowMs = Date.now()): Promise<void> {
   const tenantPrefix = tenant(job.orgId, job.environment);
-  await documentClient.send(
-    new TransactWriteCommand({
-      TransactItems: [
+  await transact([
+    {
+      Update: updateRequest(
+        deletionJobEntity.key(job),
         {
-          Update: {
-            TableName: tableName,
-            Key: deletionJobKey(tenantPrefix, job.jobId),
-            UpdateExpression: "SET #status = :completed, completedAt = :now",
-            ExpressionAttributeNames: { "#status": "status" },
-            ExpressionAttributeValues: {
-              ":completed": failed === 0 ? "completed" : "completed_with_errors",
-              ":now": new Date(nowMs).toISOString(),
-            },
+          set: {
+            status: failed === 0 ? "completed" : "completed_with_errors",
+            completedAt: new Date(nowMs).toISOString(),
           },
         },
-        { Delete: { TableName: tableName, Key: pendingDeletionKey(job.jobId) } },
-        { Delete: { TableName: tableName, Key: activeJobKey(tenantPrefix, job.userId) } },
-      ],
-    }),
-  );
+        { allowed: ["status", "completedAt"], mayCreate: true },
+      ),
+    },
+    { Delete: { Key: pendingDeletionKey(job.jobId) } },
+    { Delete: { Key: activeDeletionKey(tenantPrefix, job.userId) } },
+  ]);
 }
 
 /** Unfinished jobs (to resume after a restart). */
 export async function listPendingJobs(): Promise<DeletionJobMessage[]> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "PK = :pk",
-      ExpressionAttributeValues: { ":pk": PENDING_DELETIONS_PARTITION },
-      ConsistentRead: true,
-    }),
-  );
-  return (result.Items ?? []).map((item) => ({
-    jobId: String(item.jobId),
-    orgId: String(item.orgId),
-    environment: item.environment === "test" ? "test" : "live",
-  }));
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk",
+    ExpressionAttributeValues: { ":pk": PENDING_DELETIONS_PARTITION },
+    ConsistentRead: true,
+  });
+  return items.map(pendingDeletionEntity.fromItem);
 }

@@ -6,33 +6,26 @@
  * was processed; unprocessed puts are retried with backoff. Counters and
  * rollups follow from the change stream (functions/stream/).
  */
-import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, NotFoundError, UnprocessableError } from "../domain/errors.js";
 import type { AgentEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
-import { batchGetItems } from "./batch-get.js";
-import { documentClient, tableName } from "./dynamo-client.js";
-import { type BatchEventInput, chunked, type PlannedEvent, planEventBatch } from "./event-batch-plan.js";
+import { batchGetItems, writeAllWithRetry } from "./batch-operations.js";
+import type { Item } from "./entity.js";
+import { type BatchEventInput, type PlannedEvent, planEventBatch } from "./event-batch-plan.js";
 import { assertOccurredAt, discardPayloadsIfNotStored, eventItem, storedAfter } from "./event-store.js";
-import { IDEMPOTENCY_WINDOW_SECONDS } from "./idempotency-store.js";
+import { eventIdempotencyRecordEntity } from "./idempotency-store.js";
 import { eventIdempotencyKey, eventKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
-import { backoff } from "./write-retry.js";
+import { getItem, isConditionFailure, putIfAbsentItem, transact } from "./table-operations.js";
 
 export type { BatchEventInput } from "./event-batch-plan.js";
-
-/** Attempts of a BatchWriteItem request before its remaining puts are reported failed. */
-const WRITE_ATTEMPTS = 8;
 
 /** A stored event (with its id), or the error that kept it out (mapped to HTTP by the handler). */
 export type BatchEventResult =
   | { readonly index: number; readonly id: string; readonly replayed?: true }
   | { readonly index: number; readonly error: unknown };
-
-type Item = Record<string, unknown>;
 
 /** A key or client id already naming another event: 422 for a key (as for Idempotency-Key), 409 for an id (as for sessions). */
 function reusedKey(planned?: PlannedEvent) {
@@ -94,31 +87,12 @@ async function settleReplays(keyed: readonly PlannedEvent[]) {
   return { settled, fresh };
 }
 
-/** Puts `items` with BatchWriteItem, retrying unprocessed ones; resolves with the keys never processed. */
+/** Puts `items` with BatchWriteItem, retrying unprocessed ones; resolves with the sort keys never processed. */
 async function putAll(items: readonly Item[]): Promise<Set<string>> {
-  const failed = new Set<string>();
-  await Promise.all(
-    chunked(items).map(async (chunk) => {
-      let pending = chunk.map((item) => ({ PutRequest: { Item: item } }));
-      for (let attempt = 0; pending.length > 0 && attempt < WRITE_ATTEMPTS; attempt++) {
-        if (attempt > 0) await backoff(attempt + 2);
-        try {
-          const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-          pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-        } catch (error) {
-          if (attempt === WRITE_ATTEMPTS - 1) break;
-          if (!isRetryable(error)) break;
-        }
-      }
-      for (const request of pending) failed.add(String(request.PutRequest.Item.SK));
-    }),
+  const { unprocessed } = await writeAllWithRetry(items.map((item) => ({ PutRequest: { Item: item } })));
+  return new Set(
+    unprocessed.flatMap((request) => ("PutRequest" in request ? [String(request.PutRequest.Item.SK)] : [])),
   );
-  return failed;
-}
-
-function isRetryable(error: unknown): boolean {
-  const name = error instanceof Error ? error.name : "";
-  return name !== "ValidationException" && name !== "AccessDeniedException";
 }
 
 /**
@@ -128,35 +102,24 @@ function isRetryable(error: unknown): boolean {
 async function writeRecorded(principal: Principal, planned: PlannedEvent, item: Item, nowMs: number) {
   const recordKey = eventIdempotencyKey(principal.orgId, principal.environment, String(planned.idempotencyKey));
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: {
-                ...recordKey,
-                entity: "idempotencyRecord",
-                fingerprint: planned.fingerprint,
-                eventId: planned.id,
-                ttl: Math.floor(nowMs / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
-              },
-              ConditionExpression: "attribute_not_exists(PK)",
-            },
-          },
-          { Put: { TableName: tableName, Item: item, ConditionExpression: "attribute_not_exists(PK)" } },
-        ],
-      }),
-    );
+    await transact([
+      putIfAbsentItem(
+        eventIdempotencyRecordEntity.toItem({
+          key: recordKey,
+          fingerprint: planned.fingerprint,
+          eventId: planned.id,
+          nowMs,
+        }),
+      ),
+      putIfAbsentItem(item),
+    ]);
     return { index: planned.index, id: planned.id };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    if (error.CancellationReasons?.[0]?.Code !== "ConditionalCheckFailed") throw error;
-    const record = await documentClient.send(
-      new GetCommand({ TableName: tableName, Key: recordKey, ConsistentRead: true }),
-    );
-    if (record.Item?.fingerprint === planned.fingerprint) {
-      return { index: planned.index, id: String(record.Item?.eventId), replayed: true as const };
+    if (!isConditionFailure(error, 0)) throw error;
+    const stored = await getItem(recordKey);
+    const record = stored === undefined ? undefined : eventIdempotencyRecordEntity.fromItem(stored);
+    if (record !== undefined && record.fingerprint === planned.fingerprint) {
+      return { index: planned.index, id: record.eventId, replayed: true as const };
     }
     throw reusedKey();
   }

@@ -17,8 +17,22 @@ export function tenant(orgId: string, environment: Environment): string {
   return `ORG#${orgId}#ENV#${environment}`;
 }
 
+const ORGANISATION_PARTITION_PREFIX = "ORG#";
+
+/** An organisation's partition: the organisation, its key records and audit, its members. */
+export function organisationPartition(orgId: string): string {
+  return `${ORGANISATION_PARTITION_PREFIX}${orgId}`;
+}
+
+/** The organisation id of an organisation partition key (`ORG#<orgId>`), or undefined for any other partition. */
+export function orgIdOfPartition(partitionKey: string): string | undefined {
+  return partitionKey.startsWith(ORGANISATION_PARTITION_PREFIX)
+    ? partitionKey.slice(ORGANISATION_PARTITION_PREFIX.length)
+    : undefined;
+}
+
 export function organisationKey(orgId: string): ItemKey {
-  return { PK: `ORG#${orgId}`, SK: "ORG" };
+  return { PK: organisationPartition(orgId), SK: "ORG" };
 }
 
 /** The credential item of a key, addressed by the key's SHA-256: one read authenticates. */
@@ -28,9 +42,10 @@ export function apiKeyCredentialKey(keyHash: string): ItemKey {
 
 /** The organisation's record of a key, in the organisation's partition. */
 export function apiKeyRecordKey(orgId: string, keyId: string): ItemKey {
-  return { PK: `ORG#${orgId}`, SK: `APIKEY#${keyId}` };
+  return { PK: organisationPartition(orgId), SK: `${API_KEY_RECORD_PREFIX}${keyId}` };
 }
 
+/** The sort-key prefix of an organisation's key records. */
 export const API_KEY_RECORD_PREFIX = "APIKEY#";
 
 /** GSI2: a key record found by its id alone (the operator CLI's `revoke --id`). */
@@ -44,7 +59,7 @@ export function apiKeyIdPartition(keyId: string): string {
 
 /** Audit records of a key, in time order: `AUDIT#APIKEY#<keyId>#<auditId>`. */
 export function apiKeyAuditKey(orgId: string, keyId: string, auditId: string): ItemKey {
-  return { PK: `ORG#${orgId}`, SK: `${apiKeyAuditPrefix(keyId)}${auditId}` };
+  return { PK: organisationPartition(orgId), SK: `${apiKeyAuditPrefix(keyId)}${auditId}` };
 }
 
 export function apiKeyAuditPrefix(keyId: string): string {
@@ -53,19 +68,23 @@ export function apiKeyAuditPrefix(keyId: string): string {
 
 /** A user's membership, stored twice: under the organisation and under the user. */
 export function membershipKey(orgId: string, userId: string): ItemKey {
-  return { PK: `ORG#${orgId}`, SK: `MEMBER#${userId}` };
+  return { PK: organisationPartition(orgId), SK: `${MEMBERSHIP_PREFIX}${userId}` };
 }
 
+/** The sort-key prefix of an organisation's members. */
 export const MEMBERSHIP_PREFIX = "MEMBER#";
 
 /** Audit records of a membership, in time order: `AUDIT#MEMBER#<userId>#<auditId>` (organisation partition). */
 export function memberAuditKey(orgId: string, userId: string, auditId: string): ItemKey {
-  return { PK: `ORG#${orgId}`, SK: `AUDIT#MEMBER#${userId}#${auditId}` };
+  return { PK: organisationPartition(orgId), SK: `AUDIT#MEMBER#${userId}#${auditId}` };
 }
 
 export function userMembershipKey(userId: string, orgId: string): ItemKey {
-  return { PK: `USER#${userId}`, SK: `ORG#${orgId}` };
+  return { PK: userPartition(userId), SK: `${USER_MEMBERSHIP_PREFIX}${orgId}` };
 }
+
+/** The sort-key prefix of a user's memberships (in the user's partition). */
+export const USER_MEMBERSHIP_PREFIX = "ORG#";
 
 export function userPartition(userId: string): string {
   return `USER#${userId}`;
@@ -79,9 +98,12 @@ export function sessionKey(sessionId: string): ItemKey {
   return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "SESSION" };
 }
 
+/** The sort-key prefix of a session's events. */
+export const EVENT_PREFIX = "EVENT#";
+
 /** Events sort after the session item, in id (= time) order. */
 export function eventKey(sessionId: string, eventId: string): ItemKey {
-  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: `EVENT#${eventId}` };
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: `${EVENT_PREFIX}${eventId}` };
 }
 
 interface SessionIndexInput {
@@ -201,6 +223,11 @@ export function deletionJobKey(tenantPrefix: string, jobId: string): ItemKey {
   return { PK: `DELETIONS#${tenantPrefix}`, SK: `JOB#${jobId}` };
 }
 
+/** The marker that makes a repeated erasure request of a user return the unfinished job. */
+export function activeDeletionKey(tenantPrefix: string, userId: string): ItemKey {
+  return { PK: `DELETIONS#${tenantPrefix}`, SK: `ACTIVE#${userId}` };
+}
+
 export const PENDING_DELETIONS_PARTITION = "DELETIONS#PENDING";
 
 export function pendingDeletionKey(jobId: string): ItemKey {
@@ -223,6 +250,16 @@ export function requestIdempotencyKey(orgId: string, environment: Environment, k
 
 export function eventIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
   return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#EVENT#${key}`, SK: "IDEMPOTENCY" };
+}
+
+/** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
+export function organisationRateLimitBucket(orgId: string): string {
+  return `ORG#${orgId}`;
+}
+
+/** A rate-limit bucket of one API key: `KEY#<keyId>`. */
+export function keyRateLimitBucket(keyId: string): string {
+  return `KEY#${keyId}`;
 }
 
 /** A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>` or `RATELIMIT#KEY#<keyId>#<window>` (minutes since the epoch). */

@@ -7,64 +7,32 @@
  * is deleted by the consumer (functions/store/stream-counting.ts). The session
  * item goes last, so a deletion that fails part-way is finished by another.
  */
-import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import {
-  BatchWriteCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
 import { outcomeCounters, toolCounts } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
-import { documentClient, tableName } from "./dynamo-client.js";
-import { type ItemKey, sessionKey } from "./keys.js";
+import { deleteAll } from "./batch-operations.js";
+import { EVENT_PREFIX, sessionKey } from "./keys.js";
 import { deletePayloadsOf } from "./payload-store.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
+import { isConditionFailure, keyOf, queryPages, type TransactItem, transact } from "./table-operations.js";
 
-const BATCH_WRITE_LIMIT = 25;
-const MAX_ATTEMPTS = 8;
 const DELETE_ATTEMPTS = 5;
-
-async function pause(attempt: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-}
-
-/** Deletes items by key, retrying unprocessed ones with backoff. */
-export async function deleteItems(keys: readonly ItemKey[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-    let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((key) => ({ DeleteRequest: { Key: key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === MAX_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed`);
-      if (attempt > 0) await pause(attempt);
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-    }
-  }
-}
 
 /** Deletes every event item of a session; resolves with how many there were. */
 async function deleteEventsOf(sessionId: string): Promise<number> {
   let deleted = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
-        ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":events": "EVENT#" },
-        ProjectionExpression: "PK, SK",
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    await deleteItems((page.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
-    deleted += page.Items?.length ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
+  for await (const page of queryPages({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
+    ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":events": EVENT_PREFIX },
+    ProjectionExpression: "PK, SK",
+    ConsistentRead: true,
+  })) {
+    await deleteAll(page.items.map(keyOf));
+    deleted += page.items.length;
+  }
   return deleted;
 }
 
@@ -101,7 +69,7 @@ export function withdrawal(session: Session): RollupChange {
 }
 
 /** An extra transaction item written with the deletion (an erasure job's counters), given the events it deleted. */
-export type DeletionReceipt = (session: Session, deletedEvents: number) => Record<string, unknown>;
+export type DeletionReceipt = (session: Session, deletedEvents: number) => TransactItem;
 
 /**
  * Deletes a session of the principal's tenant with its events and its rollup
@@ -122,10 +90,9 @@ export async function deleteSession(
     // unchanged), so a failure of the transaction leaves a session that a DELETE again finishes.
     const target = rollupTargetOf(session, nowMs);
     const legacy = session.rollupRetentionDays === undefined;
-    const transactItems: NonNullable<TransactWriteCommandInput["TransactItems"]> = [
+    const transactItems: TransactItem[] = [
       {
         Delete: {
-          TableName: tableName,
           Key: sessionKey(sessionId),
           // What the stream consumer counted is what is withdrawn: it must not count more in between.
           ConditionExpression:
@@ -147,14 +114,11 @@ export async function deleteSession(
     if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     try {
-      await documentClient.send(new TransactWriteCommand({ TransactItems: transactItems }));
+      await transact(transactItems);
       forgetSession(sessionId);
       return session;
     } catch (error) {
-      const raced =
-        error instanceof TransactionCanceledException &&
-        error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed";
-      if (!raced) throw error;
+      if (!isConditionFailure(error, 0)) throw error;
     }
   }
   throw new ConflictError(`Session ${sessionId} kept changing while it was being deleted; retry the request`);

@@ -3,16 +3,15 @@
  * a key condition on one index (docs/data-model.md, patterns 7–11b); the
  * keys-only index page is then hydrated with BatchGetItem.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { Principal } from "../domain/principal.js";
 import type { Session, SessionStatus } from "../domain/session.js";
-import { batchGetItems } from "./batch-get.js";
+import { batchGetItems } from "./batch-operations.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./cursor-signing.js";
-import { documentClient, tableName } from "./dynamo-client.js";
-import type { ItemKey } from "./keys.js";
 import { agentSortPrefix, sessionStatusPartition, sessionTimelineKeys, sessionUserStatusPartition } from "./keys.js";
 import { isExpired } from "./retention.js";
 import { sessionFromItem } from "./session-store.js";
+import { INDEXES, type IndexDefinition } from "./table-definition.js";
+import { keyOf, queryPage } from "./table-operations.js";
 
 export interface SessionFilters {
   readonly agentName?: string | undefined;
@@ -23,9 +22,7 @@ export interface SessionFilters {
 }
 
 interface IndexQuery {
-  readonly indexName: string;
-  readonly partitionAttribute: string;
-  readonly sortAttribute: string;
+  readonly index: IndexDefinition;
   readonly partition: string;
   /** Sort-key prefix every item of this query shares (an encoded agent name), or "". */
   readonly prefix: string;
@@ -46,10 +43,8 @@ function indexQueryFor(principal: Principal, filters: SessionFilters): IndexQuer
     userId: filters.userId ?? "",
     createdAt: "",
   });
-  const index = (n: number, partition: string, prefix = "") => ({
-    indexName: `GSI${n}`,
-    partitionAttribute: `GSI${n}PK`,
-    sortAttribute: `GSI${n}SK`,
+  const index = (definition: IndexDefinition, partition: string, prefix = "") => ({
+    index: definition,
     partition,
     prefix,
   });
@@ -58,18 +53,24 @@ function indexQueryFor(principal: Principal, filters: SessionFilters): IndexQuer
   if (userId !== undefined && status !== undefined) {
     // GSI7 by time, GSI8 by agent then time: one user's sessions in one status.
     return index(
-      filters.agentName === undefined ? 7 : 8,
+      filters.agentName === undefined ? INDEXES.userStatusSessions : INDEXES.userStatusAgentSessions,
       sessionUserStatusPartition(orgId, environment, status, userId),
       agent,
     );
   }
   if (userId !== undefined)
-    return filters.agentName === undefined ? index(3, timeline.GSI3PK) : index(6, timeline.GSI6PK, agent);
+    return filters.agentName === undefined
+      ? index(INDEXES.userSessions, timeline.GSI3PK)
+      : index(INDEXES.userAgentSessions, timeline.GSI6PK, agent);
   if (status !== undefined) {
     const partition = sessionStatusPartition(orgId, environment, status);
-    return filters.agentName === undefined ? index(4, partition) : index(5, partition, agent);
+    return filters.agentName === undefined
+      ? index(INDEXES.statusSessions, partition)
+      : index(INDEXES.statusAgentSessions, partition, agent);
   }
-  return filters.agentName === undefined ? index(1, timeline.GSI1PK) : index(2, timeline.GSI2PK);
+  return filters.agentName === undefined
+    ? index(INDEXES.tenantSessions, timeline.GSI1PK)
+    : index(INDEXES.agentSessionsAndKeyIds, timeline.GSI2PK);
 }
 
 /**
@@ -103,21 +104,18 @@ export async function listSessions(
   const upper = `${query.prefix}${filters.to === undefined ? "~" : `${filters.to}#~`}`;
   const items: Session[] = [];
   for (let queries = 0; queries < MAX_QUERIES_PER_PAGE && items.length < page.limit; queries++) {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: query.indexName,
-        KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lower AND :upper",
-        ExpressionAttributeNames: { "#pk": query.partitionAttribute, "#sk": query.sortAttribute },
-        ExpressionAttributeValues: { ":pk": query.partition, ":lower": lower, ":upper": upper },
-        ScanIndexForward: false,
-        Limit: page.limit - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const keys: ItemKey[] = (result.Items ?? []).map((entry) => ({ PK: String(entry.PK), SK: String(entry.SK) }));
+    const result = await queryPage({
+      index: query.index,
+      KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lower AND :upper",
+      ExpressionAttributeNames: { "#pk": query.index.partitionKey, "#sk": query.index.sortKey },
+      ExpressionAttributeValues: { ":pk": query.partition, ":lower": lower, ":upper": upper },
+      ScanIndexForward: false,
+      Limit: page.limit - items.length,
+      startKey,
+    });
+    const keys = result.items.map(keyOf);
     items.push(...(await batchGetItems(keys)).filter((item) => !isExpired(item, nowMs)).map(sessionFromItem));
-    startKey = result.LastEvaluatedKey;
+    startKey = result.lastKey;
     if (startKey === undefined) break;
   }
   return { items, nextCursor: startKey === undefined ? null : await encodeCursor(startKey, scope) };

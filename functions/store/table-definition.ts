@@ -35,13 +35,42 @@ export const TTL_ATTRIBUTE = "ttl";
  */
 export const INDEX_PROJECTION = "KEYS_ONLY";
 
+function generic(n: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8): IndexDefinition {
+  return { indexName: `GSI${n}`, partitionKey: `GSI${n}PK`, sortKey: `GSI${n}SK` };
+}
+
+/**
+ * The indexes by the access pattern they serve (docs/data-model.md): store
+ * modules name an index through this map, never by a string literal. GSI2 is
+ * overloaded: sessions by agent, and a key record by its id.
+ */
+export const INDEXES = {
+  /** GSI1 `<tenant>#SESSIONS`: every session of a tenant, by time. */
+  tenantSessions: generic(1),
+  /** GSI2 `<tenant>#AGENT#<name>` (sessions by agent) and `APIKEYID#<keyId>` (a key record by id). */
+  agentSessionsAndKeyIds: generic(2),
+  /** GSI3 `<tenant>#USER#<userId>`: an external user's sessions, by time. */
+  userSessions: generic(3),
+  /** GSI4 `<tenant>#STATUS#<status>`: sessions in one status, by time. */
+  statusSessions: generic(4),
+  /** GSI5 the GSI4 partition, sorted by agent then time. */
+  statusAgentSessions: generic(5),
+  /** GSI6 the GSI3 partition, sorted by agent then time. */
+  userAgentSessions: generic(6),
+  /** GSI7 `<tenant>#USERSTATUS#<status>#<userId>`: one user's sessions in one status, by time. */
+  userStatusSessions: generic(7),
+  /** GSI8 the GSI7 partition, sorted by agent then time. */
+  userStatusAgentSessions: generic(8),
+} as const satisfies Readonly<Record<string, IndexDefinition>>;
+
+/** Every global secondary index, in number order (what the CDK stack and the local table create). */
 export const GLOBAL_INDEXES: readonly IndexDefinition[] = [
-  { indexName: "GSI1", partitionKey: "GSI1PK", sortKey: "GSI1SK" },
-  { indexName: "GSI2", partitionKey: "GSI2PK", sortKey: "GSI2SK" },
-  { indexName: "GSI3", partitionKey: "GSI3PK", sortKey: "GSI3SK" },
-  { indexName: "GSI4", partitionKey: "GSI4PK", sortKey: "GSI4SK" },
-  { indexName: "GSI5", partitionKey: "GSI5PK", sortKey: "GSI5SK" },
-  { indexName: "GSI6", partitionKey: "GSI6PK", sortKey: "GSI6SK" },
-  { indexName: "GSI7", partitionKey: "GSI7PK", sortKey: "GSI7SK" },
-  { indexName: "GSI8", partitionKey: "GSI8PK", sortKey: "GSI8SK" },
+  INDEXES.tenantSessions,
+  INDEXES.agentSessionsAndKeyIds,
+  INDEXES.userSessions,
+  INDEXES.statusSessions,
+  INDEXES.statusAgentSessions,
+  INDEXES.userAgentSessions,
+  INDEXES.userStatusSessions,
+  INDEXES.userStatusAgentSessions,
 ];
