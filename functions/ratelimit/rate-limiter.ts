@@ -10,13 +10,10 @@
  * leased but did not spend lapse with their window, so a busy organisation
  * may be refused slightly before its limit, never after.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
-import { documentClient, tableName } from "../store/dynamo-client.js";
-import { rateLimitWindowKey } from "../store/keys.js";
+import { keyRateLimitBucket, organisationRateLimitBucket } from "../store/keys.js";
+import { takeWindowTokens } from "../store/rate-limit-store.js";
 
 export const WINDOW_MS = 60_000;
 /** Requests per minute per organisation (all its keys together) unless it sets its own. */
@@ -62,31 +59,11 @@ async function takeLease(bucket: Bucket, window: number, size: number, nowMs: nu
   const { limit } = bucket;
   let request = size;
   while (request > 0) {
-    try {
-      const result = await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: rateLimitWindowKey(bucket.id, window),
-          UpdateExpression: "ADD used :n SET #ttl = if_not_exists(#ttl, :ttl), entity = :entity",
-          ConditionExpression: "attribute_not_exists(used) OR used <= :ceiling",
-          ExpressionAttributeNames: { "#ttl": "ttl" },
-          ExpressionAttributeValues: {
-            ":n": request,
-            ":ceiling": limit - request,
-            ":ttl": Math.floor(nowMs / 1000) + 3 * 60,
-            ":entity": "rateLimitWindow",
-          },
-          ReturnValues: "UPDATED_NEW",
-          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-        }),
-      );
-      return { granted: request, used: Number(result.Attributes?.used ?? request) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const used = Number(error.Item === undefined ? limit : (unmarshall(error.Item).used ?? limit));
-      request = Math.min(request - 1, limit - used);
-      if (request <= 0) return { granted: 0, used };
-    }
+    const taken = await takeWindowTokens(bucket.id, window, request, limit, nowMs);
+    if (taken.granted) return { granted: request, used: taken.used };
+    const used = taken.used ?? limit;
+    request = Math.min(request - 1, limit - used);
+    if (request <= 0) return { granted: 0, used };
   }
   return { granted: 0, used: limit };
 }
@@ -110,10 +87,12 @@ async function leaseOf(bucket: Bucket, window: number, nowMs: number): Promise<L
 /** The budgets a request of this principal spends from: its organisation's, and its key's when lower. */
 export function bucketsOf(principal: Principal): Bucket[] {
   const organisationLimit = principal.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-  const buckets: Bucket[] = [{ id: `ORG#${principal.orgId}`, scope: "organisation", limit: organisationLimit }];
+  const buckets: Bucket[] = [
+    { id: organisationRateLimitBucket(principal.orgId), scope: "organisation", limit: organisationLimit },
+  ];
   const keyLimit = principal.keyRateLimitPerMinute;
   if (keyLimit !== undefined && keyLimit < organisationLimit) {
-    buckets.push({ id: `KEY#${principal.keyId}`, scope: "key", limit: keyLimit });
+    buckets.push({ id: keyRateLimitBucket(principal.keyId), scope: "key", limit: keyLimit });
   }
   return buckets;
 }

@@ -9,7 +9,8 @@
  * Free of environment reads, so the local tools can import it.
  */
 import { randomBytes } from "node:crypto";
-import { ConditionalCheckFailedException, type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { isConditionFailure } from "./condition-failure.js";
 import { serviceSecretKey } from "./keys.js";
 
 /** Bytes of randomness of the secret (an HMAC-SHA-256 key of the hash's full block strength). */
@@ -38,7 +39,7 @@ export async function ensureCursorSecret(client: Pick<DynamoDBClient, "send">, t
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

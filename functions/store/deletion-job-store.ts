@@ -13,11 +13,11 @@ import {
 import { NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
+import { isConditionFailure } from "./condition-failure.js";
 import { defineEntity } from "./entity.js";
 import { activeDeletionKey, deletionJobKey, PENDING_DELETIONS_PARTITION, pendingDeletionKey, tenant } from "./keys.js";
 import {
   getItem,
-  isConditionFailure,
   putIfAbsentItem,
   putItem,
   queryAll,

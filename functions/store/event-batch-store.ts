@@ -11,6 +11,7 @@ import type { AgentEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
 import { batchGetItems, writeAllWithRetry } from "./batch-operations.js";
+import { isConditionFailure } from "./condition-failure.js";
 import type { Item } from "./entity.js";
 import { type BatchEventInput, type PlannedEvent, planEventBatch } from "./event-batch-plan.js";
 import { assertOccurredAt, discardPayloadsIfNotStored, eventItem, storedAfter } from "./event-store.js";
@@ -18,7 +19,7 @@ import { eventIdempotencyRecordEntity } from "./idempotency-store.js";
 import { eventIdempotencyKey, eventKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
-import { getItem, isConditionFailure, putIfAbsentItem, transact } from "./table-operations.js";
+import { getItem, putIfAbsentItem, transact } from "./table-operations.js";
 
 export type { BatchEventInput } from "./event-batch-plan.js";
 

@@ -10,15 +10,10 @@
  */
 import type { Environment } from "../domain/api-key.js";
 import { ulid } from "../domain/ids.js";
+import { conditionFailureItem, isConditionFailure } from "./condition-failure.js";
 import { defineEntity, type Item } from "./entity.js";
 import { type ItemKey, requestIdempotencyKey } from "./keys.js";
-import {
-  conditionFailureItem,
-  deleteItem,
-  isConditionFailure,
-  updateIfExists,
-  updateItem,
-} from "./table-operations.js";
+import { deleteItem, updateIfExists, updateItem } from "./table-operations.js";
 
 /** How long replays are answered. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;

@@ -12,12 +12,13 @@ import type { Principal } from "../domain/principal.js";
 import { outcomeCounters, toolCounts } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { deleteAll } from "./batch-operations.js";
+import { isConditionFailure } from "./condition-failure.js";
 import { EVENT_PREFIX, sessionKey } from "./keys.js";
 import { deletePayloadsOf } from "./payload-store.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
-import { isConditionFailure, keyOf, queryPages, type TransactItem, transact } from "./table-operations.js";
+import { keyOf, queryPages, type TransactItem, transact } from "./table-operations.js";
 
 const DELETE_ATTEMPTS = 5;
 

@@ -5,7 +5,6 @@
  * sends exactly the one request it names (no reads added): the round trips of
  * a path are those of its store calls.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import {
   DeleteCommand,
   GetCommand,
@@ -17,7 +16,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { conditionFailureItem, isConditionFailure } from "./condition-failure.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import type { Item } from "./entity.js";
 import type { ItemKey } from "./keys.js";
@@ -28,28 +27,6 @@ import { buildUpdate, type UpdateChanges } from "./update-expression.js";
 export const ABSENT = "attribute_not_exists(PK)";
 /** The condition updates carry: the item exists (an update never creates one). */
 export const EXISTS = "attribute_exists(PK)";
-
-/**
- * Whether `error` is a failed condition: a ConditionalCheckFailedException, or a transaction cancelled
- * because of one — of its item `index` when given, of any item otherwise.
- */
-export function isConditionFailure(error: unknown, index?: number): boolean {
-  if (error instanceof ConditionalCheckFailedException) return true;
-  if (!(error instanceof TransactionCanceledException)) return false;
-  const reasons = error.CancellationReasons ?? [];
-  if (index !== undefined) return reasons[index]?.Code === "ConditionalCheckFailed";
-  return reasons.some((reason) => reason.Code === "ConditionalCheckFailed");
-}
-
-/**
- * The item as it was when a single-item write's condition failed (`ReturnValuesOnConditionCheckFailure:
- * ALL_OLD`), or undefined when `error` is not such a failure or carries no item.
- */
-export function conditionFailureItem(error: unknown): Item | undefined {
-  return error instanceof ConditionalCheckFailedException && error.Item !== undefined
-    ? unmarshall(error.Item)
-    : undefined;
-}
 
 /** Reads one item; strongly consistent unless `consistent: false`. `projection` names top-level attributes. */
 export async function getItem(

@@ -1,0 +1,30 @@
+/**
+ * Telling a failed condition from any other failure: the one copy of the
+ * check. Free of environment reads and of the table client, so the local
+ * tools and the deployment function can use it too.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { Item } from "./entity.js";
+
+/**
+ * Whether `error` is a failed condition: a ConditionalCheckFailedException, or a transaction cancelled
+ * because of one — of its item `index` when given, of any item otherwise.
+ */
+export function isConditionFailure(error: unknown, index?: number): boolean {
+  if (error instanceof ConditionalCheckFailedException) return true;
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const reasons = error.CancellationReasons ?? [];
+  if (index !== undefined) return reasons[index]?.Code === "ConditionalCheckFailed";
+  return reasons.some((reason) => reason.Code === "ConditionalCheckFailed");
+}
+
+/**
+ * The item as it was when a single-item write's condition failed (`ReturnValuesOnConditionCheckFailure:
+ * ALL_OLD`), or undefined when `error` is not such a failure or carries no item.
+ */
+export function conditionFailureItem(error: unknown): Item | undefined {
+  return error instanceof ConditionalCheckFailedException && error.Item !== undefined
+    ? unmarshall(error.Item)
+    : undefined;
+}
