@@ -150,12 +150,15 @@ export const STREAM_ITERATOR_AGE_THRESHOLD_MS = 60_000;
  *   {@link MAX_METRICS_PER_ALARM} functions per alarm), above 0 in a period;
  * - DynamoDB `ThrottledRequests` (per operation) and `ReadThrottleEvents` /
  *   `WriteThrottleEvents` (table and each index), summed, above 0 in a period;
- * - the dead-letter queue holding any visible message (when one is given).
+ * - the dead-letter queue holding any visible message (when one is given);
+ * - with a stream consumer: its `IteratorAge` above {@link STREAM_ITERATOR_AGE_THRESHOLD_MS} ms, and
+ *   its failure queue holding any visible message (a batch that failed every retry).
  *
  * The dashboard graphs API requests, 4xx/5xx and latency (p50/p99), Lambda
  * errors, throttles and duration, DynamoDB consumed capacity and throttles,
- * the DLQ, the custom EMF metrics (`Requests`, `Latency`, `IngestedEvents`
- * and `Rejected` by status, per route) and the state of every alarm.
+ * the DLQ, the stream consumer's iterator age and failed batches, the custom
+ * EMF metrics (`Requests`, `Latency`, `IngestedEvents` and `Rejected` by
+ * status, per route) and the state of every alarm.
  *
  * No alarm or dashboard name is set: CloudFormation generates them, so two
  * stages can coexist in one account.
@@ -271,27 +274,31 @@ export class OperationsDashboard extends Construct {
       );
     }
 
-    if (props.streamConsumer !== undefined) {
+    const iteratorAge = props.streamConsumer?.function.metric("IteratorAge", {
+      statistic: Stats.MAXIMUM,
+      period: ALARM_PERIOD,
+    });
+    const failedBatches = props.streamConsumer?.failureQueue.metricApproximateNumberOfMessagesVisible({
+      statistic: Stats.MAXIMUM,
+      period: ALARM_PERIOD,
+    });
+    if (iteratorAge !== undefined && failedBatches !== undefined) {
       alarms.push(
-        props.streamConsumer.function
-          .metric("IteratorAge", { statistic: Stats.MAXIMUM, period: ALARM_PERIOD })
-          .createAlarm(this, "StreamIteratorAge", {
-            alarmDescription: `The stream consumer lagged more than ${STREAM_ITERATOR_AGE_THRESHOLD_MS / 1000} s behind the table's stream: session counters and rollups are late. Look for "stream consumer" lines in its logs and for throttles.`,
-            threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
-            comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-            evaluationPeriods: 1,
-            treatMissingData: TreatMissingData.NOT_BREACHING,
-          }),
-        props.streamConsumer.failureQueue
-          .metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD })
-          .createAlarm(this, "StreamFailedBatches", {
-            alarmDescription:
-              "A batch of the table's stream failed every retry: its records are not counted. The message names the shard and sequence range; fix the cause, then replay that range through the consumer (counting skips what it counted).",
-            threshold: 0,
-            comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-            evaluationPeriods: 1,
-            treatMissingData: TreatMissingData.NOT_BREACHING,
-          }),
+        iteratorAge.createAlarm(this, "StreamIteratorAge", {
+          alarmDescription: `The stream consumer lagged more than ${STREAM_ITERATOR_AGE_THRESHOLD_MS / 1000} s behind the table's stream: session counters and rollups are late. Look for "stream consumer" lines in its logs and for throttles.`,
+          threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+        failedBatches.createAlarm(this, "StreamFailedBatches", {
+          alarmDescription:
+            "A batch of the table's stream failed every retry: its records are not counted. The message names the shard and sequence range; fix the cause, then replay that range through the consumer (counting skips what it counted).",
+          threshold: 0,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
       );
     }
 
@@ -348,6 +355,15 @@ export class OperationsDashboard extends Construct {
         ? [graph("Deletion dead-letter queue", [deadLetters.with({ label: "Visible messages" })])]
         : []),
     );
+    if (iteratorAge !== undefined && failedBatches !== undefined) {
+      this.dashboard.addWidgets(
+        graph(
+          "Table stream consumer",
+          [iteratorAge.with({ label: "Iterator age max (ms)" })],
+          [failedBatches.with({ label: "Failed batches (visible messages)" })],
+        ),
+      );
+    }
     this.dashboard.addWidgets(
       graph("Requests by route (EMF)", [search(byRoute, METRIC.requests, "Sum", "")]),
       graph("Rejected requests by route and status (EMF)", [

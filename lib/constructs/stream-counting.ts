@@ -1,4 +1,4 @@
-import { Duration } from "aws-cdk-lib";
+import { Duration, Validations } from "aws-cdk-lib";
 import { Table } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
 import { FilterCriteria, FilterRule, StartingPosition } from "aws-cdk-lib/aws-lambda";
@@ -17,6 +17,20 @@ export const STREAM_RETRY_ATTEMPTS = 10;
  * high-water marks need. The consumer keeps no window state; the length only sets how often a window closes.
  */
 export const STREAM_TUMBLING_WINDOW = Duration.seconds(60);
+
+/**
+ * Why the failure queue has no dead-letter queue of its own (AwsSolutions-SQS3); exported so tests can
+ * check the acknowledgement is this one.
+ */
+export const FAILURE_QUEUE_REASON =
+  "The failure queue is itself the dead-letter destination of the stream's event source mapping: Lambda sends it the description (shard id, first and last sequence number) of a batch that failed every retry. Nothing consumes it, so no message can fail a receive and need redriving; it keeps each message 14 days, the StreamFailedBatches alarm fires on the first one, and an operator reads it to replay that range of the stream. A dead-letter queue behind it would only ever stay empty.";
+
+/**
+ * Why the consumer's role may call `dynamodb:ListStreams` on `*` (AwsSolutions-IAM5); exported so tests can
+ * check the acknowledgement is this one.
+ */
+export const LIST_STREAMS_REASON =
+  "dynamodb:ListStreams is one of the four actions Lambda's event source mapping needs on the execution role to read a DynamoDB stream (DescribeStream, GetRecords, GetShardIterator, ListStreams), and the Service Authorization Reference lists no resource type for it, so it can only be granted on \"*\" (aws-cdk-lib's DynamoEventSource grants it so). It returns stream ARNs of the account, never item data; the actions that read stream records are granted on this table's stream ARN alone.";
 
 /** Properties of {@link StreamCounting}. */
 export interface StreamCountingProps {
@@ -50,6 +64,7 @@ export class StreamCounting extends Construct {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    Validations.of(this.failureQueue).acknowledge({ id: "AwsSolutions-SQS3", reason: FAILURE_QUEUE_REASON });
     this.bus = new EventBus(this, "SessionEvents", {
       description: "session.completed and session.failed notifications of the Agent Tracking Service",
     });
@@ -82,5 +97,11 @@ export class StreamCounting extends Construct {
         ],
       }),
     );
+    // On the role (whose default policy holds the grant), as for the payload grants: the role is a
+    // sibling of the function in the construct tree. IAM5 is granular: this covers the `*` resource only.
+    Validations.of(props.consumer.function.role ?? props.consumer.function).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason: LIST_STREAMS_REASON,
+    });
   }
 }

@@ -2,7 +2,7 @@ import { App, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { HttpApi, HttpStage } from "aws-cdk-lib/aws-apigatewayv2";
 import { AttributeType, BillingMode, Table } from "aws-cdk-lib/aws-dynamodb";
-import { Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
+import { CfnFunction, Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import {
   MIN_REQUESTS_FOR_ERROR_RATE,
   OperationsDashboard,
   SERVER_ERROR_RATE_PERCENT,
+  STREAM_ITERATOR_AGE_THRESHOLD_MS,
 } from "../../lib/constructs/operations-dashboard.js";
 import { awsSolutionsFindings } from "./nag-findings.js";
 
@@ -48,8 +49,11 @@ interface AlarmResource {
   };
 }
 
-/** Two tiny inline functions (no bundling), a table with two indexes, an HTTP API stage, a DLQ. */
-function prepare(options: { functionCount?: number; withQueue?: boolean; topic?: boolean } = {}) {
+/**
+ * Two tiny inline functions (no bundling), a table with two indexes, an HTTP API stage, a DLQ; with
+ * `withStream`, the first function as the stream consumer with its failure queue.
+ */
+function prepare(options: { functionCount?: number; withQueue?: boolean; topic?: boolean; withStream?: boolean } = {}) {
   const stack = new Stack(new App(), "Ops");
   const table = new Table(stack, "Table", {
     partitionKey: { name: "PK", type: AttributeType.STRING },
@@ -72,6 +76,14 @@ function prepare(options: { functionCount?: number; withQueue?: boolean; topic?:
       ? undefined
       : new Queue(stack, "Dlq", { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
   const alarmTopic = options.topic === true ? new Topic(stack, "GivenTopic", { enforceSSL: true }) : undefined;
+  const consumer = functions[0];
+  const streamConsumer =
+    options.withStream === true && consumer !== undefined
+      ? {
+          function: consumer,
+          failureQueue: new Queue(stack, "FailureQueue", { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true }),
+        }
+      : undefined;
   const ops = new OperationsDashboard(stack, "Operations", {
     stage,
     table,
@@ -79,8 +91,16 @@ function prepare(options: { functionCount?: number; withQueue?: boolean; topic?:
     functions,
     ...(deadLetterQueue !== undefined ? { deadLetterQueue } : {}),
     ...(alarmTopic !== undefined ? { alarmTopic } : {}),
+    ...(streamConsumer !== undefined ? { streamConsumer } : {}),
   });
   return { stack, ops, template: Template.fromStack(stack) };
+}
+
+/** The CloudFormation function of the `index`-th inline function of a prepared stack. */
+function fnResource(prepared: ReturnType<typeof prepare>, index: number): CfnFunction {
+  const fn = prepared.stack.node.findChild(`Fn${index}`).node.defaultChild;
+  if (!(fn instanceof CfnFunction)) throw new Error(`Fn${index} has no CfnFunction`);
+  return fn;
 }
 
 function alarmsOf(template: Template): Record<string, AlarmResource> {
@@ -301,6 +321,95 @@ describe("OperationsDashboard dashboard", () => {
     );
     expect(body).toContain("IngestedEvents");
     expect(body).toContain("ConsumedWriteCapacityUnits");
+  });
+});
+
+describe("OperationsDashboard stream consumer", () => {
+  let withStream: ReturnType<typeof prepare>;
+  beforeAll(() => {
+    withStream = prepare({ withStream: true });
+  });
+
+  it("alarms when the consumer lags more than a minute behind the stream (maximum IteratorAge)", () => {
+    // Act
+    const [alarm] = alarmNamed(withStream.template, "StreamIteratorAge");
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: "AWS/Lambda",
+      MetricName: "IteratorAge",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: withStream.stack.getLogicalId(fnResource(withStream, 0)) } }],
+      Statistic: "Maximum",
+      Period: 300,
+      Threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
+      ComparisonOperator: "GreaterThanThreshold",
+      EvaluationPeriods: 1,
+      TreatMissingData: "notBreaching",
+    });
+    expect(STREAM_ITERATOR_AGE_THRESHOLD_MS).toBe(60_000);
+  });
+
+  it("alarms on the first batch in the failure queue", () => {
+    // Act
+    const [alarm] = alarmNamed(withStream.template, "StreamFailedBatches");
+    const [queueId] = Object.keys(
+      withStream.template.findResources("AWS::SQS::Queue", {}) as Record<string, unknown>,
+    ).filter((id) => id.startsWith("FailureQueue"));
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: "AWS/SQS",
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [queueId, "QueueName"] } }],
+      Statistic: "Maximum",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("notifies the topic of both stream alarms, on ALARM and on OK", () => {
+    // Act
+    const alarms = [
+      ...alarmNamed(withStream.template, "StreamIteratorAge"),
+      ...alarmNamed(withStream.template, "StreamFailedBatches"),
+    ];
+
+    // Assess
+    expect(alarms).toHaveLength(2);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toHaveLength(1);
+      expect(alarm.Properties.OKActions).toEqual(alarm.Properties.AlarmActions);
+    }
+  });
+
+  it("graphs the iterator age and the failed batches", () => {
+    // Act
+    const [dashboard] = Object.values(
+      withStream.template.findResources("AWS::CloudWatch::Dashboard") as Record<
+        string,
+        { Properties: { DashboardBody: unknown } }
+      >,
+    );
+    const body = JSON.stringify(withStream.stack.resolve(dashboard?.Properties.DashboardBody));
+
+    // Assess
+    expect(body).toContain(`"title\\":\\"Table stream consumer\\"`);
+    expect(body).toContain("IteratorAge");
+  });
+
+  it("adds no stream alarm or graph without a stream consumer", () => {
+    // Act
+    const [dashboard] = Object.values(
+      built.template.findResources("AWS::CloudWatch::Dashboard") as Record<
+        string,
+        { Properties: { DashboardBody: unknown } }
+      >,
+    );
+
+    // Assess
+    expect(alarmNamed(built.template, "StreamIteratorAge")).toEqual([]);
+    expect(alarmNamed(built.template, "StreamFailedBatches")).toEqual([]);
+    expect(JSON.stringify(built.stack.resolve(dashboard?.Properties.DashboardBody))).not.toContain("IteratorAge");
   });
 });
 

@@ -7,6 +7,7 @@ import { CfnApi, CfnRoute } from "aws-cdk-lib/aws-apigatewayv2";
 import { CfnAlarm } from "aws-cdk-lib/aws-cloudwatch";
 import { CfnUserPool, CfnUserPoolClient } from "aws-cdk-lib/aws-cognito";
 import { CfnTable } from "aws-cdk-lib/aws-dynamodb";
+import { CfnEventBus } from "aws-cdk-lib/aws-events";
 import { CfnRole } from "aws-cdk-lib/aws-iam";
 import { CfnKey } from "aws-cdk-lib/aws-kms";
 import { CfnFunction } from "aws-cdk-lib/aws-lambda";
@@ -24,6 +25,7 @@ import {
   type PayloadAccess,
   type RouteDefinition,
   routes,
+  streamConsumer,
   type TableGrant,
   type WorkerDefinition,
 } from "../../functions/routes.js";
@@ -41,8 +43,10 @@ import {
   MIN_REQUESTS_FOR_ERROR_RATE,
   SERVER_ERROR_RATE_PERCENT,
   SERVICE_TABLE_OPERATIONS,
+  STREAM_ITERATOR_AGE_THRESHOLD_MS,
 } from "../../lib/constructs/operations-dashboard.js";
 import { ACCESS_LOGS_REASON, OBJECT_WILDCARD_REASON } from "../../lib/constructs/payload-bucket.js";
+import { FAILURE_QUEUE_REASON, LIST_STREAMS_REASON } from "../../lib/constructs/stream-counting.js";
 import { AgentTrackingStack, CONSOLE_ASSET_CONTEXT_KEY } from "../../lib/service-stack.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 
@@ -53,7 +57,7 @@ const CONSOLE_FIXTURE = fileURLToPath(new URL("./fixtures/console", import.meta.
 const SYNTH_TIMEOUT_MS = 180_000;
 
 interface FunctionResource {
-  readonly Properties: { readonly Role: unknown; readonly Timeout: number };
+  readonly Properties: { readonly Role: unknown; readonly Timeout: number; readonly MemorySize: number };
 }
 interface PolicyStatementJson {
   readonly Effect: string;
@@ -110,6 +114,9 @@ interface AlarmResource {
     readonly MetricName?: string;
     readonly Namespace?: string;
     readonly ExtendedStatistic?: string;
+    readonly Statistic?: string;
+    readonly Period?: number;
+    readonly EvaluationPeriods?: number;
     readonly Dimensions?: readonly { readonly Name: string; readonly Value: unknown }[];
     readonly Metrics?: readonly {
       readonly Id: string;
@@ -134,6 +141,13 @@ const PAYLOAD_ACTIONS: Readonly<Record<PayloadAccess, readonly string[]>> = {
 
 /** The variables with which the key-management handlers verify Cognito access tokens. */
 const JWT_VARIABLES = ["JWT_ISSUER", "JWT_CLIENT_ID", "JWT_JWKS_URI"] as const;
+
+/**
+ * The actions Lambda needs on a DynamoDB stream (the event source mapping reads it with the function's
+ * role): record reads on the stream's ARN, and `ListStreams`, which has no resource type (`*` only).
+ */
+const STREAM_READ_ACTIONS = ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"] as const;
+const STREAM_ACTIONS: readonly string[] = [...STREAM_READ_ACTIONS, "dynamodb:ListStreams"];
 
 /** The actions the SQS event source grants the worker: consume, nothing else. */
 const QUEUE_CONSUME_ACTIONS = [
@@ -220,7 +234,7 @@ function payloadObjectsArn() {
   return { "Fn::Join": ["", [bucketArn(), "/payloads/*"]] };
 }
 
-/** The functions of the stack with their definition: one per route, then the deletion worker. */
+/** The functions of the stack with their definition: one per route, then the deletion worker and the stream consumer. */
 function definedFunctions(): readonly {
   readonly id: string;
   readonly functionId: string;
@@ -230,6 +244,7 @@ function definedFunctions(): readonly {
   const owners = [
     ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
+    { definition: streamConsumer, fn: stack.streamConsumer.function },
   ];
   return owners.map(({ definition, fn }) => ({
     id: definition.id,
@@ -277,6 +292,18 @@ function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
 
+function consumerLogicalId(): string {
+  return logicalIdOf(stack.streamConsumer.function, CfnFunction);
+}
+
+function tableStreamArn() {
+  return { "Fn::GetAtt": [tableLogicalId(), "StreamArn"] };
+}
+
+function busArn() {
+  return { "Fn::GetAtt": [logicalIdOf(stack.streamCounting.bus, CfnEventBus), "Arn"] };
+}
+
 function queueArnOf(queue: IConstruct) {
   return { "Fn::GetAtt": [logicalIdOf(queue, CfnQueue), "Arn"] };
 }
@@ -285,16 +312,21 @@ function cursorSecretFunctionId(): string {
   return logicalIdOf(stack.cursorSecretFunction.function, CfnFunction);
 }
 
-/** The functions the operations dashboard watches: one per route, then the deletion worker. */
+/** The functions the operations dashboard watches: one per route, then the deletion worker and the stream consumer. */
 function monitoredFunctionIds(): readonly string[] {
-  return [...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)), workerLogicalId()];
+  return [
+    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    workerLogicalId(),
+    consumerLogicalId(),
+  ];
 }
 
-/** Every function of the stack: one per route, then the deletion worker and the cursor-secret setup. */
+/** Every function of the stack: one per route, the deletion worker, the stream consumer and the cursor-secret setup. */
 function allFunctionIds(): readonly string[] {
   return [
     ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
     workerLogicalId(),
+    consumerLogicalId(),
     cursorSecretFunctionId(),
   ];
 }
@@ -344,9 +376,9 @@ function allowedTriples(statements: readonly ReturnType<typeof normalisedStateme
   return [...new Set(triples)].sort();
 }
 
-/** Asserts a function's DynamoDB statements allow exactly what its definition's grants declare. */
+/** Asserts a function's DynamoDB table statements allow exactly what its definition's grants declare. */
 function expectTableGrants(functionId: string, definition: Pick<WorkerDefinition, "tableGrants">): void {
-  const actual = allowedTriples(statementsWithPrefix(functionId, "dynamodb:").map(normalisedStatement));
+  const actual = allowedTriples(tableStatementsOf(functionId).map(normalisedStatement));
   const expected = allowedTriples(definition.tableGrants.map(expectedStatement));
   expect(actual).toEqual(expected);
 }
@@ -364,6 +396,16 @@ function statementsWithPrefix(functionLogicalId: string, prefix: string): readon
   return policyStatementsOf(functionLogicalId).filter((statement) =>
     asArray(statement.Action).some((action) => action.startsWith(prefix)),
   );
+}
+
+/** Whether a statement holds DynamoDB Streams actions only (the stream consumer's event source). */
+function isStreamStatement(statement: PolicyStatementJson): boolean {
+  return asArray(statement.Action).every((action) => STREAM_ACTIONS.includes(action));
+}
+
+/** A function's DynamoDB statements on the table and its indexes (not on its stream). */
+function tableStatementsOf(functionLogicalId: string): readonly PolicyStatementJson[] {
+  return statementsWithPrefix(functionLogicalId, "dynamodb:").filter((statement) => !isStreamStatement(statement));
 }
 
 function actionsOf(statements: readonly PolicyStatementJson[]): readonly string[] {
@@ -498,9 +540,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 3);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 2);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 4);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 3);
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -593,8 +635,9 @@ describe("Lambda functions", () => {
       ListEvents: "read",
       DeleteSession: "delete",
       DeletionWorker: "delete",
+      StreamConsumer: "delete",
     });
-    expect(Object.keys(access).length).toBeLessThan(routes.length + 1);
+    expect(Object.keys(access).length).toBeLessThan(routes.length + 2);
   });
 
   it("tells exactly the functions with payload access where the payload bucket is", () => {
@@ -696,12 +739,21 @@ describe("Lambda functions", () => {
     ]);
   });
 
-  it("gives no function a managed policy, a wildcard action, or a wildcard resource other than the payload objects", () => {
-    // Prepare: S3 object ARNs cannot name keys unknown at deploy time; `<bucket>/payloads/*` is the only exception.
+  it("gives no function a managed policy, a wildcard action, or a wildcard resource other than the payload objects (and the consumer's ListStreams)", () => {
+    // Prepare: S3 object ARNs cannot name keys unknown at deploy time; `<bucket>/payloads/*` is the only
+    // exception, beside the stream consumer's dynamodb:ListStreams, an action without a resource type.
     const payloadObjects = JSON.stringify(payloadObjectsArn());
+    const isListStreams = (statement: PolicyStatementJson) =>
+      statement.Effect === "Allow" &&
+      JSON.stringify(asArray(statement.Action)) === JSON.stringify(["dynamodb:ListStreams"]) &&
+      JSON.stringify(asArray(statement.Resource)) === JSON.stringify(["*"]) &&
+      statement.Condition === undefined;
 
     // Act
-    const statements = allFunctionIds().flatMap((functionId) => policyStatementsOf(functionId));
+    const everyStatement = allFunctionIds().flatMap((functionId) =>
+      policyStatementsOf(functionId).map((statement) => ({ functionId, statement })),
+    );
+    const statements = everyStatement.filter(({ statement }) => !isListStreams(statement)).map((x) => x.statement);
     const resources = statements.flatMap((statement) => asArray(statement.Resource).map((r) => JSON.stringify(r)));
     const actions = statements.flatMap((statement) => asArray(statement.Action));
     const onPayloadObjects = statements.filter((statement) =>
@@ -717,6 +769,9 @@ describe("Lambda functions", () => {
     ).toEqual([consoleDeploymentRoleId()]);
     expect(resources).not.toContain(JSON.stringify("*"));
     expect(resources.filter((resource) => resource.includes("*") && resource !== payloadObjects)).toEqual([]);
+    expect(everyStatement.filter(({ statement }) => isListStreams(statement)).map((x) => x.functionId)).toEqual([
+      consumerLogicalId(),
+    ]);
     expect(actions.filter((action) => action.includes("*"))).toEqual([]);
     // The exception is used, and only for object actions on the payload objects alone.
     expect(onPayloadObjects.length).toBeGreaterThan(0);
@@ -731,6 +786,7 @@ describe("Lambda functions", () => {
   for (const { id, access } of [
     ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
     { id: deletionWorker.id, access: deletionWorker.payloadAccess },
+    { id: streamConsumer.id, access: streamConsumer.payloadAccess },
   ]) {
     it(`grants ${id} ${access === undefined ? "no S3 action" : `exactly the S3 actions of payload ${access} access`}`, () => {
       // Prepare
@@ -757,6 +813,7 @@ describe("Lambda functions", () => {
   for (const [id, owner] of [
     ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
+    [streamConsumer.id, () => stack.streamConsumer] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -781,7 +838,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 4);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 5);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -790,11 +847,15 @@ describe("Lambda functions", () => {
 });
 
 describe("Deletion queue and worker", () => {
-  it("has the deletion queue and its dead-letter queue, and no other queue", () => {
-    template.resourceCountIs("AWS::SQS::Queue", 2);
-    expect(logicalIdOf(stack.deletionQueue.queue, CfnQueue)).not.toBe(
-      logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue),
-    );
+  it("has the deletion queue, its dead-letter queue and the stream's failure queue, and no other queue", () => {
+    template.resourceCountIs("AWS::SQS::Queue", 3);
+    expect(
+      new Set(
+        [stack.deletionQueue.queue, stack.deletionQueue.deadLetterQueue, stack.streamCounting.failureQueue].map(
+          (queue) => logicalIdOf(queue, CfnQueue),
+        ),
+      ).size,
+    ).toBe(3);
   });
 
   it("moves a job's message to the dead-letter queue after 5 failed receives", () => {
@@ -813,17 +874,18 @@ describe("Deletion queue and worker", () => {
     expect(deadLetterQueue?.Properties).not.toHaveProperty("RedrivePolicy");
   });
 
-  it("encrypts both queues with SQS-managed keys", () => {
+  it("encrypts every queue (both deletion queues and the stream's failure queue) with SQS-managed keys", () => {
     // Act
     const queues = Object.values(resourcesOf<QueueResource>("AWS::SQS::Queue"));
 
     // Assess
-    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true]);
+    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true]);
   });
 
   for (const [label, queue] of [
     ["deletion queue", () => stack.deletionQueue.queue],
     ["dead-letter queue", () => stack.deletionQueue.deadLetterQueue],
+    ["stream's failure queue", () => stack.streamCounting.failureQueue],
   ] as const) {
     it(`denies every request to the ${label} not made over TLS`, () => {
       // Prepare
@@ -866,7 +928,13 @@ describe("Deletion queue and worker", () => {
   });
 
   it("triggers the worker from the deletion queue one message at a time, reporting failed messages", () => {
-    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 1);
+    expect(
+      Object.keys(
+        template.findResources("AWS::Lambda::EventSourceMapping", {
+          Properties: { EventSourceArn: queueArnOf(stack.deletionQueue.queue) },
+        }),
+      ),
+    ).toHaveLength(1);
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       EventSourceArn: queueArnOf(stack.deletionQueue.queue),
       FunctionName: { Ref: workerLogicalId() },
@@ -926,6 +994,258 @@ describe("Deletion queue and worker", () => {
 
     // Assess
     expect(resources.map((resource) => JSON.stringify(resource))).not.toContain(deadLetterArn);
+  });
+});
+
+describe("Table stream consumer", () => {
+  /** The stream's event source mapping (the only one on the table's stream). */
+  function streamMapping(): { Properties: Record<string, unknown> } | undefined {
+    const mappings = template.findResources("AWS::Lambda::EventSourceMapping", {
+      Properties: { EventSourceArn: tableStreamArn() },
+    }) as Record<string, { Properties: Record<string, unknown> }>;
+    expect(Object.keys(mappings)).toHaveLength(1);
+    return Object.values(mappings)[0];
+  }
+
+  it("enables the table's stream with new and old images (counting compares both)", () => {
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      StreamSpecification: { StreamViewType: "NEW_AND_OLD_IMAGES" },
+    });
+  });
+
+  it("has two event source mappings: the deletion queue's and the table stream's", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 2);
+    expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
+  });
+
+  it("reads the stream from its oldest record, 100 records per batch, one batch per shard at a time", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: tableStreamArn(),
+      FunctionName: { Ref: consumerLogicalId() },
+      StartingPosition: "TRIM_HORIZON",
+      BatchSize: 100,
+      ParallelizationFactor: 1,
+    });
+  });
+
+  it("has a tumbling window, so Lambda passes the shard id the per-shard high-water marks need", () => {
+    // Act
+    const window = streamMapping()?.Properties.TumblingWindowInSeconds;
+
+    // Assess: Lambda's range is 0 (no window) to 900 seconds.
+    expect(window).toBe(60);
+    expect(window).toBeGreaterThan(0);
+    expect(window).toBeLessThanOrEqual(900);
+  });
+
+  it("retries a failing batch in halves from its first failed record, 10 times, then sends it to the failure queue", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: tableStreamArn(),
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      DestinationConfig: { OnFailure: { Destination: queueArnOf(stack.streamCounting.failureQueue) } },
+    });
+  });
+
+  it("invokes the consumer only for inserts and modifications of session partitions (no deletion, no other item)", () => {
+    // Act
+    const criteria = streamMapping()?.Properties.FilterCriteria as
+      | { readonly Filters: readonly { readonly Pattern: string }[] }
+      | undefined;
+    const filters = criteria?.Filters ?? [];
+    const patterns: unknown[] = filters.map((filter) => JSON.parse(filter.Pattern));
+
+    // Assess
+    expect(patterns).toEqual([
+      {
+        eventName: ["INSERT", "MODIFY"],
+        dynamodb: { Keys: { [PARTITION_KEY]: { S: [{ prefix: "SESSION#" }] } } },
+      },
+    ]);
+    expect(PARTITIONS.session).toBe("SESSION#*");
+  });
+
+  it("keeps failed batch descriptions 14 days, with no redrive of its own", () => {
+    // Act
+    const queue =
+      resourcesOf<QueueResource>("AWS::SQS::Queue")[logicalIdOf(stack.streamCounting.failureQueue, CfnQueue)];
+
+    // Assess
+    expect(queue?.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 60 * 60, SqsManagedSseEnabled: true });
+    expect(queue?.Properties).not.toHaveProperty("RedrivePolicy");
+  });
+
+  it("alarms when the consumer lags more than a minute behind the stream", () => {
+    // Act
+    const [alarm] = alarmsWithIdPrefix("StreamIteratorAge");
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: "AWS/Lambda",
+      MetricName: "IteratorAge",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: consumerLogicalId() } }],
+      Statistic: "Maximum",
+      Threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+    // Above the tumbling window and a retry's backoff, well below the stream's 24-hour retention.
+    expect(alarm?.Properties.Threshold).toBeGreaterThanOrEqual(60_000);
+    expect(alarm?.Properties.Threshold).toBeLessThanOrEqual(15 * 60_000);
+  });
+
+  it("alarms on the first batch in the failure queue", () => {
+    // Act
+    const [alarm] = alarmsWithIdPrefix("StreamFailedBatches");
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: "AWS/SQS",
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Dimensions: [
+        {
+          Name: "QueueName",
+          Value: { "Fn::GetAtt": [logicalIdOf(stack.streamCounting.failureQueue, CfnQueue), "QueueName"] },
+        },
+      ],
+      Statistic: "Maximum",
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+    });
+  });
+
+  it("counts the consumer's errors and throttles in the Lambda alarms", () => {
+    for (const idPrefix of ["LambdaErrors", "LambdaThrottles"]) {
+      // Act
+      const functionNames = alarmMetrics(alarmsWithIdPrefix(idPrefix)).map((metric) =>
+        JSON.stringify(dimension(metric, "FunctionName")),
+      );
+
+      // Assess
+      expect(
+        functionNames.filter((name) => name === JSON.stringify({ Ref: consumerLogicalId() })),
+        idPrefix,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("creates the notifications bus and outputs its name", () => {
+    // Prepare
+    const busId = logicalIdOf(stack.streamCounting.bus, CfnEventBus);
+
+    // Assess
+    template.resourceCountIs("AWS::Events::EventBus", 1);
+    template.hasOutput("SessionEventsBusName", { Value: { Ref: busId } });
+  });
+
+  it("lets the consumer, and no other function, put events on that bus only", () => {
+    // Act
+    const others = allFunctionIds().filter((functionId) => functionId !== consumerLogicalId());
+
+    // Assess
+    expect(statementsWithPrefix(consumerLogicalId(), "events:")).toEqual([
+      { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
+    ]);
+    for (const functionId of others) expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([]);
+  });
+
+  it("gives the consumer the table name, the payload bucket and the bus name, nothing else", () => {
+    // Act
+    const fn = resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[consumerLogicalId()];
+
+    // Assess
+    expect(fn?.Properties.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      PAYLOAD_BUCKET: { Ref: bucketLogicalId() },
+      SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+    });
+  });
+
+  it("gives the consumer a 60-second timeout (a batch is a few dozen DynamoDB calls) and the service's 1024 MB", () => {
+    // Act
+    const fn = resourcesOf<FunctionResource>("AWS::Lambda::Function")[consumerLogicalId()];
+
+    // Assess
+    expect(fn?.Properties.Timeout).toBe(60);
+    expect(fn?.Properties.MemorySize).toBe(1024);
+  });
+
+  it("grants the consumer its table grants: read sessions, count sessions and rollups, delete orphaned events", () => {
+    // Prepare: what functions/store/stream-counting.ts calls, per partition.
+    const expected: readonly TableGrant[] = [
+      // GetItem of the session; the transaction's Update of its counters; BatchWriteItem deletes of orphaned events.
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"], partitions: ["SESSION#*"] },
+      // The transaction's Updates of day rollups and agent summaries.
+      { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
+    ];
+
+    // Act
+    const actions = actionsOf(tableStatementsOf(consumerLogicalId()));
+
+    // Assess
+    expectTableGrants(consumerLogicalId(), streamConsumer);
+    expectTableGrants(consumerLogicalId(), { tableGrants: expected });
+    for (const action of ["dynamodb:Scan", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem"])
+      expect(actions).not.toContain(action);
+    expect(JSON.stringify(tableStatementsOf(consumerLogicalId()))).not.toContain("/index/");
+  });
+
+  it("lets the consumer read this table's stream only: record reads on its ARN, ListStreams (no resource type) on *", () => {
+    // Act
+    const streamStatements = statementsWithPrefix(consumerLogicalId(), "dynamodb:").filter(isStreamStatement);
+
+    // Assess
+    expect(allowedTriples(streamStatements.map(normalisedStatement))).toEqual(
+      allowedTriples([
+        { effect: "Allow", actions: [...STREAM_READ_ACTIONS], resources: [tableStreamArn()], condition: undefined },
+        { effect: "Allow", actions: ["dynamodb:ListStreams"], resources: ["*"], condition: undefined },
+      ]),
+    );
+  });
+
+  it("lets no other function read the stream", () => {
+    for (const functionId of allFunctionIds().filter((id) => id !== consumerLogicalId())) {
+      expect(
+        statementsWithPrefix(functionId, "dynamodb:").filter((statement) =>
+          asArray(statement.Action).some((action) => STREAM_ACTIONS.includes(action)),
+        ),
+        functionId,
+      ).toEqual([]);
+    }
+  });
+
+  it("lets the consumer send to the failure queue only (the mapping's on-failure destination uses its role)", () => {
+    // Act
+    const queueStatements = statementsWithPrefix(consumerLogicalId(), "sqs:");
+
+    // Assess
+    expect(actionsOf(queueStatements)).toEqual(["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"]);
+    for (const statement of queueStatements) {
+      expect(asArray(statement.Resource)).toEqual([queueArnOf(stack.streamCounting.failureQueue)]);
+    }
+  });
+
+  it("logs the consumer to its own log group", () => {
+    // Act
+    const matches = template.findResources("AWS::Lambda::Function", {
+      Properties: { LoggingConfig: { LogGroup: { Ref: logicalIdOf(stack.streamConsumer.logGroup, CfnLogGroup) } } },
+    });
+
+    // Assess
+    expect(Object.keys(matches)).toEqual([consumerLogicalId()]);
+  });
+
+  it("explains why the failure queue has no dead-letter queue and why ListStreams is on *", () => {
+    // Act
+    const acknowledged = acknowledgementsIn(stack);
+    const reasonAt = (path: string | undefined, id: string) =>
+      acknowledged.filter((ack) => ack.path === path && ack.id === id).map((ack) => ack.reason);
+
+    // Assess
+    expect(reasonAt(stack.streamCounting.failureQueue.node.path, "AwsSolutions-SQS3")).toEqual([FAILURE_QUEUE_REASON]);
+    expect(reasonAt(stack.streamConsumer.function.role?.node.path, "AwsSolutions-IAM5[Resource::*]")).toEqual([
+      LIST_STREAMS_REASON,
+    ]);
   });
 });
 
@@ -1019,14 +1339,16 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 2);
+    expect(built).toHaveLength(routes.length + 3);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
 
   it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
     const built = bundles();
-    const payloadFunctions = [...routes, deletionWorker].filter((route) => "payloadAccess" in route);
+    const payloadFunctions = [...routes, deletionWorker, streamConsumer].filter(
+      (definition) => "payloadAccess" in definition,
+    );
 
     // The S3 client's own code (its endpoint rules name s3-object-lambda) is in no bundle…
     for (const { id, code } of built)
@@ -1128,7 +1450,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 1;
+    const functionCount = routes.length + 2;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -1137,6 +1459,8 @@ describe("Operations dashboard and alarms", () => {
       ...groups("DynamoDbThrottledRequests", SERVICE_TABLE_OPERATIONS.length),
       ...groups("DynamoDbThrottleEvents", 2 + 2 * GLOBAL_INDEXES.length),
       "DeadLetterMessages",
+      "StreamIteratorAge",
+      "StreamFailedBatches",
     ];
   }
 
@@ -1306,7 +1630,7 @@ describe("Operations dashboard and alarms", () => {
     });
   });
 
-  it("has one dashboard graphing the API, every function, the table and the dead-letter queue", () => {
+  it("has one dashboard graphing the API, every function, the table, the dead-letter queue and the stream's failure queue", () => {
     // Act
     const dashboards = Object.values(
       resourcesOf<{ Properties: { DashboardName?: string; DashboardBody: unknown } }>("AWS::CloudWatch::Dashboard"),
@@ -1320,9 +1644,10 @@ describe("Operations dashboard and alarms", () => {
     for (const ref of [logicalIdOf(stack.api, CfnApi), tableLogicalId(), ...monitoredFunctionIds()]) {
       expect(body).toContain(JSON.stringify({ Ref: ref }));
     }
-    expect(body).toContain(
-      JSON.stringify({ "Fn::GetAtt": [logicalIdOf(stack.deletionQueue.deadLetterQueue, CfnQueue), "QueueName"] }),
-    );
+    for (const queue of [stack.deletionQueue.deadLetterQueue, stack.streamCounting.failureQueue]) {
+      expect(body).toContain(JSON.stringify({ "Fn::GetAtt": [logicalIdOf(queue, CfnQueue), "QueueName"] }));
+    }
+    expect(body).toContain("IteratorAge");
   });
 });
 
@@ -1359,6 +1684,9 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       ...Object.keys(DISTRIBUTION_REASONS).map((id) => ({ path: stack.consoleSite.distribution.node.path, id })),
       ...consoleDeploymentFindingIds().map((id) => ({ path: deploymentRole.node.path, id })),
       { path: deploymentRole.node.scope?.node.path, id: "AwsSolutions-L1" },
+      // The stream consumer: ListStreams on `*` (no resource type), and its failure queue (a DLQ itself).
+      { path: stack.streamConsumer.function.role?.node.path, id: "AwsSolutions-IAM5[Resource::*]" },
+      { path: stack.streamCounting.failureQueue.node.path, id: "AwsSolutions-SQS3" },
     ];
     const byPathAndId = (a: { path: string | undefined; id: string }, b: { path: string | undefined; id: string }) =>
       `${a.path} ${a.id}`.localeCompare(`${b.path} ${b.id}`);
@@ -1385,16 +1713,21 @@ describe("AwsSolutions checks (cdk-nag)", () => {
     expect(new Set(wildcardReasons)).toEqual(new Set([OBJECT_WILDCARD_REASON]));
   });
 
-  it("acknowledge no IAM5 finding other than the payloads/* objects and the console deployment handler's own", () => {
+  it("acknowledge no IAM5 finding other than the payloads/* objects, the consumer's ListStreams and the console deployment handler's own", () => {
     // Prepare
     const deploymentRolePath = stack.consoleDeployment.deployment.handlerRole.node.path;
+    const consumerRolePath = stack.streamConsumer.function.role?.node.path;
 
     // Act
-    const others = acknowledgementsIn(stack).filter(
+    const iam5 = acknowledgementsIn(stack).filter(
       (ack) => ack.id.startsWith("AwsSolutions-IAM5") && ack.id !== payloadObjectsFinding(),
     );
+    const others = iam5.filter((ack) => ack.path !== consumerRolePath);
 
     // Assess
+    expect(iam5.filter((ack) => ack.path === consumerRolePath)).toEqual([
+      { path: consumerRolePath, id: "AwsSolutions-IAM5[Resource::*]", reason: LIST_STREAMS_REASON },
+    ]);
     expect(others.map((ack) => ack.path)).toEqual(others.map(() => deploymentRolePath));
     expect(others.map((ack) => ack.id).sort()).toEqual(
       consoleDeploymentFindingIds()
@@ -1473,9 +1806,9 @@ describe("User directory access", () => {
 });
 
 describe("Table access by partition (dynamodb:LeadingKeys)", () => {
-  it("limits every DynamoDB statement of every function to listed partitions, never a wildcard-first pattern", () => {
-    // Act
-    const statements = allFunctionIds().flatMap((functionId) => statementsWithPrefix(functionId, "dynamodb:"));
+  it("limits every DynamoDB table statement of every function to listed partitions, never a wildcard-first pattern", () => {
+    // Act: the stream consumer's statements on the stream are checked in "Table stream consumer".
+    const statements = allFunctionIds().flatMap((functionId) => tableStatementsOf(functionId));
 
     // Assess
     expect(statements.length).toBeGreaterThan(routes.length);
