@@ -98,7 +98,8 @@ export function sessionChangeOf(record: ChangeRecord): { sessionId: string; chan
     if (
       before.eventType === after.eventType &&
       before.toolName === after.toolName &&
-      before.estimatedCost === after.estimatedCost
+      before.estimatedCost === after.estimatedCost &&
+      before.createdAt === after.createdAt
     ) {
       return undefined;
     }
