@@ -89,6 +89,8 @@ export interface CountingPlan {
   readonly expiresAt: number | undefined;
   /** The session's ends among the changes, for the session.completed/failed notifications. */
   readonly endings: readonly EndedSession[];
+  /** What the run counted before the end it carries, if any (a notification reports the counts at the end). */
+  readonly countedAtEnd: { readonly eventCount: number; readonly eventCost: number } | undefined;
 }
 
 const SEQUENCE_DIGITS = 40;
@@ -138,6 +140,7 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
   };
   let failure: { reason: string; count: number } | undefined;
   const endings: EndedSession[] = [];
+  let countedAtEnd: { eventCount: number; eventCost: number } | undefined;
 
   const countEvent = (event: CountedEvent, sign: 1 | -1) => {
     eventCount += sign;
@@ -180,6 +183,7 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
         if (!outcomeCounted) {
           outcomeCounted = true;
           endings.push(change.session);
+          countedAtEnd = { eventCount, eventCost };
           for (const [name, value] of Object.entries(
             outcomeCounters({ ...change.session, eventCount: 0, eventCost: 0 }),
           )) {
@@ -211,5 +215,6 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
     countsAsOf,
     expiresAt,
     endings,
+    countedAtEnd,
   };
 }

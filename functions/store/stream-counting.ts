@@ -243,10 +243,12 @@ async function countSession(
     if (plan === undefined) return;
     if (plan.endings.length > 0) {
       const session = sessionFromItem(item);
+      // The counts at the end: events of the run after it (late ones) are not part of it.
+      const atEnd = plan.countedAtEnd ?? plan;
       const counted = {
         ...session,
-        eventCount: session.eventCount + plan.eventCount,
-        eventCost: session.eventCost + plan.eventCost,
+        eventCount: session.eventCount + atEnd.eventCount,
+        eventCost: session.eventCost + atEnd.eventCost,
       };
       await sink(plan.endings.map((ended) => ({ session: counted, ended })));
     }
