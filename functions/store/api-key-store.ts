@@ -6,8 +6,6 @@
  *   listing and lookups by id are strongly consistent key reads.
  * Every lifecycle action writes an audit item in the same transaction.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type Environment, generateApiKey } from "../domain/api-key.js";
 import {
   type ApiKeyCredential,
@@ -21,7 +19,8 @@ import { ConflictError, NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Scope } from "../domain/scopes.js";
-import { documentClient, tableName } from "./dynamo-client.js";
+import { isConditionFailure } from "./condition-failure.js";
+import { defineEntity, type FieldSpec, type Item } from "./entity.js";
 import {
   API_KEY_RECORD_PREFIX,
   apiKeyAuditKey,
@@ -31,9 +30,21 @@ import {
   apiKeyIdPartition,
   apiKeyRecordKey,
   organisationKey,
+  organisationPartition,
+  orgIdOfPartition,
 } from "./keys.js";
 import { findOrganisation } from "./organisation-store.js";
 import { DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
+import { INDEXES } from "./table-definition.js";
+import {
+  getItem,
+  putIfAbsentItem,
+  queryAll,
+  queryPage,
+  type TransactItem,
+  transact,
+  updateIfExists,
+} from "./table-operations.js";
 
 export const API_KEY_CREDENTIAL_ENTITY = "apiKeyCredential";
 export const API_KEY_ENTITY = "apiKey";
@@ -45,16 +56,42 @@ export interface KeyActor {
   readonly id?: string | undefined;
 }
 
-type Item = Record<string, unknown>;
+const CREDENTIAL_FIELDS = {
+  keyId: "string",
+  orgId: "string",
+  environment: "string",
+  scopes: "array",
+  retentionDays: "number",
+} as const satisfies FieldSpec;
 
-function withoutStorageFields(item: Item): Item {
-  const { PK, SK, GSI2PK, GSI2SK, entity, keyHash, ...fields } = item;
-  return fields;
-}
+/** What authentication reads: `APIKEY#<sha256>` / `APIKEY` (the key itself is never stored). */
+const credentialEntity = defineEntity<ApiKeyCredential, { record: ApiKeyRecord; keyHash: string }>({
+  tag: API_KEY_CREDENTIAL_ENTITY,
+  fields: CREDENTIAL_FIELDS,
+  key: ({ keyHash }) => apiKeyCredentialKey(keyHash),
+  attributes: ({ record }) => ({ ...credentialOf(record) }),
+});
 
-function recordFromItem(item: Item): ApiKeyRecord {
-  return withoutStorageFields(item) as unknown as ApiKeyRecord;
-}
+/** The organisation's record of a key (GSI2: found by its id alone), with the hash that reaches its credential. */
+const recordEntity = defineEntity<ApiKeyRecord, { record: ApiKeyRecord; keyHash: string }>({
+  tag: API_KEY_ENTITY,
+  fields: { ...CREDENTIAL_FIELDS, name: "string", hint: "string", createdAt: "string", createdBy: "string" },
+  storageAttributes: ["keyHash"],
+  key: ({ record }) => apiKeyRecordKey(record.orgId, record.keyId),
+  indexKeys: ({ record }) => apiKeyIdIndexKeys(record.keyId),
+  attributes: ({ record, keyHash }) => ({ keyHash, ...record }),
+});
+
+/** A lifecycle action on a key, in its organisation's partition. */
+const auditEntity = defineEntity<AuditRecord, { orgId: string; audit: AuditRecord }>({
+  tag: AUDIT_ENTITY,
+  fields: { id: "string", keyId: "string", action: "string", actor: "string", at: "string" },
+  storageAttributes: ["orgId"],
+  key: ({ orgId, audit }) => apiKeyAuditKey(orgId, audit.keyId, audit.id),
+  attributes: ({ orgId, audit }) => ({ orgId, ...audit }),
+});
+
+const recordFromItem = recordEntity.fromItem;
 
 function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
   return {
@@ -71,7 +108,14 @@ function credentialOf(record: ApiKeyRecord): ApiKeyCredential {
   };
 }
 
-function auditPut(orgId: string, keyId: string, action: AuditAction, actor: KeyActor, at: string, details?: Item) {
+function auditPut(
+  orgId: string,
+  keyId: string,
+  action: AuditAction,
+  actor: KeyActor,
+  at: string,
+  details?: AuditRecord["details"],
+): TransactItem {
   const audit: AuditRecord = {
     id: newId("audit", Date.parse(at)),
     keyId,
@@ -79,47 +123,21 @@ function auditPut(orgId: string, keyId: string, action: AuditAction, actor: KeyA
     actor: actor.name,
     actorId: actor.id,
     at,
-    details: details as AuditRecord["details"],
+    details,
   };
-  return {
-    Put: {
-      TableName: tableName,
-      Item: { ...apiKeyAuditKey(orgId, keyId, audit.id), entity: AUDIT_ENTITY, orgId, ...audit },
-      ConditionExpression: "attribute_not_exists(PK)",
-    },
-  };
+  return putIfAbsentItem(auditEntity.toItem({ orgId, audit }));
 }
 
-function newKeyPuts(record: ApiKeyRecord, keyHash: string) {
+function newKeyPuts(record: ApiKeyRecord, keyHash: string): TransactItem[] {
   return [
-    {
-      Put: {
-        TableName: tableName,
-        Item: { ...apiKeyCredentialKey(keyHash), entity: API_KEY_CREDENTIAL_ENTITY, ...credentialOf(record) },
-        ConditionExpression: "attribute_not_exists(PK)",
-      },
-    },
-    {
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...apiKeyRecordKey(record.orgId, record.keyId),
-          ...apiKeyIdIndexKeys(record.keyId),
-          entity: API_KEY_ENTITY,
-          keyHash,
-          ...record,
-        },
-        ConditionExpression: "attribute_not_exists(PK)",
-      },
-    },
+    putIfAbsentItem(credentialEntity.toItem({ record, keyHash })),
+    putIfAbsentItem(recordEntity.toItem({ record, keyHash })),
   ];
 }
 
 export async function findCredential(keyHash: string): Promise<ApiKeyCredential | undefined> {
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyCredentialKey(keyHash), ConsistentRead: true }),
-  );
-  return result.Item === undefined ? undefined : (withoutStorageFields(result.Item) as unknown as ApiKeyCredential);
+  const item = await getItem(apiKeyCredentialKey(keyHash));
+  return item === undefined ? undefined : credentialEntity.fromItem(item);
 }
 
 export interface NewApiKey {
@@ -134,10 +152,9 @@ export interface NewApiKey {
  * (ConditionalCheckFailed) when the organisation is missing or already holds LIMITS.activeKeysPerOrganisation.
  * A key stops counting when it is revoked or replaced by a rotation (its replacement counts instead).
  */
-function activeKeyCountChange(orgId: string, delta: 1 | -1) {
+function activeKeyCountChange(orgId: string, delta: 1 | -1): TransactItem {
   return {
     Update: {
-      TableName: tableName,
       Key: organisationKey(orgId),
       UpdateExpression: "ADD activeKeyCount :delta",
       ConditionExpression:
@@ -159,29 +176,18 @@ function activeKeyCountChange(orgId: string, delta: 1 | -1) {
  * set by another request wins (the SET is conditional on its absence).
  */
 async function ensureActiveKeyCount(orgId: string, nowMs: number): Promise<void> {
-  const { Item } = await documentClient.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: organisationKey(orgId),
-      ProjectionExpression: "activeKeyCount",
-      ConsistentRead: true,
-    }),
-  );
-  if (Item?.activeKeyCount !== undefined) return;
-  const records = (await queryPartition(organisationKey(orgId).PK, API_KEY_RECORD_PREFIX)).map(recordFromItem);
+  const counted = await getItem(organisationKey(orgId), { projection: ["activeKeyCount"] });
+  if (counted?.activeKeyCount !== undefined) return;
+  const records = (await queryPartition(organisationPartition(orgId), API_KEY_RECORD_PREFIX)).map(recordFromItem);
   const active = records.filter((record) => isUsable(record, nowMs) && record.rotatedTo === undefined).length;
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: organisationKey(orgId),
-        UpdateExpression: "SET activeKeyCount = :active",
-        ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(activeKeyCount)",
-        ExpressionAttributeValues: { ":active": active },
-      }),
+    await updateIfExists(
+      organisationKey(orgId),
+      { set: { activeKeyCount: active } },
+      { allowed: ["activeKeyCount"], condition: { expression: "attribute_not_exists(#activeKeyCount)" } },
     );
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }
 
@@ -212,23 +218,16 @@ export async function createApiKey(
     createdBy: actor.name,
   };
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          activeKeyCountChange(input.orgId, 1),
-          ...newKeyPuts(record, generated.hash),
-          auditPut(input.orgId, record.keyId, "key.created", actor, createdAt, {
-            environment: record.environment,
-            scopes: record.scopes.join(" "),
-          }),
-        ],
+    await transact([
+      activeKeyCountChange(input.orgId, 1),
+      ...newKeyPuts(record, generated.hash),
+      auditPut(input.orgId, record.keyId, "key.created", actor, createdAt, {
+        environment: record.environment,
+        scopes: record.scopes.join(" "),
       }),
-    );
+    ]);
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed"
-    ) {
+    if (isConditionFailure(error, 0)) {
       throw new ConflictError(
         `Organisation ${input.orgId} has ${LIMITS.activeKeysPerOrganisation} active API keys, the most allowed; revoke one before creating another`,
       );
@@ -238,36 +237,22 @@ export async function createApiKey(
   return { record, plaintext: generated.plaintext };
 }
 
-async function queryPartition(partition: string, sortKeyPrefix: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
-        ExpressionAttributeValues: { ":pk": partition, ":prefix": sortKeyPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return items;
+function queryPartition(partition: string, sortKeyPrefix: string): Promise<Item[]> {
+  return queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+    ExpressionAttributeValues: { ":pk": partition, ":prefix": sortKeyPrefix },
+    ConsistentRead: true,
+  });
 }
 
 /** An organisation's keys, oldest first. */
 export async function listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
-  return (await queryPartition(organisationKey(orgId).PK, API_KEY_RECORD_PREFIX)).map(recordFromItem);
+  return (await queryPartition(organisationPartition(orgId), API_KEY_RECORD_PREFIX)).map(recordFromItem);
 }
 
 async function getRecordItem(orgId: string, keyId: string): Promise<Item | undefined> {
   if (!isId("apiKey", keyId)) return undefined; // not a key id: no read (and no oversized key)
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: apiKeyRecordKey(orgId, keyId), ConsistentRead: true }),
-  );
-  return result.Item;
+  return getItem(apiKeyRecordKey(orgId, keyId));
 }
 
 /** A key of the organisation; keys of other organisations are "not found". */
@@ -279,24 +264,15 @@ export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRec
 
 /** The organisation that owns a key id (operator CLI only: reads a keys-only index). */
 export async function findApiKeyOrganisation(keyId: string): Promise<string | undefined> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: "GSI2",
-      KeyConditionExpression: "GSI2PK = :pk",
-      ExpressionAttributeValues: { ":pk": apiKeyIdPartition(keyId) },
-    }),
-  );
-  const partition = result.Items?.[0]?.PK;
-  return typeof partition === "string" ? partition.slice("ORG#".length) : undefined;
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof ConditionalCheckFailedException ||
-    (error instanceof TransactionCanceledException &&
-      (error.CancellationReasons ?? []).some((reason) => reason.Code === "ConditionalCheckFailed"))
-  );
+  const index = INDEXES.agentSessionsAndKeyIds;
+  const page = await queryPage({
+    index,
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: { "#pk": index.partitionKey },
+    ExpressionAttributeValues: { ":pk": apiKeyIdPartition(keyId) },
+  });
+  const partition = page.items[0]?.PK;
+  return typeof partition === "string" ? orgIdOfPartition(partition) : undefined;
 }
 
 /**
@@ -346,25 +322,20 @@ export async function rotateApiKey(
     ExpressionAttributeValues: { ":expiresAt": expiresAt },
   };
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          ...newKeyPuts(record, generated.hash),
-          {
-            Update: {
-              TableName: tableName,
-              Key: apiKeyRecordKey(orgId, keyId),
-              UpdateExpression: "SET expiresAt = :expiresAt, rotatedTo = :rotatedTo",
-              ConditionExpression: "attribute_not_exists(revokedAt) AND attribute_not_exists(rotatedTo)",
-              ExpressionAttributeValues: { ":expiresAt": expiresAt, ":rotatedTo": record.keyId },
-            },
-          },
-          { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...expireOld } },
-          auditPut(orgId, keyId, "key.rotated", actor, now, { replacedBy: record.keyId, expiresAt, overlapSeconds }),
-          auditPut(orgId, record.keyId, "key.created", actor, now, { rotatedFrom: keyId }),
-        ],
-      }),
-    );
+    await transact([
+      ...newKeyPuts(record, generated.hash),
+      {
+        Update: {
+          Key: apiKeyRecordKey(orgId, keyId),
+          UpdateExpression: "SET expiresAt = :expiresAt, rotatedTo = :rotatedTo",
+          ConditionExpression: "attribute_not_exists(revokedAt) AND attribute_not_exists(rotatedTo)",
+          ExpressionAttributeValues: { ":expiresAt": expiresAt, ":rotatedTo": record.keyId },
+        },
+      },
+      { Update: { Key: apiKeyCredentialKey(String(item.keyHash)), ...expireOld } },
+      auditPut(orgId, keyId, "key.rotated", actor, now, { replacedBy: record.keyId, expiresAt, overlapSeconds }),
+      auditPut(orgId, record.keyId, "key.created", actor, now, { rotatedFrom: keyId }),
+    ]);
   } catch (error) {
     if (isConditionFailure(error)) {
       throw new ConflictError(`API key ${keyId} was changed by another request; reload it and retry`);
@@ -396,24 +367,19 @@ export async function revokeApiKey(
     };
     const counted = existing.rotatedTo === undefined;
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: apiKeyRecordKey(orgId, keyId),
-                ...revoke,
-                ConditionExpression: `${revoke.ConditionExpression} AND ${counted ? "attribute_not_exists(rotatedTo)" : "attribute_exists(rotatedTo)"}`,
-              },
-            },
-            { Update: { TableName: tableName, Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
-            auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
-            // A key replaced by a rotation stopped counting then.
-            ...(counted ? [activeKeyCountChange(orgId, -1)] : []),
-          ],
-        }),
-      );
+      await transact([
+        {
+          Update: {
+            Key: apiKeyRecordKey(orgId, keyId),
+            ...revoke,
+            ConditionExpression: `${revoke.ConditionExpression} AND ${counted ? "attribute_not_exists(rotatedTo)" : "attribute_exists(rotatedTo)"}`,
+          },
+        },
+        { Update: { Key: apiKeyCredentialKey(String(item.keyHash)), ...revoke } },
+        auditPut(orgId, keyId, "key.revoked", actor, revokedAt),
+        // A key replaced by a rotation stopped counting then.
+        ...(counted ? [activeKeyCountChange(orgId, -1)] : []),
+      ]);
       return { ...existing, revokedAt };
     } catch (error) {
       // Revoked concurrently by another request (the outcome is the same), or rotated meanwhile: read again.
@@ -426,11 +392,8 @@ export async function revokeApiKey(
 /** The audit trail of a key, oldest first. */
 export async function listApiKeyAudit(orgId: string, keyId: string): Promise<AuditRecord[]> {
   await getApiKey(orgId, keyId);
-  const items = await queryPartition(organisationKey(orgId).PK, apiKeyAuditPrefix(keyId));
-  return items.map((item) => {
-    const { PK, SK, entity, orgId: _orgId, ...audit } = item;
-    return audit as unknown as AuditRecord;
-  });
+  const items = await queryPartition(organisationPartition(orgId), apiKeyAuditPrefix(keyId));
+  return items.map(auditEntity.fromItem);
 }
 
 /**
@@ -439,19 +402,18 @@ export async function listApiKeyAudit(orgId: string, keyId: string): Promise<Aud
  */
 export async function recordKeyUse(orgId: string, keyId: string, nowMs = Date.now()): Promise<void> {
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: apiKeyRecordKey(orgId, keyId),
-        UpdateExpression: "SET lastUsedAt = :now",
-        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :cutoff)",
-        ExpressionAttributeValues: {
-          ":now": new Date(nowMs).toISOString(),
-          ":cutoff": new Date(nowMs - LAST_USED_WRITE_INTERVAL_MS).toISOString(),
+    await updateIfExists(
+      apiKeyRecordKey(orgId, keyId),
+      { set: { lastUsedAt: new Date(nowMs).toISOString() } },
+      {
+        allowed: ["lastUsedAt"],
+        condition: {
+          expression: "attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :cutoff",
+          values: { ":cutoff": new Date(nowMs - LAST_USED_WRITE_INTERVAL_MS).toISOString() },
         },
-      }),
+      },
     );
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 }

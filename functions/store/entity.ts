@@ -15,7 +15,7 @@ import type { ItemKey } from "./keys.js";
 export type Item = Record<string, unknown>;
 
 /** The kinds of value a field check knows. */
-export type FieldKind = "string" | "number" | "boolean" | "object";
+export type FieldKind = "string" | "number" | "boolean" | "object" | "array";
 
 /** Fields a stored item must carry, with their kind. Optional fields are not listed. */
 export type FieldSpec = Readonly<Record<string, FieldKind>>;
