@@ -9,10 +9,10 @@ import type { Item } from "./entity.js";
 
 /**
  * Whether `error` is a failed condition: a ConditionalCheckFailedException, or a transaction cancelled
- * because of one — of its item `index` when given, of any item otherwise.
+ * because of one — of its item `index` when given (then only a transaction counts), of any item otherwise.
  */
 export function isConditionFailure(error: unknown, index?: number): boolean {
-  if (error instanceof ConditionalCheckFailedException) return true;
+  if (error instanceof ConditionalCheckFailedException) return index === undefined;
   if (!(error instanceof TransactionCanceledException)) return false;
   const reasons = error.CancellationReasons ?? [];
   if (index !== undefined) return reasons[index]?.Code === "ConditionalCheckFailed";

@@ -12,21 +12,23 @@
  * transactions are serialisable; the loser sees the check fail and gets 409).
  */
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, NotFoundError } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
 import type { Membership, Role } from "../domain/membership.js";
-import { documentClient, tableName } from "./dynamo-client.js";
+import { isConditionFailure } from "./condition-failure.js";
+import { defineEntity } from "./entity.js";
 import {
   type ItemKey,
   MEMBERSHIP_PREFIX,
   memberAuditKey,
   membershipKey,
-  organisationKey,
+  organisationPartition,
+  USER_MEMBERSHIP_PREFIX,
   userMembershipKey,
   userPartition,
 } from "./keys.js";
 import { organisationExistsCheck } from "./organisation-store.js";
+import { putIfAbsentItem, putItem, queryAll, type TransactItem, transact } from "./table-operations.js";
 
 export const MEMBERSHIP_ENTITY = "membership";
 export const MEMBER_AUDIT_ENTITY = "memberAudit";
@@ -39,74 +41,66 @@ export interface MemberActor {
   readonly id: string;
 }
 
-type Item = Record<string, unknown>;
+const MEMBERSHIP_FIELDS = { orgId: "string", userId: "string", email: "string", role: "string" } as const;
 
-function membershipFromItem(item: Item): Membership {
-  const { PK, SK, entity, ...membership } = item;
-  return membership as unknown as Membership;
-}
+/** A membership under its organisation (`ORG#<org>` / `MEMBER#<user>`): the members list. */
+const membershipEntity = defineEntity<Membership, Membership>({
+  tag: MEMBERSHIP_ENTITY,
+  fields: MEMBERSHIP_FIELDS,
+  key: (membership) => membershipKey(membership.orgId, membership.userId),
+  attributes: (membership) => ({ ...membership }),
+});
+
+/** The same membership under its user (`USER#<user>` / `ORG#<org>`): a user's organisations in one query. */
+const userMembershipEntity = defineEntity<Membership, Membership>({
+  tag: MEMBERSHIP_ENTITY,
+  fields: MEMBERSHIP_FIELDS,
+  key: (membership) => userMembershipKey(membership.userId, membership.orgId),
+  attributes: (membership) => ({ ...membership }),
+});
 
 /** Adds a user to an existing organisation, or changes their role. */
 export async function putMembership(input: Omit<Membership, "createdAt">, nowMs = Date.now()): Promise<Membership> {
   const membership: Membership = { ...input, createdAt: new Date(nowMs).toISOString() };
-  const item = { entity: MEMBERSHIP_ENTITY, ...membership };
-  await documentClient.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        organisationExistsCheck(input.orgId),
-        { Put: { TableName: tableName, Item: { ...membershipKey(input.orgId, input.userId), ...item } } },
-        { Put: { TableName: tableName, Item: { ...userMembershipKey(input.userId, input.orgId), ...item } } },
-      ],
-    }),
-  );
+  await transact([
+    organisationExistsCheck(input.orgId),
+    putItem(membershipEntity.toItem(membership)),
+    putItem(userMembershipEntity.toItem(membership)),
+  ]);
   return membership;
 }
 
 /** Every organisation the user belongs to, with the role in each. */
 export async function listUserMemberships(userId: string): Promise<Membership[]> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "PK = :pk AND begins_with(SK, :orgs)",
-      ExpressionAttributeValues: { ":pk": userPartition(userId), ":orgs": "ORG#" },
-      ConsistentRead: true,
-    }),
-  );
-  return (result.Items ?? []).map(membershipFromItem);
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :orgs)",
+    ExpressionAttributeValues: { ":pk": userPartition(userId), ":orgs": USER_MEMBERSHIP_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map(userMembershipEntity.fromItem);
 }
 
 /** Whether the organisation has any member yet. */
 export async function hasMembers(orgId: string): Promise<boolean> {
-  const result = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
+  const items = await queryAll(
+    {
       KeyConditionExpression: "PK = :pk AND begins_with(SK, :members)",
-      ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":members": "MEMBER#" },
+      ExpressionAttributeValues: { ":pk": organisationPartition(orgId), ":members": MEMBERSHIP_PREFIX },
       ConsistentRead: true,
-      Limit: 1,
-    }),
+    },
+    { limit: 1 },
   );
-  return (result.Items ?? []).length > 0;
+  return items.length > 0;
 }
 
 /** Every member of the organisation (strongly consistent), in user-id order. */
 export async function listMembers(orgId: string): Promise<Membership[]> {
-  const members: Membership[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :members)",
-        ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":members": MEMBERSHIP_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    members.push(...(page.Items ?? []).map(membershipFromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return members;
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :members)",
+    ExpressionAttributeValues: { ":pk": organisationPartition(orgId), ":members": MEMBERSHIP_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map(membershipEntity.fromItem);
 }
 
 function auditPut(
@@ -116,33 +110,20 @@ function auditPut(
   actor: MemberActor,
   nowMs: number,
   details: Record<string, string>,
-) {
+): TransactItem {
   const id = newId("audit", nowMs);
-  return {
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...memberAuditKey(orgId, userId, id),
-        entity: MEMBER_AUDIT_ENTITY,
-        orgId,
-        id,
-        userId,
-        action,
-        actor: actor.name,
-        actorId: actor.id,
-        at: new Date(nowMs).toISOString(),
-        details,
-      },
-      ConditionExpression: "attribute_not_exists(PK)",
-    },
-  };
-}
-
-function cancelledBecause(error: unknown, index: number): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    error.CancellationReasons?.[index]?.Code === "ConditionalCheckFailed"
-  );
+  return putIfAbsentItem({
+    ...memberAuditKey(orgId, userId, id),
+    entity: MEMBER_AUDIT_ENTITY,
+    orgId,
+    id,
+    userId,
+    action,
+    actor: actor.name,
+    actorId: actor.id,
+    at: new Date(nowMs).toISOString(),
+    details,
+  });
 }
 
 /** Adds a user to an existing organisation; 409 when they are a member already. */
@@ -152,27 +133,18 @@ export async function addMember(
   nowMs = Date.now(),
 ): Promise<Membership> {
   const membership: Membership = { ...input, createdAt: new Date(nowMs).toISOString() };
-  const item = { entity: MEMBERSHIP_ENTITY, ...membership };
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          organisationExistsCheck(input.orgId),
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...membershipKey(input.orgId, input.userId), ...item },
-              ConditionExpression: "attribute_not_exists(PK)",
-            },
-          },
-          { Put: { TableName: tableName, Item: { ...userMembershipKey(input.userId, input.orgId), ...item } } },
-          auditPut(input.orgId, input.userId, "member.added", actor, nowMs, { email: input.email, role: input.role }),
-        ],
-      }),
-    );
+    await transact([
+      organisationExistsCheck(input.orgId),
+      putIfAbsentItem(membershipEntity.toItem(membership)),
+      putItem(userMembershipEntity.toItem(membership)),
+      auditPut(input.orgId, input.userId, "member.added", actor, nowMs, { email: input.email, role: input.role }),
+    ]);
   } catch (error) {
-    if (cancelledBecause(error, 0)) throw new NotFoundError(`Organisation ${input.orgId} not found`);
-    if (cancelledBecause(error, 1)) {
+    if (isConditionFailure(error, 0)) {
+      throw new NotFoundError(`Organisation ${input.orgId} not found`);
+    }
+    if (isConditionFailure(error, 1)) {
       throw new ConflictError(`${input.email} is already a member of organisation ${input.orgId}`);
     }
     throw error;
@@ -198,7 +170,6 @@ async function memberAndOwnerGuard(orgId: string, userId: string, losesOwner: (m
     member,
     guard: {
       ConditionCheck: {
-        TableName: tableName,
         Key: membershipKey(orgId, otherOwner.userId),
         ConditionExpression: "#role = :owner",
         ExpressionAttributeNames: { "#role": "role" },
@@ -237,9 +208,8 @@ export async function changeMemberRole(
       (current) => current.role === "owner" && role !== "owner",
     );
     if (member.role === role) return member;
-    const update = (key: ItemKey) => ({
+    const update = (key: ItemKey): TransactItem => ({
       Update: {
-        TableName: tableName,
         Key: key,
         UpdateExpression: "SET #role = :role",
         ConditionExpression: "attribute_exists(PK) AND #role = :current",
@@ -247,16 +217,12 @@ export async function changeMemberRole(
         ExpressionAttributeValues: { ":role": role, ":current": member.role },
       },
     });
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          update(membershipKey(orgId, userId)),
-          update(userMembershipKey(userId, orgId)),
-          auditPut(orgId, userId, "member.role_changed", actor, nowMs, { from: member.role, to: role }),
-          ...(guard === undefined ? [] : [guard]),
-        ],
-      }),
-    );
+    await transact([
+      update(membershipKey(orgId, userId)),
+      update(userMembershipKey(userId, orgId)),
+      auditPut(orgId, userId, "member.role_changed", actor, nowMs, { from: member.role, to: role }),
+      ...(guard === undefined ? [] : [guard]),
+    ]);
     return { ...member, role };
   }).catch(lastOwnerOnSecondFailure(orgId));
 }
@@ -265,19 +231,15 @@ export async function changeMemberRole(
 export async function removeMember(orgId: string, userId: string, actor: MemberActor, nowMs = Date.now()) {
   await withOwnerGuard(async () => {
     const { member, guard } = await memberAndOwnerGuard(orgId, userId, (current) => current.role === "owner");
-    const remove = (key: ItemKey) => ({
-      Delete: { TableName: tableName, Key: key, ConditionExpression: "attribute_exists(PK)" },
+    const remove = (key: ItemKey): TransactItem => ({
+      Delete: { Key: key, ConditionExpression: "attribute_exists(PK)" },
     });
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          remove(membershipKey(orgId, userId)),
-          remove(userMembershipKey(userId, orgId)),
-          auditPut(orgId, userId, "member.removed", actor, nowMs, { email: member.email, role: member.role }),
-          ...(guard === undefined ? [] : [guard]),
-        ],
-      }),
-    );
+    await transact([
+      remove(membershipKey(orgId, userId)),
+      remove(userMembershipKey(userId, orgId)),
+      auditPut(orgId, userId, "member.removed", actor, nowMs, { email: member.email, role: member.role }),
+      ...(guard === undefined ? [] : [guard]),
+    ]);
   }).catch(lastOwnerOnSecondFailure(orgId));
 }
 

@@ -1,20 +1,31 @@
 /** Persistence of organisations (`ORG#<orgId>` / `ORG`). */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Organisation } from "../domain/organisation.js";
-import { documentClient, tableName } from "./dynamo-client.js";
-import { apiKeyCredentialKey, organisationKey } from "./keys.js";
+import { defineEntity } from "./entity.js";
+import { API_KEY_RECORD_PREFIX, apiKeyCredentialKey, organisationKey, organisationPartition } from "./keys.js";
 import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "./retention.js";
+import {
+  existsCheck,
+  getItem,
+  keyOf,
+  putIfAbsent,
+  queryPages,
+  type TransactItem,
+  updateIfExists,
+} from "./table-operations.js";
 
 export const ORGANISATION_ENTITY = "organisation";
 
+/** An organisation (`ORG#<orgId>` / `ORG`); `activeKeyCount` is the key store's bookkeeping. */
+const organisationEntity = defineEntity<Organisation, Organisation>({
+  tag: ORGANISATION_ENTITY,
+  fields: { orgId: "string", name: "string", retentionDays: "number", createdAt: "string" },
+  key: (organisation) => organisationKey(organisation.orgId),
+  attributes: (organisation) => ({ ...organisation }),
+});
+
 export async function findOrganisation(orgId: string): Promise<Organisation | undefined> {
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: organisationKey(orgId), ConsistentRead: true }),
-  );
-  if (result.Item === undefined) return undefined;
-  const { PK, SK, entity, ...organisation } = result.Item;
-  return organisation as Organisation;
+  const item = await getItem(organisationKey(orgId));
+  return item === undefined ? undefined : organisationEntity.fromItem(item);
 }
 
 /** Returns the organisation, creating it (with default retention) if it does not exist. */
@@ -28,33 +39,16 @@ export async function ensureOrganisation(orgId: string, nowMs = Date.now()): Pro
     rollupRetentionDays: DEFAULT_ROLLUP_RETENTION_DAYS,
     createdAt: new Date(nowMs).toISOString(),
   };
-  try {
-    await documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...organisationKey(orgId), entity: ORGANISATION_ENTITY, ...organisation },
-        ConditionExpression: "attribute_not_exists(PK)",
-      }),
-    );
-    return organisation;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      const raced = await findOrganisation(orgId);
-      if (raced !== undefined) return raced;
-    }
-    throw error;
-  }
+  const outcome = await putIfAbsent(organisationEntity.toItem(organisation));
+  if (outcome.written) return organisation;
+  const raced = await findOrganisation(orgId);
+  if (raced === undefined) throw new Error(`Organisation ${orgId} was created and removed concurrently`);
+  return raced;
 }
 
 /** A transaction item that fails unless the organisation exists. */
-export function organisationExistsCheck(orgId: string) {
-  return {
-    ConditionCheck: {
-      TableName: tableName,
-      Key: organisationKey(orgId),
-      ConditionExpression: "attribute_exists(PK)",
-    },
-  };
+export function organisationExistsCheck(orgId: string): TransactItem {
+  return existsCheck(organisationKey(orgId));
 }
 
 /** Settings an operator can change; keys carry a copy so authentication stays one read. */
@@ -65,40 +59,34 @@ export interface OrganisationSettings {
   readonly keyRateLimitPerMinute?: number;
 }
 
+/** The settings updateOrganisationSettings may write: its allow-list. */
+const SETTINGS = [
+  "retentionDays",
+  "rollupRetentionDays",
+  "rateLimitPerMinute",
+  "keyRateLimitPerMinute",
+] as const satisfies readonly (keyof OrganisationSettings)[];
+
 /**
  * Changes an organisation's settings and every key's copy of them, paging
  * through all of the organisation's keys; new requests see them after at most
  * the key-cache bound (existing items keep their TTL).
  */
 export async function updateOrganisationSettings(orgId: string, settings: OrganisationSettings): Promise<void> {
-  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return;
-  const update = {
-    UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(", ")}`,
-    ConditionExpression: "attribute_exists(PK)",
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
-  };
-  await documentClient.send(new UpdateCommand({ TableName: tableName, Key: organisationKey(orgId), ...update }));
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :keys)",
-        ExpressionAttributeValues: { ":pk": organisationKey(orgId).PK, ":keys": "APIKEY#" },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const record of page.Items ?? []) {
-      for (const key of [
-        { PK: String(record.PK), SK: String(record.SK) },
-        apiKeyCredentialKey(String(record.keyHash)),
-      ]) {
-        await documentClient.send(new UpdateCommand({ TableName: tableName, Key: key, ...update }));
+  const set: Record<string, number> = {};
+  for (const [name, value] of Object.entries(settings)) if (typeof value === "number") set[name] = value;
+  if (Object.keys(set).length === 0) return;
+  const update = { allowed: SETTINGS } as const;
+  await updateIfExists(organisationKey(orgId), { set }, update);
+  for await (const page of queryPages({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :keys)",
+    ExpressionAttributeValues: { ":pk": organisationPartition(orgId), ":keys": API_KEY_RECORD_PREFIX },
+    ConsistentRead: true,
+  })) {
+    for (const record of page.items) {
+      for (const key of [keyOf(record), apiKeyCredentialKey(String(record.keyHash))]) {
+        await updateIfExists(key, { set }, update);
       }
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
+  }
 }
