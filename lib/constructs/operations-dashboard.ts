@@ -8,7 +8,7 @@ import {
   GraphWidget,
   type IMetric,
   MathExpression,
-  type Metric,
+  Metric,
   Stats,
   TreatMissingData,
 } from "aws-cdk-lib/aws-cloudwatch";
@@ -24,6 +24,8 @@ import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../functi
 
 /** Period of every alarm and dashboard metric. */
 export const ALARM_PERIOD = Duration.minutes(5);
+/** Consecutive periods with counting failures before they alarm (a single one is a retried throttle or conflict). */
+export const STREAM_FAILURE_PERIODS = 2;
 
 /** The 5xx rate (percent of requests in one period) above which the API alarms. */
 export const SERVER_ERROR_RATE_PERCENT = 1;
@@ -289,6 +291,21 @@ export class OperationsDashboard extends Construct {
           threshold: STREAM_ITERATOR_AGE_THRESHOLD_MS,
           comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
           evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+        // Records the consumer reports back (partial batch responses) are not Lambda Errors: its own metric.
+        new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: METRIC.countingFailures,
+          dimensionsMap: { [DIMENSION.service]: serviceName },
+          statistic: Stats.SUM,
+          period: ALARM_PERIOD,
+        }).createAlarm(this, "StreamCountingFailures", {
+          alarmDescription: `The stream consumer failed to count a session's records in each of ${STREAM_FAILURE_PERIODS} consecutive periods: they are retried (bisected) and, after every retry, sent to the failure queue. Look for "stream consumer could not count" lines in its logs.`,
+          threshold: 0,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: STREAM_FAILURE_PERIODS,
+          datapointsToAlarm: STREAM_FAILURE_PERIODS,
           treatMissingData: TreatMissingData.NOT_BREACHING,
         }),
         failedBatches.createAlarm(this, "StreamFailedBatches", {

@@ -6,12 +6,14 @@ import { CfnFunction, Code, Function as LambdaFunction, Runtime } from "aws-cdk-
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../../functions/observability/metric-names.js";
 import {
   LATENCY_P99_THRESHOLD_MS,
   MAX_METRICS_PER_ALARM,
   MIN_REQUESTS_FOR_ERROR_RATE,
   OperationsDashboard,
   SERVER_ERROR_RATE_PERCENT,
+  STREAM_FAILURE_PERIODS,
   STREAM_ITERATOR_AGE_THRESHOLD_MS,
 } from "../../lib/constructs/operations-dashboard.js";
 import { awsSolutionsFindings } from "./nag-findings.js";
@@ -367,15 +369,36 @@ describe("OperationsDashboard stream consumer", () => {
     });
   });
 
-  it("notifies the topic of both stream alarms, on ALARM and on OK", () => {
+  it("alarms when the consumer reports counting failures (its own metric: partial batch failures are not Lambda Errors) in consecutive periods", () => {
+    // Act
+    const [alarm] = alarmNamed(withStream.template, "StreamCountingFailures");
+
+    // Assess
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: METRIC.countingFailures,
+      Dimensions: [{ Name: DIMENSION.service, Value: SERVICE_NAME }],
+      Statistic: "Sum",
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: "GreaterThanThreshold",
+      EvaluationPeriods: STREAM_FAILURE_PERIODS,
+      DatapointsToAlarm: STREAM_FAILURE_PERIODS,
+      TreatMissingData: "notBreaching",
+    });
+    expect(STREAM_FAILURE_PERIODS).toBeGreaterThan(1);
+  });
+
+  it("notifies the topic of every stream alarm, on ALARM and on OK", () => {
     // Act
     const alarms = [
       ...alarmNamed(withStream.template, "StreamIteratorAge"),
+      ...alarmNamed(withStream.template, "StreamCountingFailures"),
       ...alarmNamed(withStream.template, "StreamFailedBatches"),
     ];
 
     // Assess
-    expect(alarms).toHaveLength(2);
+    expect(alarms).toHaveLength(3);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toHaveLength(1);
       expect(alarm.Properties.OKActions).toEqual(alarm.Properties.AlarmActions);
@@ -409,6 +432,7 @@ describe("OperationsDashboard stream consumer", () => {
     // Assess
     expect(alarmNamed(built.template, "StreamIteratorAge")).toEqual([]);
     expect(alarmNamed(built.template, "StreamFailedBatches")).toEqual([]);
+    expect(alarmNamed(built.template, "StreamCountingFailures")).toEqual([]);
     expect(JSON.stringify(built.stack.resolve(dashboard?.Properties.DashboardBody))).not.toContain("IteratorAge");
   });
 });

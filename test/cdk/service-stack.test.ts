@@ -1460,6 +1460,7 @@ describe("Operations dashboard and alarms", () => {
       ...groups("DynamoDbThrottleEvents", 2 + 2 * GLOBAL_INDEXES.length),
       "DeadLetterMessages",
       "StreamIteratorAge",
+      "StreamCountingFailures",
       "StreamFailedBatches",
     ];
   }
