@@ -64,6 +64,8 @@ export interface BenchResults {
     readonly dynamoDbLocal: string;
     readonly settings: BenchSettings;
     readonly rssSecondsSource: string;
+    /** 1-minute load average of the machine (os.loadavg) when the run started and ended: other work on it. */
+    readonly loadAverage: { readonly atStart: number; readonly atEnd: number };
   };
   readonly floor: FloorResult;
   readonly counting: CountingResult;
@@ -133,9 +135,10 @@ export function renderMarkdown(results: BenchResults): string {
     "",
   );
   out.push(
-    `Settings: ${Object.entries(settings)
-      .map(([name, value]) => `${name} ${value}`)
-      .join(", ")}. Memory run: ${meta.rssSecondsSource}.`,
+    `Machine load (1-minute load average, ${meta.cpus} cores): ${n(meta.loadAverage.atStart, 1)} at the start, ${n(meta.loadAverage.atEnd, 1)} at the end. ` +
+      `Settings: ${Object.entries(settings)
+        .map(([name, value]) => `${name} ${value}`)
+        .join(", ")}. Memory run: ${meta.rssSecondsSource}.`,
     "",
   );
 
@@ -162,7 +165,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push("## 1. Floor: raw DynamoDB calls from Node (service's document client)", "");
   out.push(
     `Item: the event item exactly as POST /api/sdk/events stores it (built by the service's \`eventItem\`), ≈ ${floor.eventItemBytes} bytes; every write puts a fresh item. ` +
-      `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, run just before section 3's sequential runs; concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight ` +
+      `Sequential: ${settings.floorSamples} calls after ${settings.floorWarmUp} warm-up, each run right before the sequential runs of the endpoint it is compared with (the conditional PutItem and the old transaction before POST /api/sdk/events', the BatchWriteItems before the batch route's, GetItem before GET /api/sdk/sessions/:id's); concurrent: ${int(settings.floorConcurrentOperations)} calls, ${settings.concurrency} in flight ` +
       "(a write of n items runs 1/n as often, yet at least 10 times sequentially and twice per slot in flight). The conditional PutItem is POST /api/sdk/events' write; the four BatchWriteItems of 25 in parallel are " +
       "POST /api/sdk/events/batch's write of 100 events (event-batch-store.ts sends them with Promise.all); the transaction is the single-event write before issue 14, for the before/after. " +
       "Units: as DynamoDB Local reports them, for the transaction what AWS bills (2 WCU per item per KB, modelled from the item images as in section 4).",

@@ -131,8 +131,8 @@ async function concurrent(
 
 /** The floor, in two stages so each can run next to what it is compared with. */
 export interface FloorBench {
-  /** Warm-up, then `samples` sequential calls of each operation. */
-  sequential(): Promise<void>;
+  /** Warm-up, then `samples` sequential calls of each operation (of `ids` only, if given) not run yet. */
+  sequential(ids?: readonly FloorOperationId[]): Promise<void>;
   /** `concurrentOperations` calls of each operation, `inFlight` at a time; then the capacity checks. */
   concurrent(): Promise<FloorResult>;
 }
@@ -260,8 +260,9 @@ export async function floorBench(options: {
   });
   const sequentialResults = new Map<string, Throughput>();
   return {
-    async sequential() {
+    async sequential(ids) {
       for (const [position, kind] of kinds.entries()) {
+        if (sequentialResults.has(kind.id) || (ids !== undefined && !ids.includes(kind.id))) continue;
         const run = runs[position] as (index: number) => Promise<unknown>;
         for (let index = 0; index < share(warmUp, kind.items); index++) await run(index);
         const seq = await sequential(run, share(samples, kind.items));
