@@ -562,11 +562,6 @@ export const deletionWorker: WorkerDefinition = {
 };
 
 /**
- * The deployment step that creates the cursor-signing secret (a CloudFormation
- * custom resource, functions/deploy/cursor-secret-resource.ts): it may only
- * create that one item.
- */
-/**
  * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per session of a batch
  * it reads the session, then one transaction updates its counters and its rollups; events whose session is
  * gone are deleted (with their offloaded payloads).
@@ -581,6 +576,11 @@ export const streamConsumer: WorkerDefinition = {
   payloadAccess: "delete",
 };
 
+/**
+ * The deployment step that creates the cursor-signing secret (a CloudFormation
+ * custom resource, functions/deploy/cursor-secret-resource.ts): it may only
+ * create that one item.
+ */
 export const cursorSecretSetup: WorkerDefinition = {
   id: "CursorSecretSetup",
   entry: "functions/deploy/cursor-secret-resource.ts",

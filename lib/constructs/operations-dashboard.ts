@@ -376,8 +376,14 @@ export class OperationsDashboard extends Construct {
       this.dashboard.addWidgets(
         graph(
           "Table stream consumer",
-          [iteratorAge.with({ label: "Iterator age max (ms)" })],
-          [failedBatches.with({ label: "Failed batches (visible messages)" })],
+          [
+            iteratorAge.with({ label: "Iterator age max (ms)" }),
+            search([DIMENSION.service], METRIC.countingLag, "p99", "Counting lag p99 (ms, EMF)"),
+          ],
+          [
+            failedBatches.with({ label: "Failed batches (visible messages)" }),
+            search([DIMENSION.service], METRIC.countingFailures, "Sum", "Counting failures (EMF)"),
+          ],
         ),
       );
     }

@@ -405,7 +405,7 @@ describe("OperationsDashboard stream consumer", () => {
     }
   });
 
-  it("graphs the iterator age and the failed batches", () => {
+  it("graphs the iterator age, the counting lag, the failed batches and the counting failures", () => {
     // Act
     const [dashboard] = Object.values(
       withStream.template.findResources("AWS::CloudWatch::Dashboard") as Record<
@@ -418,6 +418,10 @@ describe("OperationsDashboard stream consumer", () => {
     // Assess
     expect(body).toContain(`"title\\":\\"Table stream consumer\\"`);
     expect(body).toContain("IteratorAge");
+    expect(body).toContain(`Counting lag p99 (ms, EMF)`);
+    expect(body).toContain(METRIC.countingLag);
+    expect(body).toContain(`Counting failures (EMF)`);
+    expect(body).toContain(METRIC.countingFailures);
   });
 
   it("adds no stream alarm or graph without a stream consumer", () => {
