@@ -6,9 +6,7 @@
  * stream, exactly once, by the stream consumer (functions/stream/), so no
  * event waits for — or races — another on the request path.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { AtsError, ConflictError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
 import { idTime, newId } from "../domain/ids.js";
@@ -16,11 +14,13 @@ import { LIMITS } from "../domain/limits.js";
 import type { Principal } from "../domain/principal.js";
 import { logError } from "../runtime/log.js";
 import { documentClient, tableName } from "./dynamo-client.js";
+import { checkItem } from "./entity.js";
 import { eventFingerprint } from "./event-batch-plan.js";
 import { eventKey, sessionKey } from "./keys.js";
 import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
+import { putIfAbsent } from "./table-operations.js";
 
 export const EVENT_ENTITY = "event";
 
@@ -102,33 +102,31 @@ export async function createEvent(
     expiryEpochSeconds(nowMs, principal.retentionDays),
     fingerprint === undefined ? {} : { fingerprint },
   );
+  let outcome: Awaited<ReturnType<typeof putIfAbsent>>;
   try {
-    await documentClient.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: item,
-        ConditionExpression: "attribute_not_exists(PK)",
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      }),
-    );
-    return event;
+    outcome = await putIfAbsent(item, { returnExisting: true });
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException && error.Item !== undefined) {
-      const stored = unmarshall(error.Item);
-      // A retry of an event with the client's own id: the stored event, unless the id now names another.
-      if (fingerprint !== undefined) {
-        if (stored.fingerprint !== fingerprint) {
-          await discardPayloadsIfNotStored(input.sessionId, event.id, item, "no");
-          throw new ConflictError(`An event with id ${event.id} already exists with other content`);
-        }
-        return eventFromItem(stored, true);
-      }
-      // Written by an earlier attempt of this very request (same Idempotency-Key).
-      if (plannedUlid !== undefined) return eventFromItem(stored, true);
-    }
     await discardPayloadsIfNotStored(input.sessionId, event.id, item, storedAfter(error));
     throw error;
   }
+  if (outcome.written) return event;
+  const stored = outcome.existing;
+  if (stored !== undefined) {
+    // A retry of an event with the client's own id: the stored event, unless the id now names another.
+    if (fingerprint !== undefined) {
+      if (stored.fingerprint !== fingerprint) {
+        await discardPayloadsIfNotStored(input.sessionId, event.id, item, "no");
+        throw new ConflictError(`An event with id ${event.id} already exists with other content`);
+      }
+      return eventFromItem(stored, true);
+    }
+    // Written by an earlier attempt of this very request (same Idempotency-Key).
+    if (plannedUlid !== undefined) return eventFromItem(stored, true);
+  }
+  // A fresh id already taken (not a retry): nothing of this request was stored.
+  const taken = new Error(`Event ${event.id} already exists`);
+  await discardPayloadsIfNotStored(input.sessionId, event.id, item, storedAfter(taken));
+  throw taken;
 }
 
 /**
@@ -180,6 +178,9 @@ export interface EventFilters {
   readonly summary?: boolean | undefined;
 }
 
+/** Fields every stored event carries (checked by eventFromItem). */
+const EVENT_FIELDS = { id: "string", sessionId: "string", eventType: "string", createdAt: "string" } as const;
+
 export function eventFromItem(item: Record<string, unknown>, summary = false): AgentEvent {
   const {
     PK,
@@ -198,7 +199,9 @@ export function eventFromItem(item: Record<string, unknown>, summary = false): A
     fingerprint,
     ...fields
   } = item;
-  const event = fields as unknown as AgentEvent;
+  checkItem(EVENT_ENTITY, EVENT_FIELDS, item);
+  // The declared fields were checked; the others are the event's own optional fields.
+  const event = fields as Partial<AgentEvent> as AgentEvent;
   if (summary) return event;
   return {
     ...event,

@@ -4,9 +4,7 @@
  * PutItem and an end one UpdateItem: the rollups they change are counted from
  * the change stream (functions/stream/), with the session's event counters.
  */
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { occurredAtProblem } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
@@ -26,8 +24,10 @@ import {
   type SessionPatch,
   type SessionStart,
 } from "../domain/session.js";
+import { conditionFailureItem, isConditionFailure } from "./condition-failure.js";
 import { countersFromStored } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
+import { defineEntity } from "./entity.js";
 import {
   sessionKey,
   sessionStatusKeys,
@@ -51,16 +51,27 @@ function parseJsonText<T>(value: unknown): T | undefined {
   return typeof value === "string" ? (JSON.parse(value) as T) : undefined;
 }
 
-/** Rebuilds a session from its stored item. */
+/**
+ * The session item's declaration for reading: its tag and the fields every session carries (the write is
+ * writeNewSession's conditional put, with its index keys from keys.ts).
+ */
+const sessionEntity = defineEntity<Session, Session>({
+  tag: SESSION_ENTITY,
+  fields: { id: "string", orgId: "string", environment: "string", status: "string", createdAt: "string" },
+  storageAttributes: [JSON_TEXT_ATTRIBUTES.metadata, JSON_TEXT_ATTRIBUTES.customMetrics, "ttl"],
+  key: (session) => sessionKey(session.id),
+  indexKeys: (session) => ({ ...sessionTimelineKeys(session), ...sessionStatusKeys(session, session.status) }),
+  attributes: (session) => ({ ...session }),
+});
+
+/** Rebuilds a session from its stored item (ItemShapeError when it is not one). */
 export function sessionFromItem(item: SessionItem): Session {
-  const { metadataJson, customMetricsJson, PK, SK, entity, ttl, ...fields } = item;
-  for (const key of Object.keys(fields)) if (key.startsWith("GSI")) delete fields[key];
   return {
-    ...(fields as unknown as Session),
-    toolCalls: countersFromStored(fields.toolCalls),
-    toolErrors: countersFromStored(fields.toolErrors),
-    metadata: parseJsonText<JsonObject>(metadataJson),
-    customMetrics: parseJsonText<Record<string, number>>(customMetricsJson),
+    ...sessionEntity.fromItem(item),
+    toolCalls: countersFromStored(item.toolCalls),
+    toolErrors: countersFromStored(item.toolErrors),
+    metadata: parseJsonText<JsonObject>(item[JSON_TEXT_ATTRIBUTES.metadata]),
+    customMetrics: parseJsonText<Record<string, number>>(item[JSON_TEXT_ATTRIBUTES.customMetrics]),
   };
 }
 
@@ -161,8 +172,8 @@ export async function createSession(
     rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
     return session;
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return existingSessionFor(principal, start, session.id, error.Item ? unmarshall(error.Item) : {}, nowMs);
+    if (!isConditionFailure(error)) throw error;
+    return existingSessionFor(principal, start, session.id, conditionFailureItem(error) ?? {}, nowMs);
   }
 }
 
@@ -286,8 +297,8 @@ async function updateActiveSession(principal: Principal, sessionId: string, patc
     );
     return sessionFromItem(result.Attributes ?? {});
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const outcome = rejectionFor(principal, sessionId, error.Item ? unmarshall(error.Item) : undefined, nowMs);
+    if (!isConditionFailure(error)) throw error;
+    const outcome = rejectionFor(principal, sessionId, conditionFailureItem(error), nowMs);
     if (outcome instanceof Error) throw outcome;
     return resolveRejectedUpdate(outcome, sessionId, patch);
   }
@@ -337,7 +348,7 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
       );
       return sessionFromItem(result.Attributes ?? {});
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
   throw new ConflictError(`Session ${sessionId} kept changing while it was being ended; retry the request`);
