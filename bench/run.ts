@@ -523,7 +523,7 @@ try {
 
   const endpointErrors = endpoints.reduce(
     (sum, result) => sum + result.warmUpErrors + result.sequential.errorCount + result.concurrent.errorCount,
-    memory.load.errorCount,
+    memory.load.errorCount + memory.warmUp.errorCount,
   );
   const handlerFailures = handlers.reduce((sum, result) => sum + result.failures, 0);
   const overBudget = functionsOnly.filter((bundle) => bundle.bytes > TARGETS.maxBundleBytes);
@@ -588,7 +588,9 @@ try {
                 .map(([status, count]) => `${status} ×${count}`)
                 .join(", ")}; p99 ${fmt(result.concurrent.latency.p99, 0)} ms)`,
           )
-          .join("; ")}${memory.load.errorCount > 0 ? `; memory run: ${memory.load.errorCount}` : ""}. ` +
+          .join(
+            "; ",
+          )}${memory.load.errorCount + memory.warmUp.errorCount > 0 ? `; memory run: ${memory.load.errorCount + memory.warmUp.errorCount}` : ""}. ` +
         "A 500 under load is the route's own timeout (the middy chain answers before Lambda's limit; the server logs TimeoutError): the request waited on DynamoDB Local, saturated by the 32 connections, the stream consumer and the machine's other work. " +
         "Meeting 0 would take the load to fit in the timeout on this machine (fewer connections or an idle machine), not a change of the route.",
     },

@@ -599,7 +599,11 @@ export function renderMarkdown(results: BenchResults): string {
       ["moment", "RSS MiB", "heap used MiB"],
       [
         ["server started (no request yet)", mib(memory.idle.rss), mib(memory.idle.heapUsed)],
-        ["start of the load run (after the endpoint runs)", mib(memory.atStart.rss), mib(memory.atStart.heapUsed)],
+        [
+          `start of the load run (after the endpoint runs, the counting drain and ${n(memory.warmUp.seconds, 0)} s of the same load)`,
+          mib(memory.atStart.rss),
+          mib(memory.atStart.heapUsed),
+        ],
         ["end of the load run", mib(memory.atEnd.rss), mib(memory.atEnd.heapUsed)],
       ],
     ),

@@ -21,8 +21,13 @@ export interface EndpointResult {
   readonly eventsPerSecond: number | undefined;
 }
 
+/** Seconds of the memory run's load before its start figure is taken. */
+export const MEMORY_WARM_UP_SECONDS = 5;
+
 export interface MemoryRun {
   readonly seconds: number;
+  /** The warm-up load before the start figure (its errors count as the run's). */
+  readonly warmUp: LoadResult;
   readonly connections: number;
   readonly route: string;
   /** Right after the server started listening, before any request. */
@@ -109,20 +114,18 @@ export async function measureMemory(options: {
   readonly connections: number;
   readonly seconds: number;
 }): Promise<MemoryRun> {
+  const load0 = loadOf(options.server, options.operation, options.key);
+  // A short run of the same load first, so the start figure is a warm server's (the run may follow idle time).
+  const warmUp = await load0(options.connections, { durationSeconds: MEMORY_WARM_UP_SECONDS });
   const atStart = await options.server.memory();
-  const load = await loadOf(
-    options.server,
-    options.operation,
-    options.key,
-  )(options.connections, {
-    durationSeconds: options.seconds,
-  });
+  const load = await load0(options.connections, { durationSeconds: options.seconds });
   const atEnd = await options.server.memory();
   return {
     seconds: options.seconds,
     connections: options.connections,
     route: options.operation.label,
     idle: options.server.startMemory,
+    warmUp,
     atStart,
     atEnd,
     load,
