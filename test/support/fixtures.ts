@@ -219,5 +219,7 @@ export async function scanTable(): Promise<Record<string, unknown>[]> {
 
 /** Items of the table that belong to one organisation. */
 export async function itemsOfOrganisation(orgId: string): Promise<Record<string, unknown>[]> {
+  // Settled first: the stream consumer would otherwise change the session items between two snapshots.
+  await settleCounts();
   return (await scanTable()).filter((item) => item.orgId === orgId);
 }
