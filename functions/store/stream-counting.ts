@@ -10,8 +10,6 @@
  * session is gone (deleted, expired) counts nothing; an event written to it
  * after the deletion is deleted here.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { Environment } from "../domain/api-key.js";
 import { FINAL_STATUSES, type FinalStatus, isFinal, type Session } from "../domain/session.js";
 import {
@@ -22,15 +20,16 @@ import {
   planCounting,
   type SessionChange,
 } from "../domain/session-counting.js";
+import { deleteAll } from "./batch-operations.js";
+import { isConditionFailure } from "./condition-failure.js";
 import { counterMapKey } from "./counter-keys.js";
-import { documentClient, tableName } from "./dynamo-client.js";
+import type { Item } from "./entity.js";
 import { type ItemKey, sessionIdOfPartition, sessionKey } from "./keys.js";
 import { deletePayloadsOf, hasOffloadedFields } from "./payload-store.js";
 import { agentSummaryUpdate, rollupUpdates } from "./rollup-store.js";
 import { rollupTargetOf, sessionFromItem } from "./session-store.js";
+import { getItem, type TransactItem, transact } from "./table-operations.js";
 import { backoff, isTransactionConflict } from "./write-retry.js";
-
-type Item = Record<string, unknown>;
 
 /** A stream record as counting needs it (images already unmarshalled). */
 export interface ChangeRecord {
@@ -129,7 +128,13 @@ function countingStateOf(item: Item, shardId: string): CountingState {
 }
 
 /** The transaction items that apply `plan` to the session item read (`item`) and its rollups. */
-function planTransaction(sessionId: string, item: Item, shardId: string, plan: CountingPlan, nowMs: number) {
+function planTransaction(
+  sessionId: string,
+  item: Item,
+  shardId: string,
+  plan: CountingPlan,
+  nowMs: number,
+): TransactItem[] {
   const session = sessionFromItem(item);
   const names: Record<string, string> = { "#shard": shardId, "#ttl": "ttl" };
   const values: Record<string, unknown> = {
@@ -173,7 +178,6 @@ function planTransaction(sessionId: string, item: Item, shardId: string, plan: C
   return [
     {
       Update: {
-        TableName: tableName,
         Key: sessionKey(sessionId),
         UpdateExpression: `ADD eventCount :n, eventCost :cost, countVersion :one SET ${sets.join(", ")}`,
         ConditionExpression: `attribute_exists(PK) AND ${version === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"}`,
@@ -202,15 +206,7 @@ interface OrphanCandidate {
 
 /** Deletes events written to a session that no longer exists, and the session's offloaded payloads left with them. */
 async function deleteOrphans(sessionId: string, orphans: readonly OrphanCandidate[]): Promise<void> {
-  for (let start = 0; start < orphans.length; start += 25) {
-    let pending = orphans.slice(start, start + 25).map(({ key }) => ({ DeleteRequest: { Key: key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt >= ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} orphaned events undeleted`);
-      if (attempt > 0) await backoff(attempt + 2);
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-      pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-    }
-  }
+  await deleteAll(orphans.map(({ key }) => key));
   const offloaded = orphans.find(({ image }) => hasOffloadedFields(image));
   if (offloaded !== undefined) {
     await deletePayloadsOf({
@@ -231,10 +227,7 @@ async function countSession(
   nowMs: number,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const read = await documentClient.send(
-      new GetCommand({ TableName: tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
-    );
-    const item = read.Item;
+    const item = await getItem(sessionKey(sessionId));
     if (item === undefined) {
       await deleteOrphans(sessionId, orphans);
       return;
@@ -253,16 +246,11 @@ async function countSession(
       await sink(plan.endings.map((ended) => ({ session: counted, ended })));
     }
     try {
-      await documentClient.send(
-        new TransactWriteCommand({ TransactItems: planTransaction(sessionId, item, shardId, plan, nowMs) }),
-      );
+      await transact(planTransaction(sessionId, item, shardId, plan, nowMs));
       return;
     } catch (error) {
-      const retryable =
-        isTransactionConflict(error) ||
-        (error instanceof TransactionCanceledException &&
-          error.CancellationReasons?.[0]?.Code === "ConditionalCheckFailed") ||
-        error instanceof ConditionalCheckFailedException;
+      // A conflict, or the session's count version moved (counted or deleted meanwhile): read and plan again.
+      const retryable = isTransactionConflict(error) || isConditionFailure(error, 0);
       if (!retryable || attempt + 1 >= ATTEMPTS) throw error;
       await backoff(attempt + 1);
     }
