@@ -1,5 +1,5 @@
 /** GET /api/sdk/agents/{agentName}/stats: totals and a per-day series from rollups, O(days). */
-import { apiKeyRoute } from "../http/api-key-route.js";
+import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
@@ -7,9 +7,13 @@ import { tenant } from "../store/keys.js";
 import { readStats } from "../store/rollup-store.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyRoute("AgentStats", { query: statsQuery }, async ({ caller, query, pathParameters }) => {
-  const agentName = namePathParameter(pathParameters, "agentName");
-  const { fromDay, toDay } = statsPeriod(query);
-  const stats = await readStats(tenant(caller.orgId, caller.environment), "AGENT", agentName, fromDay, toDay);
-  return jsonResponse(200, { agentName, from: fromDay, to: toDay, ...stats });
-});
+export const handler = apiKeyOrUserRoute(
+  "AgentStats",
+  { query: statsQuery },
+  async ({ caller, query, pathParameters }) => {
+    const agentName = namePathParameter(pathParameters, "agentName");
+    const { fromDay, toDay } = statsPeriod(query);
+    const stats = await readStats(tenant(caller.orgId, caller.environment), "AGENT", agentName, fromDay, toDay);
+    return jsonResponse(200, { agentName, from: fromDay, to: toDay, ...stats });
+  },
+);

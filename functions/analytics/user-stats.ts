@@ -1,5 +1,5 @@
 /** GET /api/sdk/users/{userId}/stats: one external user's totals and per-day series from rollups. */
-import { apiKeyRoute } from "../http/api-key-route.js";
+import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
@@ -7,9 +7,13 @@ import { tenant } from "../store/keys.js";
 import { readStats } from "../store/rollup-store.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyRoute("UserStats", { query: statsQuery }, async ({ caller, query, pathParameters }) => {
-  const userId = namePathParameter(pathParameters, "userId");
-  const { fromDay, toDay } = statsPeriod(query);
-  const stats = await readStats(tenant(caller.orgId, caller.environment), "USER", userId, fromDay, toDay);
-  return jsonResponse(200, { userId, from: fromDay, to: toDay, ...stats });
-});
+export const handler = apiKeyOrUserRoute(
+  "UserStats",
+  { query: statsQuery },
+  async ({ caller, query, pathParameters }) => {
+    const userId = namePathParameter(pathParameters, "userId");
+    const { fromDay, toDay } = statsPeriod(query);
+    const stats = await readStats(tenant(caller.orgId, caller.environment), "USER", userId, fromDay, toDay);
+    return jsonResponse(200, { userId, from: fromDay, to: toDay, ...stats });
+  },
+);

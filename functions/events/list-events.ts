@@ -1,12 +1,12 @@
 /** GET /api/sdk/sessions/{id}/events: a session's events, oldest first. */
-import { apiKeyRoute } from "../http/api-key-route.js";
+import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listEventsQuery } from "../schemas/read-schemas.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../store/cursor-signing.js";
 import { queryEvents } from "../store/event-store.js";
 import { getSession } from "../store/session-store.js";
 
-export const handler = apiKeyRoute(
+export const handler = apiKeyOrUserRoute(
   "ListEvents",
   { query: listEventsQuery },
   async ({ caller, query, pathParameters }) => {

@@ -1,11 +1,11 @@
 /** GET /api/sdk/sessions: the tenant's sessions, newest first, filtered by a key condition. */
-import { apiKeyRoute } from "../http/api-key-route.js";
+import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listSessionsQuery } from "../schemas/read-schemas.js";
 import { listSessions } from "../store/session-listing.js";
 import { sessionView } from "./session-view.js";
 
-export const handler = apiKeyRoute("ListSessions", { query: listSessionsQuery }, async ({ caller, query }) => {
+export const handler = apiKeyOrUserRoute("ListSessions", { query: listSessionsQuery }, async ({ caller, query }) => {
   const { limit, cursor, ...filters } = query;
   const page = await listSessions(caller, filters, { limit, cursor });
   const nowMs = Date.now();

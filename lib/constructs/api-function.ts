@@ -20,7 +20,12 @@ const ESM_REQUIRE_BANNER =
  * Lambda runtime provides them (AWS SDK for JavaScript v3 is part of every
  * Node.js runtime).
  */
-const LAZY_RUNTIME_MODULES = ["@aws-sdk/client-s3", "@aws-sdk/client-sqs", "@aws-sdk/s3-request-presigner"];
+const LAZY_RUNTIME_MODULES = [
+  "@aws-sdk/client-s3",
+  "@aws-sdk/client-sqs",
+  "@aws-sdk/s3-request-presigner",
+  "@aws-sdk/client-cognito-identity-provider",
+];
 
 /** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */
 const CREDENTIALS_ALIAS = "@aws-sdk/credential-provider-node=./functions/runtime/lambda-credentials.ts";

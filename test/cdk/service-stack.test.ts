@@ -1344,6 +1344,43 @@ describe("Lambda bundles", () => {
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
 
+  it("carry the access-token verifier only where a route takes a signed-in user's token", () => {
+    const built = bundles();
+    const functionId = (id: string) => built.find((bundle) => bundle.id.startsWith(`${id}Function`));
+    // aws-jwt-verify's own error text survives minification.
+    const verifies = (code: string) => code.includes("JWT header does not have valid kid claim");
+
+    for (const route of routes) {
+      const bundle = functionId(route.id);
+      const takesUserTokens = route.auth.kind !== "apiKey" && route.auth.kind !== "public";
+      expect({ route: route.id, bundle: bundle !== undefined }).toEqual({ route: route.id, bundle: true });
+      if (route.auth.kind === "apiKey")
+        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          route: route.id,
+          verifier: false,
+        });
+      if (takesUserTokens && route.auth.kind !== "signedIn")
+        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          route: route.id,
+          verifier: true,
+        });
+    }
+  });
+
+  it("leave the Cognito client to the runtime, imported on first use by the functions that add users", () => {
+    const built = bundles();
+
+    // The client's own code names its service target; the functions that call Cognito import it lazily.
+    for (const { id, code } of built)
+      expect({ id, cognitoClient: code.includes("AWSCognitoIdentityProviderService") }).toEqual({
+        id,
+        cognitoClient: false,
+      });
+    expect(
+      built.filter(({ code }) => code.includes('import("@aws-sdk/client-cognito-identity-provider")')).length,
+    ).toBeGreaterThan(0);
+  });
+
   it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
     const built = bundles();
     const payloadFunctions = [...routes, deletionWorker, streamConsumer].filter(
