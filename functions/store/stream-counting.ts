@@ -51,8 +51,11 @@ export type EndingSink = (endings: readonly SessionEnding[]) => Promise<void>;
 
 /** Attempts per session before its records are reported failed (the stream redelivers them). */
 const ATTEMPTS = 6;
-/** Sessions counted at once within one run of records. */
-const CONCURRENCY = 8;
+/**
+ * Sessions counted at once within one run of records: a batch of 100 records under load spans dozens of sessions,
+ * each a read and a transaction, and the shard's next batch waits for the slowest (the SDK's sockets: 50).
+ */
+const CONCURRENCY = 32;
 
 function countedEvent(image: Item): CountedEvent {
   return {

@@ -5,6 +5,7 @@ import { FilterCriteria, FilterRule, StartingPosition } from "aws-cdk-lib/aws-la
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { FINAL_STATUSES } from "../../functions/domain/session.js";
 import { SESSION_PARTITION_PREFIX } from "../../functions/store/keys.js";
 import type { ApiFunction } from "./api-function.js";
 
@@ -42,7 +43,7 @@ export interface StreamCountingProps {
 
 /**
  * Derived data off the request path: the table's stream feeds the consumer
- * through an event source mapping — records of session partitions only
+ * through an event source mapping — only the records counting counts
  * (filtered before any invocation), 100 per batch, a failing batch retried
  * in halves (bisect on error) and reported from its first failed record
  * (partial batch responses), and after {@link STREAM_RETRY_ATTEMPTS} the
@@ -78,6 +79,7 @@ export class StreamCounting extends Construct {
       tableArn: props.table.tableArn,
       tableStreamArn: streamArn,
     });
+    const sessionPartition = { PK: { S: FilterRule.beginsWith(SESSION_PARTITION_PREFIX) } };
     props.consumer.function.addEventSource(
       new DynamoEventSource(streamingTable, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -88,11 +90,25 @@ export class StreamCounting extends Construct {
         parallelizationFactor: 1,
         tumblingWindow: STREAM_TUMBLING_WINDOW,
         onFailure: new SqsDlq(this.failureQueue),
-        // Only sessions and their events count, and never a deletion.
+        // Only what counting counts (functions/store/stream-counting.ts sessionChangeOf), so neither a deletion
+        // nor the consumer's own counter updates come back as invocations: a new session or event, an event
+        // replaced, a session's move from active to a final status.
         filters: [
+          FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { Keys: sessionPartition } }),
           FilterCriteria.filter({
-            eventName: FilterRule.or("INSERT", "MODIFY"),
-            dynamodb: { Keys: { PK: { S: FilterRule.beginsWith(SESSION_PARTITION_PREFIX) } } },
+            eventName: FilterRule.isEqual("MODIFY"),
+            dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: FilterRule.isEqual("event") } } },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual("MODIFY"),
+            dynamodb: {
+              Keys: sessionPartition,
+              OldImage: { status: { S: FilterRule.isEqual("active") } },
+              NewImage: {
+                entity: { S: FilterRule.isEqual("session") },
+                status: { S: FilterRule.or(...FINAL_STATUSES) },
+              },
+            },
           }),
         ],
       }),

@@ -1048,7 +1048,7 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("invokes the consumer only for inserts and modifications of session partitions (no deletion, no other item)", () => {
+  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status (no deletion, no counter update of its own)", () => {
     // Act
     const criteria = streamMapping()?.Properties.FilterCriteria as
       | { readonly Filters: readonly { readonly Pattern: string }[] }
@@ -1057,10 +1057,17 @@ describe("Table stream consumer", () => {
     const patterns: unknown[] = filters.map((filter) => JSON.parse(filter.Pattern));
 
     // Assess
+    const sessionPartition = { [PARTITION_KEY]: { S: [{ prefix: "SESSION#" }] } };
     expect(patterns).toEqual([
+      { eventName: ["INSERT"], dynamodb: { Keys: sessionPartition } },
+      { eventName: ["MODIFY"], dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: ["event"] } } } },
       {
-        eventName: ["INSERT", "MODIFY"],
-        dynamodb: { Keys: { [PARTITION_KEY]: { S: [{ prefix: "SESSION#" }] } } },
+        eventName: ["MODIFY"],
+        dynamodb: {
+          Keys: sessionPartition,
+          OldImage: { status: { S: ["active"] } },
+          NewImage: { entity: { S: ["session"] }, status: { S: ["completed", "failed"] } },
+        },
       },
     ]);
     expect(PARTITIONS.session).toBe("SESSION#*");
