@@ -611,7 +611,9 @@ function installWriteTracker(): void {
  */
 function exempt(target: WriteTarget): boolean {
   if (target.pk.startsWith("IDEMPOTENCY#") || target.entity === "idempotencyRecord") return true;
-  if (target.operation === "Update" && target.updateExpression?.trim() === "SET lastUsedAt = :now") return true;
+  // The stamp sets lastUsedAt and nothing else (through an expression name since the store's update builder).
+  if (target.operation === "Update" && /^SET #?lastUsedAt = :\w+$/.test(target.updateExpression?.trim() ?? ""))
+    return true;
   if (target.entity === "serviceSecret") return true;
   // Rate limiting counts every authenticated request, rejected or not (functions/ratelimit/rate-limiter.ts).
   if (target.pk.startsWith("RATELIMIT#")) return true;
