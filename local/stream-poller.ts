@@ -63,6 +63,12 @@ interface ShardState {
 
 type WireValue = Record<string, unknown>;
 
+/** What one read of a shard, or one pass over them all, did. */
+interface PollResult {
+  readonly accepted: number;
+  readonly caughtUp: boolean;
+}
+
 /**
  * The SDK's Streams client reads an empty map or list attribute (`{"M":{}}`) as `{}`, which no decoder
  * accepts; counting never reads those attributes, so they come back as empty maps.
@@ -177,19 +183,22 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
     return shard.iterator;
   }
 
-  /** Reads one page of a shard and hands it to the consumer; resolves with the records accepted. */
-  async function pollShard(shard: ShardState): Promise<number> {
+  /**
+   * Reads one page of a shard and hands it to the consumer; resolves with the records accepted, and whether the
+   * shard was read to its end (a short page, every record accepted).
+   */
+  async function pollShard(shard: ShardState): Promise<PollResult> {
     const iterator = await iteratorOf(shard);
     if (iterator === undefined) {
       shard.finished = true;
-      return 0;
+      return { accepted: 0, caughtUp: true };
     }
     let page: GetRecordsCommandOutput;
     try {
       page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: GET_RECORDS_LIMIT }));
     } catch (error) {
       shard.iterator = undefined;
-      if (errorName(error) === "ExpiredIteratorException") return 0;
+      if (errorName(error) === "ExpiredIteratorException") return { accepted: 0, caughtUp: false };
       throw error;
     }
     const records = page.Records ?? [];
@@ -207,7 +216,7 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
         // The very first record read failed: from the start position ("now" is LATEST) it would be skipped.
         else if (shard.lastSequence === undefined && failedIndex === 0) shard.retryFrom = failed;
         shard.iterator = undefined;
-        return accepted + Math.max(0, failedIndex);
+        return { accepted: accepted + Math.max(0, failedIndex), caughtUp: false };
       }
       accepted += batch.length;
       shard.lastSequence = batch.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
@@ -215,20 +224,26 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
     }
     shard.iterator = page.NextShardIterator;
     if (page.NextShardIterator === undefined) shard.finished = true;
-    return records.length;
+    return { accepted: records.length, caughtUp: records.length < GET_RECORDS_LIMIT };
   }
 
-  /** One pass over the readable shards; resolves with the records accepted. */
-  async function pollOnce(): Promise<number> {
+  /** One pass over the readable shards; resolves with the records accepted and whether every shard was read to its end. */
+  async function pollOnce(): Promise<PollResult> {
     await describe();
     let accepted = 0;
+    let caughtUp = true;
     for (const shard of shards.values()) {
       if (shard.finished) continue;
       const parent = shard.parentShardId === undefined ? undefined : shards.get(shard.parentShardId);
-      if (parent !== undefined && !parent.finished) continue;
-      accepted += await pollShard(shard);
+      if (parent !== undefined && !parent.finished) {
+        caughtUp = false;
+        continue;
+      }
+      const result = await pollShard(shard);
+      accepted += result.accepted;
+      caughtUp &&= result.caughtUp;
     }
-    return accepted;
+    return { accepted, caughtUp };
   }
 
   // One poll at a time: the background loop and drain() take turns.
@@ -259,9 +274,12 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
 
   return {
     async drain() {
-      // Until a whole pass reads nothing new (DynamoDB Local returns what is written before the call).
+      // Until a pass that began after the call read every shard to its end (DynamoDB Local returns what is
+      // written before the read): what other writers add meanwhile is not waited for. A pass that accepts
+      // nothing (a record that keeps failing) ends the drain too.
       for (let pass = 0; pass < 1000; pass++) {
-        if ((await exclusive(pollOnce)) === 0) return;
+        const { accepted, caughtUp } = await exclusive(pollOnce);
+        if (caughtUp || accepted === 0) return;
       }
       throw new Error("The stream kept growing while it was drained");
     },
