@@ -5,10 +5,12 @@
  * dispatches to the very same handler modules.
  *
  * This module must stay free of runtime imports (no AWS SDK, no CDK) so that
- * both sides can read it cheaply.
+ * both sides can read it cheaply; its one runtime import, the table definition
+ * (index names), imports nothing.
  */
 import type { Role } from "./domain/membership.js";
 import type { Scope } from "./domain/scopes.js";
+import { INDEXES, type IndexName } from "./store/table-definition.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -81,9 +83,6 @@ export interface WorkerDefinition {
   readonly tableGrants: readonly TableGrant[];
   readonly payloadAccess?: PayloadAccess;
 }
-
-/** The table's global secondary indexes (functions/store/table-definition.ts). */
-export type IndexName = "GSI1" | "GSI2" | "GSI3" | "GSI4" | "GSI5" | "GSI6" | "GSI7" | "GSI8";
 
 /**
  * Partition keys of the table and of its indexes, as IAM `StringLike`
@@ -187,6 +186,8 @@ export const ROUTE_THROTTLES = {
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
 
 const P = PARTITIONS;
+/** Index grants name indexes by the access pattern they serve, as the store modules do. */
+const I = INDEXES;
 
 /**
  * API-key authentication: the credential lookup, the once-a-minute
@@ -301,11 +302,27 @@ export const routes = [
       ...apiKeyOrUserAuthentication,
       cursorSigning,
       // Each index only for its own kind of partition.
-      { actions: ["dynamodb:Query"], partitions: [P.tenantSessionsIndex], indexes: ["GSI1"] },
-      { actions: ["dynamodb:Query"], partitions: [P.agentSessionsIndex], indexes: ["GSI2"] },
-      { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: ["GSI3", "GSI6"] },
-      { actions: ["dynamodb:Query"], partitions: [P.statusSessionsIndex], indexes: ["GSI4", "GSI5"] },
-      { actions: ["dynamodb:Query"], partitions: [P.userStatusSessionsIndex], indexes: ["GSI7", "GSI8"] },
+      { actions: ["dynamodb:Query"], partitions: [P.tenantSessionsIndex], indexes: [I.tenantSessions.indexName] },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.agentSessionsIndex],
+        indexes: [I.agentSessionsAndKeyIds.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.userSessionsIndex],
+        indexes: [I.userSessions.indexName, I.userAgentSessions.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.statusSessionsIndex],
+        indexes: [I.statusSessions.indexName, I.statusAgentSessions.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.userStatusSessionsIndex],
+        indexes: [I.userStatusSessions.indexName, I.userStatusAgentSessions.indexName],
+      },
       { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.read,
@@ -551,7 +568,7 @@ export const deletionWorker: WorkerDefinition = {
     { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"], partitions: [P.tenantDeletions] },
     { actions: ["dynamodb:DeleteItem"], partitions: [P.pendingDeletions] },
     // The user's sessions, found on GSI3, each deleted with its events and rollup contribution.
-    { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: ["GSI3"] },
+    { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: [I.userSessions.indexName] },
     {
       actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
       partitions: [P.session],

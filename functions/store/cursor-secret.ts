@@ -10,8 +10,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { type DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { marshall } from "@aws-sdk/util-dynamodb";
 import { isConditionFailure } from "./condition-failure.js";
-import { serviceSecretKey } from "./keys.js";
+import { cursorSecretEntity } from "./cursor-secret-item.js";
 
 /** Bytes of randomness of the secret (an HMAC-SHA-256 key of the hash's full block strength). */
 export const CURSOR_SECRET_BYTES = 32;
@@ -23,17 +24,13 @@ export const CURSOR_SECRET_BYTES = 32;
  * @returns whether a secret was created.
  */
 export async function ensureCursorSecret(client: Pick<DynamoDBClient, "send">, tableName: string): Promise<boolean> {
-  const key = serviceSecretKey();
+  const item = cursorSecretEntity.toItem({ secret: randomBytes(CURSOR_SECRET_BYTES).toString("base64") });
   try {
     await client.send(
       new PutItemCommand({
         TableName: tableName,
-        Item: {
-          PK: { S: key.PK },
-          SK: { S: key.SK },
-          entity: { S: "serviceSecret" },
-          secret: { S: randomBytes(CURSOR_SECRET_BYTES).toString("base64") },
-        },
+        Item: marshall(item),
+        // Put-if-absent (table-operations.ts ABSENT), written here: this module reads no environment.
         ConditionExpression: "attribute_not_exists(PK)",
       }),
     );

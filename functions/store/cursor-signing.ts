@@ -7,23 +7,20 @@
  * page of someone else's data.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ValidationError } from "../domain/errors.js";
-import { documentClient, tableName } from "./dynamo-client.js";
+import { cursorSecretOf } from "./cursor-secret-item.js";
 import { serviceSecretKey } from "./keys.js";
+import { getItem } from "./table-operations.js";
 
 let secret: Promise<Buffer> | undefined;
 
 async function loadSecret(): Promise<Buffer> {
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: serviceSecretKey(), ConsistentRead: true }),
-  );
-  const stored: unknown = result.Item?.secret;
-  if (typeof stored !== "string" || stored === "") {
+  const stored = cursorSecretOf(await getItem(serviceSecretKey(), { consistent: true }));
+  if (stored === undefined) {
     // A deployment or setup fault, never the caller's: the secret is created with the table.
     throw new Error("The cursor-signing secret is missing from the table (created at deployment / by the table setup)");
   }
-  return Buffer.from(stored, "base64");
+  return stored;
 }
 
 function signingSecret(): Promise<Buffer> {

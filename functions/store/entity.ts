@@ -55,6 +55,8 @@ export interface Entity<Value, Input> {
   readonly key: (input: Input) => ItemKey;
   /** The full item to put: key, index keys, tag, attributes. */
   readonly toItem: (input: Input) => Item;
+  /** The tag and attributes without any key: what an update that may create the item SETs (counters). */
+  readonly attributesOf: (input: Input) => Item;
   /** The domain value of a stored item; throws ItemShapeError when the item is not of this entity. */
   readonly fromItem: (item: Item) => Value;
 }
@@ -99,6 +101,7 @@ export function defineEntity<Value, Input>(definition: EntityDefinition<Value, I
     tag,
     key,
     toItem: (input) => ({ ...key(input), ...indexKeys?.(input), entity: tag, ...attributes(input) }),
+    attributesOf: (input) => ({ entity: tag, ...attributes(input) }),
     fromItem: (item) => {
       checkItem(tag, fields, item);
       const stripped = stripStorage(item, storageAttributes);

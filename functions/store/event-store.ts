@@ -6,21 +6,19 @@
  * stream, exactly once, by the stream consumer (functions/stream/), so no
  * event waits for — or races — another on the request path.
  */
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { AtsError, ConflictError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
 import { idTime, newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Principal } from "../domain/principal.js";
 import { logError } from "../runtime/log.js";
-import { documentClient, tableName } from "./dynamo-client.js";
 import { checkItem } from "./entity.js";
 import { eventFingerprint } from "./event-batch-plan.js";
-import { eventKey, sessionKey } from "./keys.js";
+import { EVENT_PREFIX, eventKey, sessionKey } from "./keys.js";
 import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
-import { putIfAbsent } from "./table-operations.js";
+import { getItem, putIfAbsent, queryPage } from "./table-operations.js";
 
 export const EVENT_ENTITY = "event";
 
@@ -161,11 +159,9 @@ export async function discardPayloadsIfNotStored(
 
 /** One stored event without its payload fields (no S3 read), or undefined. */
 export async function getEventSummary(sessionId: string, eventId: string): Promise<AgentEvent | undefined> {
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: eventKey(sessionId, eventId), ConsistentRead: true }),
-  );
-  if (result.Item === undefined) return undefined;
-  const { toolInputJsonRef, toolOutputJsonRef, reasoningRef, ...item } = result.Item;
+  const stored = await getItem(eventKey(sessionId, eventId), { consistent: true });
+  if (stored === undefined) return undefined;
+  const { toolInputJsonRef, toolOutputJsonRef, reasoningRef, ...item } = stored;
   return eventFromItem(item, true);
 }
 
@@ -236,7 +232,7 @@ export async function queryEvents(
   const names: Record<string, string> = { "#ttl": "ttl" };
   const values: Record<string, unknown> = {
     ":pk": sessionKey(sessionId).PK,
-    ":events": "EVENT#",
+    ":events": EVENT_PREFIX,
     ":now": Math.floor(nowMs / 1000),
   };
   const conditions = ["(attribute_not_exists(#ttl) OR #ttl > :now)"];
@@ -260,19 +256,16 @@ export async function queryEvents(
   let pageBytes = 0;
   let lastKey = startKey;
   do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
-        FilterExpression: conditions.join(" AND "),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: lastKey,
-        Limit: limit - items.length,
-        ConsistentRead: true,
-      }),
-    );
-    const raw = page.Items ?? [];
+    const page = await queryPage({
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
+      FilterExpression: conditions.join(" AND "),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      startKey: lastKey,
+      Limit: limit - items.length,
+      ConsistentRead: true,
+    });
+    const raw = page.items;
     // Offloaded fields are fetched a few events at a time, so a page that fills up early has not downloaded
     // (up to 1 MiB per field of) the events it leaves to the next page.
     for (let start = 0; start < raw.length; start += RESOLVE_BATCH) {
@@ -293,7 +286,7 @@ export async function queryEvents(
         pageBytes += bytes;
       }
     }
-    lastKey = page.LastEvaluatedKey;
+    lastKey = page.lastKey;
   } while (lastKey !== undefined && items.length < limit);
   return { items, lastKey };
 }

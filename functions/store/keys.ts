@@ -50,7 +50,7 @@ export const API_KEY_RECORD_PREFIX = "APIKEY#";
 
 /** GSI2: a key record found by its id alone (the operator CLI's `revoke --id`). */
 export function apiKeyIdIndexKeys(keyId: string) {
-  return { GSI2PK: `APIKEYID#${keyId}`, GSI2SK: "APIKEY" };
+  return { GSI2PK: apiKeyIdPartition(keyId), GSI2SK: "APIKEY" };
 }
 
 export function apiKeyIdPartition(keyId: string): string {
@@ -103,7 +103,7 @@ export const EVENT_PREFIX = "EVENT#";
 
 /** Events sort after the session item, in id (= time) order. */
 export function eventKey(sessionId: string, eventId: string): ItemKey {
-  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: `${EVENT_PREFIX}${eventId}` };
+  return { PK: sessionKey(sessionId).PK, SK: `${EVENT_PREFIX}${eventId}` };
 }
 
 interface SessionIndexInput {
@@ -211,7 +211,7 @@ export function rollupDayRange(fromDay: string, toDay: string): { from: string; 
 
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
 export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
-  return { PK: `ROLLUP#${tenantPrefix}#AGENTS`, SK: `AGENT#${agentName}` };
+  return { PK: agentSummaryPartition(tenantPrefix), SK: `AGENT#${agentName}` };
 }
 
 export function agentSummaryPartition(tenantPrefix: string): string {
@@ -220,12 +220,16 @@ export function agentSummaryPartition(tenantPrefix: string): string {
 
 /** Deletion jobs live in their tenant's partition; unfinished ones are also listed under one fixed key. */
 export function deletionJobKey(tenantPrefix: string, jobId: string): ItemKey {
-  return { PK: `DELETIONS#${tenantPrefix}`, SK: `JOB#${jobId}` };
+  return { PK: tenantDeletionsPartition(tenantPrefix), SK: `JOB#${jobId}` };
+}
+
+function tenantDeletionsPartition(tenantPrefix: string): string {
+  return `DELETIONS#${tenantPrefix}`;
 }
 
 /** The marker that makes a repeated erasure request of a user return the unfinished job. */
 export function activeDeletionKey(tenantPrefix: string, userId: string): ItemKey {
-  return { PK: `DELETIONS#${tenantPrefix}`, SK: `ACTIVE#${userId}` };
+  return { PK: tenantDeletionsPartition(tenantPrefix), SK: `ACTIVE#${userId}` };
 }
 
 export const PENDING_DELETIONS_PARTITION = "DELETIONS#PENDING";

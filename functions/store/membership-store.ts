@@ -28,7 +28,7 @@ import {
   userPartition,
 } from "./keys.js";
 import { organisationExistsCheck } from "./organisation-store.js";
-import { putIfAbsentItem, putItem, queryAll, type TransactItem, transact } from "./table-operations.js";
+import { EXISTS, putIfAbsentItem, putItem, queryAll, type TransactItem, transact } from "./table-operations.js";
 
 export const MEMBERSHIP_ENTITY = "membership";
 export const MEMBER_AUDIT_ENTITY = "memberAudit";
@@ -42,6 +42,34 @@ export interface MemberActor {
 }
 
 const MEMBERSHIP_FIELDS = { orgId: "string", userId: "string", email: "string", role: "string" } as const;
+
+/** A change of a membership, in the organisation's partition (`AUDIT#MEMBER#<user>#<auditId>`). */
+export interface MemberAuditRecord {
+  readonly id: string;
+  readonly orgId: string;
+  readonly userId: string;
+  readonly action: MemberAuditAction;
+  readonly actor: string;
+  readonly actorId: string;
+  readonly at: string;
+  readonly details: Readonly<Record<string, string>>;
+}
+
+const memberAuditEntity = defineEntity<MemberAuditRecord, MemberAuditRecord>({
+  tag: MEMBER_AUDIT_ENTITY,
+  fields: {
+    id: "string",
+    orgId: "string",
+    userId: "string",
+    action: "string",
+    actor: "string",
+    actorId: "string",
+    at: "string",
+    details: "object",
+  },
+  key: (audit) => memberAuditKey(audit.orgId, audit.userId, audit.id),
+  attributes: (audit) => ({ ...audit }),
+});
 
 /** A membership under its organisation (`ORG#<org>` / `MEMBER#<user>`): the members list. */
 const membershipEntity = defineEntity<Membership, Membership>({
@@ -111,19 +139,18 @@ function auditPut(
   nowMs: number,
   details: Record<string, string>,
 ): TransactItem {
-  const id = newId("audit", nowMs);
-  return putIfAbsentItem({
-    ...memberAuditKey(orgId, userId, id),
-    entity: MEMBER_AUDIT_ENTITY,
-    orgId,
-    id,
-    userId,
-    action,
-    actor: actor.name,
-    actorId: actor.id,
-    at: new Date(nowMs).toISOString(),
-    details,
-  });
+  return putIfAbsentItem(
+    memberAuditEntity.toItem({
+      id: newId("audit", nowMs),
+      orgId,
+      userId,
+      action,
+      actor: actor.name,
+      actorId: actor.id,
+      at: new Date(nowMs).toISOString(),
+      details,
+    }),
+  );
 }
 
 /** Adds a user to an existing organisation; 409 when they are a member already. */
@@ -212,7 +239,7 @@ export async function changeMemberRole(
       Update: {
         Key: key,
         UpdateExpression: "SET #role = :role",
-        ConditionExpression: "attribute_exists(PK) AND #role = :current",
+        ConditionExpression: `${EXISTS} AND #role = :current`,
         ExpressionAttributeNames: { "#role": "role" },
         ExpressionAttributeValues: { ":role": role, ":current": member.role },
       },
@@ -232,7 +259,7 @@ export async function removeMember(orgId: string, userId: string, actor: MemberA
   await withOwnerGuard(async () => {
     const { member, guard } = await memberAndOwnerGuard(orgId, userId, (current) => current.role === "owner");
     const remove = (key: ItemKey): TransactItem => ({
-      Delete: { Key: key, ConditionExpression: "attribute_exists(PK)" },
+      Delete: { Key: key, ConditionExpression: EXISTS },
     });
     await transact([
       remove(membershipKey(orgId, userId)),

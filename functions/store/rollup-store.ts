@@ -3,23 +3,26 @@
  * Writers get transaction items (so a rollup changes in the same transaction
  * as the session that causes it); readers get a stats response from one
  * Query per dimension, O(days) items.
+ *
+ * Each kind of item (day, tool, failure reason, agent summary) is an entity:
+ * its key from keys.ts, the descriptive attributes every ADD stamps on it, and
+ * a checked `fromItem` for the readers.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import {
   assembleStats,
   BUCKET_COUNT,
   bucketAttribute,
   DAY_COUNTERS,
+  type DayCounter,
   type DayCounters,
   type DayRow,
   type FailureRow,
   type ToolRow,
 } from "../domain/rollup.js";
-import { documentClient, tableName } from "./dynamo-client.js";
+import { defineEntity, type Entity, type Item } from "./entity.js";
 import {
   agentSummaryKey,
   agentSummaryPartition,
-  type ItemKey,
   type RollupDimension,
   rollupDayKey,
   rollupDayRange,
@@ -27,48 +30,122 @@ import {
   rollupPartition,
   rollupToolKey,
 } from "./keys.js";
+import { queryAll, type TransactItem, updateRequest } from "./table-operations.js";
 
 export const ROLLUP_ENTITY = "rollup";
 const MAX_REASON_KEY_LENGTH = 200;
 
-type Item = Record<string, unknown>;
-
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
 export type RollupKind = "day" | "tool" | "failure" | "agentSummary";
 
+/** Where a day's items live and when they expire. */
+interface RollupDay {
+  /** The rollup partition (keys.ts rollupPartition). */
+  readonly partition: string;
+  /** UTC day, `yyyy-mm-dd`. */
+  readonly day: string;
+  /** Epoch seconds at which the item expires. */
+  readonly ttl: number;
+}
+
+/** Attributes of a rollup item that no reader's row carries. */
+const ROLLUP_STORAGE = ["ttl", "rollupKind"];
+
+/** A counter never added is absent from its item (an item is made by its first ADD): 0. */
+function num(value: unknown): number {
+  return typeof value === "number" ? value : 0;
+}
+
+/** A day's counters (`DAY#<day>`); only `day`, stamped by every ADD, is required. */
+const dayRollupEntity = defineEntity<DayRow, RollupDay>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day }) => rollupDayKey(partition, day),
+  attributes: ({ day, ttl }) => ({ day, ttl, rollupKind: "day" satisfies RollupKind }),
+  fromFields: (fields) => {
+    const counters = Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, num(fields[counter])]));
+    return {
+      day: String(fields.day),
+      ...(counters as Record<DayCounter, number>),
+      histogram: Array.from({ length: BUCKET_COUNT }, (_, index) => num(fields[bucketAttribute(index)])),
+    };
+  },
+});
+
+/** A tool's calls and errors on a day (`DAY#<day>#TOOL#<toolName>`). */
+const toolRollupEntity = defineEntity<ToolRow, RollupDay & { readonly toolName: string }>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string", toolName: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day, toolName }) => rollupToolKey(partition, day, toolName),
+  attributes: ({ day, ttl, toolName }) => ({ day, ttl, rollupKind: "tool" satisfies RollupKind, toolName }),
+  fromFields: (fields) => ({
+    day: String(fields.day),
+    toolName: String(fields.toolName),
+    calls: num(fields.calls),
+    errors: num(fields.errors),
+  }),
+});
+
+/** A failure reason's count on a day (`DAY#<day>#FAIL#<reason>`). */
+const failureRollupEntity = defineEntity<FailureRow, RollupDay & { readonly reason: string }>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string", reason: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day, reason }) => rollupFailureKey(partition, day, reason),
+  attributes: ({ day, ttl, reason }) => ({ day, ttl, rollupKind: "failure" satisfies RollupKind, reason }),
+  fromFields: (fields) => ({ day: String(fields.day), reason: String(fields.reason), count: num(fields.count) }),
+});
+
+/** An agent of a tenant with its session count. */
+export interface AgentSummary {
+  readonly agentName: string;
+  readonly sessionCount: number;
+}
+
+/** The tenant's agent summary (`ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`). */
+const agentSummaryEntity = defineEntity<
+  AgentSummary,
+  { readonly tenant: string; readonly agentName: string; readonly ttl: number }
+>({
+  tag: ROLLUP_ENTITY,
+  fields: { agentName: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ tenant, agentName }) => agentSummaryKey(tenant, agentName),
+  attributes: ({ agentName, ttl }) => ({ rollupKind: "agentSummary" satisfies RollupKind, agentName, ttl }),
+  fromFields: (fields) => ({ agentName: String(fields.agentName), sessionCount: num(fields.sessionCount) }),
+});
+
+/** The counters a day item ADDs: DAY_COUNTERS and the duration histogram's buckets. */
+const DAY_COUNTER_ATTRIBUTES: readonly string[] = [
+  ...DAY_COUNTERS,
+  ...Array.from({ length: BUCKET_COUNT }, (_, index) => bucketAttribute(index)),
+];
+
 /**
- * An Update transaction item that ADDs `counters` (zeros left out) and stamps descriptive attributes.
- * Counter names are ours (DAY_COUNTERS, `calls`, …), never client text; a value that is not a finite
- * number is a defect upstream and is refused here rather than written.
+ * An Update transaction item that ADDs `counters` (zeros left out) to the entity's item, creating it if
+ * need be, and SETs its tag and descriptive attributes. Counter names are ours, never client text: one
+ * outside `allowedCounters` is refused (DisallowedAttributeError), and so is a value that is not a finite
+ * number — a defect upstream, never written.
  */
-function addUpdate(key: ItemKey, counters: Record<string, number>, attributes: Item) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const adds: string[] = [];
-  const sets: string[] = [];
+function addUpdate<Input>(
+  entity: Entity<unknown, Input>,
+  input: Input,
+  counters: Readonly<Record<string, number | undefined>>,
+  allowedCounters: readonly string[],
+): TransactItem {
+  const key = entity.key(input);
+  const add: Record<string, number> = {};
   for (const [name, value] of Object.entries(counters)) {
     if (typeof value !== "number" || !Number.isFinite(value)) {
       throw new Error(`Rollup counter ${name} of ${key.PK} / ${key.SK} is not a finite number: ${String(value)}`);
     }
-    if (value === 0) continue;
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    adds.push(`#${name} :${name}`);
+    if (value !== 0) add[name] = value;
   }
-  for (const [name, value] of Object.entries(attributes)) {
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    sets.push(`#${name} = :${name}`);
-  }
-  const expression = [adds.length > 0 ? `ADD ${adds.join(", ")}` : "", `SET ${sets.join(", ")}`].join(" ").trim();
+  const set = entity.attributesOf(input);
   return {
-    Update: {
-      TableName: tableName,
-      Key: key,
-      UpdateExpression: expression,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
+    Update: updateRequest(key, { set, add }, { allowed: [...Object.keys(set), ...allowedCounters], mayCreate: true }),
   };
 }
 
@@ -94,78 +171,39 @@ const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupT
 ];
 
 /** Transaction items applying `change` to the agent's and the user's day. */
-export function rollupUpdates(target: RollupTarget, change: RollupChange) {
+export function rollupUpdates(target: RollupTarget, change: RollupChange): TransactItem[] {
   return DIMENSIONS.flatMap(({ dimension, value }) => {
-    const partition = rollupPartition(target.tenant, dimension, value(target));
-    const common = { entity: ROLLUP_ENTITY, day: target.day, ttl: target.ttl };
-    const items = [
-      addUpdate(rollupDayKey(partition, target.day), change.counters as Record<string, number>, {
-        ...common,
-        rollupKind: "day" satisfies RollupKind,
-      }),
-    ];
+    const day: RollupDay = {
+      partition: rollupPartition(target.tenant, dimension, value(target)),
+      day: target.day,
+      ttl: target.ttl,
+    };
+    const items = [addUpdate(dayRollupEntity, day, change.counters, DAY_COUNTER_ATTRIBUTES)];
     for (const [toolName, counts] of Object.entries(change.tools ?? {})) {
       if (counts.calls === 0 && counts.errors === 0) continue;
+      const tool = { ...day, toolName };
       items.push(
-        addUpdate(
-          rollupToolKey(partition, target.day, toolName),
-          { calls: counts.calls, errors: counts.errors },
-          { ...common, rollupKind: "tool" satisfies RollupKind, toolName },
-        ),
+        addUpdate(toolRollupEntity, tool, { calls: counts.calls, errors: counts.errors }, ["calls", "errors"]),
       );
     }
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
       const reason = [...change.failure.reason].slice(0, MAX_REASON_KEY_LENGTH).join("");
-      items.push(
-        addUpdate(
-          rollupFailureKey(partition, target.day, reason),
-          { count },
-          { ...common, rollupKind: "failure" satisfies RollupKind, reason },
-        ),
-      );
+      items.push(addUpdate(failureRollupEntity, { ...day, reason }, { count }, ["count"]));
     }
     return items;
   });
 }
 
 /** The transaction item counting a session in (or, with -1, out of) its agent's summary. */
-export function agentSummaryUpdate(tenantPrefix: string, agentName: string, delta: 1 | -1, ttl: number) {
-  return addUpdate(
-    agentSummaryKey(tenantPrefix, agentName),
-    { sessionCount: delta },
-    { entity: ROLLUP_ENTITY, rollupKind: "agentSummary" satisfies RollupKind, agentName, ttl },
-  );
-}
-
-async function queryAll(input: { partition: string; from?: string; to?: string }): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: input.from === undefined ? "PK = :pk" : "PK = :pk AND SK BETWEEN :from AND :to",
-        ExpressionAttributeValues: {
-          ":pk": input.partition,
-          ...(input.from === undefined ? {} : { ":from": input.from, ":to": input.to }),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey !== undefined);
-  return items;
+export function agentSummaryUpdate(tenantPrefix: string, agentName: string, delta: 1 | -1, ttl: number): TransactItem {
+  const summary = { tenant: tenantPrefix, agentName, ttl };
+  return addUpdate(agentSummaryEntity, summary, { sessionCount: delta }, ["sessionCount"]);
 }
 
 function notExpired(item: Item, nowSeconds: number): boolean {
   return typeof item.ttl !== "number" || item.ttl > nowSeconds;
-}
-
-function num(value: unknown): number {
-  return typeof value === "number" ? value : 0;
 }
 
 /**
@@ -181,6 +219,24 @@ function rollupKindOf(item: Item): RollupKind {
   return "day";
 }
 
+/** An item of a day-rollup partition as the row of its kind (checked: ItemShapeError when it is none). */
+export type RollupRow =
+  | { readonly kind: "day"; readonly row: DayRow }
+  | { readonly kind: "tool"; readonly row: ToolRow }
+  | { readonly kind: "failure"; readonly row: FailureRow };
+
+export function rollupRowOf(item: Item): RollupRow {
+  const kind = rollupKindOf(item);
+  if (kind === "tool") return { kind, row: toolRollupEntity.fromItem(item) };
+  if (kind === "failure") return { kind, row: failureRollupEntity.fromItem(item) };
+  return { kind: "day", row: dayRollupEntity.fromItem(item) };
+}
+
+/** An agent summary item as the agent and its session count (checked). */
+export function agentSummaryOf(item: Item): AgentSummary {
+  return agentSummaryEntity.fromItem(item);
+}
+
 /** Stats of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export async function readStats(
   tenantPrefix: string,
@@ -191,35 +247,35 @@ export async function readStats(
   nowMs = Date.now(),
 ) {
   const range = rollupDayRange(fromDay, toDay);
-  const items = (await queryAll({ partition: rollupPartition(tenantPrefix, dimension, value), ...range })).filter(
-    (item) => notExpired(item, nowMs / 1000),
-  );
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    ExpressionAttributeValues: {
+      ":pk": rollupPartition(tenantPrefix, dimension, value),
+      ":from": range.from,
+      ":to": range.to,
+    },
+  });
   const days: DayRow[] = [];
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
   for (const item of items) {
-    const day = String(item.day);
-    const kind = rollupKindOf(item);
-    if (kind === "tool") {
-      tools.push({ day, toolName: String(item.toolName), calls: num(item.calls), errors: num(item.errors) });
-    } else if (kind === "failure") {
-      failures.push({ day, reason: String(item.reason), count: num(item.count) });
-    } else {
-      const counters = Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, num(item[counter])]));
-      days.push({
-        day,
-        ...(counters as Record<(typeof DAY_COUNTERS)[number], number>),
-        histogram: Array.from({ length: BUCKET_COUNT }, (_, index) => num(item[bucketAttribute(index)])),
-      });
-    }
+    if (!notExpired(item, nowMs / 1000)) continue;
+    const found = rollupRowOf(item);
+    if (found.kind === "tool") tools.push(found.row);
+    else if (found.kind === "failure") failures.push(found.row);
+    else days.push(found.row);
   }
   return assembleStats(days, tools, failures);
 }
 
 /** The tenant's agents with their session counts, by name. */
-export async function listAgents(tenantPrefix: string, nowMs = Date.now()) {
-  const items = await queryAll({ partition: agentSummaryPartition(tenantPrefix) });
+export async function listAgents(tenantPrefix: string, nowMs = Date.now()): Promise<AgentSummary[]> {
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk",
+    ExpressionAttributeValues: { ":pk": agentSummaryPartition(tenantPrefix) },
+  });
   return items
-    .filter((item) => notExpired(item, nowMs / 1000) && num(item.sessionCount) > 0)
-    .map((item) => ({ agentName: String(item.agentName), sessionCount: num(item.sessionCount) }));
+    .filter((item) => notExpired(item, nowMs / 1000))
+    .map(agentSummaryOf)
+    .filter((summary) => summary.sessionCount > 0);
 }

@@ -11,6 +11,16 @@ export interface IndexDefinition {
   readonly sortKey: string;
 }
 
+/** The numbers of the generic indexes. */
+type IndexNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+/** A generic index, its names known to the type checker (`GSI<n>`, `GSI<n>PK`, `GSI<n>SK`). */
+export interface GenericIndex<N extends IndexNumber = IndexNumber> extends IndexDefinition {
+  readonly indexName: `GSI${N}`;
+  readonly partitionKey: `GSI${N}PK`;
+  readonly sortKey: `GSI${N}SK`;
+}
+
 export const PARTITION_KEY = "PK";
 export const SORT_KEY = "SK";
 
@@ -35,7 +45,7 @@ export const TTL_ATTRIBUTE = "ttl";
  */
 export const INDEX_PROJECTION = "KEYS_ONLY";
 
-function generic(n: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8): IndexDefinition {
+function generic<N extends IndexNumber>(n: N): GenericIndex<N> {
   return { indexName: `GSI${n}`, partitionKey: `GSI${n}PK`, sortKey: `GSI${n}SK` };
 }
 
@@ -61,10 +71,13 @@ export const INDEXES = {
   userStatusSessions: generic(7),
   /** GSI8 the GSI7 partition, sorted by agent then time. */
   userStatusAgentSessions: generic(8),
-} as const satisfies Readonly<Record<string, IndexDefinition>>;
+} as const satisfies Readonly<Record<string, GenericIndex>>;
+
+/** The name of one of the table's global secondary indexes (`GSI1`…`GSI8`). */
+export type IndexName = (typeof INDEXES)[keyof typeof INDEXES]["indexName"];
 
 /** Every global secondary index, in number order (what the CDK stack and the local table create). */
-export const GLOBAL_INDEXES: readonly IndexDefinition[] = [
+export const GLOBAL_INDEXES: readonly GenericIndex[] = [
   INDEXES.tenantSessions,
   INDEXES.agentSessionsAndKeyIds,
   INDEXES.userSessions,

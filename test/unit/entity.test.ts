@@ -45,6 +45,10 @@ describe("defineEntity", () => {
     expect(() => widget.fromItem(item)).toThrow(`A stored widget item ${message}`);
   });
 
+  it("gives the tag and attributes without any key (what an update SETs)", () => {
+    expect(widget.attributesOf({ id: "w1", size: 3 })).toEqual({ entity: "widget", id: "w1", size: 3, ttl: 1 });
+  });
+
   it("accepts an untagged item that carries the fields (written by hand)", () => {
     expect(() => checkItem("widget", { id: "string" }, { id: "w1" })).not.toThrow();
   });

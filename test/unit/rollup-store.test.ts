@@ -1,0 +1,118 @@
+/**
+ * The rollup entities (functions/store/rollup-store.ts): the transaction items that ADD to a day, its
+ * tools, its failure reasons and an agent's summary, and the checked reading of stored items.
+ */
+import { describe, expect, it } from "vitest";
+import { ItemShapeError } from "../../functions/store/entity.js";
+import { agentSummaryKey, rollupDayKey, rollupPartition, tenant } from "../../functions/store/keys.js";
+import { agentSummaryOf, agentSummaryUpdate, rollupRowOf, rollupUpdates } from "../../functions/store/rollup-store.js";
+import { DisallowedAttributeError } from "../../functions/store/update-expression.js";
+
+const tenantPrefix = tenant("org-1", "live");
+const target = { tenant: tenantPrefix, agentName: "bot", userId: "u-1", day: "2024-05-01", ttl: 1_800_000_000 };
+
+describe("rollupUpdates", () => {
+  it("ADDs the non-zero counters to the agent's and the user's day, stamping tag, day, ttl and kind", () => {
+    // Act
+    const items = rollupUpdates(target, { counters: { sessions: 1, events: 0, h03: 1 } });
+
+    // Assess
+    expect(items).toHaveLength(2);
+    const agentDay = items[0]?.Update;
+    expect(agentDay?.Key).toEqual(rollupDayKey(rollupPartition(tenantPrefix, "AGENT", "bot"), "2024-05-01"));
+    expect(items[1]?.Update?.Key).toEqual(rollupDayKey(rollupPartition(tenantPrefix, "USER", "u-1"), "2024-05-01"));
+    expect(agentDay?.ConditionExpression).toBeUndefined();
+    expect(agentDay?.UpdateExpression).toBe(
+      "SET #entity = :entity, #day = :day, #ttl = :ttl, #rollupKind = :rollupKind ADD #sessions :sessions, #h03 :h03",
+    );
+    expect(agentDay?.ExpressionAttributeValues).toEqual({
+      ":entity": "rollup",
+      ":day": "2024-05-01",
+      ":ttl": 1_800_000_000,
+      ":rollupKind": "day",
+      ":sessions": 1,
+      ":h03": 1,
+    });
+  });
+
+  it("writes a tool item per tool with calls or errors, and the failure reason cut to 200 characters", () => {
+    // Act
+    const items = rollupUpdates(target, {
+      counters: {},
+      tools: { search: { calls: 2, errors: 1 }, idle: { calls: 0, errors: 0 } },
+      failure: { reason: "x".repeat(300), count: 1 },
+    });
+
+    // Assess
+    const agentItems = items.slice(0, 3).map((item) => item.Update);
+    expect(agentItems.map((update) => update?.Key?.SK)).toEqual([
+      "DAY#2024-05-01",
+      "DAY#2024-05-01#TOOL#search",
+      `DAY#2024-05-01#FAIL#${"x".repeat(200)}`,
+    ]);
+    expect(agentItems[1]?.ExpressionAttributeValues).toMatchObject({
+      ":toolName": "search",
+      ":calls": 2,
+      ":errors": 1,
+    });
+    expect(agentItems[2]?.ExpressionAttributeValues).toMatchObject({ ":reason": "x".repeat(200), ":count": 1 });
+    expect(items).toHaveLength(6);
+  });
+
+  it("refuses a counter that is not a finite number, or not a day counter", () => {
+    expect(() => rollupUpdates(target, { counters: { events: Number.NaN } })).toThrow("not a finite number");
+    expect(() => rollupUpdates(target, { counters: { h99: 1 } })).toThrow(DisallowedAttributeError);
+  });
+});
+
+describe("agentSummaryUpdate", () => {
+  it("ADDs the delta to the agent's summary", () => {
+    const update = agentSummaryUpdate(tenantPrefix, "bot", -1, 5).Update;
+    expect(update?.Key).toEqual(agentSummaryKey(tenantPrefix, "bot"));
+    expect(update?.ExpressionAttributeValues).toEqual({
+      ":entity": "rollup",
+      ":rollupKind": "agentSummary",
+      ":agentName": "bot",
+      ":ttl": 5,
+      ":sessionCount": -1,
+    });
+  });
+});
+
+describe("reading rollup items", () => {
+  it("reads a day with absent counters as 0 and its histogram", () => {
+    const found = rollupRowOf({
+      PK: "p",
+      SK: "DAY#2024-05-01",
+      entity: "rollup",
+      day: "2024-05-01",
+      sessions: 2,
+      h01: 1,
+    });
+    expect(found.kind).toBe("day");
+    expect(found.row).toMatchObject({ day: "2024-05-01", sessions: 2, completed: 0 });
+    expect(found.kind === "day" && found.row.histogram.slice(0, 3)).toEqual([0, 1, 0]);
+  });
+
+  it("tells tools and failures by rollupKind, or for older items by their descriptive attribute, never the key", () => {
+    expect(rollupRowOf({ SK: "DAY#d#FAIL#a#TOOL#b", day: "d", reason: "a#TOOL#b", count: 3 })).toEqual({
+      kind: "failure",
+      row: { day: "d", reason: "a#TOOL#b", count: 3 },
+    });
+    expect(rollupRowOf({ rollupKind: "tool", day: "d", toolName: "t", calls: 1 })).toEqual({
+      kind: "tool",
+      row: { day: "d", toolName: "t", calls: 1, errors: 0 },
+    });
+  });
+
+  it("refuses another entity's item or one without its day", () => {
+    expect(() => rollupRowOf({ entity: "session", day: "d" })).toThrow(ItemShapeError);
+    expect(() => rollupRowOf({ entity: "rollup", rollupKind: "day" })).toThrow(ItemShapeError);
+  });
+
+  it("reads an agent summary", () => {
+    expect(
+      agentSummaryOf({ PK: "p", SK: "AGENT#bot", entity: "rollup", agentName: "bot", sessionCount: 4, ttl: 1 }),
+    ).toEqual({ agentName: "bot", sessionCount: 4 });
+  });
+});
