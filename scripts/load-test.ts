@@ -33,7 +33,8 @@
  * every LAG_SAMPLE_MS the newest acknowledged single event is sampled: its
  * session is read until its eventCount covers what was acknowledged at that
  * moment; the time from the 201 to that read is one lag sample (p50/p99
- * reported). After the load the read-back waits, bounded, until the counters
+ * reported). At most MAX_OPEN_LAG_SAMPLES are followed at once, so the
+ * sampling stays a small part of the load. After the load the read-back waits, bounded, until the counters
  * have caught up, and reports how long that took.
  *
  * Exit code 0 only when everything matches and there was no error.
@@ -56,6 +57,9 @@ const BATCH_SIZE = 20;
 const TABLE_NAME = "ats-load";
 /** How often a lag sample starts during the load, and how long one may wait for its counters. */
 const LAG_SAMPLE_MS = 100;
+/** Samples followed at once (each reads its session every LAG_POLL_MS): the sampling must not become the load. */
+const MAX_OPEN_LAG_SAMPLES = 4;
+const LAG_POLL_MS = 50;
 const LAG_SAMPLE_TIMEOUT_MS = 30_000;
 /** How long the read-back waits for the counters to catch up after the load. */
 const CATCH_UP_TIMEOUT_MS = 120_000;
@@ -481,7 +485,7 @@ async function countedEvents(apiUrl: string, apiKey: string, sessionId: string):
 
 /**
  * Samples the counting lag until `until` resolves: every LAG_SAMPLE_MS the newest acknowledged single event is
- * followed (its session read every 20 ms) until its session's eventCount covers it. Resolves with the lags (ms)
+ * followed (its session read every LAG_POLL_MS, at most MAX_OPEN_LAG_SAMPLES at once) until its session's eventCount covers it. Resolves with the lags (ms)
  * and the samples that timed out.
  */
 async function sampleLag(apiUrl: string, apiKey: string, until: Promise<unknown>) {
@@ -491,21 +495,27 @@ async function sampleLag(apiUrl: string, apiKey: string, until: Promise<unknown>
   let running = true;
   void until.finally(() => (running = false));
   let previous: typeof newestAcknowledgement;
+  let open = 0;
   while (running) {
     await sleep(LAG_SAMPLE_MS);
     const target = newestAcknowledgement;
-    if (target === undefined || target === previous) continue;
+    if (target === undefined || target === previous || open >= MAX_OPEN_LAG_SAMPLES) continue;
     previous = target;
+    open += 1;
     samples.push(
       (async () => {
-        while (performance.now() - target.at < LAG_SAMPLE_TIMEOUT_MS) {
-          if ((await countedEvents(apiUrl, apiKey, target.sessionId)) >= target.acknowledged) {
-            lags.push(performance.now() - target.at);
-            return;
+        try {
+          while (performance.now() - target.at < LAG_SAMPLE_TIMEOUT_MS) {
+            if ((await countedEvents(apiUrl, apiKey, target.sessionId)) >= target.acknowledged) {
+              lags.push(performance.now() - target.at);
+              return;
+            }
+            await sleep(LAG_POLL_MS);
           }
-          await sleep(20);
+          timedOut += 1;
+        } finally {
+          open -= 1;
         }
-        timedOut += 1;
       })(),
     );
   }
@@ -616,7 +626,7 @@ async function main(): Promise<number> {
       ["event lists", `${sample.length} sessions listed in full, ${listMismatches.length} mismatches`],
       [
         "counting lag",
-        `${lags.length} samples (one per ${LAG_SAMPLE_MS} ms of load): p50 ${percentile(lags, 0.5).toFixed(0)} ms, ` +
+        `${lags.length} samples (one per ${LAG_SAMPLE_MS} ms of load, ${MAX_OPEN_LAG_SAMPLES} at most at once): p50 ${percentile(lags, 0.5).toFixed(0)} ms, ` +
           `p95 ${percentile(lags, 0.95).toFixed(0)} ms, p99 ${percentile(lags, 0.99).toFixed(0)} ms, ` +
           `max ${(lags.at(-1) ?? Number.NaN).toFixed(0)} ms; ${lag.timedOut} over ${LAG_SAMPLE_TIMEOUT_MS / 1000} s ` +
           `(npm start's poller every ${process.env.STREAM_POLL_MS ?? 250} ms)`,
