@@ -39,6 +39,7 @@ import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../local/
 import { ensureTable } from "../../local/table-setup.js";
 import { isAlive, startTool, waitForFile } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
+import { readJson } from "../support/stack-reads.js";
 
 const TABLE_NAME = "ats-fault";
 /** Bound on one phase (typically ~20 s, most of it the 15 s claim lock): every event must be acknowledged by then. */
@@ -208,14 +209,8 @@ async function untilAcknowledged(
   }
 }
 
-async function read(path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    headers: { authorization: `Bearer ${stack.apiKey}` },
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text) as Record<string, unknown>;
+function read(path: string): Promise<Record<string, unknown>> {
+  return readJson(stack, path);
 }
 
 interface ListedEvent {

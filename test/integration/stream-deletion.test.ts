@@ -20,7 +20,7 @@ import {
   startTestApi,
   type TestKey,
 } from "../support/fixtures.js";
-import { type ApiGet, expectExactDerivedData, storedRecord } from "../support/stream-recount.js";
+import { expectExactDerivedData, settledGet, storedRecord } from "../support/stream-recount.js";
 import { runTable } from "../support/stream-solo.js";
 import { workloadEvent } from "../support/stream-workload.js";
 
@@ -30,14 +30,6 @@ beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => api.close());
-
-function settledGet(owner: TestKey): ApiGet {
-  return async (path) => {
-    const response = await call(api, "GET", path, { key: owner.key });
-    expect(response.status, `GET ${path}: ${response.text.slice(0, 200)}`).toBe(200);
-    return response.body;
-  };
-}
 
 function deletionKey(): Promise<TestKey> {
   return createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
@@ -117,7 +109,7 @@ describe("deletion racing new events", () => {
       reader: runTable,
       orgId: owner.orgId,
       sessionIds,
-      get: settledGet(owner),
+      get: settledGet(api, owner),
       agentNames: ["del-agent-0", "del-agent-1"],
       userIds: ["del-u1", "del-u2", "del-u3"],
     });
@@ -162,7 +154,7 @@ describe("deletion racing new events", () => {
       reader: runTable,
       orgId: owner.orgId,
       sessionIds,
-      get: settledGet(owner),
+      get: settledGet(api, owner),
       agentNames: ["erase-agent"],
       userIds: [erased, "other-user"],
     });

@@ -28,6 +28,7 @@ import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../local/
 import { ensureTable } from "../../local/table-setup.js";
 import { isAlive, startTool, waitForFile } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
+import { readJson } from "../support/stack-reads.js";
 import { expectExactDerivedData, sessionCounters, storedRecord, type TableReader } from "../support/stream-recount.js";
 import { workloadEnd, workloadEvent } from "../support/stream-workload.js";
 
@@ -149,14 +150,8 @@ async function untilAcknowledged(
   }
 }
 
-async function get(path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    headers: { authorization: `Bearer ${stack.apiKey}` },
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text) as Record<string, unknown>;
+function get(path: string): Promise<Record<string, unknown>> {
+  return readJson(stack, path);
 }
 
 /** Events counted so far over all sessions of the table (what the poller has committed). */

@@ -18,7 +18,7 @@ import {
   startTestApi,
   type TestKey,
 } from "../support/fixtures.js";
-import { type ApiGet, expectExactDerivedData, storedRecord } from "../support/stream-recount.js";
+import { expectExactDerivedData, settledGet, storedRecord } from "../support/stream-recount.js";
 import { runTable } from "../support/stream-solo.js";
 
 let api: LocalApi;
@@ -27,15 +27,6 @@ beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(() => api.close());
-
-/** GET through the fixtures (each read settles the shared consumer first). */
-function settledGet(owner: TestKey): ApiGet {
-  return async (path) => {
-    const response = await call(api, "GET", path, { key: owner.key });
-    expect(response.status, `GET ${path}: ${response.text.slice(0, 200)}`).toBe(200);
-    return response.body;
-  };
-}
 
 const TOOLS = ["search", "__proto__", "constructor", "toString", "hasOwnProperty", "a#TOOL#b", "~tilde"] as const;
 /** Costs exact in binary, so sums do not depend on the order of addition. */
@@ -108,12 +99,12 @@ describe("derived data equals a brute-force recount once ingestion stops", () =>
       reader: runTable,
       orgId: owner.orgId,
       sessionIds,
-      get: settledGet(owner),
+      get: settledGet(api, owner),
     });
     expect(sessions).toHaveLength(5);
     expect(events).toHaveLength(5 * (6 + 9 + 1 + 5));
     // The awkward names really were counted under their own names.
-    const first = await settledGet(owner)(`/api/sdk/sessions/${sessionIds[0]}`);
+    const first = await settledGet(api, owner)(`/api/sdk/sessions/${sessionIds[0]}`);
     expect(Object.keys(first.toolCalls as object)).toEqual(expect.arrayContaining(["constructor", "search"]));
     expect(Object.keys(first.toolErrors as object)).toEqual(expect.arrayContaining(["__proto__", "toString"]));
   });
@@ -143,12 +134,12 @@ describe("no valid event is refused because others raced it", () => {
       reader: runTable,
       orgId: owner.orgId,
       sessionIds: [sessionId],
-      get: settledGet(owner),
+      get: settledGet(api, owner),
     });
     expect(events).toHaveLength(120);
-    const session = await settledGet(owner)(`/api/sdk/sessions/${sessionId}`);
+    const session = await settledGet(api, owner)(`/api/sdk/sessions/${sessionId}`);
     expect(session.eventCount).toBe(120);
-    const stats = await settledGet(owner)("/api/sdk/agents/racing-agent/stats");
+    const stats = await settledGet(api, owner)("/api/sdk/agents/racing-agent/stats");
     expect((stats.totals as Record<string, unknown>).events).toBe(120);
   });
 });
@@ -178,9 +169,9 @@ describe("refusals stay synchronous, retries never double count", () => {
       reader: runTable,
       orgId: owner.orgId,
       sessionIds: [sessionId],
-      get: settledGet(owner),
+      get: settledGet(api, owner),
     });
-    expect((await settledGet(owner)(`/api/sdk/sessions/${sessionId}`)).eventCount).toBe(0);
+    expect((await settledGet(api, owner)(`/api/sdk/sessions/${sessionId}`)).eventCount).toBe(0);
   });
 
   it("Idempotency-Key retries, client event ids (single and batch, also concurrent) and batch keys count once", async () => {
@@ -217,7 +208,7 @@ describe("refusals stay synchronous, retries never double count", () => {
       reader: runTable,
       orgId: owner.orgId,
       sessionIds: [sessionId],
-      get: settledGet(owner),
+      get: settledGet(api, owner),
     });
     expect(events.map((event) => event.id).sort()).toEqual(
       [
@@ -227,6 +218,6 @@ describe("refusals stay synchronous, retries never double count", () => {
         String((batches[0]?.body.results as { id: string }[] | undefined)?.[1]?.id),
       ].sort(),
     );
-    expect((await settledGet(owner)(`/api/sdk/sessions/${sessionId}`)).eventCount).toBe(4);
+    expect((await settledGet(api, owner)(`/api/sdk/sessions/${sessionId}`)).eventCount).toBe(4);
   });
 });

@@ -10,7 +10,9 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
 import { countersFromStored } from "../../functions/store/counter-keys.js";
 import { agentSummaryPartition, rollupPartition, sessionKey, tenant } from "../../functions/store/keys.js";
+import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "./brute-force-stats.js";
+import { call, type TestKey } from "./fixtures.js";
 
 type Item = Record<string, unknown>;
 
@@ -173,4 +175,13 @@ export async function expectExactDerivedData(options: {
     "negative rollup counters",
   ).toEqual([]);
   return { sessions, events };
+}
+
+/** GET through the fixtures with `owner`'s key (each read settles the shared consumer first); the body of a 200. */
+export function settledGet(api: LocalApi, owner: TestKey): ApiGet {
+  return async (path) => {
+    const response = await call(api, "GET", path, { key: owner.key });
+    expect(response.status, `GET ${path}: ${response.text.slice(0, 200)}`).toBe(200);
+    return response.body;
+  };
 }
