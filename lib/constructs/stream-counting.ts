@@ -33,6 +33,34 @@ export const FAILURE_QUEUE_REASON =
 export const LIST_STREAMS_REASON =
   "dynamodb:ListStreams is one of the four actions Lambda's event source mapping needs on the execution role to read a DynamoDB stream (DescribeStream, GetRecords, GetShardIterator, ListStreams), and the Service Authorization Reference lists no resource type for it, so it can only be granted on \"*\" (aws-cdk-lib's DynamoEventSource grants it so). It returns stream ARNs of the account, never item data; the actions that read stream records are granted on this table's stream ARN alone.";
 
+/** Context key of the event source mapping's batching window (seconds, 0–300; default 0). */
+export const STREAM_BATCHING_WINDOW_CONTEXT_KEY = "streamBatchingWindowSeconds";
+/** Lambda's upper bound for MaximumBatchingWindowInSeconds. */
+const MAX_BATCHING_WINDOW_SECONDS = 300;
+
+/**
+ * How long the event source mapping gathers records before it invokes the consumer: the context value
+ * `streamBatchingWindowSeconds` when set (an integer 0–300, checked at synthesis), else 0 (invoke at once).
+ * The trade: counting costs a read and a transaction per session per batch, so a window that gathers more
+ * of a session's events into one batch divides that cost by them — and delays its counters by up to the window.
+ */
+export function streamBatchingWindowSeconds(scope: Construct): number {
+  const configured: unknown = scope.node.tryGetContext(STREAM_BATCHING_WINDOW_CONTEXT_KEY);
+  if (configured === undefined) return 0;
+  const seconds = typeof configured === "string" && /^\d+$/.test(configured) ? Number(configured) : configured;
+  if (
+    typeof seconds !== "number" ||
+    !Number.isInteger(seconds) ||
+    seconds < 0 ||
+    seconds > MAX_BATCHING_WINDOW_SECONDS
+  ) {
+    throw new Error(
+      `Context ${STREAM_BATCHING_WINDOW_CONTEXT_KEY} must be a whole number of seconds from 0 to ${MAX_BATCHING_WINDOW_SECONDS}, got ${JSON.stringify(configured)}`,
+    );
+  }
+  return seconds;
+}
+
 /** Properties of {@link StreamCounting}. */
 export interface StreamCountingProps {
   /** The table; its stream must be enabled (NEW_AND_OLD_IMAGES). */
@@ -80,6 +108,7 @@ export class StreamCounting extends Construct {
       tableStreamArn: streamArn,
     });
     const sessionPartition = { PK: { S: FilterRule.beginsWith(SESSION_PARTITION_PREFIX) } };
+    const batchingWindow = streamBatchingWindowSeconds(this);
     props.consumer.function.addEventSource(
       new DynamoEventSource(streamingTable, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -89,6 +118,7 @@ export class StreamCounting extends Construct {
         reportBatchItemFailures: true,
         parallelizationFactor: 1,
         tumblingWindow: STREAM_TUMBLING_WINDOW,
+        ...(batchingWindow > 0 ? { maxBatchingWindow: Duration.seconds(batchingWindow) } : {}),
         onFailure: new SqsDlq(this.failureQueue),
         // Only what counting counts (functions/store/stream-counting.ts sessionChangeOf), so neither a deletion
         // nor the consumer's own counter updates come back as invocations: a new session or event, an event

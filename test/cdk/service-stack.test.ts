@@ -1046,6 +1046,8 @@ describe("Table stream consumer", () => {
       FunctionResponseTypes: ["ReportBatchItemFailures"],
       DestinationConfig: { OnFailure: { Destination: queueArnOf(stack.streamCounting.failureQueue) } },
     });
+    // No batching window unless the deployment asks for one (context streamBatchingWindowSeconds).
+    expect(streamMapping()?.Properties).not.toHaveProperty("MaximumBatchingWindowInSeconds");
   });
 
   it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status (no deletion, no counter update of its own)", () => {
