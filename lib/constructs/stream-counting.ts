@@ -11,6 +11,8 @@ import type { ApiFunction } from "./api-function.js";
 
 /** Stream records per invocation of the consumer. */
 export const STREAM_BATCH_SIZE = 100;
+/** Records per invocation with a batching window: large enough that the window, not the count, closes a batch. */
+export const WINDOWED_STREAM_BATCH_SIZE = 1000;
 /** Invocations of a failing batch (halved each time, bisect on error) before it goes to the failure queue. */
 export const STREAM_RETRY_ATTEMPTS = 10;
 /**
@@ -112,7 +114,7 @@ export class StreamCounting extends Construct {
     props.consumer.function.addEventSource(
       new DynamoEventSource(streamingTable, {
         startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: STREAM_BATCH_SIZE,
+        batchSize: batchingWindow > 0 ? WINDOWED_STREAM_BATCH_SIZE : STREAM_BATCH_SIZE,
         bisectBatchOnError: true,
         retryAttempts: STREAM_RETRY_ATTEMPTS,
         reportBatchItemFailures: true,
