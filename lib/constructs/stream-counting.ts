@@ -1,13 +1,12 @@
 import { Duration, Validations } from "aws-cdk-lib";
 import { Table } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
-import { FilterCriteria, FilterRule, StartingPosition } from "aws-cdk-lib/aws-lambda";
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from "aws-cdk-lib/aws-lambda";
 import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
 import { SESSION_PARTITION_PREFIX } from "../../functions/store/keys.js";
-import type { ApiFunction } from "./api-function.js";
 
 /** Stream records per invocation of the consumer. */
 export const STREAM_BATCH_SIZE = 100;
@@ -67,8 +66,8 @@ export function streamBatchingWindowSeconds(scope: Construct): number {
 export interface StreamCountingProps {
   /** The table; its stream must be enabled (NEW_AND_OLD_IMAGES). */
   readonly table: Table;
-  /** The consumer function (functions/stream/stream-consumer.ts). */
-  readonly consumer: ApiFunction;
+  /** The consumer function (functions/stream/stream-consumer.ts); only its Lambda function is used. */
+  readonly consumer: { readonly function: LambdaFunction };
 }
 
 /**

@@ -1,8 +1,14 @@
 import { App, Stack } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
+import { AttributeType, StreamViewType, Table } from "aws-cdk-lib/aws-dynamodb";
+import { Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { describe, expect, it } from "vitest";
 import {
+  STREAM_BATCH_SIZE,
   STREAM_BATCHING_WINDOW_CONTEXT_KEY,
+  StreamCounting,
   streamBatchingWindowSeconds,
+  WINDOWED_STREAM_BATCH_SIZE,
 } from "../../lib/constructs/stream-counting.js";
 
 function stackWith(context: Record<string, unknown>): Stack {
@@ -28,4 +34,41 @@ describe("the stream consumer's batching window (context streamBatchingWindowSec
       );
     },
   );
+});
+
+describe("the stream mapping with and without a batching window", () => {
+  function mappingOf(context: Record<string, unknown>) {
+    // Prepare: a table with its stream and a stand-in consumer function.
+    const stack = stackWith(context);
+    const table = new Table(stack, "Table", {
+      partitionKey: { name: "PK", type: AttributeType.STRING },
+      sortKey: { name: "SK", type: AttributeType.STRING },
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+    });
+    const consumer = new LambdaFunction(stack, "Consumer", {
+      runtime: Runtime.NODEJS_24_X,
+      handler: "index.handler",
+      code: Code.fromInline("export const handler = async () => ({ state: {}, batchItemFailures: [] });"),
+    });
+
+    // Act
+    new StreamCounting(stack, "StreamCounting", { table, consumer: { function: consumer } });
+    const mappings = Template.fromStack(stack).findResources("AWS::Lambda::EventSourceMapping");
+    return Object.values(mappings)[0]?.Properties as Record<string, unknown>;
+  }
+
+  it("invokes at once, 100 records at most, without one", () => {
+    const mapping = mappingOf({});
+
+    expect(mapping.BatchSize).toBe(STREAM_BATCH_SIZE);
+    expect(mapping).not.toHaveProperty("MaximumBatchingWindowInSeconds");
+  });
+
+  it("gathers for the window, up to 1,000 records, with one", () => {
+    const mapping = mappingOf({ [STREAM_BATCHING_WINDOW_CONTEXT_KEY]: "10" });
+
+    expect(mapping.BatchSize).toBe(WINDOWED_STREAM_BATCH_SIZE);
+    expect(mapping.MaximumBatchingWindowInSeconds).toBe(10);
+    expect(mapping.TumblingWindowInSeconds).toBe(60);
+  });
 });
