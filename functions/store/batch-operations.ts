@@ -31,7 +31,7 @@ export async function batchGetItems(keys: readonly ItemKey[]): Promise<Item[]> {
     let pending: Item[] = group.map((key) => ({ PK: key.PK, SK: key.SK }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      if (attempt > 0) await backoff(attempt + 2);
       const result = await documentClient.send(
         new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
       );

@@ -28,123 +28,29 @@
  * IN_FLIGHT_LOCK_MS = 15 s), during which retries get 409; so each phase takes
  * ~20 s and the file ~50 s. Every process is killed by pid in afterAll, also after a failure.
  */
-import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
-import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../local/dynamodb-local.js";
-import { ensureTable } from "../../local/table-setup.js";
-import { isAlive, startTool, waitForFile } from "../support/processes.js";
-import { rememberSecretsIn } from "../support/secrets-ledger.js";
+import { openProcessStack, type ProcessStack } from "../support/process-stack.js";
 import { readJson } from "../support/stack-reads.js";
 
 const TABLE_NAME = "ats-fault";
 /** Bound on one phase (typically ~20 s, most of it the 15 s claim lock): every event must be acknowledged by then. */
 const PHASE_DEADLINE_MS = 75_000;
 
-let directory: string;
-let dynamoPort: number;
-let dynamo: RunningDynamoDb | undefined;
-let api: { child: ChildProcess; output: () => string } | undefined;
+let processes: ProcessStack;
 /** The API's current base URL and key (clients read them on every attempt; a restart changes the URL). */
-const stack = { apiUrl: "", apiKey: "" };
-
-function localJsonPath(): string {
-  return join(directory, "local.json");
-}
-
-async function startDynamo(): Promise<void> {
-  dynamo = await startDynamoDbLocal({ dataDirectory: join(directory, "dynamodb"), port: dynamoPort });
-}
-
-async function startApi(): Promise<void> {
-  const since = Date.now();
-  api = startTool("local/start.ts", {
-    DATA_DIR: directory,
-    PORT: "0",
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
-    // Its database is the one of these credentials (local/dynamo-credentials.ts).
-    AWS_ACCESS_KEY_ID: dynamo?.credentials.accessKeyId ?? "",
-    AWS_SECRET_ACCESS_KEY: dynamo?.credentials.secretAccessKey ?? "",
-    TABLE_NAME,
-    // The run is bounded anyway; the default per-key limit would only add 429s to retry.
-    RATE_LIMIT_PER_MINUTE: "1000000",
-  });
-  // local.json is (re)written once the API listens; after a restart wait for the new one.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const text = await waitForFile(localJsonPath(), 60_000, api.child);
-    if (statSync(localJsonPath()).mtimeMs >= since) {
-      rememberSecretsIn(text);
-      const local = JSON.parse(text) as { apiUrl: string; apiKey: string };
-      stack.apiUrl = local.apiUrl;
-      stack.apiKey = local.apiKey;
-      return;
-    }
-    if (Date.now() > deadline) throw new Error("local/start.ts did not rewrite local.json within 60 s");
-    if (api.child.exitCode !== null) throw new Error(`local/start.ts exited with ${api.child.exitCode}`);
-    await sleep(100);
-  }
-}
-
-async function killApi(signal: NodeJS.Signals): Promise<void> {
-  const running = api?.child;
-  api = undefined;
-  if (running?.pid === undefined || running.exitCode !== null || running.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
-  process.kill(running.pid, signal);
-  const timer = setTimeout(() => {
-    if (running.pid !== undefined && isAlive(running.pid)) process.kill(running.pid, "SIGKILL");
-  }, 5_000);
-  await exited;
-  clearTimeout(timer);
-}
+let stack: ProcessStack["access"];
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * The data directory: on tmpfs (/dev/shm) where there is one — DynamoDB Local then persists across the
- * restart without paying for a disk sync per commit (3–4× faster here) — else the system temp directory.
- */
-function temporaryRoot(): string {
-  try {
-    accessSync("/dev/shm", constants.W_OK);
-    return "/dev/shm";
-  } catch {
-    return tmpdir();
-  }
-}
-
 beforeAll(async () => {
-  directory = mkdtempSync(join(temporaryRoot(), "ats-fault-"));
-  dynamoPort = await freePort();
-  await startDynamo();
-  if (dynamo === undefined) throw new Error("DynamoDB Local did not start");
-  const client = createLocalDynamoClient(`http://127.0.0.1:${dynamoPort}`, dynamo.credentials);
-  try {
-    await ensureTable(client, TABLE_NAME);
-  } finally {
-    client.destroy();
-  }
-  await startApi();
+  processes = await openProcessStack({ prefix: "ats-fault-", tableName: TABLE_NAME });
+  stack = processes.access;
 }, 120_000);
 
-afterAll(async () => {
-  try {
-    await killApi("SIGKILL");
-  } finally {
-    try {
-      await dynamo?.stop();
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
-  }
-});
+afterAll(() => processes?.close());
 
 // ---------------------------------------------------------------------------
 // The retrying client.
@@ -346,10 +252,9 @@ describe("fault injection (dedicated DynamoDB Local and API process)", () => {
       triggerAt: 160, // of 320
       fault: async () => {
         const stoppedAt = Date.now();
-        await dynamo?.stop();
-        dynamo = undefined;
+        await processes.stopDynamo();
         await sleep(1_500);
-        await startDynamo();
+        await processes.startDynamo();
         outage = { stoppedAt, restartedAt: Date.now() };
       },
     });
@@ -379,8 +284,8 @@ describe("fault injection (dedicated DynamoDB Local and API process)", () => {
       triggerAt: 96, // of 192
       fault: async () => {
         killedAt = Date.now();
-        await killApi("SIGKILL");
-        await startApi();
+        await processes.killApi("SIGKILL");
+        await processes.startApi();
         restartedAt = Date.now();
       },
     });

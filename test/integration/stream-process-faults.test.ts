@@ -15,19 +15,12 @@
  * counter, day rollup and agent summary equals a brute-force recount of the
  * stored events (test/support/stream-recount.ts), nothing counted twice.
  */
-import type { ChildProcess } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ScanCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
-import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../local/dynamodb-local.js";
-import { ensureTable } from "../../local/table-setup.js";
-import { isAlive, startTool, waitForFile } from "../support/processes.js";
-import { rememberSecretsIn } from "../support/secrets-ledger.js";
+import { openProcessStack, type ProcessStack } from "../support/process-stack.js";
 import { readJson } from "../support/stack-reads.js";
 import { expectExactDerivedData, sessionCounters, storedRecord, type TableReader } from "../support/stream-recount.js";
 import { workloadEnd, workloadEvent } from "../support/stream-workload.js";
@@ -35,91 +28,29 @@ import { workloadEnd, workloadEvent } from "../support/stream-workload.js";
 const TABLE_NAME = "ats-stream-faults";
 const ORG = "dev"; // npm start's development organisation, whose key local.json holds
 
-let directory: string;
-let dynamoPort: number;
-let dynamo: RunningDynamoDb | undefined;
-let api: { child: ChildProcess } | undefined;
-const stack = { apiUrl: "", apiKey: "" };
+let processes: ProcessStack;
+/** The API's current base URL and key (a restart changes the URL). */
+let stack: ProcessStack["access"];
 let reader: TableReader;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function temporaryRoot(): string {
-  try {
-    accessSync("/dev/shm", constants.W_OK);
-    return "/dev/shm";
-  } catch {
-    return tmpdir();
-  }
-}
-
-async function startDynamo(): Promise<void> {
-  dynamo = await startDynamoDbLocal({ dataDirectory: join(directory, "dynamodb"), port: dynamoPort });
-}
-
-async function startApi(): Promise<void> {
-  const since = Date.now();
-  const localJson = join(directory, "local.json");
-  api = startTool("local/start.ts", {
-    DATA_DIR: directory,
-    PORT: "0",
-    DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}`,
-    AWS_ACCESS_KEY_ID: dynamo?.credentials.accessKeyId ?? "",
-    AWS_SECRET_ACCESS_KEY: dynamo?.credentials.secretAccessKey ?? "",
-    TABLE_NAME,
-    RATE_LIMIT_PER_MINUTE: "1000000",
-    STREAM_POLL_MS: "50",
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const text = await waitForFile(localJson, 60_000, api.child);
-    if (statSync(localJson).mtimeMs >= since) {
-      rememberSecretsIn(text);
-      const local = JSON.parse(text) as { apiUrl: string; apiKey: string };
-      stack.apiUrl = local.apiUrl;
-      stack.apiKey = local.apiKey;
-      return;
-    }
-    if (Date.now() > deadline) throw new Error("local/start.ts did not rewrite local.json within 60 s");
-    await sleep(100);
-  }
-}
-
-async function killApi(): Promise<void> {
-  const running = api?.child;
-  api = undefined;
-  if (running?.pid === undefined || running.exitCode !== null || running.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
-  process.kill(running.pid, "SIGKILL");
-  await exited;
-}
-
 beforeAll(async () => {
-  directory = mkdtempSync(join(temporaryRoot(), "ats-stream-faults-"));
-  dynamoPort = await freePort();
-  await startDynamo();
-  if (dynamo === undefined) throw new Error("DynamoDB Local did not start");
-  const client = createLocalDynamoClient(`http://127.0.0.1:${dynamoPort}`, dynamo.credentials);
-  await ensureTable(client, TABLE_NAME);
+  processes = await openProcessStack({
+    prefix: "ats-stream-faults-",
+    tableName: TABLE_NAME,
+    env: { STREAM_POLL_MS: "50" },
+  });
+  stack = processes.access;
+  const client = createLocalDynamoClient(processes.dynamoEndpoint, processes.credentials());
   reader = { client: DynamoDBDocumentClient.from(client), tableName: TABLE_NAME };
-  await startApi();
 }, 120_000);
 
 afterAll(async () => {
-  try {
-    const running = api?.child;
-    await killApi();
-    if (running?.pid !== undefined && isAlive(running.pid)) process.kill(running.pid, "SIGKILL");
-  } finally {
-    try {
-      reader?.client.destroy();
-      await dynamo?.stop();
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
-  }
+  reader?.client.destroy();
+  await processes?.close();
 });
 
 /** Sends until acknowledged (2xx); retries network errors, 5xx, 409 and 429 (the same body: the same ids). */
@@ -283,8 +214,8 @@ describe("derived data stays exact across process faults (dedicated DynamoDB Loc
       triggerAt: 48,
       fault: async () => {
         const killedAt = Date.now();
-        await killApi();
-        await startApi();
+        await processes.killApi("SIGKILL");
+        await processes.startApi();
         restartMs = Date.now() - killedAt;
       },
     });
@@ -306,10 +237,9 @@ describe("derived data stays exact across process faults (dedicated DynamoDB Loc
       requestsPerWorker: 12,
       triggerAt: 48,
       fault: async () => {
-        await dynamo?.stop();
-        dynamo = undefined;
+        await processes.stopDynamo();
         await sleep(1_500);
-        await startDynamo();
+        await processes.startDynamo();
       },
     });
 
