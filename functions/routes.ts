@@ -119,6 +119,8 @@ export const PARTITIONS = {
   pendingDeletions: "DELETIONS#PENDING",
   /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
   service: "SERVICE",
+  /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
+  otelTrace: "OTELTRACE#ORG#*#ENV#*",
   /** GSI1 `<tenant>#SESSIONS`: every session of a tenant (keys.ts sessionTimelineKeys). */
   tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
   /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
@@ -277,6 +279,31 @@ export const routes = [
       // Sessions' tenants, keyed events looked up for replays, then the events' puts.
       {
         actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:BatchWriteItem"],
+        partitions: [P.session],
+      },
+    ],
+    throttle: ROUTE_THROTTLES.ingest,
+    payloadAccess: "write",
+  },
+  {
+    id: "ExportTraces",
+    method: "POST",
+    path: "/api/otel/v1/traces",
+    entry: "functions/otel/export-traces.ts",
+    auth: { kind: "apiKey", scope: "events:write" },
+    tableGrants: [
+      ...apiKeyAuthentication,
+      // The trace's record: looked up, created with its session, its inference usage recorded.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.otelTrace] },
+      // The session: started (with the trace's record), its events looked up and put, then ended and named.
+      {
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:BatchGetItem",
+          "dynamodb:PutItem",
+          "dynamodb:BatchWriteItem",
+          "dynamodb:UpdateItem",
+        ],
         partitions: [P.session],
       },
     ],

@@ -12,6 +12,11 @@ export const LIMITS = {
   eventBodyBytes: 5 * 1024 * 1024,
   /** Most events in one batch request. */
   batchEvents: 100,
+  /**
+   * Most spans in one OTLP export request (POST /api/otel/v1/traces): the OTel SDKs' batch processors
+   * send at most 512 by default (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`).
+   */
+  otlpSpans: 1000,
   /** How far in the future a client's `occurredAt` may be. */
   occurredAtFutureMs: 5 * 60 * 1000,
   /** Longest identifier-like strings: names, agent names, user ids, tool names (in characters, i.e. code points). */

@@ -7,6 +7,7 @@ import type { Principal } from "../domain/principal.js";
 import type { RouteId } from "../routes.js";
 import { apiKeyChain } from "./api-key-chain.js";
 import { apiKeyOrUserAuth } from "./api-key-or-user-auth.js";
+import { idempotency, isWrite } from "./idempotency.js";
 import { type RouteHandler, type RouteOptions, routeOfKind } from "./route-chain.js";
 
 export function apiKeyOrUserRoute<
@@ -19,5 +20,5 @@ export function apiKeyOrUserRoute<
 ) {
   const route = routeOfKind(routeId, "apiKeyOrUser");
   if (route.auth.kind !== "apiKeyOrUser") throw new Error(`Route ${routeId} is not an apiKeyOrUser route`);
-  return apiKeyChain(route, apiKeyOrUserAuth(route.auth), options, routeHandler);
+  return apiKeyChain(apiKeyOrUserAuth(route.auth), isWrite(route) ? [idempotency()] : [], options, routeHandler);
 }

@@ -7,6 +7,7 @@ import type { Principal } from "../domain/principal.js";
 import type { RouteId } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { apiKeyChain } from "./api-key-chain.js";
+import { idempotency, isWrite } from "./idempotency.js";
 import { type RouteHandler, type RouteOptions, routeOfKind } from "./route-chain.js";
 
 export function apiKeyRoute<
@@ -19,5 +20,5 @@ export function apiKeyRoute<
 ) {
   const route = routeOfKind(routeId, "apiKey");
   if (route.auth.kind !== "apiKey") throw new Error(`Route ${routeId} is not an apiKey route`);
-  return apiKeyChain(route, apiKeyAuth(route.auth), options, routeHandler);
+  return apiKeyChain(apiKeyAuth(route.auth), isWrite(route) ? [idempotency()] : [], options, routeHandler);
 }

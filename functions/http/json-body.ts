@@ -99,3 +99,11 @@ export function jsonBody(
   }
   return { before: jsonBodyBefore };
 }
+
+/** Reads a body the handler decodes itself: decompressed and size-checked (`decodedBody`), kept on the event. */
+export function rawBodyReader(maxBytes: number): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
+  function rawBodyBefore(request: Request<SdkEvent, HttpResult, Error, Context>): void {
+    request.event.decodedBody = decodedBody(request.event, maxBytes);
+  }
+  return { before: rawBodyBefore };
+}

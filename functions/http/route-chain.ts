@@ -15,7 +15,7 @@ import type * as z from "zod/mini";
 import { requestObservability } from "../observability/request-logging.js";
 import { type RouteAuth, type RouteDefinition, type RouteId, routeById } from "../routes.js";
 import { httpErrorMapper } from "./error-mapper.js";
-import { jsonBody } from "./json-body.js";
+import { jsonBody, rawBodyReader } from "./json-body.js";
 import { queryParameters } from "./query-parameters.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
@@ -29,6 +29,10 @@ export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly body: TBody;
   readonly query: TQuery;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  /** The body's bytes (decompressed) on routes that read it raw (`rawBody` option); else empty. */
+  readonly rawBody: Buffer;
+  /** The request's `Content-Type` header. */
+  readonly contentType: string | undefined;
   /** Reports how many events the request stored (the IngestedEvents metric). */
   readonly recordIngested: (count: number) => void;
 }
@@ -42,6 +46,8 @@ export interface RouteOptions<TBody extends z.ZodMiniType, TQuery extends z.ZodM
   readonly maxBodyBytes?: number;
   /** Schema of the query string parameters, for routes that take them. */
   readonly query?: TQuery;
+  /** A body the handler decodes itself (not JSON): read, decompressed and size-checked, up to `maxBytes`. */
+  readonly rawBody?: { readonly maxBytes: number };
 }
 
 export type RouteHandler<TCaller, TBody, TQuery> = (
@@ -92,6 +98,7 @@ export function routeChain(
       }),
     );
   }
+  if (options.rawBody !== undefined) handler = handler.use(rawBodyReader(options.rawBody.maxBytes));
   for (const middleware of afterInput) handler = handler.use(middleware);
   return handler;
 }
@@ -103,6 +110,8 @@ export function validated<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniT
     query: event.query as z.output<TQuery>,
     pathParameters: event.pathParameters ?? {},
     plannedUlid: event.idempotency?.plannedUlid,
+    rawBody: event.decodedBody ?? Buffer.alloc(0),
+    contentType: event.headers?.["content-type"],
     recordIngested: (count: number) => {
       event.ingestedEvents = count;
     },

@@ -256,6 +256,14 @@ export function eventIdempotencyKey(orgId: string, environment: Environment, key
   return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#EVENT#${key}`, SK: "IDEMPOTENCY" };
 }
 
+/**
+ * An OpenTelemetry trace of a tenant and the session it became (`OTELTRACE#<tenant>#<traceId>`): trace ids
+ * are the exporter's, so they are looked up per tenant and never meet another tenant's.
+ */
+export function otelTraceKey(orgId: string, environment: Environment, traceId: string): ItemKey {
+  return { PK: `OTELTRACE#${tenant(orgId, environment)}#${traceId}`, SK: "TRACE" };
+}
+
 /** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
 export function organisationRateLimitBucket(orgId: string): string {
   return `ORG#${orgId}`;

@@ -147,6 +147,23 @@ export async function createSession(
   nowMs = Date.now(),
   plannedUlid?: string,
 ): Promise<Session> {
+  const { session, item, ttl } = newSessionRecord(principal, start, nowMs, plannedUlid);
+  try {
+    await writeNewSession(item);
+    rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
+    return session;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return existingSessionFor(principal, start, session.id, conditionFailureItem(error) ?? {}, nowMs);
+  }
+}
+
+/**
+ * A new session of the principal's tenant and its item, not yet written (400 for a `startedAt` out of
+ * bounds). Its rollups and its agent's summary are counted from the change stream (functions/stream/);
+ * `rollupRetentionDays` tells the consumer how long they are kept.
+ */
+export function newSessionRecord(principal: Principal, start: SessionStart, nowMs: number, plannedUlid?: string) {
   assertClientTimestamp("startedAt", start.startedAt, principal, nowMs);
   const { id: clientId, startedAt, ...input } = start;
   const now = new Date(nowMs).toISOString();
@@ -167,14 +184,18 @@ export async function createSession(
   };
   const { metadata, ...stored } = session;
   const ttl = expiryEpochSeconds(Date.parse(createdAt), principal.retentionDays);
-  try {
-    await writeNewSession(session, metadata, stored, ttl, principal.rollupRetentionDays);
-    rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
-    return session;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return existingSessionFor(principal, start, session.id, conditionFailureItem(error) ?? {}, nowMs);
-  }
+  const item: SessionItem = {
+    ...sessionKey(session.id),
+    ...sessionTimelineKeys(session),
+    ...sessionStatusKeys(session, session.status),
+    entity: SESSION_ENTITY,
+    ...stored,
+    [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
+    rollupRetentionDays: principal.rollupRetentionDays,
+    countMarks: {},
+    ttl,
+  };
+  return { session, item, ttl };
 }
 
 /** The answer to a start whose id is taken: the stored session if it is a repeat in the caller's tenant, else 409. */
@@ -194,31 +215,12 @@ function existingSessionFor(
   return stored;
 }
 
-/**
- * The session item alone: one conditional PutItem. Its rollups and its agent's summary are counted from the
- * change stream (functions/stream/); `rollupRetentionDays` tells the consumer how long they are kept.
- */
-async function writeNewSession(
-  session: Session,
-  metadata: JsonObject | undefined,
-  stored: Omit<Session, "metadata">,
-  ttl: number,
-  rollupRetentionDays: number,
-): Promise<void> {
+/** The session item alone: one conditional PutItem. */
+async function writeNewSession(item: SessionItem): Promise<void> {
   await documentClient.send(
     new PutCommand({
       TableName: tableName,
-      Item: {
-        ...sessionKey(session.id),
-        ...sessionTimelineKeys(session),
-        ...sessionStatusKeys(session, session.status),
-        entity: SESSION_ENTITY,
-        ...stored,
-        [JSON_TEXT_ATTRIBUTES.metadata]: metadata === undefined ? undefined : JSON.stringify(metadata),
-        rollupRetentionDays,
-        countMarks: {},
-        ttl,
-      },
+      Item: item,
       ConditionExpression: "attribute_not_exists(PK)",
       // A taken id is answered from the item as it is (a repeat, or a 409): no read, no GetItem grant.
       ReturnValuesOnConditionCheckFailure: "ALL_OLD",
