@@ -7,17 +7,28 @@
  *   `gen_ai.content.prompt` / `gen_ai.content.completion` events with `gen_ai.prompt` / `gen_ai.completion`.
  * Pure functions.
  */
-import type { JsonObject, JsonValue } from "./json.js";
+import { type JsonObject, type JsonValue, nestingDepth } from "./json.js";
+import { LIMITS } from "./limits.js";
 import type { Attributes, AttributeValue, OtelSpan } from "./otel-span.js";
 
-/** An attribute as JSON: structured values as they are, text holding JSON parsed (else the text itself). */
+/**
+ * Deepest JSON parsed from an attribute: it goes one or two levels down into an event's `toolInput` /
+ * `toolOutput` (`{ messages: [...] }`), which may nest LIMITS.jsonDepth levels like any client's payload.
+ */
+const PARSED_DEPTH = LIMITS.jsonDepth - 2;
+
+/**
+ * An attribute as JSON: structured values as they are, text holding JSON parsed — else, or when it nests
+ * deeper than an event's payload may, the text itself.
+ */
 export function attributeJson(value: AttributeValue | undefined): JsonValue | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") return value as JsonValue;
   const trimmed = value.trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
-      return JSON.parse(trimmed) as JsonValue;
+      const parsed = JSON.parse(trimmed) as JsonValue;
+      return nestingDepth(parsed, PARSED_DEPTH) > PARSED_DEPTH ? value : parsed;
     } catch {
       return value;
     }

@@ -17,3 +17,17 @@ export function jsonEqual(left: JsonValue | undefined, right: JsonValue | undefi
   if (leftKeys.length !== Object.keys(right).length) return false;
   return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
 }
+
+/** Depth of nested objects/arrays, measured without recursion (bodies can nest deeply). */
+export function nestingDepth(root: unknown, limit: number): number {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
+  let deepest = 0;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (!next || typeof next.value !== "object" || next.value === null) continue;
+    deepest = Math.max(deepest, next.depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return deepest;
+}

@@ -9,7 +9,7 @@
  */
 import * as z from "zod/mini";
 import { ID_PREFIXES, type IdKind, idPattern } from "../domain/ids.js";
-import type { JsonObject } from "../domain/json.js";
+import { type JsonObject, nestingDepth } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
 
 type StringIssue = { code: string; input?: unknown };
@@ -140,20 +140,6 @@ export function enumeration<const T extends readonly [string, ...string[]]>(valu
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Depth of nested objects/arrays, measured without recursion (bodies can nest deeply). */
-function nestingDepth(root: unknown, limit: number): number {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
-  let deepest = 0;
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (!next || typeof next.value !== "object" || next.value === null) continue;
-    deepest = Math.max(deepest, next.depth);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
-  }
-  return deepest;
 }
 
 /**
