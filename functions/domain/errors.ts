@@ -13,7 +13,8 @@ export type ErrorKind =
   | "unprocessable"
   | "rate_limited"
   | "payload_too_large"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "unavailable";
 
 /** One rejected field of a request. `path` is dotted, e.g. `customMetrics.latency`. */
 export interface FieldIssue {
@@ -87,6 +88,22 @@ export class RateLimitedError extends AtsError {
     readonly retryAfterSeconds: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The service could not finish the request for now (a dependency failed) and a retry of it is safe: 503
+ * with Retry-After. For clients whose protocol retries only such answers (OTLP exporters retry 429, 502,
+ * 503 and 504, never 500).
+ */
+export class UnavailableError extends AtsError {
+  readonly kind = "unavailable";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
-import { AtsError, type ErrorKind, RateLimitedError, ValidationError } from "../domain/errors.js";
+import { AtsError, type ErrorKind, RateLimitedError, UnavailableError, ValidationError } from "../domain/errors.js";
 import { logError } from "../runtime/log.js";
 import { jsonResponse } from "./responses.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
@@ -20,6 +20,7 @@ const STATUS: Record<ErrorKind, { statusCode: number; title: string }> = {
   rate_limited: { statusCode: 429, title: "Too Many Requests" },
   payload_too_large: { statusCode: 413, title: "Payload Too Large" },
   unsupported_media_type: { statusCode: 415, title: "Unsupported Media Type" },
+  unavailable: { statusCode: 503, title: "Service Unavailable" },
 };
 
 /** AWS errors that mean "too much, too fast": the client should back off and retry. */
@@ -80,7 +81,9 @@ export function errorResponse(error: unknown): HttpResult {
     if (error.issues.length > MAX_REPORTED_ISSUES) body.issueCount = error.issues.length;
   }
   const headers: Record<string, string> = error.kind === "unauthorized" ? { "www-authenticate": "Bearer" } : {};
-  if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
+  if (error instanceof RateLimitedError || error instanceof UnavailableError) {
+    headers["retry-after"] = String(error.retryAfterSeconds);
+  }
   return jsonResponse(statusCode, body, headers);
 }
 

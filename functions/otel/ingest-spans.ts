@@ -13,7 +13,7 @@ import { planTraces, sessionTotals, type TracePlan } from "../domain/genai-trace
 import type { OtelSpan } from "../domain/otel-span.js";
 import type { Principal } from "../domain/principal.js";
 import { type BatchEventInput, recordEventBatch } from "../store/event-batch-store.js";
-import { updateSession } from "../store/session-store.js";
+import { getSession, updateSession } from "../store/session-store.js";
 import {
   getTraceSession,
   nameTraceSession,
@@ -85,8 +85,12 @@ async function endTraceSession(principal: Principal, plan: TracePlan, session: T
       nowMs,
     );
   } catch (error) {
-    // Already ended (the root exported again after its session ended): the span is stored, nothing changes.
     if (!(error instanceof ConflictError)) throw error;
+    // Already ended (the root exported again after its session ended): the span is stored, nothing changes.
+    // Still active: it kept changing while being ended; the request fails so the exporter retries it.
+    const session = await getSession(principal, stored.sessionId, nowMs);
+    if (session.status === "active")
+      throw new Error(`Session ${stored.sessionId} could not be ended`, { cause: error });
   }
 }
 

@@ -39,6 +39,7 @@ import {
 import { DEFAULT_ROLLUP_RETENTION_DAYS, expiryEpochSeconds, isExpired } from "./retention.js";
 import type { RollupTarget } from "./rollup-store.js";
 import { rememberSession } from "./session-access.js";
+import { backoff, isWriteConflict } from "./write-retry.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -350,7 +351,8 @@ async function endSession(principal: Principal, sessionId: string, patch: Sessio
       );
       return sessionFromItem(result.Attributes ?? {});
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (isWriteConflict(error)) await backoff(attempt + 1);
+      else if (!isConditionFailure(error)) throw error;
     }
   }
   throw new ConflictError(`Session ${sessionId} kept changing while it was being ended; retry the request`);

@@ -14,8 +14,12 @@ import { expiryEpochSeconds } from "./retention.js";
 import { rememberSession } from "./session-access.js";
 import { newSessionRecord } from "./session-store.js";
 import { EXISTS, getItem, putIfAbsentItem, transact, updateItem } from "./table-operations.js";
+import { backoff, isTransactionConflict } from "./write-retry.js";
 
 export const OTEL_TRACE_ENTITY = "otelTrace";
+
+/** Attempts to start a trace's session while other requests' transactions on the same trace interfere. */
+const START_ATTEMPTS = 4;
 
 /** Inference spans whose usage one UpdateItem records (each is a `#u.#sN = :uN` clause). */
 const USAGE_PER_UPDATE = 50;
@@ -78,8 +82,24 @@ export async function resolveTraceSession(
   start: TraceStart,
   nowMs: number,
 ): Promise<TraceSession> {
-  const known = await getTraceSession(principal, traceId);
-  if (known !== undefined) return known;
+  for (let attempt = 1; ; attempt++) {
+    const known = await getTraceSession(principal, traceId);
+    if (known !== undefined) return known;
+    const created = await startTraceSession(principal, traceId, start, nowMs);
+    if (created !== undefined) return created;
+    // Another request's transaction on the same trace won or got in the way: read what it wrote, or try again.
+    if (attempt >= START_ATTEMPTS) throw new Error(`Could not start the session of trace ${traceId}`);
+    await backoff(attempt);
+  }
+}
+
+/** The transaction that starts a trace's session; undefined when another request's transaction interfered. */
+async function startTraceSession(
+  principal: Principal,
+  traceId: string,
+  start: TraceStart,
+  nowMs: number,
+): Promise<TraceSession | undefined> {
   const { session, item, ttl } = newSessionRecord(
     principal,
     {
@@ -101,10 +121,8 @@ export async function resolveTraceSession(
   try {
     await transact([putIfAbsentItem(trace), putIfAbsentItem(item)]);
   } catch (error) {
-    if (!isConditionFailure(error, 0)) throw error;
-    const winner = await getTraceSession(principal, traceId);
-    if (winner === undefined) throw error;
-    return winner;
+    if (isConditionFailure(error, 0) || isTransactionConflict(error)) return undefined;
+    throw error;
   }
   rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
   return { sessionId: session.id, provisionalName: start.provisionalName, usage: new Map() };
@@ -136,14 +154,29 @@ export async function recordInferenceUsage(
   }
 }
 
-/** The root span's name replaces the stand-in a session started from its children got. */
+/**
+ * The root span's name replaces the stand-in a session started from its children got. The stream consumer
+ * counts the session's events in transactions of its own, so a conflict is likely and retried.
+ */
 export async function nameTraceSession(
   principal: Principal,
   traceId: string,
   sessionId: string,
   name: string,
 ): Promise<void> {
-  await transact([
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await renameTransaction(principal, traceId, sessionId, name);
+      return;
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= START_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
+}
+
+function renameTransaction(principal: Principal, traceId: string, sessionId: string, name: string) {
+  return transact([
     {
       Update: {
         Key: sessionKey(sessionId),

@@ -26,3 +26,12 @@ export function isTransactionConflict(error: unknown): boolean {
     codes.includes("TransactionConflict") && codes.every((code) => code === "None" || code === "TransactionConflict")
   );
 }
+
+/**
+ * Whether a single-item write was refused because a transaction was working on the item at that moment
+ * (DynamoDB's TransactionConflictException, e.g. the stream consumer counting a session's events while
+ * the session is ended): the write succeeds when tried again.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  return error instanceof Error && error.name === "TransactionConflictException";
+}
