@@ -65,7 +65,13 @@ async function endTraceSession(principal: Principal, plan: TracePlan, session: T
   const end = plan.end;
   if (end === undefined) return;
   const stored = (await getTraceSession(principal, plan.traceId)) ?? session;
-  if (stored.provisionalName) await nameTraceSession(principal, plan.traceId, stored.sessionId, end.name);
+  if (stored.provisionalName) {
+    // Started from its children: the root's name, and what the root says of the run merged into the metadata
+    // (agentName and userId stay: the session's rollups are counted under them; docs/otel.md).
+    const current = await getSession(principal, stored.sessionId, nowMs);
+    const metadata = { ...current.metadata, ...plan.start.metadata };
+    await nameTraceSession(principal, plan.traceId, stored.sessionId, end.name, metadata);
+  }
   const totals = sessionTotals(stored.usage.values(), end.rootCost);
   try {
     await updateSession(

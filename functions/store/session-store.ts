@@ -45,6 +45,8 @@ export const SESSION_ENTITY = "session";
 
 /** Attributes stored as JSON text rather than DynamoDB maps (see docs/data-model.md). */
 const JSON_TEXT_ATTRIBUTES = { metadata: "metadataJson", customMetrics: "customMetricsJson" } as const;
+/** The attribute holding a session's metadata (JSON text). */
+export const SESSION_METADATA_ATTRIBUTE = JSON_TEXT_ATTRIBUTES.metadata;
 
 export type SessionItem = Record<string, unknown>;
 

@@ -6,13 +6,14 @@
  * counting a span twice (a span's entry is SET, never added to). The trace item expires with its session.
  */
 import type { InferenceUsage, TraceStart } from "../domain/genai-trace-plan.js";
+import type { JsonObject } from "../domain/json.js";
 import type { Principal } from "../domain/principal.js";
 import { isConditionFailure } from "./condition-failure.js";
 import { defineEntity } from "./entity.js";
 import { otelTraceKey, sessionKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { rememberSession } from "./session-access.js";
-import { newSessionRecord } from "./session-store.js";
+import { newSessionRecord, SESSION_METADATA_ATTRIBUTE } from "./session-store.js";
 import { EXISTS, getItem, putIfAbsentItem, transact, updateItem } from "./table-operations.js";
 import { backoff, isTransactionConflict } from "./write-retry.js";
 
@@ -155,7 +156,8 @@ export async function recordInferenceUsage(
 }
 
 /**
- * The root span's name replaces the stand-in a session started from its children got. The stream consumer
+ * The root span's name replaces the stand-in a session started from its children got, and its metadata the
+ * children's (the caller merges them). The stream consumer
  * counts the session's events in transactions of its own, so a conflict is likely and retried.
  */
 export async function nameTraceSession(
@@ -163,10 +165,11 @@ export async function nameTraceSession(
   traceId: string,
   sessionId: string,
   name: string,
+  metadata: JsonObject,
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await renameTransaction(principal, traceId, sessionId, name);
+      await renameTransaction(principal, traceId, sessionId, name, metadata);
       return;
     } catch (error) {
       if (!isTransactionConflict(error) || attempt >= START_ATTEMPTS) throw error;
@@ -175,15 +178,31 @@ export async function nameTraceSession(
   }
 }
 
-function renameTransaction(principal: Principal, traceId: string, sessionId: string, name: string) {
+function renameTransaction(
+  principal: Principal,
+  traceId: string,
+  sessionId: string,
+  name: string,
+  metadata: JsonObject,
+) {
   return transact([
     {
       Update: {
         Key: sessionKey(sessionId),
-        UpdateExpression: "SET #name = :name",
+        UpdateExpression: "SET #name = :name, #metadata = :metadata",
         ConditionExpression: `${EXISTS} AND #orgId = :orgId AND #environment = :environment`,
-        ExpressionAttributeNames: { "#name": "name", "#orgId": "orgId", "#environment": "environment" },
-        ExpressionAttributeValues: { ":name": name, ":orgId": principal.orgId, ":environment": principal.environment },
+        ExpressionAttributeNames: {
+          "#name": "name",
+          "#metadata": SESSION_METADATA_ATTRIBUTE,
+          "#orgId": "orgId",
+          "#environment": "environment",
+        },
+        ExpressionAttributeValues: {
+          ":name": name,
+          ":metadata": JSON.stringify(metadata),
+          ":orgId": principal.orgId,
+          ":environment": principal.environment,
+        },
       },
     },
     {
