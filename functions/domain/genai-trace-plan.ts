@@ -88,14 +88,21 @@ export interface TracePlan {
 /** Text made safe to store as a name: well-formed Unicode, at most `LIMITS.nameLength` characters and `nameBytes`. */
 export function storableName(text: string, fallback: string): string {
   let name = text.toWellFormed().trim();
-  if (name.length > LIMITS.nameLength) name = name.slice(0, LIMITS.nameLength).toWellFormed();
-  while (Buffer.byteLength(name, "utf8") > LIMITS.nameBytes) name = name.slice(0, -1).toWellFormed();
+  if (name.length > LIMITS.nameLength) name = headOf(name, LIMITS.nameLength);
+  while (Buffer.byteLength(name, "utf8") > LIMITS.nameBytes) name = headOf(name, name.length - 1);
   return name.length > 0 ? name : fallback;
+}
+
+/** The first `max` UTF-16 units of well-formed text, without the half of a surrogate pair a cut would leave. */
+function headOf(text: string, max: number): string {
+  const head = text.slice(0, max);
+  const last = head.charCodeAt(head.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
 }
 
 function cutText(text: string, max: number): string {
   const wellFormed = text.toWellFormed();
-  return wellFormed.length <= max ? wellFormed : `${wellFormed.slice(0, max - 1).toWellFormed()}…`;
+  return wellFormed.length <= max ? wellFormed : `${headOf(wellFormed, max - 1)}…`;
 }
 
 function operationOf(span: OtelSpan): string | undefined {
@@ -115,8 +122,9 @@ function isAgentSpan(span: OtelSpan): boolean {
   return operation !== undefined && (AGENT_OPERATIONS as readonly string[]).includes(operation);
 }
 
+/** A token count within the session schema's bounds (0 to LIMITS.maxTokens), else none: 2^64 is not a count. */
 function tokens(value: number | undefined): number | undefined {
-  return value === undefined || value < 0 ? undefined : Math.round(value);
+  return value === undefined || value < 0 || value > LIMITS.maxTokens ? undefined : Math.round(value);
 }
 
 /** The tokens and cost of an inference span, under the current and the ≤ v1.36 attribute names. */
@@ -156,10 +164,11 @@ export function sessionTotals(usage: Iterable<InferenceUsage>, rootCost?: number
     cost = add(cost, entry.cost);
   }
   const estimatedCost = cost ?? rootCost;
+  const bounded = (sum: number | undefined) => (sum === undefined ? undefined : Math.min(sum, LIMITS.maxTokens));
   return {
-    promptTokens,
-    completionTokens,
-    totalTokens,
+    promptTokens: bounded(promptTokens),
+    completionTokens: bounded(completionTokens),
+    totalTokens: bounded(totalTokens),
     estimatedCost: estimatedCost === undefined ? undefined : Math.min(estimatedCost, LIMITS.maxCostUsd),
   };
 }

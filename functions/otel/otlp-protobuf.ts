@@ -10,8 +10,13 @@ import { BinaryReader, type BinaryReader as Reader, WireType } from "@bufbuild/p
 import { EXPORT_TRACE_REQUEST, OTLP_TRACE_SCHEMA } from "./generated/otlp-trace-schema.js";
 import type { FieldSchema } from "./otlp-schema-types.js";
 
-/** Deepest message nesting read (AnyValue arrays and lists nest). */
-export const MAX_DEPTH = 40;
+/**
+ * Deepest message nesting read (AnyValue arrays and lists nest). Deep enough for every value the span
+ * reader accepts (otlp-spans.ts ATTRIBUTE_DEPTH levels), so a too-deep attribute refuses its span alone,
+ * as in the JSON encoding: an event attribute's AnyValue is 6 messages down, and each key-value list
+ * level adds 3 (AnyValue → KeyValueList → KeyValue), so 6 + 3 × (16 + 1) = 57.
+ */
+export const MAX_DEPTH = 64;
 
 export class ProtobufDecodeError extends Error {}
 

@@ -158,9 +158,10 @@ export function readAnyValue(value: unknown, depth = 0): AttributeValue {
 function readKeyValues(value: unknown, depth = 0): Map<string, AttributeValue> {
   const attributes = new Map<string, AttributeValue>();
   for (const entry of listOf(value, "attributes")) {
-    if (!isFields(entry) || typeof entry.key !== "string")
-      throw new SpanProblem("Each attribute must have a string key");
-    attributes.set(entry.key, readAnyValue(entry.value, depth));
+    // An empty key is absent in protobuf (proto3 leaves default values off the wire): read it as "".
+    const key = isFields(entry) ? (entry.key ?? "") : undefined;
+    if (typeof key !== "string") throw new SpanProblem("Each attribute must have a string key");
+    attributes.set(key, readAnyValue((entry as Fields).value, depth));
   }
   return attributes;
 }
