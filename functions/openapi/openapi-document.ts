@@ -3,7 +3,9 @@
  *
  * - paths, methods and authentication come from the route table (`routes.ts`);
  * - request bodies and query parameters from the very zod schemas the handlers
- *   validate with (`z.toJSONSchema`, input side);
+ *   validate with (`z.toJSONSchema`, input side); a telemetry protocol's body
+ *   (OTLP), which its handler decodes itself, from the schema of its JSON
+ *   encoding (`schemas/otlp-schemas.ts`);
  * - success and error bodies from `schemas/response-schemas.ts`;
  * - what JSON Schema cannot say about a field (a refinement, a `superRefine`d
  *   `unknown`) from the small `REFINED_FIELDS` table below.
@@ -14,7 +16,7 @@
 import * as z from "zod";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
-import { invalidFieldsError } from "../domain/errors.js";
+import { invalidFieldsError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import { errorResponse as errorAnswer } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
@@ -22,6 +24,12 @@ import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import {
+  exportTraceServiceRequest,
+  exportTraceServiceResponse,
+  otlpAnyValue,
+  otlpKeyValue,
+} from "../schemas/otlp-schemas.js";
 import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
 import {
   agentListResponse,
@@ -104,6 +112,18 @@ export const REQUEST_BODIES = {
 } as const satisfies Record<string, z.core.$ZodType>;
 export type RequestBodyName = keyof typeof REQUEST_BODIES;
 
+/**
+ * Bodies of telemetry protocols (OTLP), which their handlers decode themselves in the protocol's encodings:
+ * the schema of the JSON encoding, by its name in `components.schemas`. Documentation only, unrefined.
+ */
+export const PROTOCOL_BODIES = {
+  ExportTraceServiceRequest: exportTraceServiceRequest,
+} as const satisfies Record<string, z.core.$ZodType>;
+export type ProtocolBodyName = keyof typeof PROTOCOL_BODIES;
+
+/** Schemas the protocol bodies refer to (recursive ones: an AnyValue holds AnyValues). */
+const PROTOCOL_PARTS = { OtlpAnyValue: otlpAnyValue, OtlpKeyValue: otlpKeyValue } as const;
+
 /** Response body schemas, by their name in `components.schemas`. */
 export const RESPONSE_BODIES = {
   Error: errorResponse,
@@ -129,6 +149,7 @@ export const RESPONSE_BODIES = {
   MemberList: memberListResponse,
   Me: meResponse,
   OpenApiDocument: openApiDocumentResponse,
+  ExportTraceServiceResponse: exportTraceServiceResponse,
 } as const satisfies Record<string, z.ZodType>;
 export type ResponseBodyName = keyof typeof RESPONSE_BODIES;
 
@@ -139,6 +160,8 @@ const TAGS = {
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
   Members: "Who belongs to an organisation, with which role; and who the caller is (access token).",
+  OpenTelemetry:
+    "OTLP/HTTP receivers: point an OpenTelemetry exporter at `<base>/api/otel` with an API key (docs/otel.md).",
   "API description": "This document.",
 } as const;
 type TagName = keyof typeof TAGS;
@@ -167,6 +190,12 @@ interface OperationDoc {
   };
   /** The route's body schema (as the handler declares it); `optional` when an empty body is accepted. */
   readonly body?: { readonly name: RequestBodyName; readonly optional?: boolean };
+  /**
+   * Instead of `body`: a telemetry protocol's body, which the handler decodes itself, in JSON or in the binary
+   * media type (`binaryMediaType`); the success response comes in the request's encoding. No JSON body errors
+   * are added: give the route's 400, 413 and 415 in `errors`.
+   */
+  readonly protocolBody?: { readonly name: ProtocolBodyName; readonly binaryMediaType: string };
   /** An invalid input (body, or query parameters) whose real validation errors make the 400 example. */
   readonly invalidInput?: Readonly<Record<string, unknown>>;
   readonly success: { readonly status: SuccessStatus; readonly description: string; readonly body?: ResponseBodyName };
@@ -300,6 +329,53 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     invalidInput: { events: [] },
     success: { status: 200, description: "One result per event, in request order.", body: "EventBatchResult" },
     errors: {},
+  },
+  ExportTraces: {
+    summary: "Export OTLP traces",
+    description:
+      "The OTLP/HTTP trace receiver: set an OpenTelemetry SDK's or Collector's exporter to " +
+      "`OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/otel` with `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <API key>`. " +
+      "Takes an ExportTraceServiceRequest (https://opentelemetry.io/docs/specs/otlp/#otlphttp) as " +
+      "`application/x-protobuf` or `application/json` (the OTLP JSON mapping), `Content-Encoding: gzip` allowed, " +
+      `at most ${LIMITS.otlpSpans} spans. Each trace becomes a session of the key's organisation and environment, ` +
+      "its GenAI spans (`gen_ai.operation.name`: chat, execute_tool, invoke_agent, …) events keyed by their span " +
+      "id, so an exporter's retry stores nothing twice (no `Idempotency-Key`); the root span ends the session " +
+      "(docs/otel.md). Spans that cannot be read or stored are refused one by one and counted in " +
+      "`partialSuccess` of a 200; the answer is in the request's encoding.",
+    tag: "OpenTelemetry",
+    protocolBody: { name: "ExportTraceServiceRequest", binaryMediaType: "application/x-protobuf" },
+    success: {
+      status: 200,
+      description:
+        "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
+        "of refused spans and why. An exporter must not retry a 200.",
+      body: "ExportTraceServiceResponse",
+    },
+    errors: {
+      400: {
+        reason:
+          "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
+          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans; ` +
+          "nothing is stored.",
+        message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
+      },
+      413: {
+        reason: `The body is over ${LIMITS.eventBodyBytes} bytes, once decompressed.`,
+        message: `Request body is ${LIMITS.eventBodyBytes + 1024} bytes; the limit is ${LIMITS.eventBodyBytes} bytes`,
+      },
+      415: {
+        reason:
+          "`Content-Type` is neither `application/x-protobuf` nor `application/json`, or `Content-Encoding` is " +
+          "neither `gzip` nor `identity`.",
+        message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+      },
+      503: {
+        reason:
+          "The service could not store the export now (a dependency failed, writes kept conflicting): retry after " +
+          "`Retry-After` seconds, as OTLP exporters do; a retry stores nothing twice.",
+        message: "The export could not be stored now; retry after the Retry-After delay",
+      },
+    },
   },
   GetSession: {
     summary: "Get a session",
@@ -553,7 +629,12 @@ export function documentedSchemas(routeId: RouteId): {
 } {
   const doc = OPERATIONS[routeId];
   return {
-    body: doc.body === undefined ? undefined : REQUEST_BODIES[doc.body.name],
+    body:
+      doc.body !== undefined
+        ? REQUEST_BODIES[doc.body.name]
+        : doc.protocolBody !== undefined
+          ? PROTOCOL_BODIES[doc.protocolBody.name]
+          : undefined,
     query: doc.query?.schema,
     response: doc.success.body === undefined ? undefined : RESPONSE_BODIES[doc.success.body],
     invalidInput: doc.invalidInput,
@@ -731,7 +812,11 @@ function schemaComponents(): Record<string, JsonSchema> {
       return [name, refineRequestSchema(name, schema)];
     }),
   );
-  return { ...refined, ...components(RESPONSE_BODIES, "output") };
+  return {
+    ...refined,
+    ...components({ ...PROTOCOL_BODIES, ...PROTOCOL_PARTS }, "input"),
+    ...components(RESPONSE_BODIES, "output"),
+  };
 }
 
 function queryParameters(routeId: RouteId, query: NonNullable<OperationDoc["query"]>): Parameter[] {
@@ -877,8 +962,13 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
   }
   for (const [status, error] of Object.entries(doc.errors ?? {})) {
     const code = Number(status) as ErrorStatus;
+    // A 400 names the body in `issues`, as the error mapper answers a ValidationError.
     const example =
-      error.message === undefined ? undefined : { error: errorExamples[code].error, message: error.message };
+      error.message === undefined
+        ? undefined
+        : code === 400
+          ? JSON.parse(errorAnswer(new ValidationError(error.message)).body ?? "{}")
+          : { error: errorExamples[code].error, message: error.message };
     add(code, route.id, error.reason, example);
   }
   add(500, "unexpected", "An unexpected failure (logged in full with the request id); safe to retry.");
@@ -899,6 +989,7 @@ function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<strin
     responses[String(status)] = {
       description: cases.map((c) => c.reason).join(" "),
       ...(status === 401 ? { headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } } } : {}),
+      ...(status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {}),
       content: { [JSON_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Error" }, ...examples } },
     };
   }
@@ -943,6 +1034,47 @@ function accessNote(route: RouteDefinition): string {
   }
 }
 
+/** A message of a protocol's binary encoding (protobuf): the same message as its JSON schema, encoded. */
+function binaryContent(mediaType: string, schemaName: string): Record<string, unknown> {
+  return {
+    [mediaType]: {
+      schema: {
+        description: `The message of \`${schemaName}\` in the protocol's binary encoding (${mediaType}).`,
+        contentMediaType: mediaType,
+      },
+    },
+  };
+}
+
+function requestBody(doc: OperationDoc): Pick<Operation, "requestBody"> {
+  if (doc.body !== undefined) {
+    return {
+      requestBody: {
+        required: doc.body.optional !== true,
+        content: {
+          [JSON_MEDIA_TYPE]: {
+            schema: { $ref: `#/components/schemas/${doc.body.name}` },
+            example: requestExamples[doc.body.name],
+          },
+        },
+      },
+    };
+  }
+  if (doc.protocolBody !== undefined) {
+    const { name, binaryMediaType } = doc.protocolBody;
+    return {
+      requestBody: {
+        required: true,
+        content: {
+          ...binaryContent(binaryMediaType, name),
+          [JSON_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${name}` }, example: requestExamples[name] },
+        },
+      },
+    };
+  }
+  return {};
+}
+
 function operation(route: RouteDefinition): Operation {
   const doc = OPERATIONS[route.id as RouteId];
   const parameters: (Parameter | { $ref: string })[] = [
@@ -963,25 +1095,18 @@ function operation(route: RouteDefinition): Operation {
     tags: [doc.tag],
     ...security(route),
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(doc.body === undefined
-      ? {}
-      : {
-          requestBody: {
-            required: doc.body.optional !== true,
-            content: {
-              [JSON_MEDIA_TYPE]: {
-                schema: { $ref: `#/components/schemas/${doc.body.name}` },
-                example: requestExamples[doc.body.name],
-              },
-            },
-          },
-        }),
+    ...requestBody(doc),
     responses: {
       [String(status)]: {
         description,
         ...(body === undefined
           ? {}
-          : { content: { [JSON_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${body}` }, example } } }),
+          : {
+              content: {
+                [JSON_MEDIA_TYPE]: { schema: { $ref: `#/components/schemas/${body}` }, example },
+                ...(doc.protocolBody === undefined ? {} : binaryContent(doc.protocolBody.binaryMediaType, body)),
+              },
+            }),
       },
       ...errorResponses(route, doc),
     },
@@ -1031,6 +1156,10 @@ function buildDocument(): OpenApiDocument {
       },
       headers: {
         WWWAuthenticate: { description: "Sent with every 401.", schema: { type: "string", const: "Bearer" } },
+        RetryAfter: {
+          description: "Sent with every 503: seconds to wait before retrying.",
+          schema: { type: "integer", minimum: 1 },
+        },
       },
       parameters: {
         OrganizationId: {

@@ -8,6 +8,7 @@ import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import type { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import type { exportTraceServiceRequest, exportTraceServiceResponse } from "../schemas/otlp-schemas.js";
 import type {
   agentListResponse,
   agentStatsResponse,
@@ -42,8 +43,65 @@ const JOB_ID = "del_01KAZ6A1B2C3D4E5F6G7H8J9KM";
 /** Shaped like a real key, but its checksum is wrong: it can never authenticate. */
 const EXAMPLE_KEY = "ats_live_Zq4mT9xW2pR7vN1bY6cH3jL8sD5fG0kA7Hn2Qe";
 
+const TRACE_ID = "5b8efff798038103d269b633813fc60c";
+const ROOT_SPAN_ID = "eee19b7ec3c1b174";
+
 /** Request body examples, by the name of their schema in `components.schemas`. */
 export const requestExamples = {
+  ExportTraceServiceRequest: {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
+        scopeSpans: [
+          {
+            scope: { name: "opentelemetry.instrumentation.openai", version: "0.48.0" },
+            spans: [
+              {
+                traceId: TRACE_ID,
+                spanId: ROOT_SPAN_ID,
+                parentSpanId: "",
+                name: "invoke_agent support-bot",
+                startTimeUnixNano: "1795341600000000000",
+                endTimeUnixNano: "1795341605400000000",
+                attributes: [
+                  { key: "gen_ai.operation.name", value: { stringValue: "invoke_agent" } },
+                  { key: "gen_ai.agent.name", value: { stringValue: "support-bot" } },
+                ],
+                status: { code: 1 },
+              },
+              {
+                traceId: TRACE_ID,
+                spanId: "b7ad6b7169203331",
+                parentSpanId: ROOT_SPAN_ID,
+                name: "chat gpt-4o",
+                startTimeUnixNano: "1795341600100000000",
+                endTimeUnixNano: "1795341601300000000",
+                attributes: [
+                  { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+                  { key: "gen_ai.request.model", value: { stringValue: "gpt-4o" } },
+                  { key: "gen_ai.usage.input_tokens", value: { intValue: "1200" } },
+                  { key: "gen_ai.usage.output_tokens", value: { intValue: "300" } },
+                ],
+              },
+              {
+                traceId: TRACE_ID,
+                spanId: "00f067aa0ba902b7",
+                parentSpanId: ROOT_SPAN_ID,
+                name: "execute_tool search_docs",
+                startTimeUnixNano: "1795341601400000000",
+                endTimeUnixNano: "1795341601650000000",
+                attributes: [
+                  { key: "gen_ai.operation.name", value: { stringValue: "execute_tool" } },
+                  { key: "gen_ai.tool.name", value: { stringValue: "search_docs" } },
+                  { key: "gen_ai.tool.call.arguments", value: { stringValue: '{"query":"refund policy"}' } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  } satisfies z.input<typeof exportTraceServiceRequest>,
   CreateSessionRequest: {
     name: "Refund request",
     agentName: "support-bot",
@@ -299,6 +357,12 @@ export const responseExamples = {
     info: { title: "Agent Tracking Service", version: "0.1.0" },
     paths: { "/api/sdk/sessions": { post: { operationId: "CreateSession" } } },
   } satisfies z.output<typeof openApiDocumentResponse>,
+  ExportTraces: {
+    partialSuccess: {
+      rejectedSpans: "1",
+      errorMessage: "1 span refused: span 2c6f1f0a9d3b4e11: endTimeUnixNano must not be before startTimeUnixNano",
+    },
+  } satisfies z.output<typeof exportTraceServiceResponse>,
 } as const;
 
 type ErrorExample = z.output<typeof errorResponse>;
@@ -329,4 +393,8 @@ export const errorExamples = {
     message: "Send the request body as JSON with Content-Type: application/json",
   },
   500: { error: "Internal Server Error", message: "The request could not be completed; retry it later" },
+  503: {
+    error: "Service Unavailable",
+    message: "The export could not be stored now; retry after the Retry-After delay",
+  },
 } as const satisfies Record<number, ErrorExample>;

@@ -49,6 +49,7 @@ export const errorResponse = z
         "Payload Too Large",
         "Unsupported Media Type",
         "Internal Server Error",
+        "Service Unavailable",
       ])
       .describe("The HTTP status title"),
     message: z.string().describe("What went wrong, for people; never a stack trace"),

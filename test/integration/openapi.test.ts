@@ -4,6 +4,7 @@
  * GET /api/openapi.json, with examples that pass their own schemas, and
  * response schemas that real responses of the local API pass.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -254,6 +255,8 @@ describe("over HTTP", () => {
           ],
         },
       }),
+    ExportTraces: () =>
+      call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),
@@ -295,6 +298,50 @@ describe("over HTTP", () => {
       call(api, "PATCH", `/api/members/${await addedMemberId()}`, { key: owner.token, body: { role: "owner" } }),
     RemoveMember: async () => call(api, "DELETE", `/api/members/${await addedMemberId()}`, { key: owner.token }),
   };
+
+  /** An OTLP JSON export of one trace with fresh ids: a root agent span and a chat span under it. */
+  function otlpTrace(serviceName: string): Record<string, unknown> {
+    const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+    const traceId = hex(16);
+    const rootId = hex(8);
+    const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+    const start = Date.now() - 2_000;
+    const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    return {
+      resourceSpans: [
+        {
+          resource: { attributes: [text("service.name", serviceName)] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId,
+                  spanId: rootId,
+                  name: "invoke_agent openapi",
+                  startTimeUnixNano: nanos(start),
+                  endTimeUnixNano: nanos(start + 1_000),
+                  attributes: [text("gen_ai.operation.name", "invoke_agent")],
+                  status: { code: 1 },
+                },
+                {
+                  traceId,
+                  spanId: hex(8),
+                  parentSpanId: rootId,
+                  name: "chat gpt-4o",
+                  startTimeUnixNano: nanos(start + 100),
+                  endTimeUnixNano: nanos(start + 600),
+                  attributes: [
+                    text("gen_ai.operation.name", "chat"),
+                    { key: "gen_ai.usage.input_tokens", value: { intValue: "120" } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+  }
 
   function uniqueEmail(): string {
     return `openapi-${Math.random().toString(36).slice(2, 10)}@example.com`;
@@ -397,6 +444,21 @@ describe("over HTTP", () => {
         }),
     ],
     ["GetDeletionJob", "404", () => call(api, "GET", "/api/sdk/deletions/del_unknown", { key: sdk.key })],
+    [
+      "ExportTraces",
+      "400",
+      () => call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: { resourceSpans: "not a list" } }),
+    ],
+    [
+      "ExportTraces",
+      "415",
+      () =>
+        call(api, "POST", "/api/otel/v1/traces", {
+          key: sdk.key,
+          body: "x",
+          headers: { "content-type": "text/plain" },
+        }),
+    ],
     ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
     ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
   ] as const)("answers a %s error (%s) as documented", async (id, status, request) => {
@@ -405,6 +467,30 @@ describe("over HTTP", () => {
     expect(String(response.status), response.text).toBe(status);
     expect(Object.keys(operationOf(routeOf(id))?.responses ?? {})).toContain(status);
     expectValid(errorResponse, response.body, `${id} ${status}`);
+  });
+
+  it("answers an OTLP envelope that is not an ExportTraceServiceRequest with exactly the documented 400", async () => {
+    const response = await call(api, "POST", "/api/otel/v1/traces", {
+      key: sdk.key,
+      body: { resourceSpans: "not a list" },
+    });
+
+    expect(response.status, response.text).toBe(400);
+    expect(examplesOf(jsonContent(operationOf(routeOf("ExportTraces"))?.responses["400"]))).toContainEqual(
+      response.body,
+    );
+  });
+
+  it("answers an OTLP protobuf export in the documented binary media type", async () => {
+    const response = await call(api, "POST", "/api/otel/v1/traces", {
+      key: sdk.key,
+      body: new Uint8Array(0),
+      headers: { "content-type": "application/x-protobuf" },
+    });
+
+    expect(response.status, response.text).toBe(200);
+    const content = operationOf(routeOf("ExportTraces"))?.responses["200"]?.content as Record<string, unknown>;
+    expect(Object.keys(content)).toContain(response.headers.get("content-type"));
   });
 
   it("answers a key lacking the route's scope with a documented 403", async () => {

@@ -8,7 +8,7 @@
  * the stack's IAM statements allow on AWS, where anything else is an
  * AccessDenied.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { SQSEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEvent, type LambdaHttpHandler, lambdaContext } from "../../bench/harness/gateway-event.js";
@@ -24,6 +24,8 @@ import { deniedAccesses, recordTableAccesses } from "../support/table-access-rec
 const recorder = recordTableAccesses();
 const handlers = new Map<string, LambdaHttpHandler>();
 const exercised = new Set<string>();
+/** Per route, each action done and the kind of partition (the key's first segment) it touched. */
+const touched = new Map<RouteId, Set<string>>();
 const dispatched: DeletionJobMessage[] = [];
 
 let api: LocalApi;
@@ -78,6 +80,9 @@ async function invoke(routeId: RouteId, call: Call, expectedStatus: number): Pro
   expect(result.statusCode, `${routeId} ${call.path}: ${result.body}`).toBe(expectedStatus);
   expect(deniedAccesses(route.tableGrants, accesses).join("\n"), `${routeId}: accesses outside its grants`).toBe("");
   exercised.add(routeId);
+  const kinds = touched.get(routeId) ?? new Set<string>();
+  for (const access of accesses) kinds.add(`${access.action} ${access.partition?.split("#")[0]}`);
+  touched.set(routeId, kinds);
   return result.body === undefined || result.body === "" ? {} : (JSON.parse(result.body) as Record<string, unknown>);
 }
 
@@ -208,6 +213,90 @@ describe("every table access of every route is within the route's declared grant
       "UpdateSession",
       { path: `/api/sdk/sessions/${active}`, pathParameters: { id: active }, body: { durationMs: 5 } },
       200,
+    );
+  });
+
+  it("OTLP trace exports: a whole trace, a trace whose root comes later, a retried export, refusals", async () => {
+    const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+    const start = Date.now() - 10_000;
+    const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+    const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+    const span = (traceId: string, spanId: string, parent: string, name: string, attributes: unknown[]) => ({
+      traceId,
+      spanId,
+      parentSpanId: parent,
+      name,
+      startTimeUnixNano: nanos(start + (parent === "" ? 0 : 100)),
+      endTimeUnixNano: nanos(start + (parent === "" ? 5_000 : 900)),
+      attributes,
+      status: { code: name.startsWith("execute_tool") ? 2 : 0, message: "tool failed" },
+    });
+    const root = (traceId: string, spanId: string) =>
+      span(traceId, spanId, "", "invoke_agent grants-otel", [
+        text("gen_ai.operation.name", "invoke_agent"),
+        text("gen_ai.agent.name", "grants-otel-agent"),
+        text("user.id", "grants-otel-user"),
+      ]);
+    const children = (traceId: string, rootId: string) => [
+      span(traceId, hex(8), rootId, "chat gpt-4o", [
+        text("gen_ai.operation.name", "chat"),
+        text("gen_ai.request.model", "gpt-4o"),
+        int("gen_ai.usage.input_tokens", 120),
+        int("gen_ai.usage.output_tokens", 30),
+      ]),
+      span(traceId, hex(8), rootId, "execute_tool search_docs", [
+        text("gen_ai.operation.name", "execute_tool"),
+        text("gen_ai.tool.name", "search_docs"),
+        text("gen_ai.tool.call.arguments", '{"query":"refund"}'),
+      ]),
+    ];
+    const exportOf = (spans: unknown[]) => ({
+      resourceSpans: [{ resource: { attributes: [text("service.name", "grants-otel")] }, scopeSpans: [{ spans }] }],
+    });
+    const exportTraces = (body: unknown, expected: Record<string, unknown> = {}) =>
+      invoke("ExportTraces", { path: "/api/otel/v1/traces", body }, 200).then((answer) =>
+        expect(answer).toEqual(expected),
+      );
+
+    // A whole trace: its record and session created together, events written, usage recorded, the session ended.
+    const whole = hex(16);
+    const wholeRoot = hex(8);
+    const wholeExport = exportOf([root(whole, wholeRoot), ...children(whole, wholeRoot)]);
+    await exportTraces(wholeExport);
+    // The exporter's retry: events found (replays), the ended session left as it is.
+    await exportTraces(wholeExport);
+
+    // Children first (a session with a stand-in name, usage recorded), the root in a second export (named, ended).
+    const late = hex(16);
+    const lateRoot = hex(8);
+    await exportTraces(exportOf(children(late, lateRoot)));
+    await exportTraces(exportOf(children(late, lateRoot)));
+    await exportTraces(exportOf([root(late, lateRoot)]));
+
+    // Refused spans (partialSuccess) and a refused envelope store nothing of theirs.
+    await exportTraces(exportOf([{ ...root(hex(16), hex(8)), spanId: "not-an-id" }]), {
+      partialSuccess: { rejectedSpans: "1", errorMessage: expect.stringContaining("spanId") },
+    });
+    await invoke("ExportTraces", { path: "/api/otel/v1/traces", body: { resourceSpans: "no" } }, 400);
+    await invoke(
+      "ExportTraces",
+      { path: "/api/otel/v1/traces", body: "x", headers: { "content-type": "text/plain" } },
+      415,
+    );
+
+    // Every write path ran: trace record and session created together, usage recorded, events looked up and
+    // written, the session ended and renamed.
+    expect([...(touched.get("ExportTraces") ?? [])].sort()).toEqual(
+      expect.arrayContaining([
+        "dynamodb:BatchGetItem SESSION",
+        "dynamodb:BatchWriteItem SESSION",
+        "dynamodb:GetItem OTELTRACE",
+        "dynamodb:PutItem OTELTRACE",
+        "dynamodb:PutItem SESSION",
+        "dynamodb:UpdateItem OTELTRACE",
+        "dynamodb:UpdateItem SESSION",
+      ]),
     );
   });
 
