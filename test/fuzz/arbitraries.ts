@@ -10,6 +10,7 @@
  * strings and deep nesting are described (`{ kind: "repeat", count: 300000 }`)
  * rather than spelled out.
  */
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import fc from "fast-check";
 import { type RouteDefinition, routes } from "../../functions/routes.js";
 
@@ -513,6 +514,696 @@ const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
   .option(fc.nat(604_800), { nil: undefined })
   .map((overlap) => obj(overlap === undefined ? [] : [["overlapSeconds", num(String(overlap))]]));
 
+// ---------------------------------------------------------------------------
+// OTLP trace exports (POST /api/otel/v1/traces), in the OTLP JSON mapping and in protobuf: valid-ish
+// requests whose spans share a trace or two (GenAI spans: chat, execute_tool, invoke_agent, …), with one
+// part made awkward — ids, times, attribute values of every AnyValue kind, status codes, the envelope.
+// ---------------------------------------------------------------------------
+
+const hexOf = (bytes: number): fc.Arbitrary<string> =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((array) => Buffer.from(array).toString("hex"));
+const kv = (key: string, value: JsonNode): ObjectNode =>
+  obj([
+    ["key", str(key)],
+    ["value", value],
+  ]);
+const anyValueOf = (field: string, value: JsonNode): ObjectNode => obj([[field, value]]);
+const textValue = (text: string): ObjectNode => anyValueOf("stringValue", str(text));
+/** Nanoseconds since the epoch as decimal text, `ms` milliseconds before the request is generated. */
+const nanosAgo = (ms: number): string => `${BigInt(Date.now() - ms) * 1_000_000n}`;
+
+/** An id that is not 8 / 16 bytes of hex: wrong length, not hex, base64 (tolerated), all zeros, not a string. */
+function oddOtlpId(bytes: number): fc.Arbitrary<JsonNode> {
+  return fc.oneof(
+    hexOf(bytes).map((hex) => str(hex.toUpperCase())),
+    hexOf(bytes).map((hex) => str(Buffer.from(hex, "hex").toString("base64"))),
+    hexOf(bytes).map((hex) => str(Buffer.from(hex, "hex").toString("base64url"))),
+    fc
+      .constantFrom(bytes - 1, bytes + 1, 1, 32)
+      .chain(hexOf)
+      .map(str),
+    hexOf(bytes).map((hex) => str(`${hex.slice(0, -1)}g`)),
+    fc.constantFrom("0".repeat(bytes * 2), "", " ".repeat(bytes * 2), "__proto__", "constructor").map(str),
+    fc.nat().map((value) => num(String(value))),
+    badValue,
+  );
+}
+
+/** A span time: a JSON number, negative, zero, past 64 bits, beyond the retention or far ahead, {low, high}, … */
+const oddNanos: fc.Arbitrary<JsonNode> = fc.oneof(
+  fc.integer({ min: 1_000, max: 3_600_000 }).map((ms) => num(String((Date.now() - ms) * 1_000_000))),
+  fc
+    .constantFrom(
+      "-1",
+      "0",
+      "1",
+      "18446744073709551615",
+      "18446744073709551616",
+      "99999999999999999999",
+      "999999999999999999999",
+      "1e18",
+      "1.5",
+      " 1",
+      "0x10",
+      "",
+      "NaN",
+    )
+    .map(str),
+  fc.constantFrom("-1", "0", "1e18", "1e19", "1e300", "1e309", "-0", "1.5", "9007199254740993000000").map(num),
+  fc.integer({ min: 91, max: 20_000 }).map((days) => str(nanosAgo(days * 86_400_000))),
+  fc.integer({ min: 10, max: 400 * 24 * 60 }).map((minutes) => str(nanosAgo(-minutes * 60_000))),
+  fc
+    .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }))
+    .map(([low, high]) =>
+      obj([
+        ["low", num(String(low))],
+        ["high", num(String(high))],
+      ]),
+    ),
+  badValue,
+);
+
+const OTLP_KEYS = ["__proto__", "constructor", "prototype", "toString", "", "a.b", "gen_ai.", "😀"] as const;
+const otlpKey: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...OTLP_KEYS), weight: 2 },
+  { arbitrary: anyKey, weight: 1 },
+);
+
+/** AnyValue nested `depth` levels deep in arrayValue or kvlistValue (the reader stops at 16). */
+function nestedAnyValue(depth: number, container: "arrayValue" | "kvlistValue", leaf: JsonNode): JsonNode {
+  let node = leaf;
+  for (let level = 0; level < depth; level++) {
+    const item = container === "arrayValue" ? node : kv("k", node);
+    node = anyValueOf(container, obj([["values", { kind: "array", items: [item] }]]));
+  }
+  return node;
+}
+
+/** OTLP AnyValues of every kind, nested, empty, with several fields, or of the wrong type. */
+const otlpAnyValue: fc.Arbitrary<JsonNode> = fc.letrec<{ value: JsonNode }>((tie) => ({
+  value: fc.oneof(
+    { maxDepth: 3, depthIdentifier: "otlpAnyValue" },
+    anyString.map(textValue),
+    fc.boolean().map((value) => anyValueOf("boolValue", { kind: "boolean", value })),
+    fc
+      .oneof(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n }).map((value) => str(String(value))),
+        fc.integer().map((value) => num(String(value))),
+        fc.constantFrom("12abc", "", "1e3", "-0", "9".repeat(30)).map(str),
+        numberText.map(num),
+      )
+      .map((value) => anyValueOf("intValue", value)),
+    fc
+      .oneof(numberText.map(num), fc.constantFrom("NaN", "Infinity", "-Infinity", "1.5", "abc", "").map(str))
+      .map((value) => anyValueOf("doubleValue", value)),
+    fc
+      .oneof(
+        fc.uint8Array({ maxLength: 16 }).map((bytes) => Buffer.from(bytes).toString("base64")),
+        fc.constant("not base64!"),
+      )
+      .map((value) => anyValueOf("bytesValue", str(value))),
+    fc
+      .array(tie("value"), { maxLength: 3 })
+      .map((items) => anyValueOf("arrayValue", obj([["values", { kind: "array", items }]]))),
+    fc
+      .array(fc.tuple(otlpKey, tie("value")), { maxLength: 3 })
+      .map((entries) =>
+        anyValueOf(
+          "kvlistValue",
+          obj([["values", { kind: "array", items: entries.map(([key, value]) => kv(key, value)) }]]),
+        ),
+      ),
+    fc
+      // Past the reader's 16 levels, not much further: fast-check prints a counterexample recursively.
+      .tuple(fc.constantFrom(15, 16, 17, 40), fc.constantFrom("arrayValue" as const, "kvlistValue" as const))
+      .map(([depth, container]) => nestedAnyValue(depth, container, textValue("leaf"))),
+    fc.constant(obj([])),
+    fc.tuple(anyString, fc.integer()).map(([text, value]) =>
+      obj([
+        ["stringValue", str(text)],
+        ["intValue", num(String(value))],
+      ]),
+    ),
+    fc
+      .tuple(fc.constantFrom("stringValue", "boolValue", "arrayValue", "kvlistValue", "bytesValue"), anyJson)
+      .map(([field, value]) => anyValueOf(field, value)),
+    anyScalar,
+  ),
+})).value;
+
+const GENAI_OPERATIONS = [
+  "chat",
+  "execute_tool",
+  "invoke_agent",
+  "create_agent",
+  "text_completion",
+  "generate_content",
+  "embeddings",
+  "unknown_operation",
+  "",
+  "__proto__",
+] as const;
+
+/** Token counts as the conventions say (int), and as text, negative, fractional, past 64 bits. */
+const tokenCount: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: fc.nat(100_000).map((value) => anyValueOf("intValue", str(String(value)))), weight: 4 },
+  { arbitrary: fc.nat(100_000).map((value) => anyValueOf("intValue", num(String(value)))), weight: 2 },
+  {
+    arbitrary: fc
+      .constantFrom("-5", "9223372036854775807", "18446744073709551616", "1e9", "abc", "")
+      .map((value) => anyValueOf("intValue", str(value))),
+    weight: 2,
+  },
+  {
+    arbitrary: fc
+      .constantFrom("1.5", "-1", "1e308", "1e309", "1e-300")
+      .map((value) => anyValueOf("doubleValue", num(value))),
+    weight: 1,
+  },
+  { arbitrary: fc.constantFrom("120", "lots", "-3").map(textValue), weight: 1 },
+  { arbitrary: otlpAnyValue, weight: 1 },
+);
+
+/** `gen_ai.tool.call.arguments` / `.result`: JSON text (the conventions), garbage, deep, huge, structured. */
+const toolArguments: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: metadata.map((node) => textValue(serialize(node, () => "ref"))), weight: 4 },
+  {
+    arbitrary: fc
+      .constantFrom(
+        "{not json",
+        "[1,2",
+        '"just a string"',
+        "null",
+        "42",
+        '{"__proto__":{"polluted":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        `${"[".repeat(10_000)}${"]".repeat(10_000)}`,
+        '{"a":1e309}',
+        '{"a":"\\ud800"}',
+      )
+      .map(textValue),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.constant<JsonNode>(anyValueOf("stringValue", { kind: "repeat", unit: "x", count: 300_000 })),
+    weight: 1,
+  },
+  { arbitrary: otlpAnyValue, weight: 2 },
+);
+
+/** The attributes of a GenAI span of `operation`, with a few awkward extras now and then. */
+function genAiAttributes(operation: string): fc.Arbitrary<JsonNode> {
+  return fc
+    .tuple(
+      optionalEntries({
+        "gen_ai.request.model": poolName(["gpt-4o", "claude"]).map(textValue),
+        "gen_ai.agent.name": poolName(["otel-agent", "fuzz-agent"]).map(textValue),
+        "gen_ai.tool.name": poolName(["search", "fetch"]).map(textValue),
+        "gen_ai.tool.call.arguments": toolArguments,
+        "gen_ai.tool.call.result": toolArguments,
+        "gen_ai.usage.input_tokens": tokenCount,
+        "gen_ai.usage.output_tokens": tokenCount,
+        "gen_ai.usage.cost": tokenCount,
+        "user.id": poolName(["otel-user", "customer-1"]).map(textValue),
+        "gen_ai.conversation.id": shortText.map(textValue),
+      }),
+      fc.array(fc.tuple(otlpKey, otlpAnyValue), { maxLength: 2 }),
+    )
+    .map(([known, extra]) => ({
+      kind: "array",
+      items: [
+        kv("gen_ai.operation.name", textValue(operation)),
+        ...known.map(([key, value]) => kv(key, value)),
+        ...extra.map(([key, value]) => kv(key, value)),
+      ],
+    }));
+}
+
+const otlpStatus: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: fc.constantFrom("0", "1", "2").map((code) => obj([["code", num(code)]])), weight: 4 },
+  {
+    arbitrary: fc.tuple(anyString, fc.constantFrom("2", "1")).map(([message, code]) =>
+      obj([
+        ["code", num(code)],
+        ["message", str(message)],
+      ]),
+    ),
+    weight: 2,
+  },
+  {
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom("3", "-1", "2.5", "1e309", "99999999999").map(num),
+        fc.constantFrom("STATUS_CODE_ERROR", "STATUS_CODE_OK", "STATUS_CODE_UNSET", "ERROR", "__proto__", "2").map(str),
+        badValue,
+      )
+      .map((code) => obj([["code", code]])),
+    weight: 3,
+  },
+  { arbitrary: badValue, weight: 1 },
+);
+
+/** Span events: exceptions (which become error events) and others, some with odd times. */
+const spanEvents: fc.Arbitrary<JsonNode> = fc
+  .array(
+    fc
+      .tuple(fc.constantFrom("exception", "log", ""), fc.integer({ min: 0, max: 60_000 }), anyString)
+      .map(([name, ago, message]) =>
+        obj([
+          ["name", str(name)],
+          ["timeUnixNano", str(nanosAgo(ago))],
+          [
+            "attributes",
+            {
+              kind: "array",
+              items: [kv("exception.type", textValue("Error")), kv("exception.message", textValue(message))],
+            },
+          ],
+        ]),
+      ),
+    { maxLength: 2 },
+  )
+  .map((items): JsonNode => ({ kind: "array", items }));
+
+/** The spans of one request: one or two traces, each with a root some of the time, children under it. */
+const otlpSpans: fc.Arbitrary<ObjectNode[]> = fc
+  .tuple(
+    fc.array(fc.tuple(hexOf(16), hexOf(8), fc.boolean()), { minLength: 1, maxLength: 2 }),
+    fc.array(
+      fc.record({
+        trace: fc.nat(),
+        operation: fc.constantFrom(...GENAI_OPERATIONS),
+        startAgoMs: fc.integer({ min: 2_000, max: 3_600_000 }),
+        durationMs: fc.nat(1_500),
+        spanId: hexOf(8),
+        status: fc.option(otlpStatus, { nil: undefined }),
+        events: fc.option(spanEvents, { nil: undefined, freq: 4 }),
+        name: poolName(["chat gpt-4o", "execute_tool search", "invoke_agent otel-agent"]),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
+  .chain(([traces, children]) => {
+    const spans = children.map((child) => {
+      const [traceId, rootId] = traces[child.trace % traces.length] ?? ["", "", false];
+      return genAiAttributes(child.operation).map((attributes) =>
+        obj([
+          ["traceId", str(traceId)],
+          ["spanId", str(child.spanId)],
+          ["parentSpanId", str(rootId)],
+          ["name", str(child.name)],
+          ["kind", num("1")],
+          ["startTimeUnixNano", str(nanosAgo(child.startAgoMs))],
+          ["endTimeUnixNano", str(nanosAgo(child.startAgoMs - child.durationMs))],
+          ["attributes", attributes],
+          ...(child.status === undefined ? [] : [["status", child.status] as const]),
+          ...(child.events === undefined ? [] : [["events", child.events] as const]),
+        ]),
+      );
+    });
+    const roots = traces
+      .filter(([, , withRoot]) => withRoot)
+      .map(([traceId, rootId]) =>
+        fc.tuple(genAiAttributes("invoke_agent"), otlpStatus).map(([attributes, status]) =>
+          obj([
+            ["traceId", str(traceId)],
+            ["spanId", str(rootId)],
+            ["parentSpanId", str("")],
+            ["name", str("invoke_agent otel-agent")],
+            ["startTimeUnixNano", str(nanosAgo(3_700_000))],
+            ["endTimeUnixNano", str(nanosAgo(1_000))],
+            ["attributes", attributes],
+            ["status", status],
+          ]),
+        ),
+      );
+    return fc.tuple(...spans, ...roots);
+  });
+
+function exportRequestOf(spans: readonly JsonNode[], resource: JsonNode = otlpResource): ObjectNode {
+  return obj([
+    [
+      "resourceSpans",
+      {
+        kind: "array",
+        items: [
+          obj([
+            ["resource", obj([["attributes", resource]])],
+            [
+              "scopeSpans",
+              {
+                kind: "array",
+                items: [
+                  obj([
+                    ["scope", obj([["name", str("fuzz.instrumentation")]])],
+                    ["spans", { kind: "array", items: spans }],
+                  ]),
+                ],
+              },
+            ],
+          ]),
+        ],
+      },
+    ],
+  ]);
+}
+
+const otlpResource: JsonNode = { kind: "array", items: [kv("service.name", textValue("otel-fuzz"))] };
+
+/** A valid-ish OTLP JSON export (every span readable; some may still be refused by the service). */
+const otlpBody: fc.Arbitrary<ObjectNode> = otlpSpans.map((spans) => exportRequestOf(spans));
+
+const SPAN_FIELDS = [
+  "traceId",
+  "spanId",
+  "parentSpanId",
+  "name",
+  "startTimeUnixNano",
+  "endTimeUnixNano",
+  "attributes",
+  "events",
+  "status",
+  "kind",
+  "flags",
+  "links",
+] as const;
+
+/** An awkward value for one span field. */
+function oddSpanField(field: string): fc.Arbitrary<JsonNode> {
+  switch (field) {
+    case "traceId":
+      return oddOtlpId(16);
+    case "spanId":
+    case "parentSpanId":
+      return oddOtlpId(8);
+    case "startTimeUnixNano":
+    case "endTimeUnixNano":
+      return oddNanos;
+    case "attributes":
+      return fc.oneof(
+        fc
+          .array(fc.tuple(otlpKey, otlpAnyValue), { minLength: 1, maxLength: 4 })
+          .map((entries): JsonNode => ({ kind: "array", items: entries.map(([key, value]) => kv(key, value)) })),
+        fc.array(anyJson, { minLength: 1, maxLength: 2 }).map((items): JsonNode => ({ kind: "array", items })),
+        fc.constantFrom(...GENAI_OPERATIONS).chain(genAiAttributes),
+        badValue,
+      );
+    case "status":
+      return otlpStatus;
+    case "events":
+      return fc.oneof(
+        spanEvents,
+        oddNanos.map(
+          (time): JsonNode => ({
+            kind: "array",
+            items: [
+              obj([
+                ["name", str("exception")],
+                ["timeUnixNano", time],
+              ]),
+            ],
+          }),
+        ),
+        badValue,
+      );
+    default:
+      return badValue;
+  }
+}
+
+/** A span of a valid-ish export with one field awkward (or removed, or an unknown one added). */
+const otlpSpanMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
+  fc
+    .tuple(
+      fc.nat(spans.length - 1),
+      fc.constantFrom(...SPAN_FIELDS),
+      fc.constantFrom("set", "remove", "extra") as fc.Arbitrary<"set" | "remove" | "extra">,
+    )
+    .chain(([index, field, op]) =>
+      (op === "extra" ? fc.tuple(anyKey, anyJson) : fc.tuple(fc.constant(field), oddSpanField(field))).map(
+        ([name, value]): MutatedBody => {
+          const span = spans[index] as ObjectNode;
+          const changed =
+            op === "set"
+              ? withField(span, name, value)
+              : op === "remove"
+                ? obj(span.entries.filter(([key]) => key !== name))
+                : obj([...span.entries, [name, value]]);
+          return {
+            mutation: { op: "batch-event", index, inner: { op, field: name } },
+            node: exportRequestOf(spans.map((other, position) => (position === index ? changed : other))),
+          };
+        },
+      ),
+    ),
+);
+
+/** The envelope made awkward: resource attributes, scopeSpans or spans not arrays, spans that are not objects. */
+const otlpEnvelopeMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
+  fc.oneof(
+    oddSpanField("attributes").map(
+      (resource): MutatedBody => ({
+        mutation: { op: "set", field: "resource.attributes" },
+        node: exportRequestOf(spans, resource),
+      }),
+    ),
+    badValue.map(
+      (value): MutatedBody => ({
+        mutation: { op: "set", field: "resourceSpans[0]" },
+        node: obj([["resourceSpans", { kind: "array", items: [value] }]]),
+      }),
+    ),
+    badValue.map(
+      (value): MutatedBody => ({
+        mutation: { op: "set", field: "scopeSpans" },
+        node: obj([["resourceSpans", { kind: "array", items: [obj([["scopeSpans", value]])] }]]),
+      }),
+    ),
+    badValue.map(
+      (value): MutatedBody => ({
+        mutation: { op: "set", field: "spans" },
+        node: obj([
+          [
+            "resourceSpans",
+            { kind: "array", items: [obj([["scopeSpans", { kind: "array", items: [obj([["spans", value]])] }]])] },
+          ],
+        ]),
+      }),
+    ),
+    fc.array(anyScalar, { minLength: 1, maxLength: 3 }).map(
+      (items): MutatedBody => ({
+        mutation: { op: "set", field: "spans[]" },
+        node: exportRequestOf([...spans, ...items]),
+      }),
+    ),
+    // At and past the 1,000 spans a request may hold (copies of one span: one event, stored once).
+    fc.constantFrom(1_000, 1_001).map(
+      (count): MutatedBody => ({
+        mutation: { op: "set", field: `spans (${count} copies)` },
+        node: exportRequestOf(Array.from({ length: count }, () => spans[0] as ObjectNode)),
+      }),
+    ),
+  ),
+);
+
+/** The JSON body of an OTLP export: valid-ish, one span field awkward, the envelope awkward, or any mutation. */
+function otlpMutatedBody(): fc.Arbitrary<MutatedBody> {
+  return fc.oneof(
+    { arbitrary: otlpBody.map((node): MutatedBody => ({ mutation: { op: "none" }, node })), weight: 3 },
+    { arbitrary: otlpSpanMutation, weight: 5 },
+    { arbitrary: otlpEnvelopeMutation, weight: 2 },
+    { arbitrary: otlpBody.chain((body) => mutateObject(body, ["resourceSpans"])), weight: 2 },
+  );
+}
+
+/** What a protobuf export is built from (ids of any length, times as fixed64, attributes nested `nest` deep). */
+interface ProtoSpan {
+  readonly traceId: Uint8Array;
+  readonly spanId: Uint8Array;
+  readonly parentSpanId: Uint8Array;
+  readonly name: string;
+  readonly startNanos: bigint;
+  readonly endNanos: bigint;
+  readonly operation: string;
+  readonly tokens: bigint;
+  readonly nest: number;
+  readonly statusCode: number;
+}
+
+function writeKeyValue(writer: BinaryWriter, key: string, value: (writer: BinaryWriter) => void): void {
+  writer.tag(9, WireType.LengthDelimited).fork();
+  writer.tag(1, WireType.LengthDelimited).string(key);
+  writer.tag(2, WireType.LengthDelimited).fork();
+  value(writer);
+  writer.join();
+  writer.join();
+}
+
+/** opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest, field numbers from the official protos. */
+export function encodeProtoExport(spans: readonly ProtoSpan[]): Uint8Array {
+  const writer = new BinaryWriter();
+  writer.tag(1, WireType.LengthDelimited).fork(); // resource_spans
+  writer.tag(1, WireType.LengthDelimited).fork(); // resource
+  writer.tag(1, WireType.LengthDelimited).fork(); // attributes
+  writer.tag(1, WireType.LengthDelimited).string("service.name");
+  writer.tag(2, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).string("otel-fuzz").join();
+  writer.join();
+  writer.join();
+  writer.tag(2, WireType.LengthDelimited).fork(); // scope_spans
+  for (const span of spans) {
+    writer.tag(2, WireType.LengthDelimited).fork();
+    writer.tag(1, WireType.LengthDelimited).bytes(span.traceId);
+    writer.tag(2, WireType.LengthDelimited).bytes(span.spanId);
+    if (span.parentSpanId.length > 0) writer.tag(4, WireType.LengthDelimited).bytes(span.parentSpanId);
+    writer.tag(5, WireType.LengthDelimited).string(span.name);
+    writer.tag(7, WireType.Bit64).fixed64(span.startNanos);
+    writer.tag(8, WireType.Bit64).fixed64(span.endNanos);
+    writeKeyValue(writer, "gen_ai.operation.name", (inner) =>
+      inner.tag(1, WireType.LengthDelimited).string(span.operation),
+    );
+    writeKeyValue(writer, "gen_ai.usage.input_tokens", (inner) => inner.tag(3, WireType.Varint).int64(span.tokens));
+    writeKeyValue(writer, "__proto__", (inner) => {
+      for (let level = 0; level < span.nest; level++)
+        inner.tag(5, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork();
+      inner.tag(2, WireType.Varint).bool(true);
+      for (let level = 0; level < span.nest; level++) inner.join().join();
+    });
+    writer.tag(15, WireType.LengthDelimited).fork().tag(3, WireType.Varint).int32(span.statusCode).join();
+    writer.join();
+  }
+  writer.join();
+  writer.join();
+  return writer.finish();
+}
+
+const protoSpan: fc.Arbitrary<ProtoSpan> = fc.record({
+  traceId: fc.oneof(
+    { arbitrary: fc.uint8Array({ minLength: 16, maxLength: 16 }), weight: 6 },
+    { arbitrary: fc.uint8Array({ maxLength: 20 }), weight: 1 },
+  ),
+  spanId: fc.oneof(
+    { arbitrary: fc.uint8Array({ minLength: 8, maxLength: 8 }), weight: 6 },
+    { arbitrary: fc.uint8Array({ maxLength: 12 }), weight: 1 },
+  ),
+  parentSpanId: fc.oneof(fc.constant(new Uint8Array(0)), fc.uint8Array({ minLength: 8, maxLength: 8 })),
+  name: anyString,
+  startNanos: fc.oneof(
+    { arbitrary: fc.integer({ min: 2_000, max: 3_600_000 }).map((ms) => BigInt(nanosAgo(ms))), weight: 6 },
+    { arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), weight: 1 },
+  ),
+  endNanos: fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 1_000 }).map((ms) => BigInt(nanosAgo(ms))), weight: 6 },
+    { arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), weight: 1 },
+  ),
+  operation: fc.constantFrom(...GENAI_OPERATIONS),
+  tokens: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+  // Array levels around the span reader's 16 and the decoder's 64 messages (a level is 2 messages, 5 above it).
+  nest: fc.constantFrom(0, 0, 0, 0, 0, 1, 16, 17, 29, 30, 100),
+  statusCode: fc.constantFrom(0, 1, 2, 3, -1, 2 ** 31 - 1),
+});
+
+/** A protobuf OTLP export, intact or damaged: cut short, a byte changed, garbage appended, a bogus length. */
+export const otlpProtobufBody: fc.Arbitrary<BodySpec> = fc
+  .tuple(
+    fc.array(protoSpan, { maxLength: 4 }),
+    fc.oneof(
+      { arbitrary: fc.constant({ op: "none" as const, at: 0, byte: 0 }), weight: 6 },
+      {
+        arbitrary: fc.record({
+          op: fc.constantFrom("truncate" as const, "flip" as const, "append" as const, "prefix" as const),
+          at: fc.nat(),
+          byte: fc.nat(255),
+        }),
+        weight: 3,
+      },
+    ),
+  )
+  .map(([spans, damage]): BodySpec => {
+    const bytes = Buffer.from(encodeProtoExport(spans));
+    const at = bytes.length === 0 ? 0 : damage.at % bytes.length;
+    let damaged: Buffer = bytes;
+    if (damage.op === "truncate") damaged = bytes.subarray(0, at);
+    if (damage.op === "flip" && bytes.length > 0) {
+      damaged = Buffer.from(bytes);
+      damaged[at] = damage.byte;
+    }
+    if (damage.op === "append") damaged = Buffer.concat([bytes, Buffer.from([damage.byte, 0xff, 0xff, 0xff, 0x0f])]);
+    // A length-delimited field 1 whose length runs far past the end.
+    if (damage.op === "prefix") damaged = Buffer.concat([Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), bytes]);
+    return { kind: "bytes", hex: damaged.toString("hex") };
+  });
+
+const OTLP_CONTENT_TYPES = [
+  "application/x-protobuf",
+  "application/protobuf",
+  "APPLICATION/X-PROTOBUF",
+  "application/x-protobuf; charset=binary",
+  "application/json; charset=utf-8",
+  "application/grpc",
+  "application/octet-stream",
+  "application/json+protobuf",
+  "text/plain",
+  "",
+  null,
+] as const;
+
+/**
+ * OTLP trace exports: a JSON body (as `otlpMutatedBody`) or a protobuf one, sent as JSON / protobuf or with
+ * another content type, gzip-compressed more often than elsewhere, mostly with the fuzz key, sometimes with
+ * keys of other tenants (each stores in its own tenant only) or without the scope.
+ */
+export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(
+      baseRequest(route),
+      fc.oneof(
+        {
+          arbitrary: otlpMutatedBody().map((mutated) => ({
+            body: { kind: "json" as const, node: mutated.node } as BodySpec,
+            type: "application/json" as string | null,
+            mutation: `otlp json ${describeMutation(mutated.mutation)}`,
+          })),
+          weight: 3,
+        },
+        {
+          arbitrary: otlpProtobufBody.map((body) => ({
+            body,
+            type: "application/x-protobuf" as string | null,
+            mutation: "otlp protobuf",
+          })),
+          weight: 2,
+        },
+      ),
+      fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 4 },
+        { arbitrary: fc.constantFrom(...OTLP_CONTENT_TYPES), weight: 1 },
+      ),
+      fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: bodyEncoding, weight: 1 }),
+      fc.oneof(
+        { arbitrary: fc.constant<Credential>({ kind: "valid", name: "apiKey" }), weight: 8 },
+        {
+          arbitrary: fc
+            .constantFrom<CredentialName>("otherEnvKey", "otherOrgKey", "readOnlyKey", "ownerToken")
+            .map((name): Credential => ({ kind: "valid", name })),
+          weight: 3,
+        },
+        { arbitrary: anyCredential, weight: 1 },
+      ),
+      fc.option(idempotencySpec, { nil: null, freq: 5 }),
+    )
+    .map(
+      ([base, { body, type, mutation }, contentType, encoding, credential, idempotency]): FuzzRequest => ({
+        ...base,
+        body,
+        contentType: contentType === undefined ? type : contentType,
+        encoding,
+        credential,
+        idempotency,
+        mutation,
+      }),
+    );
+}
+
 /** Valid bodies of the routes that take one, and every field each route knows (for mutations). */
 export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNode>; fields: readonly string[] }>> = {
   CreateSession: { body: sessionBody, fields: ["name", "agentName", "userId", "metadata", "id", "startedAt"] },
@@ -549,6 +1240,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateEventBatch: { body: batchBody, fields: ["events"] },
   CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
+  ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
 };
 
 /** A description of what was done to a valid body (shown in counterexamples and outcome tallies). */
@@ -617,6 +1309,7 @@ export function mutateObject(body: ObjectNode, fields: readonly string[]): fc.Ar
 
 /** A valid body of `routeId` with one field mutated (or, for batches, one field of one event). */
 export function mutatedBody(routeId: string): fc.Arbitrary<MutatedBody> {
+  if (routeId === "ExportTraces") return otlpMutatedBody();
   const spec = BODY_ROUTES[routeId];
   if (spec === undefined) return nonObjectTop.map((node) => ({ mutation: { op: "top-level" }, node }));
   const envelope = spec.body.chain((body) => mutateObject(body, spec.fields));

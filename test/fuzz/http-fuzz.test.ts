@@ -15,6 +15,9 @@
  *   5. credentials        — none, malformed, mutated keys and tokens, wrong kind, other tenants; odd and duplicate headers
  *   6. idempotency keys   — odd Idempotency-Key values, keys shared across different bodies
  *   7. anything           — every dimension at once
+ *   8. OTLP exports       — POST /api/otel/v1/traces with OTLP JSON (awkward ids, times, AnyValues, status
+ *                           codes, envelopes, GenAI attributes) or protobuf (intact or damaged) bodies,
+ *                           other content types, gzip, other tenants' keys
  *
  * Properties of EVERY response:
  *   - a response arrives and its status is never a 5xx (in particular never 500);
@@ -23,6 +26,11 @@
  *     `node_modules`, `file://`) that the request itself did not contain;
  *   - the credential the request sent is never echoed back;
  *   - batch results: per-event status never 5xx, each failed event carries `error` and `message`;
+ *   - OTLP exports: a 200 is an ExportTraceServiceResponse (`{}` or `partialSuccess` with a decimal
+ *     `rejectedSpans` and an `errorMessage`), in protobuf only when the request was; an accepted export (its
+ *     accepted spans are stored, even when others are refused) writes only trace records of the caller's
+ *     tenant and sessions (and their events) of the caller's tenant, nothing else; so may an export answered
+ *     5xx (a 503 asks the exporter to retry, and the retry stores nothing twice); a 4xx stores nothing;
  *   - status >= 400 (rejected): nothing was stored for the fuzz organisation. Checked two ways:
  *       a) every rejected request: each DynamoDB write the request issued (seen by a middleware on
  *          the service's document client, attributed to the request through AsyncLocalStorage)
@@ -61,10 +69,11 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import type { RouteDefinition } from "../../functions/routes.js";
-import { documentClient } from "../../functions/store/dynamo-client.js";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import { updateOrganisationSettings } from "../../functions/store/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
@@ -102,6 +111,7 @@ import {
   occasionalEncoding,
   oddPath,
   oddQuery,
+  otlpExport,
   type PathSpec,
   type Reference,
   ROUTES,
@@ -127,13 +137,14 @@ import {
 // ---------------------------------------------------------------------------
 
 const PROPERTIES = {
-  "mutated bodies": 0.25,
-  "raw bodies and content types": 0.15,
-  "odd paths and methods": 0.15,
+  "mutated bodies": 0.22,
+  "raw bodies and content types": 0.14,
+  "odd paths and methods": 0.14,
   "odd query strings": 0.12,
-  "credentials and headers": 0.13,
+  "credentials and headers": 0.12,
   "idempotency keys": 0.1,
   "anything at once": 0.1,
+  "OTLP exports": 0.06,
 } as const;
 type PropertyName = keyof typeof PROPERTIES;
 
@@ -166,6 +177,8 @@ interface World {
   /** Keys of the fuzz organisation that may be rotated or revoked (never a key the requests use). */
   readonly keyIds: string[];
   readonly jobIds: string[];
+  /** The tenant (`ORG#<org>#ENV#<environment>`) of each API key, for where an accepted OTLP export may write. */
+  readonly tenants: Readonly<Partial<Record<CredentialName, string>>>;
 }
 
 let api: LocalApi;
@@ -229,6 +242,12 @@ beforeAll(async () => {
     otherEnvSessions: [await createTestSession(api, otherEnv.key)],
     keyIds,
     jobIds: [String(job.body.jobId)],
+    tenants: {
+      apiKey: `ORG#${orgId}#ENV#live`,
+      readOnlyKey: `ORG#${orgId}#ENV#live`,
+      otherEnvKey: `ORG#${orgId}#ENV#test`,
+      otherOrgKey: `ORG#${otherOrg.orgId}#ENV#live`,
+    },
   };
   installWriteTracker();
 });
@@ -724,8 +743,18 @@ function errorBodyProblems(value: unknown, status: number, where: string): strin
  * property — JSON error body, no stack trace, nothing stored — is still checked.
  */
 const KNOWN_ISSUES: readonly { readonly id: string; readonly routes: readonly string[]; readonly cause: RegExp }[] = [
-  // Empty: the three defects the fuzzer found (cost sums beyond DynamoDB's 38 digits, key attributes over
+  // The three earlier defects the fuzzer found (cost sums beyond DynamoDB's 38 digits, key attributes over
   // DynamoDB's size limits, impossible dates in stats periods) are fixed; their regression tests are at the end.
+  {
+    // A `gen_ai.usage.cost` such as 1e-300 is kept (genai-trace-plan.ts `costOf` bounds it above only), below
+    // DynamoDB's smallest magnitude: the session's end fails ("Number underflow"), and so does the whole
+    // BatchWriteItem chunk of 25 events holding the span's event ("BatchWriteItem left event … unprocessed").
+    // Either is a 503 for the whole export, which the exporter retries to the same 503. (Token counts past
+    // 2^53, found alike, are fixed: LIMITS.maxTokens.) Regression test below.
+    id: "otlp-tiny-cost",
+    routes: ["ExportTraces"],
+    cause: /[Nn]umber underflow|BatchWriteItem left event \S+ unprocessed/,
+  },
 ];
 
 const isStatusProblem = (problem: string): boolean => /^(status 5\d\d|batch result \d+: status 5\d\d)$/.test(problem);
@@ -740,7 +769,14 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   const problems: string[] = [];
   if (sent.status >= 500) problems.push(`status ${sent.status}`);
   let parsed: unknown;
-  if (sent.text.length > 0) {
+  // An OTLP export's answer is in the request's encoding: protobuf bytes for a protobuf request.
+  const binaryAnswer =
+    request.routeId === "ExportTraces" &&
+    sent.status === 200 &&
+    /^application\/x-protobuf/.test(String(sent.headers["content-type"]));
+  if (binaryAnswer && !OTLP_PROTOBUF.test(request.contentType?.trim() ?? ""))
+    problems.push(`a protobuf answer to a request of content type ${String(request.contentType)}`);
+  if (sent.text.length > 0 && !binaryAnswer) {
     try {
       parsed = JSON.parse(sent.text);
     } catch {
@@ -759,6 +795,8 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   }
   if (request.routeId === "ListSessions" && sent.status === 200 && isRecord(parsed))
     problems.push(...filterMismatches(request.query, parsed));
+  if (request.routeId === "ExportTraces" && sent.status === 200 && !binaryAnswer)
+    problems.push(...exportResponseProblems(parsed));
   if (request.routeId === "CreateEventBatch" && sent.status === 200 && isRecord(parsed)) {
     const results = parsed.results;
     if (!Array.isArray(results)) problems.push("batch: no results array");
@@ -774,6 +812,54 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
         if (result.status === 201 && typeof result.id !== "string")
           problems.push(`batch result ${index}: 201 without id`);
       });
+  }
+  return problems;
+}
+
+const OTLP_PROTOBUF = /^application\/(x-)?protobuf\s*(;|$)/i;
+
+/** A 200 of an OTLP JSON export: an ExportTraceServiceResponse, `{}` or `{ partialSuccess }`. */
+function exportResponseProblems(parsed: unknown): string[] {
+  if (!isRecord(parsed)) return ["OTLP export: the 200 body is not a JSON object"];
+  const keys = Object.keys(parsed);
+  if (keys.length === 0) return [];
+  const partial = parsed.partialSuccess;
+  const valid =
+    keys.length === 1 &&
+    isRecord(partial) &&
+    Object.keys(partial).length === 2 &&
+    typeof partial.rejectedSpans === "string" &&
+    /^[1-9]\d*$/.test(partial.rejectedSpans) &&
+    typeof partial.errorMessage === "string" &&
+    partial.errorMessage.length > 0;
+  return valid ? [] : [`OTLP export: the 200 body is not an ExportTraceServiceResponse: ${shortJson(parsed)}`];
+}
+
+/**
+ * What an accepted OTLP export wrote (besides what any request may): trace records of the caller's own tenant,
+ * and sessions with their events — each session, read after the request, must be of the caller's tenant.
+ */
+async function exportWriteProblems(request: FuzzRequest, trace: string): Promise<string[]> {
+  if (request.routeId !== "ExportTraces") return [];
+  const tenant = request.credential.kind === "valid" ? world.tenants[request.credential.name] : undefined;
+  const problems: string[] = [];
+  const sessions = new Set<string>();
+  for (const write of writesByTrace.get(trace) ?? []) {
+    if (!write.ok) continue;
+    for (const target of write.targets.filter((candidate) => !exempt(candidate))) {
+      if (target.pk.startsWith("SESSION#")) sessions.add(target.pk);
+      else if (tenant === undefined || !target.pk.startsWith(`OTELTRACE#${tenant}#`))
+        problems.push(
+          `OTLP export wrote outside its tenant's traces: ${write.command} ${target.operation} ${target.pk}`,
+        );
+    }
+  }
+  for (const pk of sessions) {
+    const { Item } = await documentClient.send(
+      new GetCommand({ TableName: tableName, Key: { PK: pk, SK: "SESSION" }, ConsistentRead: true }),
+    );
+    const owner = Item === undefined ? "no session" : `ORG#${String(Item.orgId)}#ENV#${String(Item.environment)}`;
+    if (owner !== tenant) problems.push(`OTLP export wrote ${pk}, a session of ${owner}, not of its own tenant`);
   }
   return problems;
 }
@@ -873,7 +959,10 @@ async function exercise(
     knownIssueHits.set(known.id, (knownIssueHits.get(known.id) ?? 0) + 1);
     problems = problems.filter((problem) => !isStatusProblem(problem));
   }
-  if (sent.status >= 400) {
+  // An OTLP export answered 5xx (503: "retry it") may have stored what it had accepted before the failure (its
+  // retry stores nothing twice), within its own tenant only, as a 200 would; a 4xx stores nothing.
+  const retriedExport = request.routeId === "ExportTraces" && sent.status >= 500;
+  if (sent.status >= 400 && !retriedExport) {
     const writes = unexpectedWrites(trace);
     if (writes.length > 0) problems.push(`rejected request stored: ${writes.join("; ")}`);
     if (audit && baseline !== undefined) {
@@ -885,7 +974,8 @@ async function exercise(
       baseline = after;
     }
   } else {
-    learn(request, sent);
+    problems.push(...(await exportWriteProblems(request, trace)));
+    if (sent.status < 400) learn(request, sent);
   }
   if (wroteSomething(trace)) baseline = undefined;
   writesByTrace.delete(trace);
@@ -1053,6 +1143,13 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
           ? {}
           : { body: { kind: "json" as const, node: mutated.node }, mutation: describeMutation(mutated.mutation) }),
       })),
+  ),
+  "OTLP exports": otlpExport(
+    (() => {
+      const route = ROUTES.find((candidate) => candidate.id === "ExportTraces");
+      if (route === undefined) throw new Error("The route table has no ExportTraces route");
+      return route;
+    })(),
   ),
   "anything at once": anyRoute.chain((route) =>
     fc
@@ -1431,6 +1528,39 @@ describe("defects found by fuzzing (regression tests)", () => {
   it("erasing a user with a 2,500-character id is not a 500", async () => {
     const response = await call(api, "DELETE", `/api/sdk/users/${"a".repeat(2_500)}`, { key: key() });
     expect(response.status).toBeLessThan(500);
+  });
+
+  /** An OTLP JSON export of one chat span (a root span when `root`) with these extra attributes. */
+  function chatSpanExport(attributes: readonly { key: string; value: Record<string, unknown> }[], root = false) {
+    const nanos = `${BigInt(Date.now() - 5_000) * 1_000_000n}`;
+    const span = {
+      traceId: randomUUID().replaceAll("-", ""),
+      spanId: "00f067aa0ba902b7",
+      ...(root ? {} : { parentSpanId: "eee19b7ec3c1b174" }),
+      name: "chat gpt-4o",
+      startTimeUnixNano: nanos,
+      endTimeUnixNano: nanos,
+      attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }, ...attributes],
+    };
+    return { resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] };
+  }
+
+  it("an inference span whose token count is past 2^53 is stored (200), not a 503", async () => {
+    const response = await call(api, "POST", "/api/otel/v1/traces", {
+      key: key(),
+      body: chatSpanExport([{ key: "gen_ai.usage.input_tokens", value: { intValue: "18446744073709551616" } }]),
+    });
+    expect(response.status).toBe(200);
+  });
+
+  // Known issue otlp-tiny-cost (open: `it.fails` until genai-trace-plan.ts `costOf` keeps only 0 or costs of
+  // LIMITS.smallestNonZero and above, as the event and session schemas do; then make it a plain `it`).
+  it.fails("a span whose gen_ai.usage.cost is 1e-300 is stored (200), not a 503", async () => {
+    const response = await call(api, "POST", "/api/otel/v1/traces", {
+      key: key(),
+      body: chatSpanExport([{ key: "gen_ai.usage.cost", value: { doubleValue: 1e-300 } }], true),
+    });
+    expect(response.status).toBe(200);
   });
 
   it("stats with from=2026-99-99 is a 400, not a 500", async () => {
