@@ -147,7 +147,11 @@ export function inferenceUsage(attributes: Attributes): InferenceUsage {
 
 function costOf(attributes: Attributes): number | undefined {
   const cost = numberAttribute(attributes, "gen_ai.usage.cost");
-  return cost !== undefined && cost >= 0 && cost <= LIMITS.maxCostUsd ? cost : undefined;
+  // As the event and session schemas: 0, or between DynamoDB-safe magnitudes (1e-300 would underflow its numbers).
+  if (cost === undefined || !(cost === 0 || (cost >= LIMITS.smallestNonZero && cost <= LIMITS.maxCostUsd))) {
+    return undefined;
+  }
+  return cost;
 }
 
 /** The session's totals: tokens summed over inference spans only; cost over them, else the root's own. */

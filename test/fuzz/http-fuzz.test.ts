@@ -743,18 +743,9 @@ function errorBodyProblems(value: unknown, status: number, where: string): strin
  * property — JSON error body, no stack trace, nothing stored — is still checked.
  */
 const KNOWN_ISSUES: readonly { readonly id: string; readonly routes: readonly string[]; readonly cause: RegExp }[] = [
-  // The three earlier defects the fuzzer found (cost sums beyond DynamoDB's 38 digits, key attributes over
-  // DynamoDB's size limits, impossible dates in stats periods) are fixed; their regression tests are at the end.
-  {
-    // A `gen_ai.usage.cost` such as 1e-300 is kept (genai-trace-plan.ts `costOf` bounds it above only), below
-    // DynamoDB's smallest magnitude: the session's end fails ("Number underflow"), and so does the whole
-    // BatchWriteItem chunk of 25 events holding the span's event ("BatchWriteItem left event … unprocessed").
-    // Either is a 503 for the whole export, which the exporter retries to the same 503. (Token counts past
-    // 2^53, found alike, are fixed: LIMITS.maxTokens.) Regression test below.
-    id: "otlp-tiny-cost",
-    routes: ["ExportTraces"],
-    cause: /[Nn]umber underflow|BatchWriteItem left event \S+ unprocessed/,
-  },
+  // The defects the fuzzer found (cost sums beyond DynamoDB's 38 digits, key attributes over DynamoDB's size
+  // limits, impossible dates in stats periods; OTLP token counts past 2^53 and costs below DynamoDB's smallest
+  // magnitude) are fixed; their regression tests are at the end.
 ];
 
 const isStatusProblem = (problem: string): boolean => /^(status 5\d\d|batch result \d+: status 5\d\d)$/.test(problem);
@@ -1553,9 +1544,9 @@ describe("defects found by fuzzing (regression tests)", () => {
     expect(response.status).toBe(200);
   });
 
-  // Known issue otlp-tiny-cost (open: `it.fails` until genai-trace-plan.ts `costOf` keeps only 0 or costs of
-  // LIMITS.smallestNonZero and above, as the event and session schemas do; then make it a plain `it`).
-  it.fails("a span whose gen_ai.usage.cost is 1e-300 is stored (200), not a 503", async () => {
+  // Found as otlp-tiny-cost: genai-trace-plan.ts `costOf` now keeps only 0 or costs of LIMITS.smallestNonZero
+  // and above, as the event and session schemas do.
+  it("a span whose gen_ai.usage.cost is 1e-300 is stored (200), not a 503", async () => {
     const response = await call(api, "POST", "/api/otel/v1/traces", {
       key: key(),
       body: chatSpanExport([{ key: "gen_ai.usage.cost", value: { doubleValue: 1e-300 } }], true),
