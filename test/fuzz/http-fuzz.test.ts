@@ -832,7 +832,11 @@ function exportResponseProblems(parsed: unknown): string[] {
  */
 async function exportWriteProblems(request: FuzzRequest, trace: string): Promise<string[]> {
   if (request.routeId !== "ExportTraces") return [];
-  const tenant = request.credential.kind === "valid" ? world.tenants[request.credential.name] : undefined;
+  // A mutated credential the service accepted is still that key (e.g. a trailing space, which HTTP trims from
+  // header values): its writes belong to the key's tenant.
+  const credential = request.credential;
+  const tenant =
+    credential.kind === "valid" || credential.kind === "mutated" ? world.tenants[credential.name] : undefined;
   const problems: string[] = [];
   const sessions = new Set<string>();
   for (const write of writesByTrace.get(trace) ?? []) {
