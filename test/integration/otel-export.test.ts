@@ -24,6 +24,7 @@ import {
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { documentClient } from "../../functions/store/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import {
@@ -733,6 +734,7 @@ async function storedData(orgId: string): Promise<Json[]> {
 
 interface RawResponse {
   readonly status: number;
+  readonly headers: Headers;
   readonly contentType: string;
   readonly bytes: Buffer;
 }
@@ -745,6 +747,7 @@ async function post(body: Uint8Array | string, headers: Record<string, string>, 
   });
   return {
     status: response.status,
+    headers: response.headers,
     contentType: response.headers.get("content-type") ?? "",
     bytes: Buffer.from(await response.arrayBuffer()),
   };
@@ -808,6 +811,18 @@ describe("bad input", () => {
     expect(response.status).toBe(400);
     expect(response.contentType).toMatch(/^application\/json/);
     expect(jsonOf(response)).toMatchObject({ error: "Bad Request", message: expect.stringMatching(message) });
+    await expectNothingStored();
+  });
+
+  it(`an export of more than ${LIMITS.otlpSpans} spans is 400 naming the limit and stores nothing`, async () => {
+    const traceId = hex(16);
+    const spans = Array.from({ length: LIMITS.otlpSpans + 1 }, () => ({ traceId, spanId: hex(8) }));
+    const response = await post(JSON.stringify(jsonRequest(spans)), JSON_TYPE, refused.key);
+    expect(response.status).toBe(400);
+    expect(jsonOf(response)).toMatchObject({
+      error: "Bad Request",
+      message: `A request may hold at most ${LIMITS.otlpSpans} spans; lower the exporter's batch size (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`,
+    });
     await expectNothingStored();
   });
 
@@ -961,6 +976,40 @@ describe("bad input", () => {
     expect(response.status).toBe(403);
     expect(jsonOf(response)).toMatchObject({ error: "Forbidden" });
     await expectNothingStored();
+  });
+});
+
+describe("a failure of the service itself", () => {
+  it("is 503 with Retry-After (which exporters retry, unlike a 500); the retried export is stored once", async () => {
+    const owner = await createTestKey();
+    const request = JSON.stringify(jsonRequest([{ traceId: hex(16), spanId: hex(8) }]));
+    const failing =
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+        // The session's start (a transaction with the trace record) fails as DynamoDB's own errors do.
+        if (context.commandName === "TransactWriteCommand" || context.commandName === "TransactWriteItemsCommand") {
+          throw Object.assign(new Error("Internal server error"), { name: "InternalServerError" });
+        }
+        return next(args);
+      };
+    documentClient.middlewareStack.add(failing as never, { step: "initialize", name: "otlpFailure" });
+    let response: RawResponse;
+    try {
+      response = await post(request, JSON_TYPE, owner.key);
+    } finally {
+      documentClient.middlewareStack.remove("otlpFailure");
+    }
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("2");
+    expect(jsonOf(response)).toEqual({
+      error: "Service Unavailable",
+      message: "The export could not be stored now; retry after the Retry-After delay",
+    });
+    expect(await storedData(owner.orgId)).toEqual([]);
+
+    const retried = await post(request, JSON_TYPE, owner.key);
+    expect(retried.status).toBe(200);
+    expect(jsonOf(retried)).toEqual({});
+    expect(await sessionsOf(owner.key)).toHaveLength(1);
   });
 });
 
