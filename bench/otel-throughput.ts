@@ -25,22 +25,15 @@ import { startBenchDatabase } from "./bench-database.js";
 import { installLogSink } from "./harness/log-sink.js";
 import { machineInfo } from "./harness/machine.js";
 import { median, pool } from "./harness/stats.js";
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
+import { integerSetting, startThroughputApi } from "./harness/throughput-api.js";
 
 const SPANS_PER_EXPORT = 512;
 const SPANS_PER_TRACE = 32;
 const BATCH_SIZE = 100;
-const ITEMS = Math.ceil(setting("BENCH_OTEL_ITEMS", 6144) / SPANS_PER_EXPORT) * SPANS_PER_EXPORT;
-const ROUNDS = setting("BENCH_OTEL_ROUNDS", 3);
-const CONCURRENCY = setting("BENCH_OTEL_CONCURRENCY", 4);
-const SESSIONS = setting("BENCH_OTEL_SESSIONS", 20);
+const ITEMS = Math.ceil(integerSetting("BENCH_OTEL_ITEMS", 6144) / SPANS_PER_EXPORT) * SPANS_PER_EXPORT;
+const ROUNDS = integerSetting("BENCH_OTEL_ROUNDS", 3);
+const CONCURRENCY = integerSetting("BENCH_OTEL_CONCURRENCY", 4);
+const SESSIONS = integerSetting("BENCH_OTEL_SESSIONS", 20);
 const TABLE = "ats-bench-otel";
 const ORG = "bench-otel";
 const WATCHDOG_MS = 8 * 60 * 1000;
@@ -155,23 +148,9 @@ function protobufBody(request: ReturnType<typeof exportRequest>): Uint8Array {
 const dynamo = await startBenchDatabase(TABLE);
 let closeApi: (() => Promise<void>) | undefined;
 try {
-  const { routes } = await import("../functions/routes.js");
-  const { startLocalApi } = await import("../local/http-adapter.js");
-  const { REPOSITORY_ROOT } = await import("../local/settings.js");
-  const { ensureOrganisation, updateOrganisationSettings } = await import("../functions/store/organisation-store.js");
-  const { createApiKey } = await import("../functions/store/api-key-store.js");
-  const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
-  await ensureOrganisation(ORG);
-  await updateOrganisationSettings(ORG, { rateLimitPerMinute: 1_000_000 });
-  const key = (
-    await createApiKey(
-      { orgId: ORG, environment: "live", name: "bench-otel", scopes: DEFAULT_SCOPES },
-      { name: "bench" },
-    )
-  ).plaintext;
-  const api = await startLocalApi({ routes, root: REPOSITORY_ROOT });
-  closeApi = () => api.close();
-  if (new URL(api.url).hostname !== "127.0.0.1") throw new Error(`refusing a non-local API ${api.url}`);
+  const api = await startThroughputApi(ORG, "bench-otel");
+  const key = api.key;
+  closeApi = api.close;
 
   const post = async (path: string, contentType: string, body: string | Uint8Array) => {
     const response = await fetch(`${api.url}${path}`, {

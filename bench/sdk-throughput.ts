@@ -18,30 +18,24 @@
  *                          fast as the loop goes, then `shutdown()`; timed from the first record to
  *                          shutdown's resolution
  *
- * After each mode the sessions' stored eventCount must add up to N (no loss, no duplicate).
+ * After each mode the events stored for the sessions, read back through the read API, must add up to N (no loss, no duplicate).
  * Knobs: BENCH_SDK_EVENTS (6000), BENCH_SDK_ROUNDS (3), BENCH_SDK_SESSIONS (20), BENCH_SDK_CONCURRENCY (4).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPOSITORY_ROOT } from "../local/settings.js";
 import { AgentTracker, type AtsError, type Run, type TrackerStats } from "../sdk/src/index.js";
 import { startBenchDatabase } from "./bench-database.js";
 import { installLogSink, logCounters } from "./harness/log-sink.js";
 import { machineInfo } from "./harness/machine.js";
 import { median } from "./harness/stats.js";
+import { integerSetting, startThroughputApi } from "./harness/throughput-api.js";
 
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-const SESSIONS = setting("BENCH_SDK_SESSIONS", 20);
-const EVENTS = Math.ceil(setting("BENCH_SDK_EVENTS", 6000) / SESSIONS) * SESSIONS;
-const ROUNDS = setting("BENCH_SDK_ROUNDS", 3);
+const SESSIONS = integerSetting("BENCH_SDK_SESSIONS", 20);
+const EVENTS = Math.ceil(integerSetting("BENCH_SDK_EVENTS", 6000) / SESSIONS) * SESSIONS;
+const ROUNDS = integerSetting("BENCH_SDK_ROUNDS", 3);
 /** The SDK's default `maxConcurrency`. */
-const CONCURRENCY = setting("BENCH_SDK_CONCURRENCY", 4);
+const CONCURRENCY = integerSetting("BENCH_SDK_CONCURRENCY", 4);
 /** The SDK's default `maxBatchSize`. */
 const BATCH_SIZE = 100;
 const WARM_UP_EVENTS = Math.max(SESSIONS, Math.round(EVENTS / 10 / SESSIONS) * SESSIONS);
@@ -162,25 +156,9 @@ async function sampled<T>(
 const dynamo = await startBenchDatabase(TABLE);
 let closeApi: (() => Promise<void>) | undefined;
 try {
-  const { routes } = await import("../functions/routes.js");
-  const { startLocalApi } = await import("../local/http-adapter.js");
-  const { REPOSITORY_ROOT } = await import("../local/settings.js");
-  const { ensureOrganisation, updateOrganisationSettings } = await import("../functions/store/organisation-store.js");
-  const { createApiKey } = await import("../functions/store/api-key-store.js");
-  const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
-
-  await ensureOrganisation(ORG);
-  // Keys copy the organisation's limit when created: raise it first, so 429s never bound the run.
-  await updateOrganisationSettings(ORG, { rateLimitPerMinute: 1_000_000 });
-  const key = (
-    await createApiKey(
-      { orgId: ORG, environment: "live", name: "bench-sdk", scopes: DEFAULT_SCOPES },
-      { name: "bench" },
-    )
-  ).plaintext;
-  const api = await startLocalApi({ routes, root: REPOSITORY_ROOT });
-  closeApi = () => api.close();
-  if (new URL(api.url).hostname !== "127.0.0.1") throw new Error(`refusing a non-local API ${api.url}`);
+  const api = await startThroughputApi(ORG, "bench-sdk");
+  const key = api.key;
+  closeApi = api.close;
 
   const call = async (method: string, path: string, body?: string, idempotencyKey?: string) => {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
@@ -191,13 +169,23 @@ try {
     return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
   };
 
+  /**
+   * Events stored for the sessions, read back page by page (`fields=summary`): the sessions' `eventCount` is
+   * counted from the table's stream, which this bench does not run.
+   */
   const storedEventCount = async (sessionIds: readonly string[]): Promise<number> => {
     let total = 0;
     for (const id of sessionIds) {
-      const answer = await call("GET", `/api/sdk/sessions/${id}`);
-      const count = (answer.body as { eventCount?: unknown } | undefined)?.eventCount;
-      if (answer.status !== 200 || typeof count !== "number") throw new Error(`GET session ${id}: ${answer.status}`);
-      total += count;
+      let cursor: string | undefined;
+      do {
+        const query = `limit=100&fields=summary${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
+        const answer = await call("GET", `/api/sdk/sessions/${id}/events?${query}`);
+        const page = answer.body as { items?: unknown[]; nextCursor?: string | null } | undefined;
+        if (answer.status !== 200 || !Array.isArray(page?.items))
+          throw new Error(`GET events of ${id}: ${answer.status}`);
+        total += page.items.length;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
     }
     return total;
   };
