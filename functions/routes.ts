@@ -210,6 +210,11 @@ const idempotencyRecords: TableGrant = {
 const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
 /** Rollup counters: counted by the stream consumer, withdrawn with the sessions deleted. */
 const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
+/** A session recorded from an OpenTelemetry trace is deleted with the trace's record (read first). */
+const otelTraceDeletion: TableGrant = {
+  actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"],
+  partitions: [P.otelTrace],
+};
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -381,6 +386,7 @@ export const routes = [
         partitions: [P.session],
       },
       rollupUpdates,
+      otelTraceDeletion,
     ],
     throttle: ROUTE_THROTTLES.erasure,
     payloadAccess: "delete",
@@ -601,6 +607,7 @@ export const deletionWorker: WorkerDefinition = {
       partitions: [P.session],
     },
     rollupUpdates,
+    otelTraceDeletion,
   ],
   payloadAccess: "delete",
 };

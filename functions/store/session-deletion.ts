@@ -19,6 +19,7 @@ import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-s
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 import { keyOf, queryPages, type TransactItem, transact } from "./table-operations.js";
+import { traceRecordDeletion } from "./trace-record-deletion.js";
 
 const DELETE_ATTEMPTS = 5;
 
@@ -110,6 +111,7 @@ export async function deleteSession(
         ? [agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl)]
         : []),
       ...rollupUpdates(target, withdrawal(session)),
+      ...(await traceRecordDeletion(session)),
     ];
     deletedEvents += await deleteEventsOf(sessionId);
     if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
