@@ -5,11 +5,12 @@
  * dispatches to the very same handler modules.
  *
  * This module must stay free of runtime imports (no AWS SDK, no CDK) so that
- * both sides can read it cheaply; its one runtime import, the table definition
- * (index names), imports nothing.
+ * both sides can read it cheaply; its runtime imports, the table definition
+ * (index names) and the exporters' auth (http/export-route-auth.ts), import nothing.
  */
 import type { Role } from "./domain/membership.js";
 import type { Scope } from "./domain/scopes.js";
+import { EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
 import { INDEXES, type IndexName } from "./store/table-definition.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -295,7 +296,7 @@ export const routes = [
     method: "POST",
     path: "/api/otel/v1/traces",
     entry: "functions/otel/export-traces.ts",
-    auth: { kind: "apiKey", scope: "events:write" },
+    auth: EXPORT_ROUTE_AUTH,
     tableGrants: [
       ...apiKeyAuthentication,
       // The trace's record: looked up, created with its session, its inference usage recorded.

@@ -8,7 +8,8 @@ import type { RouteId } from "../routes.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { apiKeyChain } from "./api-key-chain.js";
 import { idempotency, isWrite } from "./idempotency.js";
-import { type RouteHandler, type RouteOptions, routeOfKind } from "./route-chain.js";
+import type { RouteHandler, RouteOptions } from "./route-chain.js";
+import { routeOfKind } from "./route-of-kind.js";
 
 export function apiKeyRoute<
   TBody extends z.ZodMiniType = z.ZodMiniUnknown,

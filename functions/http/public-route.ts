@@ -1,6 +1,7 @@
 /** Routes anyone may call (the API description): no credential, no table. */
 import type { RouteId } from "../routes.js";
-import { routeChain, routeOfKind } from "./route-chain.js";
+import { routeChain } from "./route-chain.js";
+import { routeOfKind } from "./route-of-kind.js";
 import type { HttpResult } from "./sdk-event.js";
 
 export function publicRoute(routeId: RouteId, routeHandler: () => Promise<HttpResult>) {

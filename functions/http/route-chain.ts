@@ -13,7 +13,6 @@ import middy, { type MiddlewareObj, type Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type * as z from "zod/mini";
 import { requestObservability } from "../observability/request-logging.js";
-import { type RouteAuth, type RouteDefinition, type RouteId, routeById } from "../routes.js";
 import { httpErrorMapper } from "./error-mapper.js";
 import { jsonBody, rawBodyReader } from "./json-body.js";
 import { queryParameters } from "./query-parameters.js";
@@ -55,17 +54,6 @@ export type RouteHandler<TCaller, TBody, TQuery> = (
 ) => Promise<HttpResult>;
 
 export type ChainMiddleware = MiddlewareObj<SdkEvent, HttpResult, Error, Context>;
-
-/** The route-table entry of a handler, checked to be of the expected kind. */
-export function routeOfKind(
-  routeId: RouteId,
-  kinds: RouteAuth["kind"] | readonly RouteAuth["kind"][],
-): RouteDefinition {
-  const route = routeById(routeId);
-  const accepted: readonly RouteAuth["kind"][] = typeof kinds === "string" ? [kinds] : kinds;
-  if (!accepted.includes(route.auth.kind)) throw new Error(`Route ${routeId} is not an ${accepted.join("/")} route`);
-  return route;
-}
 
 /** A step run at the very end of every request, on the final response (success, error or early answer). */
 export type ResponseFinisher = (request: Request<SdkEvent, HttpResult, Error, Context>) => void;
