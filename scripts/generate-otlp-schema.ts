@@ -1,13 +1,15 @@
 /**
- * Pre-compiles the official OTLP trace protos (proto/, from open-telemetry/opentelemetry-proto) into
- * functions/otel/generated/otlp-trace-schema.ts: for every message an ExportTraceServiceRequest can hold,
- * its fields by number — name (the OTLP JSON mapping's lowerCamelCase), wire type and, for a message
- * field, the message's name. protobufjs parses and resolves the protos here, at build time; at run time
- * the table drives @bufbuild/protobuf's wire reader (functions/otel/otlp-protobuf.ts), so no proto
- * parser and no generated code per message is in the function's bundle.
+ * Pre-compiles the official OTLP protos (proto/, from open-telemetry/opentelemetry-proto) into
+ * functions/otel/generated/: for every message an ExportTraceServiceRequest (otlp-trace-schema.ts) or an
+ * ExportLogsServiceRequest (otlp-logs-schema.ts) can hold, its fields by number — name (the OTLP JSON
+ * mapping's lowerCamelCase) and type: a scalar type (lower case), `enum`, or a message's name (without its
+ * package; capitalised). protobufjs parses and
+ * resolves the protos here, at build time; at run time the table drives the wire reader
+ * (functions/otel/otlp-protobuf.ts), so no proto parser and no generated code per message is in a
+ * function's bundle.
  *
- *   npm run otlp:generate            writes the file
- *   npm run otlp:generate -- --check fails when the file is not what the protos give
+ *   npm run otlp:generate            writes the files
+ *   npm run otlp:generate -- --check fails when a file is not what the protos give
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,18 +17,42 @@ import protobuf from "protobufjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const PROTO_DIR = join(ROOT, "proto");
-const OUTPUT = join(ROOT, "functions/otel/generated/otlp-trace-schema.ts");
-const SERVICE_PROTO = "opentelemetry/proto/collector/trace/v1/trace_service.proto";
-const REQUEST = "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest";
 
-export function generateOtlpSchema(): string {
+/** A generated schema: the service proto, its request message, and the constants the file exports. */
+export interface OtlpSchemaFile {
+  readonly output: string;
+  readonly serviceProto: string;
+  readonly request: string;
+  readonly requestConstant: string;
+  readonly schemaConstant: string;
+}
+
+export const SCHEMA_FILES: readonly OtlpSchemaFile[] = [
+  {
+    output: join(ROOT, "functions/otel/generated/otlp-trace-schema.ts"),
+    serviceProto: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+    request: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest",
+    requestConstant: "EXPORT_TRACE_REQUEST",
+    schemaConstant: "OTLP_TRACE_SCHEMA",
+  },
+  {
+    output: join(ROOT, "functions/otel/generated/otlp-logs-schema.ts"),
+    serviceProto: "opentelemetry/proto/collector/logs/v1/logs_service.proto",
+    request: "opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest",
+    requestConstant: "EXPORT_LOGS_REQUEST",
+    schemaConstant: "OTLP_LOGS_SCHEMA",
+  },
+];
+
+export function generateOtlpSchema(file: OtlpSchemaFile = SCHEMA_FILES[0] as OtlpSchemaFile): string {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
-  root.loadSync(SERVICE_PROTO);
+  root.loadSync(file.serviceProto);
   root.resolveAll();
   const messages = new Map<string, string[]>();
-  const pending = [root.lookupType(REQUEST)];
-  const shortName = (type: protobuf.Type) => type.fullName.replace(/^\./, "");
+  const pending = [root.lookupType(file.request)];
+  // Names without the package (`Span.Event`, `AnyValue`): unique within a request's messages, and short.
+  const shortName = (type: protobuf.Type) => type.fullName.replace(/^\.opentelemetry\.proto\.(?:[a-z]+\.)+v1\./, "");
   while (pending.length > 0) {
     const type = pending.pop() as protobuf.Type;
     const name = shortName(type);
@@ -38,38 +64,41 @@ export function generateOtlpSchema(): string {
         const resolved = field.resolvedType;
         let kind: string;
         if (resolved instanceof protobuf.Type) {
-          kind = `message:${shortName(resolved)}`;
+          kind = shortName(resolved);
           pending.push(resolved);
         } else if (resolved instanceof protobuf.Enum) kind = "enum";
         else kind = field.type;
-        return `    ${field.id}: { name: ${JSON.stringify(field.name)}, kind: ${JSON.stringify(kind)}${field.repeated ? ", repeated: true" : ""} },`;
+        return `    ${field.id}: [${JSON.stringify(field.name)}, ${JSON.stringify(kind)}${field.repeated ? ", true" : ""}],`;
       });
     messages.set(name, fields);
   }
   const body = [...messages]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, fields]) => `  ${JSON.stringify(name)}: {\n${fields.join("\n")}\n  },`)
+    .map(([name, fields]) => `  ${/^\w+$/.test(name) ? name : JSON.stringify(name)}: {\n${fields.join("\n")}\n  },`)
     .join("\n");
   return `/**
  * Generated by \`npm run otlp:generate\` (scripts/generate-otlp-schema.ts) from the official OTLP protos in
- * proto/ — do not edit. Every message an ExportTraceServiceRequest can hold: its fields by number.
+ * proto/ — do not edit. Every message an ${file.request.split(".").at(-1)} can hold (by its name without the
+ * \`opentelemetry.proto.<signal>.v1.\` package): its fields by number, as [JSON name, kind, repeated?].
  */
 import type { MessageSchemas } from "../otlp-schema-types.js";
 
-export const EXPORT_TRACE_REQUEST = ${JSON.stringify(REQUEST)};
+export const ${file.requestConstant} = ${JSON.stringify(file.request.split(".").at(-1))};
 
-export const OTLP_TRACE_SCHEMA: MessageSchemas = {
+export const ${file.schemaConstant}: MessageSchemas = {
 ${body}
 };
 `;
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const generated = generateOtlpSchema();
-  if (process.argv.includes("--check")) {
-    if (readFileSync(OUTPUT, "utf8") !== generated) {
-      console.error(`${OUTPUT} is not what the protos give: run npm run otlp:generate`);
-      process.exit(1);
-    }
-  } else writeFileSync(OUTPUT, generated);
+  for (const file of SCHEMA_FILES) {
+    const generated = generateOtlpSchema(file);
+    if (process.argv.includes("--check")) {
+      if (readFileSync(file.output, "utf8") !== generated) {
+        console.error(`${file.output} is not what the protos give: run npm run otlp:generate`);
+        process.exit(1);
+      }
+    } else writeFileSync(file.output, generated);
+  }
 }

@@ -8,9 +8,10 @@ import { LIMITS } from "../domain/limits.js";
 import { apiKeyExportRoute } from "../http/api-key-export-route.js";
 import { logError } from "../runtime/log.js";
 import { ingestSpans } from "./ingest-spans.js";
-import { decodeExportRequest, otlpEncoding } from "./otlp-request.js";
+import { decodeOtlpRequest, otlpEncoding } from "./otlp-request.js";
 import { exportResponse, partialSuccessOf } from "./otlp-response.js";
 import { readExportRequest } from "./otlp-spans.js";
+import { TRACE_SIGNAL } from "./trace-signal.js";
 
 /** Seconds an exporter waits before retrying an export the service could not finish. */
 const RETRY_AFTER_SECONDS = 2;
@@ -37,7 +38,7 @@ export const handler = apiKeyExportRoute(
   { rawBody: { maxBytes: LIMITS.eventBodyBytes } },
   async ({ caller, rawBody, contentType, recordIngested }) => {
     const encoding = otlpEncoding(contentType);
-    const { spans, refused } = readExportRequest(decodeExportRequest(rawBody, encoding));
+    const { spans, refused } = readExportRequest(decodeOtlpRequest(rawBody, encoding, TRACE_SIGNAL));
     const outcome = await ingestSpans(caller, spans).catch(retryable);
     recordIngested(outcome.storedEvents);
     return exportResponse(encoding, partialSuccessOf([...refused, ...outcome.refused]));

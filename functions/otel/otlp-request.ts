@@ -1,36 +1,47 @@
 /**
- * The body of an OTLP/HTTP trace export: `application/x-protobuf` (the binary encoding, decoded by the
- * schema pre-compiled from the official OTLP protos, see otlp-protobuf.ts) or `application/json` (the
- * OTLP JSON mapping). Decompression (`Content-Encoding: gzip`) and the size limit are the service's usual
- * body reader's (functions/http/json-body.ts decodedBody). Anything that does not decode is a 400.
+ * The body of an OTLP/HTTP export: `application/x-protobuf` (the binary encoding, decoded by a schema
+ * pre-compiled from the official OTLP protos, see otlp-protobuf.ts) or `application/json` (the OTLP JSON
+ * mapping). Decompression (`Content-Encoding: gzip`) and the size limit are the service's usual body
+ * reader's (functions/http/json-body.ts decodedBody). Anything that does not decode is a 400.
  */
 import { UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
-import { decodeExportTraceRequest } from "./otlp-protobuf.js";
+import { decodeMessage } from "./otlp-protobuf.js";
+import type { MessageSchemas } from "./otlp-schema-types.js";
 
 export type OtlpEncoding = "protobuf" | "json";
+
+/** What an export request holds: its message in the protos, and its name in messages to the client. */
+export interface OtlpSignal {
+  readonly schemas: MessageSchemas;
+  readonly requestType: string;
+  /** e.g. `ExportTraceServiceRequest`. */
+  readonly requestName: string;
+  /** e.g. `traces`, for the 415's advice. */
+  readonly noun: string;
+}
 
 const PROTOBUF_MEDIA_TYPE = /^application\/(x-)?protobuf\s*(;|$)/i;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /** The encoding a `Content-Type` names, or 415. */
-export function otlpEncoding(contentType: string | undefined): OtlpEncoding {
+export function otlpEncoding(contentType: string | undefined, noun = "traces"): OtlpEncoding {
   if (contentType !== undefined && PROTOBUF_MEDIA_TYPE.test(contentType)) return "protobuf";
   if (contentType !== undefined && JSON_MEDIA_TYPE.test(contentType)) return "json";
   throw new UnsupportedMediaTypeError(
-    "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+    `Send OTLP ${noun} as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)`,
   );
 }
 
-/** The decoded ExportTraceServiceRequest, still unchecked (functions/otel/otlp-spans.ts reads it). */
-export function decodeExportRequest(body: Buffer, encoding: OtlpEncoding): unknown {
+/** The decoded export request, still unchecked (otlp-spans.ts, otlp-logs.ts read it). */
+export function decodeOtlpRequest(body: Buffer, encoding: OtlpEncoding, signal: OtlpSignal): unknown {
   if (encoding === "protobuf") {
     try {
-      return decodeExportTraceRequest(body);
+      return decodeMessage(body, signal.schemas, signal.requestType);
     } catch {
-      throw new ValidationError("Request body is not a protobuf-encoded OTLP ExportTraceServiceRequest");
+      throw new ValidationError(`Request body is not a protobuf-encoded OTLP ${signal.requestName}`);
     }
   }
-  if (body.length === 0) throw new ValidationError("Request body is empty: send an OTLP ExportTraceServiceRequest");
+  if (body.length === 0) throw new ValidationError(`Request body is empty: send an OTLP ${signal.requestName}`);
   try {
     return JSON.parse(body.toString("utf8"));
   } catch {

@@ -1,29 +1,25 @@
 /**
  * The answer to an OTLP/HTTP export, in the encoding of the request (the OTLP spec: the response's
- * Content-Type is the request's): an ExportTraceServiceResponse, whose `partialSuccess` says how many
- * spans were refused and why. A fully accepted request gets an empty response.
+ * Content-Type is the request's): an Export…ServiceResponse, whose `partialSuccess` says how many spans
+ * (or log records) were refused and why. A fully accepted request gets an empty response.
  *
- * Protobuf field numbers, from opentelemetry/proto/collector/trace/v1/trace_service.proto:
- * ExportTraceServiceResponse.partial_success = 1; ExportTracePartialSuccess.rejected_spans = 1 (int64),
- * .error_message = 2 (string).
+ * Protobuf field numbers, from opentelemetry/proto/collector/{trace,logs}/v1/*_service.proto: the
+ * response's partial_success = 1; its rejected_spans / rejected_log_records = 1 (int64), error_message = 2.
  */
-import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import type { HttpResult } from "../http/sdk-event.js";
+import { encodePartialSuccess } from "./otlp-protobuf.js";
 import type { OtlpEncoding } from "./otlp-request.js";
 
+/** What was refused, and the JSON name of its count (`rejectedSpans`, `rejectedLogRecords`). */
 export interface PartialSuccess {
-  readonly rejectedSpans: number;
+  readonly rejected: number;
   readonly errorMessage: string;
+  readonly countField: "rejectedSpans" | "rejectedLogRecords";
 }
 
-/** ExportTraceServiceResponse in the binary encoding. */
+/** The response in the binary encoding. */
 export function encodeExportResponse(partial: PartialSuccess | undefined): Uint8Array {
-  const writer = new BinaryWriter();
-  if (partial === undefined) return writer.finish();
-  writer.tag(1, WireType.LengthDelimited).fork();
-  writer.tag(1, WireType.Varint).int64(partial.rejectedSpans);
-  if (partial.errorMessage.length > 0) writer.tag(2, WireType.LengthDelimited).string(partial.errorMessage);
-  return writer.join().finish();
+  return encodePartialSuccess(partial);
 }
 
 export function exportResponse(encoding: OtlpEncoding, partial: PartialSuccess | undefined): HttpResult {
@@ -39,7 +35,7 @@ export function exportResponse(encoding: OtlpEncoding, partial: PartialSuccess |
   const body =
     partial === undefined
       ? {}
-      : { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } };
+      : { partialSuccess: { [partial.countField]: String(partial.rejected), errorMessage: partial.errorMessage } };
   return { statusCode: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
 }
 
@@ -47,9 +43,10 @@ export function exportResponse(encoding: OtlpEncoding, partial: PartialSuccess |
 const ERROR_MESSAGE_CHARS = 1000;
 const REASONS_NAMED = 5;
 
-/** The `partialSuccess` of refused spans, or undefined when none was. */
+/** The `partialSuccess` of refused spans (or log records), or undefined when none was. */
 export function partialSuccessOf(
   refused: readonly { readonly spanId?: string | undefined; readonly message: string }[],
+  noun: "span" | "log record" = "span",
 ): PartialSuccess | undefined {
   if (refused.length === 0) return undefined;
   const reasons = new Map<string, string | undefined>();
@@ -58,11 +55,12 @@ export function partialSuccessOf(
     if (!reasons.has(refusal.message)) reasons.set(refusal.message, refusal.spanId);
   }
   const named = [...reasons].map(([message, spanId]) =>
-    spanId === undefined ? message : `span ${spanId}: ${message}`,
+    spanId === undefined || noun !== "span" ? message : `span ${spanId}: ${message}`,
   );
-  const text = `${refused.length} span${refused.length === 1 ? "" : "s"} refused: ${named.join("; ")}`;
+  const text = `${refused.length} ${noun}${refused.length === 1 ? "" : "s"} refused: ${named.join("; ")}`;
   return {
-    rejectedSpans: refused.length,
+    rejected: refused.length,
+    countField: noun === "span" ? "rejectedSpans" : "rejectedLogRecords",
     errorMessage:
       text.length <= ERROR_MESSAGE_CHARS ? text : `${text.slice(0, ERROR_MESSAGE_CHARS - 1).toWellFormed()}…`,
   };

@@ -1,13 +1,10 @@
-/** The shape of the pre-compiled OTLP schema (functions/otel/generated/otlp-trace-schema.ts). */
+/** The shape of the pre-compiled OTLP schemas (functions/otel/generated/). */
 
-/** A scalar protobuf type, `enum`, or `message:<full name>`. */
+/** A scalar protobuf type or `enum` (lower case), or a message's name (capitalised). */
 export type FieldKind = string;
 
-export interface FieldSchema {
-  readonly name: string;
-  readonly kind: FieldKind;
-  readonly repeated?: true;
-}
+/** A field: its OTLP JSON name, its kind, and whether it is repeated. */
+export type FieldSchema = readonly [name: string, kind: FieldKind, repeated?: boolean];
 
-/** Fields of each message by full name, then by field number. */
+/** Fields of each message by name (without its package), then by field number. */
 export type MessageSchemas = Readonly<Record<string, Readonly<Record<number, FieldSchema>>>>;

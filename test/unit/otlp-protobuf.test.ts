@@ -15,8 +15,9 @@ import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerPro
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planTraces } from "../../functions/domain/genai-trace-plan.js";
-import { decodeExportTraceRequest, MAX_DEPTH, ProtobufDecodeError } from "../../functions/otel/otlp-protobuf.js";
+import { MAX_DEPTH, ProtobufDecodeError } from "../../functions/otel/otlp-protobuf.js";
 import { ATTRIBUTE_DEPTH, readExportRequest } from "../../functions/otel/otlp-spans.js";
+import { decodeExportTraceRequest } from "../../functions/otel/trace-signal.js";
 import { encodeRequest, id, jsonRequest, jsonSpan, otlpRoot, requestType, T0, TRACE_ID } from "./otlp-fixtures.js";
 
 /** JSON-comparable: bigint and Long as decimal text, bytes as base64. */

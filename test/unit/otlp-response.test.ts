@@ -18,17 +18,21 @@ describe("encodeExportResponse", () => {
   });
 
   it("encodes partial_success = 1 { rejected_spans = 1 (int64), error_message = 2 } as protobufjs reads them", () => {
-    const bytes = encodeExportResponse({ rejectedSpans: 3, errorMessage: "3 spans refused: …" });
+    const bytes = encodeExportResponse({
+      rejected: 3,
+      errorMessage: "3 spans refused: …",
+      countField: "rejectedSpans",
+    });
     expect(decodedResponse(bytes)).toEqual({
       partialSuccess: { rejectedSpans: "3", errorMessage: "3 spans refused: …" },
     });
-    const large = encodeExportResponse({ rejectedSpans: 2 ** 40, errorMessage: "" });
+    const large = encodeExportResponse({ rejected: 2 ** 40, errorMessage: "", countField: "rejectedSpans" });
     expect(decodedResponse(large)).toEqual({ partialSuccess: { rejectedSpans: String(2 ** 40) } });
   });
 
   it("encodes a partial success of no rejected spans (a warning) too", () => {
     const type = responseType();
-    const bytes = encodeExportResponse({ rejectedSpans: 0, errorMessage: "note" });
+    const bytes = encodeExportResponse({ rejected: 0, errorMessage: "note", countField: "rejectedSpans" });
     expect(type.toObject(type.decode(bytes), { longs: String, defaults: true })).toEqual({
       partialSuccess: { rejectedSpans: "0", errorMessage: "note" },
     });
@@ -37,7 +41,11 @@ describe("encodeExportResponse", () => {
 
 describe("exportResponse", () => {
   it("answers protobuf with base64 bytes and the protobuf content type", () => {
-    const result = exportResponse("protobuf", { rejectedSpans: 1, errorMessage: "span 0000000000000001: bad" });
+    const result = exportResponse("protobuf", {
+      rejected: 1,
+      errorMessage: "span 0000000000000001: bad",
+      countField: "rejectedSpans",
+    });
     expect(result.statusCode).toBe(200);
     expect(result.headers).toEqual({ "content-type": "application/x-protobuf" });
     expect(result.isBase64Encoded).toBe(true);
@@ -50,7 +58,11 @@ describe("exportResponse", () => {
   });
 
   it("answers JSON with the OTLP JSON mapping (int64 as text), and {} when everything was accepted", () => {
-    const result = exportResponse("json", { rejectedSpans: 2, errorMessage: "2 spans refused" });
+    const result = exportResponse("json", {
+      rejected: 2,
+      errorMessage: "2 spans refused",
+      countField: "rejectedSpans",
+    });
     expect(result.statusCode).toBe(200);
     expect(result.headers).toEqual({ "content-type": "application/json" });
     expect(JSON.parse(result.body as string)).toEqual({
@@ -72,7 +84,8 @@ describe("partialSuccessOf", () => {
 
   it("counts every refusal and names the first distinct reasons with their span", () => {
     expect(partialSuccessOf([{ spanId: id(1), message: "bad time" }])).toEqual({
-      rejectedSpans: 1,
+      countField: "rejectedSpans",
+      rejected: 1,
       errorMessage: "1 span refused: span 0000000000000001: bad time",
     });
     const refused = [
@@ -85,7 +98,8 @@ describe("partialSuccessOf", () => {
       { spanId: id(7), message: "f" },
     ];
     expect(partialSuccessOf(refused)).toEqual({
-      rejectedSpans: 7,
+      countField: "rejectedSpans",
+      rejected: 7,
       errorMessage: `7 spans refused: span ${id(1)}: a; b; span ${id(4)}: c; span ${id(5)}: d; span ${id(6)}: e`,
     });
   });
@@ -96,7 +110,7 @@ describe("partialSuccessOf", () => {
       message: `${index}${"x".repeat(400)}`,
     }));
     const partial = partialSuccessOf(refused);
-    expect(partial?.rejectedSpans).toBe(5);
+    expect(partial?.rejected).toBe(5);
     expect(partial?.errorMessage).toHaveLength(1000);
     expect(partial?.errorMessage.endsWith("…")).toBe(true);
   });
