@@ -122,6 +122,8 @@ export const PARTITIONS = {
   service: "SERVICE",
   /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
   otelTrace: "OTELTRACE#ORG#*#ENV#*",
+  /** `OTELLOG#<tenant>#<traceId>#<spanId>`: a span's GenAI event log records (keys.ts otelLogPartition). */
+  otelLog: "OTELLOG#ORG#*#ENV#*",
   /** GSI1 `<tenant>#SESSIONS`: every session of a tenant (keys.ts sessionTimelineKeys). */
   tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
   /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
@@ -299,9 +301,10 @@ export const routes = [
     auth: EXPORT_ROUTE_AUTH,
     tableGrants: [
       ...apiKeyAuthentication,
-      // The trace's record: looked up, created with its session, its inference usage recorded.
+      // The trace's record: looked up, created with its session, its claims and model calls recorded.
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.otelTrace] },
-      // The session: started (with the trace's record), its events looked up and put, then ended and named.
+      // The session: started (with the trace's record), its events looked up and put (a model call's again
+      // with its log records' messages), then named, moved to its agent and user, and ended.
       {
         actions: [
           "dynamodb:GetItem",
@@ -312,6 +315,10 @@ export const routes = [
         ],
         partitions: [P.session],
       },
+      // A model call's log records, read to attach their messages.
+      { actions: ["dynamodb:Query"], partitions: [P.otelLog] },
+      // A session moved to its real agent and user takes its counts from the placeholder's rollups to theirs.
+      rollupUpdates,
     ],
     throttle: ROUTE_THROTTLES.ingest,
     payloadAccess: "write",

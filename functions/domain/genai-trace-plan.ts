@@ -1,31 +1,32 @@
 /**
- * How the spans of one agent run (one trace) become a session and its events, under the OpenTelemetry
- * GenAI semantic conventions (docs/otel.md has the table). Pure: the store writes what the plan says.
+ * How the spans of one agent run (one trace) become a session and its events (docs/otel.md has the table).
+ * The spans come normalised (genai-span.ts: each dialect read its own spans), so this is the one planner of
+ * every dialect. Pure: the store writes what the plan says.
  *
- * - The trace is the session. Its start (name, agent, user, metadata) is read from the spans at hand —
- *   the root span when it is among them — and fixed when the session is created.
- * - `execute_tool` spans are `tool_call` events, inference spans (`chat`, `text_completion`,
- *   `generate_content`, `embeddings`) `llm_decision` events, sub-agent spans `state_change` events, and
- *   every exception event (or ERROR status without one) an `error` event.
+ * - The trace is the session. What the spans at hand say of it (name, agent, user, conversation, metadata)
+ *   starts it; each claim of the agent or the user has a strength (the root's is the strongest, a resource's
+ *   the weakest), so that spans arriving later can name the agent and user of a session their siblings
+ *   started (the store moves the session to them when their claim is stronger).
+ * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents `state_change` events,
+ *   and every exception event (or ERROR status without one) an `error` event.
+ * - A model call wrapped in another model call's span (a framework's span around the client library's) is
+ *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
  *   time): a span exported twice names the same events.
- * - The root span ends the session; its tokens are those of the inference spans only.
+ * - The root span ends the session; its tokens are those of the model calls only.
  */
 import type { NewEvent } from "./event.js";
-import { answerText, attributeJson, spanMessages } from "./genai-messages.js";
+import { answerText } from "./genai-messages.js";
+import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
+import { hasUsage } from "./genai-span.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { LIMITS } from "./limits.js";
-import {
-  type Attributes,
-  firstString,
-  numberAttribute,
-  type OtelSpan,
-  STATUS_ERROR,
-  stringAttribute,
-} from "./otel-span.js";
+import { type Attributes, firstString, STATUS_ERROR, stringAttribute } from "./otel-span.js";
 import type { FinalStatus } from "./session.js";
 
-/** `userId` of a session whose spans name no user (`user.id` / `enduser.id`). */
+export type { InferenceUsage } from "./genai-span.js";
+
+/** `userId` of a session whose spans name no user. */
 export const ANONYMOUS_USER = "anonymous";
 /** `agentName` of a session whose spans name no agent and whose resource has no `service.name`. */
 export const UNKNOWN_AGENT = "unknown_service";
@@ -33,22 +34,24 @@ export const UNKNOWN_AGENT = "unknown_service";
 export const ANSWER_CHARS = 16 * 1024;
 /** Budget of the resource attributes copied into a session's metadata (JSON bytes). */
 const RESOURCE_METADATA_BYTES = 8 * 1024;
+/** Budget of a dialect's run metadata copied into a session's metadata (JSON bytes). */
+const DIALECT_METADATA_BYTES = 8 * 1024;
+/** Metadata key of a session started from its children, until its root span arrives. */
+export const AWAITING_ROOT = "otel.awaiting_root";
 
-export const INFERENCE_OPERATIONS = ["chat", "text_completion", "generate_content", "embeddings"] as const;
-const AGENT_OPERATIONS = ["invoke_agent", "create_agent"] as const;
-
-/** Tokens and cost of one inference span. */
-export interface InferenceUsage {
-  readonly promptTokens?: number | undefined;
-  readonly completionTokens?: number | undefined;
-  readonly totalTokens?: number | undefined;
-  readonly cost?: number | undefined;
-}
+/** How strongly the spans at hand name the session's agent: a stronger claim moves the session. */
+export const AGENT_CLAIM = { none: 0, serviceName: 1, anySpan: 2, agentSpan: 3, rootSpan: 4 } as const;
+/** How strongly the spans at hand name the session's user. */
+export const USER_CLAIM = { none: 0, resource: 1, anySpan: 2, rootSpan: 3 } as const;
 
 export interface TraceStart {
   readonly name: string;
   readonly agentName: string;
   readonly userId: string;
+  /** The strength of the agent's claim (AGENT_CLAIM) and of the user's (USER_CLAIM). */
+  readonly agentClaim: number;
+  readonly userClaim: number;
+  readonly conversationId?: string | undefined;
   readonly metadata: JsonObject;
   readonly startedAtMs: number;
   /** Whether `name` is a stand-in (no root span yet): the root's name replaces it when the root arrives. */
@@ -61,8 +64,10 @@ export interface TraceEnd {
   readonly failureReason?: string | undefined;
   readonly completedAtMs: number;
   readonly durationMs: number;
-  /** The root span's own `gen_ai.usage.cost`, used when no inference span carries one. */
+  /** The root span's own cost, used when no model call carries one. */
   readonly rootCost?: number | undefined;
+  /** The root span's own usage, used when the trace has no model call with usage. */
+  readonly rootUsage?: InferenceUsage | undefined;
 }
 
 /** One event of a span: its idempotency key and the event, without its session. */
@@ -72,14 +77,21 @@ export interface PlannedSpanEvent {
   readonly event: Omit<NewEvent, "sessionId" | "id"> & { readonly occurredAt: string };
 }
 
+/** A model call of the trace: its span, its parent span (to tell wrappers), its usage. */
+export interface PlannedInference {
+  readonly spanId: string;
+  readonly parentSpanId?: string | undefined;
+  readonly usage: InferenceUsage;
+}
+
 export interface TracePlan {
   readonly traceId: string;
   /** Every span of the trace in the request (for per-span outcomes). */
   readonly spanIds: readonly string[];
   readonly start: TraceStart;
   readonly events: readonly PlannedSpanEvent[];
-  /** Usage of the trace's inference spans in the request, by span id. */
-  readonly usage: ReadonlyMap<string, InferenceUsage>;
+  /** The model calls of the trace in the request (wrappers of another call here left out). */
+  readonly inference: readonly PlannedInference[];
   /** The root span (the one without a parent), when it is in the request; it ends the session. */
   readonly rootSpanId?: string | undefined;
   readonly end?: TraceEnd | undefined;
@@ -100,84 +112,41 @@ function headOf(text: string, max: number): string {
   return last >= 0xd800 && last <= 0xdbff ? head.slice(0, -1) : head;
 }
 
-function cutText(text: string, max: number): string {
+/** Well-formed text of at most `max` UTF-16 units (a longer one cut, with `…`). */
+export function cutText(text: string, max: number): string {
   const wellFormed = text.toWellFormed();
   return wellFormed.length <= max ? wellFormed : `${headOf(wellFormed, max - 1)}…`;
 }
 
-function operationOf(span: OtelSpan): string | undefined {
-  const operation = stringAttribute(span.attributes, "gen_ai.operation.name");
-  if (operation !== undefined) return operation;
-  const firstWord = span.name.split(" ", 1)[0] ?? "";
-  return [...INFERENCE_OPERATIONS, ...AGENT_OPERATIONS, "execute_tool"].includes(firstWord) ? firstWord : undefined;
-}
-
-function isInference(span: OtelSpan): boolean {
-  const operation = operationOf(span);
-  return operation !== undefined && (INFERENCE_OPERATIONS as readonly string[]).includes(operation);
-}
-
-function isAgentSpan(span: OtelSpan): boolean {
-  const operation = operationOf(span);
-  return operation !== undefined && (AGENT_OPERATIONS as readonly string[]).includes(operation);
-}
-
-/** A token count within the session schema's bounds (0 to LIMITS.maxTokens), else none: 2^64 is not a count. */
-function tokens(value: number | undefined): number | undefined {
-  return value === undefined || value < 0 || value > LIMITS.maxTokens ? undefined : Math.round(value);
-}
-
-/** The tokens and cost of an inference span, under the current and the ≤ v1.36 attribute names. */
-export function inferenceUsage(attributes: Attributes): InferenceUsage {
-  const promptTokens = tokens(
-    numberAttribute(attributes, "gen_ai.usage.input_tokens") ??
-      numberAttribute(attributes, "gen_ai.usage.prompt_tokens"),
-  );
-  const completionTokens = tokens(
-    numberAttribute(attributes, "gen_ai.usage.output_tokens") ??
-      numberAttribute(attributes, "gen_ai.usage.completion_tokens"),
-  );
-  const totalTokens =
-    tokens(numberAttribute(attributes, "gen_ai.usage.total_tokens")) ??
-    (promptTokens !== undefined || completionTokens !== undefined
-      ? (promptTokens ?? 0) + (completionTokens ?? 0)
-      : undefined);
-  return { promptTokens, completionTokens, totalTokens, cost: costOf(attributes) };
-}
-
-function costOf(attributes: Attributes): number | undefined {
-  const cost = numberAttribute(attributes, "gen_ai.usage.cost");
-  // As the event and session schemas: 0, or between DynamoDB-safe magnitudes (1e-300 would underflow its numbers).
-  if (cost === undefined || !(cost === 0 || (cost >= LIMITS.smallestNonZero && cost <= LIMITS.maxCostUsd))) {
-    return undefined;
-  }
-  return cost;
-}
-
-/** The session's totals: tokens summed over inference spans only; cost over them, else the root's own. */
+/** The session's totals: tokens summed over model calls only; cost over them, else the root's own. */
 export function sessionTotals(usage: Iterable<InferenceUsage>, rootCost?: number) {
-  let promptTokens: number | undefined;
-  let completionTokens: number | undefined;
-  let totalTokens: number | undefined;
-  let cost: number | undefined;
-  const add = (sum: number | undefined, value: number | undefined) => (value === undefined ? sum : (sum ?? 0) + value);
+  const sums: Record<keyof InferenceUsage, number | undefined> = {
+    promptTokens: undefined,
+    completionTokens: undefined,
+    totalTokens: undefined,
+    cacheReadTokens: undefined,
+    cacheCreationTokens: undefined,
+    cost: undefined,
+  };
   for (const entry of usage) {
-    promptTokens = add(promptTokens, entry.promptTokens);
-    completionTokens = add(completionTokens, entry.completionTokens);
-    totalTokens = add(totalTokens, entry.totalTokens);
-    cost = add(cost, entry.cost);
+    for (const key of Object.keys(sums) as (keyof InferenceUsage)[]) {
+      const value = entry[key];
+      if (value !== undefined) sums[key] = (sums[key] ?? 0) + value;
+    }
   }
-  const estimatedCost = cost ?? rootCost;
+  const estimatedCost = sums.cost ?? rootCost;
   const bounded = (sum: number | undefined) => (sum === undefined ? undefined : Math.min(sum, LIMITS.maxTokens));
   return {
-    promptTokens: bounded(promptTokens),
-    completionTokens: bounded(completionTokens),
-    totalTokens: bounded(totalTokens),
+    promptTokens: bounded(sums.promptTokens),
+    completionTokens: bounded(sums.completionTokens),
+    totalTokens: bounded(sums.totalTokens),
+    cacheReadTokens: bounded(sums.cacheReadTokens),
+    cacheCreationTokens: bounded(sums.cacheCreationTokens),
     estimatedCost: estimatedCost === undefined ? undefined : Math.min(estimatedCost, LIMITS.maxCostUsd),
   };
 }
 
-/** A JSON object from a tool's arguments or result: parsed JSON objects as they are, anything else wrapped. */
+/** A JSON object from a tool's arguments or result: JSON objects as they are, anything else wrapped. */
 function toolPayload(value: JsonValue | undefined, wrapper: string): JsonObject | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
@@ -194,36 +163,34 @@ function defined(object: Record<string, JsonValue | undefined>): JsonObject {
   return result;
 }
 
-function toolNameOf(span: OtelSpan): string {
-  const named = stringAttribute(span.attributes, "gen_ai.tool.name");
-  const fromSpanName = span.name.startsWith("execute_tool ") ? span.name.slice("execute_tool ".length) : undefined;
-  return storableName(named ?? fromSpanName ?? "tool", "tool");
+function toolNameOf(span: GenAiSpan): string {
+  return storableName(span.toolName ?? "tool", "tool");
 }
 
-function llmDecision(span: OtelSpan): PlannedSpanEvent["event"] {
-  const attributes = span.attributes;
-  const usage = inferenceUsage(attributes);
-  const messages = spanMessages(span);
-  const answer = answerText(messages.output);
+function llmDecision(span: GenAiSpan): PlannedSpanEvent["event"] {
+  const usage = span.usage ?? {};
+  const answer = span.answer ?? answerText(span.outputMessages);
   const input = defined({
-    operation: operationOf(span),
-    provider: firstString(attributes, ["gen_ai.provider.name", "gen_ai.system"]),
-    model: firstString(attributes, ["gen_ai.request.model", "gen_ai.response.model"]),
-    temperature: numberAttribute(attributes, "gen_ai.request.temperature"),
-    maxTokens: numberAttribute(attributes, "gen_ai.request.max_tokens"),
-    topP: numberAttribute(attributes, "gen_ai.request.top_p"),
-    systemInstructions: messages.systemInstructions,
-    messages: messages.input,
+    operation: span.operation,
+    provider: span.provider,
+    model: span.model,
+    temperature: span.temperature,
+    maxTokens: span.maxTokens,
+    topP: span.topP,
+    systemInstructions: span.systemInstructions,
+    messages: span.inputMessages,
   });
   const output = defined({
-    model: stringAttribute(attributes, "gen_ai.response.model"),
-    responseId: stringAttribute(attributes, "gen_ai.response.id"),
-    finishReasons: attributeJson(attributes.get("gen_ai.response.finish_reasons")),
+    model: span.responseModel,
+    responseId: span.responseId,
+    finishReasons: span.finishReasons,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
     totalTokens: usage.totalTokens,
-    durationMs: Math.round(span.endMs - span.startMs),
-    messages: messages.output,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheCreationTokens: usage.cacheCreationTokens,
+    durationMs: Math.round(span.span.endMs - span.span.startMs),
+    messages: span.outputMessages,
   });
   return {
     eventType: "llm_decision",
@@ -231,39 +198,36 @@ function llmDecision(span: OtelSpan): PlannedSpanEvent["event"] {
     toolOutput: output,
     reasoning: answer === undefined ? undefined : cutText(answer, ANSWER_CHARS),
     estimatedCost: usage.cost,
-    occurredAt: iso(span.startMs),
+    occurredAt: iso(span.span.startMs),
   };
 }
 
-function toolCall(span: OtelSpan): PlannedSpanEvent["event"] {
+function toolCall(span: GenAiSpan): PlannedSpanEvent["event"] {
   return {
     eventType: "tool_call",
     toolName: toolNameOf(span),
-    toolInput: toolPayload(attributeJson(span.attributes.get("gen_ai.tool.call.arguments")), "arguments"),
-    toolOutput: toolPayload(attributeJson(span.attributes.get("gen_ai.tool.call.result")), "result"),
-    estimatedCost: costOf(span.attributes),
-    occurredAt: iso(span.startMs),
+    toolInput: toolPayload(span.toolArguments, "arguments"),
+    toolOutput: toolPayload(span.toolResult, "result"),
+    estimatedCost: span.cost,
+    occurredAt: iso(span.span.startMs),
   };
 }
 
-function subAgent(span: OtelSpan): PlannedSpanEvent["event"] {
+function subAgent(span: GenAiSpan): PlannedSpanEvent["event"] {
   return {
     eventType: "state_change",
-    reasoning: cutText(span.name, LIMITS.nameLength),
-    toolInput: defined({
-      operation: operationOf(span),
-      agentName: stringAttribute(span.attributes, "gen_ai.agent.name"),
-      agentId: stringAttribute(span.attributes, "gen_ai.agent.id"),
-    }),
-    occurredAt: iso(span.startMs),
+    reasoning: cutText(span.span.name, LIMITS.nameLength),
+    toolInput: defined({ operation: span.operation, agentName: span.agentName, agentId: span.agentId }),
+    occurredAt: iso(span.span.startMs),
   };
 }
 
 /** The span's error events: one per `exception` event, or one for an ERROR status without any. */
-function errorEvents(span: OtelSpan): PlannedSpanEvent["event"][] {
-  const toolName = operationOf(span) === "execute_tool" ? toolNameOf(span) : undefined;
+function errorEvents(span: GenAiSpan): PlannedSpanEvent["event"][] {
+  const { span: raw } = span;
+  const toolName = span.role === "tool" ? toolNameOf(span) : undefined;
   const errors: PlannedSpanEvent["event"][] = [];
-  for (const event of span.events) {
+  for (const event of raw.events) {
     if (event.name !== "exception") continue;
     const type = stringAttribute(event.attributes, "exception.type");
     const message = stringAttribute(event.attributes, "exception.message") ?? type ?? "exception";
@@ -273,50 +237,47 @@ function errorEvents(span: OtelSpan): PlannedSpanEvent["event"][] {
       toolName,
       reasoning: cutText(message, LIMITS.failureReasonLength),
       toolOutput: defined({
-        spanName: cutText(span.name, LIMITS.nameLength),
+        spanName: cutText(raw.name, LIMITS.nameLength),
         exceptionType: type,
         stacktrace: stacktrace === undefined ? undefined : cutText(stacktrace, 8 * 1024),
       }),
       occurredAt: iso(event.timeMs),
     });
   }
-  if (errors.length === 0 && span.status.code === STATUS_ERROR) {
-    const errorType = stringAttribute(span.attributes, "error.type");
+  if (errors.length === 0 && raw.status.code === STATUS_ERROR) {
+    const errorType = stringAttribute(raw.attributes, "error.type");
     errors.push({
       eventType: "error",
       toolName,
-      reasoning: cutText(span.status.message || errorType || `${span.name} failed`, LIMITS.failureReasonLength),
-      toolOutput: defined({ spanName: cutText(span.name, LIMITS.nameLength), errorType }),
-      occurredAt: iso(span.endMs),
+      reasoning: cutText(raw.status.message || errorType || `${raw.name} failed`, LIMITS.failureReasonLength),
+      toolOutput: defined({ spanName: cutText(raw.name, LIMITS.nameLength), errorType }),
+      occurredAt: iso(raw.endMs),
     });
   }
   return errors;
 }
 
-/** The events of one span, in order; the root agent span has none of its own (it is the session). */
-export function spanEvents(span: OtelSpan, isRoot: boolean): PlannedSpanEvent[] {
+/**
+ * The events of one span, in order; the root agent span has none of its own (it is the session). A model
+ * call that wraps another (`wrapper`) has no `llm_decision` of its own, but keeps the keys of its error events.
+ */
+export function spanEvents(span: GenAiSpan, isRoot: boolean, wrapper = false): PlannedSpanEvent[] {
   const main =
-    operationOf(span) === "execute_tool"
+    span.role === "tool"
       ? toolCall(span)
-      : isInference(span)
+      : span.role === "inference"
         ? llmDecision(span)
-        : isAgentSpan(span) && !isRoot
+        : span.role === "agent" && !isRoot
           ? subAgent(span)
           : undefined;
   const events = [...(main === undefined ? [] : [main]), ...errorEvents(span)];
-  return events.map((event, ordinal) => ({
-    spanId: span.spanId,
-    idempotencyKey: `otel:${span.spanId}:${ordinal}`,
-    event,
-  }));
-}
-
-function firstAcross(spans: readonly OtelSpan[], read: (span: OtelSpan) => string | undefined): string | undefined {
-  for (const span of spans) {
-    const value = read(span);
-    if (value !== undefined) return value;
-  }
-  return undefined;
+  return events
+    .map((event, ordinal) => ({
+      spanId: span.span.spanId,
+      idempotencyKey: `otel:${span.span.spanId}:${ordinal}`,
+      event,
+    }))
+    .filter((_planned, ordinal) => !(wrapper && ordinal === 0 && main?.eventType === "llm_decision"));
 }
 
 function resourceMetadata(resource: Attributes): JsonObject {
@@ -332,91 +293,185 @@ function resourceMetadata(resource: Attributes): JsonObject {
   return metadata;
 }
 
-/** What the spans at hand say of the session: the root span first, then any span, then the resource. */
-export function traceStart(traceId: string, spans: readonly OtelSpan[]): TraceStart {
-  const root = spans.find((span) => span.parentSpanId === undefined);
-  const ordered = root === undefined ? spans : [root, ...spans.filter((span) => span !== root)];
-  const agentSpans = ordered.filter(isAgentSpan);
-  const inference = ordered.find(isInference);
-  const agent =
-    firstAcross([...(root === undefined ? [] : [root]), ...agentSpans, ...ordered], (span) =>
-      stringAttribute(span.attributes, "gen_ai.agent.name"),
-    ) ?? firstAcross(ordered, (span) => stringAttribute(span.resource, "service.name"));
+/** A dialect's run metadata, when it fits its budget (JSON parsed from attributes may be anything). */
+function dialectMetadata(spans: readonly GenAiSpan[]): JsonObject {
+  const merged: JsonObject = {};
+  for (const span of spans) {
+    for (const [key, value] of Object.entries(span.metadata ?? {})) {
+      if (Object.hasOwn(merged, key)) continue;
+      if (Buffer.byteLength(JSON.stringify(value), "utf8") <= DIALECT_METADATA_BYTES) merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+interface Claim {
+  readonly value: string;
+  readonly strength: number;
+}
+
+/** The strongest claim of `read` among the spans (the first of equals, spans taken root first, then by start). */
+function strongest(
+  spans: readonly GenAiSpan[],
+  claims: readonly { strength: number; read: (span: GenAiSpan) => string | undefined }[],
+): Claim | undefined {
+  for (const { strength, read } of claims) {
+    for (const span of spans) {
+      const value = read(span);
+      if (value !== undefined) return { value, strength };
+    }
+  }
+  return undefined;
+}
+
+const isRootSpan = (span: GenAiSpan) => span.span.parentSpanId === undefined;
+
+/** The agent the spans at hand name, and how strongly. */
+export function agentClaim(spans: readonly GenAiSpan[]): Claim | undefined {
+  return strongest(spans, [
+    { strength: AGENT_CLAIM.rootSpan, read: (span) => (isRootSpan(span) ? span.agentName : undefined) },
+    { strength: AGENT_CLAIM.agentSpan, read: (span) => (span.role === "agent" ? span.agentName : undefined) },
+    { strength: AGENT_CLAIM.anySpan, read: (span) => span.agentName },
+    { strength: AGENT_CLAIM.serviceName, read: (span) => stringAttribute(span.span.resource, "service.name") },
+  ]);
+}
+
+/** The user the spans at hand name, and how strongly. */
+export function userClaim(spans: readonly GenAiSpan[]): Claim | undefined {
   const userKeys = ["user.id", "enduser.id"];
-  const user =
-    firstAcross(ordered, (span) => firstString(span.attributes, userKeys)) ??
-    firstAcross(ordered, (span) => firstString(span.resource, userKeys));
-  const agentName = storableName(agent ?? UNKNOWN_AGENT, UNKNOWN_AGENT);
+  return strongest(spans, [
+    { strength: USER_CLAIM.rootSpan, read: (span) => (isRootSpan(span) ? span.userId : undefined) },
+    { strength: USER_CLAIM.anySpan, read: (span) => span.userId },
+    { strength: USER_CLAIM.resource, read: (span) => firstString(span.span.resource, userKeys) },
+  ]);
+}
+
+/** The spans root first, then by start time (outer spans before the ones they contain). */
+function rootFirst(spans: readonly GenAiSpan[]): GenAiSpan[] {
+  return [...spans].sort((a, b) => Number(isRootSpan(b)) - Number(isRootSpan(a)) || a.span.startMs - b.span.startMs);
+}
+
+/** What the spans at hand say of the session. */
+export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceStart {
+  const ordered = rootFirst(spans);
+  const root = ordered.find(isRootSpan);
+  const inference = ordered.find((span) => span.role === "inference");
+  const agent = agentClaim(ordered);
+  const user = userClaim(ordered);
+  const agentName = storableName(agent?.value ?? UNKNOWN_AGENT, UNKNOWN_AGENT);
   const standIn = agent === undefined ? `trace ${traceId}` : `invoke_agent ${agentName}`;
-  const first = ordered[0];
+  const first = (read: (span: GenAiSpan) => string | undefined) => {
+    for (const span of ordered) {
+      const value = read(span);
+      if (value !== undefined) return cutText(value, 1024);
+    }
+    return undefined;
+  };
+  const conversationId = first((span) => span.conversationId);
   const metadata: JsonObject = {
+    ...(ordered[0] === undefined ? {} : { resource: resourceMetadata(ordered[0].span.resource) }),
+    ...dialectMetadata(ordered),
     "otel.trace_id": traceId,
     ...defined({
-      "gen_ai.conversation.id": firstAcross(ordered, (span) =>
-        stringAttribute(span.attributes, "gen_ai.conversation.id"),
-      ),
-      "gen_ai.agent.id": firstAcross(ordered, (span) => stringAttribute(span.attributes, "gen_ai.agent.id")),
-      "gen_ai.provider.name":
-        inference === undefined
-          ? undefined
-          : firstString(inference.attributes, ["gen_ai.provider.name", "gen_ai.system"]),
-      "gen_ai.request.model":
-        inference === undefined
-          ? undefined
-          : firstString(inference.attributes, ["gen_ai.request.model", "gen_ai.response.model"]),
+      "gen_ai.conversation.id": conversationId,
+      "gen_ai.agent.id": first((span) => span.agentId),
+      "gen_ai.provider.name": inference?.provider === undefined ? undefined : cutText(inference.provider, 1024),
+      "gen_ai.request.model": inference?.model === undefined ? undefined : cutText(inference.model, 1024),
+      [AWAITING_ROOT]: root === undefined ? true : undefined,
     }),
   };
-  for (const [key, value] of Object.entries(metadata)) {
-    if (typeof value === "string") metadata[key] = cutText(value, 1024);
-  }
   return {
-    name: storableName(root?.name ?? standIn, standIn),
+    name: storableName(root?.span.name ?? standIn, standIn),
     agentName,
-    userId: storableName(user ?? ANONYMOUS_USER, ANONYMOUS_USER),
-    metadata: { ...(first === undefined ? {} : { resource: resourceMetadata(first.resource) }), ...metadata },
-    startedAtMs: root?.startMs ?? Math.min(...spans.map((span) => span.startMs)),
+    userId: storableName(user?.value ?? ANONYMOUS_USER, ANONYMOUS_USER),
+    agentClaim: agent?.strength ?? AGENT_CLAIM.none,
+    userClaim: user?.strength ?? USER_CLAIM.none,
+    conversationId,
+    metadata,
+    startedAtMs: root?.span.startMs ?? Math.min(...spans.map((span) => span.span.startMs)),
     provisionalName: root === undefined,
   };
 }
 
 /** The end of the session, from its root span. */
-export function traceEnd(root: OtelSpan): TraceEnd {
-  const failed = root.status.code === STATUS_ERROR;
-  const exception = root.events.find((event) => event.name === "exception");
+export function traceEnd(root: GenAiSpan): TraceEnd {
+  const { span } = root;
+  const failed = span.status.code === STATUS_ERROR;
+  const exception = span.events.find((event) => event.name === "exception");
   const reason =
-    root.status.message ||
+    span.status.message ||
     (exception === undefined ? undefined : stringAttribute(exception.attributes, "exception.message")) ||
-    stringAttribute(root.attributes, "error.type") ||
-    `${root.name} failed`;
+    stringAttribute(span.attributes, "error.type") ||
+    `${span.name} failed`;
+  const { cost, ...tokens } = root.usage ?? {};
   return {
-    name: storableName(root.name, `trace ${root.traceId}`),
+    name: storableName(span.name, `trace ${span.traceId}`),
     status: failed ? "failed" : "completed",
     failureReason: failed ? cutText(reason, LIMITS.failureReasonLength) : undefined,
-    completedAtMs: Math.max(root.endMs, root.startMs),
-    durationMs: Math.max(0, Math.round(root.endMs - root.startMs)),
-    rootCost: costOf(root.attributes),
+    completedAtMs: Math.max(span.endMs, span.startMs),
+    durationMs: Math.max(0, Math.round(span.endMs - span.startMs)),
+    rootCost: cost ?? root.cost,
+    rootUsage: hasUsage(tokens) ? tokens : undefined,
   };
 }
 
-/** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
-export function planTraces(spans: readonly OtelSpan[]): TracePlan[] {
-  const byTrace = new Map<string, OtelSpan[]>();
+/** Spans of model calls wrapping another model call among `spans` (their child is the call). */
+function wrappersAmong(spans: readonly GenAiSpan[]): Set<string> {
+  const inference = new Set(spans.filter((span) => span.role === "inference").map((span) => span.span.spanId));
+  const wrappers = new Set<string>();
   for (const span of spans) {
-    const group = byTrace.get(span.traceId);
-    if (group === undefined) byTrace.set(span.traceId, [span]);
+    const parent = span.span.parentSpanId;
+    if (span.role === "inference" && parent !== undefined && inference.has(parent)) wrappers.add(parent);
+  }
+  return wrappers;
+}
+
+/** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
+export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
+  const byTrace = new Map<string, GenAiSpan[]>();
+  for (const span of spans) {
+    const group = byTrace.get(span.span.traceId);
+    if (group === undefined) byTrace.set(span.span.traceId, [span]);
     else group.push(span);
   }
   return [...byTrace].map(([traceId, traceSpans]) => {
-    const root = traceSpans.find((span) => span.parentSpanId === undefined);
-    const usage = new Map(traceSpans.filter(isInference).map((span) => [span.spanId, inferenceUsage(span.attributes)]));
+    const root = traceSpans.find(isRootSpan);
+    const wrappers = wrappersAmong(traceSpans);
     return {
       traceId,
-      spanIds: traceSpans.map((span) => span.spanId),
+      spanIds: traceSpans.map((span) => span.span.spanId),
       start: traceStart(traceId, traceSpans),
-      events: traceSpans.flatMap((span) => spanEvents(span, span === root)),
-      usage,
-      rootSpanId: root?.spanId,
+      events: traceSpans.flatMap((span) => spanEvents(span, span === root, wrappers.has(span.span.spanId))),
+      inference: traceSpans
+        .filter((span) => span.role === "inference" && !wrappers.has(span.span.spanId))
+        .map((span) => ({ spanId: span.span.spanId, parentSpanId: span.span.parentSpanId, usage: span.usage ?? {} })),
+      rootSpanId: root?.span.spanId,
       end: root === undefined ? undefined : traceEnd(root),
     };
   });
+}
+
+/**
+ * The plan without the model calls already recorded in another request as the other half of a wrapper
+ * pair: a call whose inner call was recorded (`recorded`: span id → parent span id), or whose wrapper was.
+ */
+export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, string | undefined>): TracePlan {
+  const recordedParents = new Set([...recorded.values()].filter((parent) => parent !== undefined));
+  const duplicates = new Set(
+    plan.inference
+      .filter(
+        (call) =>
+          !recorded.has(call.spanId) &&
+          (recordedParents.has(call.spanId) || (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))),
+      )
+      .map((call) => call.spanId),
+  );
+  if (duplicates.size === 0) return plan;
+  return {
+    ...plan,
+    inference: plan.inference.filter((call) => !duplicates.has(call.spanId)),
+    events: plan.events.filter(
+      (planned) => !(duplicates.has(planned.spanId) && planned.event.eventType === "llm_decision"),
+    ),
+  };
 }

@@ -17,6 +17,13 @@ export const LIMITS = {
    * send at most 512 by default (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`).
    */
   otlpSpans: 1000,
+  /**
+   * Most traces one OTLP export request records (each is a session to find or start): the spans of the
+   * traces past it are refused in `partialSuccess`. The request also spends one rate-limit token per trace.
+   */
+  otlpTraces: 100,
+  /** Most log records in one OTLP export request (POST /api/otel/v1/logs). */
+  otlpLogRecords: 1000,
   /** How far in the future a client's `occurredAt` may be. */
   occurredAtFutureMs: 5 * 60 * 1000,
   /** Longest identifier-like strings: names, agent names, user ids, tool names (in characters, i.e. code points). */

@@ -3,7 +3,7 @@
  * records, since each item an export carries names itself (OTLP: span ids, log records), so a retried
  * export stores nothing twice by itself; a function built on it bundles none of the idempotency code — nor
  * the route table: their authorisation is EXPORT_ROUTE_AUTH, which the table's entries for them use too
- * (a unit test holds the two together).
+ * (its entries for them are this very value).
  */
 import type * as z from "zod/mini";
 import type { Principal } from "../domain/principal.js";

@@ -12,6 +12,7 @@
 import middy, { type MiddlewareObj, type Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import type * as z from "zod/mini";
+import { UnavailableError } from "../domain/errors.js";
 import { requestObservability } from "../observability/request-logging.js";
 import { httpErrorMapper } from "./error-mapper.js";
 import { jsonBody, rawBodyReader } from "./json-body.js";
@@ -47,7 +48,16 @@ export interface RouteOptions<TBody extends z.ZodMiniType, TQuery extends z.ZodM
   readonly query?: TQuery;
   /** A body the handler decodes itself (not JSON): read, decompressed and size-checked, up to `maxBytes`. */
   readonly rawBody?: { readonly maxBytes: number };
+  /**
+   * Answer a request about to run past the function's timeout with 503 and this `Retry-After` (seconds),
+   * instead of middy's 500: for routes whose clients retry a 503 and drop a 500 (OTLP exporters), and whose
+   * retry stores nothing twice.
+   */
+  readonly timeoutRetryAfterSeconds?: number;
 }
+
+/** Time kept before the function's timeout to answer a request that has not finished (the 503 above). */
+const TIMEOUT_MARGIN_MS = 500;
 
 export type RouteHandler<TCaller, TBody, TQuery> = (
   request: RouteRequest<TCaller, TBody, TQuery>,
@@ -73,7 +83,20 @@ export function routeChain(
     for (const finish of finishers) finish(request as Request<SdkEvent, HttpResult, Error, Context>);
     observability.requestEnd(request);
   }
-  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: finishRequest })
+  const retryAfter = options.timeoutRetryAfterSeconds;
+  const timeout =
+    retryAfter === undefined
+      ? {}
+      : {
+          timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
+          timeoutEarlyResponse: (): never => {
+            throw new UnavailableError(
+              "The request did not finish in time; retry after the Retry-After delay",
+              retryAfter,
+            );
+          },
+        };
+  let handler = middy<SdkEvent, HttpResult, Error, Context>({ requestEnd: finishRequest, ...timeout })
     .use(observability)
     .use(httpErrorMapper());
   for (const middleware of beforeInput) handler = handler.use(middleware);

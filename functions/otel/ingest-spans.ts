@@ -1,24 +1,36 @@
 /**
- * Records the spans of one OTLP export request: for each trace its session (found by trace id, or
- * started), the events of its spans (one batch write, each event keyed by its span so an exporter's
- * retry stores nothing twice), the usage of its inference spans, and — when its root span is among
- * them — the session's end. No HTTP here: the route (export-traces.ts) decodes and answers.
+ * Records the spans of one OTLP export request. Each span is read by its dialect (dialects/normalise.ts) and
+ * the spans of each trace planned (domain/genai-trace-plan.ts); then per trace: its session (found by trace
+ * id, or started), what the spans change of it (a stronger claim of its agent or user moves it, the root
+ * names it), the events of its spans (one batch write, each event keyed by its span so an exporter's retry
+ * stores nothing twice), its model calls, and — when its root span is among them — the session's end. No
+ * HTTP here: the route (export-traces.ts) decodes and answers.
  *
  * A refusal of the service's own (a span older than retention, a session of another state, …) refuses
  * the spans it concerns, reported in `partialSuccess`; any other failure (DynamoDB unavailable) fails the
  * request, so the exporter retries all of it — and the retry finds what was already stored.
  */
 import { AtsError, ConflictError } from "../domain/errors.js";
-import { planTraces, sessionTotals, type TracePlan } from "../domain/genai-trace-plan.js";
-import type { OtelSpan } from "../domain/otel-span.js";
+import {
+  AWAITING_ROOT,
+  sessionTotals,
+  type TracePlan,
+  type TraceStart,
+  withoutRecordedPairs,
+} from "../domain/genai-trace-plan.js";
+import type { JsonObject } from "../domain/json.js";
 import type { Principal } from "../domain/principal.js";
+import type { Session } from "../domain/session.js";
 import { type BatchEventInput, recordEventBatch } from "../store/event-batch-store.js";
-import { getSession, updateSession } from "../store/session-store.js";
+import { attachLogMessages } from "../store/otel-log-store.js";
+import { endSession, getSession } from "../store/session-store.js";
 import {
   getTraceSession,
-  nameTraceSession,
-  recordInferenceUsage,
+  type RecordedCall,
+  recordCalls,
   resolveTraceSession,
+  reviseTraceSession,
+  type TraceRevision,
   type TraceSession,
 } from "../store/trace-session-store.js";
 import type { SpanRefusal } from "./otlp-spans.js";
@@ -38,21 +50,12 @@ async function inChunks<T>(items: readonly T[], work: (item: T) => Promise<void>
   }
 }
 
-class Refusals {
-  private readonly bySpan = new Map<string, SpanRefusal>();
+/** The spans refused, by `<traceId>/<spanId>` (the first reason each). */
+type Refusals = Map<string, SpanRefusal>;
 
-  refuse(traceId: string, spanId: string, error: AtsError): void {
-    const key = `${traceId}/${spanId}`;
-    if (!this.bySpan.has(key)) this.bySpan.set(key, { traceId, spanId, message: error.message });
-  }
-
-  has(traceId: string, spanId: string): boolean {
-    return this.bySpan.has(`${traceId}/${spanId}`);
-  }
-
-  list(): SpanRefusal[] {
-    return [...this.bySpan.values()];
-  }
+function refuse(refusals: Refusals, traceId: string, spanId: string, error: AtsError): void {
+  const key = `${traceId}/${spanId}`;
+  if (!refusals.has(key)) refusals.set(key, { traceId, spanId, message: error.message });
 }
 
 function serviceRefusal(error: unknown): AtsError {
@@ -60,21 +63,69 @@ function serviceRefusal(error: unknown): AtsError {
   throw error;
 }
 
-/** Ends the trace's session from its root span: tokens summed over the inference spans recorded so far. */
-async function endTraceSession(principal: Principal, plan: TracePlan, session: TraceSession, nowMs: number) {
+/** Whether a request's spans change anything of the trace's session as its record stands (no read of the session). */
+function changesSession(start: TraceStart, root: boolean, trace: TraceSession): boolean {
+  return (
+    start.agentClaim > trace.agentClaim ||
+    start.userClaim > trace.userClaim ||
+    (root && trace.provisionalName) ||
+    (trace.conversationId === undefined && start.conversationId !== undefined)
+  );
+}
+
+/**
+ * What a request's spans change of a trace's session, given the record and the session as stored: a
+ * stronger claim of the agent or the user moves the session to them; the root span's arrival names it and
+ * merges what the root's request says of the run over its metadata (the root's values winning); a
+ * conversation id first seen joins the metadata.
+ */
+export function revisionFor(start: TraceStart, root: boolean, trace: TraceSession, session: Session) {
+  if (!changesSession(start, root, trace)) return undefined;
+  const agentMoves = start.agentClaim > trace.agentClaim;
+  const userMoves = start.userClaim > trace.userClaim;
+  const rootArrived = root && trace.provisionalName;
+  const conversationId =
+    trace.conversationId === undefined && start.conversationId !== undefined ? start.conversationId : undefined;
+  let metadata: JsonObject | undefined;
+  if (rootArrived) {
+    const { [AWAITING_ROOT]: _awaiting, ...earlier } = session.metadata ?? {};
+    const { [AWAITING_ROOT]: _none, ...fromRoot } = start.metadata;
+    metadata = { ...earlier, ...fromRoot };
+  } else if (conversationId !== undefined) {
+    metadata = { ...session.metadata, "gen_ai.conversation.id": conversationId };
+  }
+  return {
+    session: {
+      agentName: agentMoves ? start.agentName : undefined,
+      userId: userMoves ? start.userId : undefined,
+      name: rootArrived ? start.name : undefined,
+      // The root's start, not the first child's: the session's start and its rollup day.
+      createdAt: rootArrived ? new Date(start.startedAtMs).toISOString() : undefined,
+      metadata,
+    },
+    agentClaim: Math.max(start.agentClaim, trace.agentClaim),
+    userClaim: Math.max(start.userClaim, trace.userClaim),
+    conversationId,
+    rootArrived,
+  } satisfies TraceRevision;
+}
+
+/** Ends the trace's session from its root span: tokens summed over the model calls recorded so far. */
+async function endTraceSession(principal: Principal, plan: TracePlan, trace: TraceSession, nowMs: number) {
   const end = plan.end;
   if (end === undefined) return;
-  const stored = (await getTraceSession(principal, plan.traceId)) ?? session;
-  if (stored.provisionalName) {
-    // Started from its children: the root's name, and what the root says of the run merged into the metadata
-    // (agentName and userId stay: the session's rollups are counted under them; docs/otel.md).
-    const current = await getSession(principal, stored.sessionId, nowMs);
-    const metadata = { ...current.metadata, ...plan.start.metadata };
-    await nameTraceSession(principal, plan.traceId, stored.sessionId, end.name, metadata);
-  }
-  const totals = sessionTotals(stored.usage.values(), end.rootCost);
+  const stored = (await getTraceSession(principal, plan.traceId)) ?? trace;
+  const calls = [...stored.calls.values()].map((call) => call.usage);
+  const counted = calls.some((usage) => usage.promptTokens !== undefined || usage.totalTokens !== undefined);
+  const totals = sessionTotals(
+    counted || end.rootUsage === undefined ? calls : [...calls, end.rootUsage],
+    end.rootCost,
+  );
+  const customMetrics: Record<string, number> = {};
+  if (totals.cacheReadTokens !== undefined) customMetrics.cacheReadTokens = totals.cacheReadTokens;
+  if (totals.cacheCreationTokens !== undefined) customMetrics.cacheCreationTokens = totals.cacheCreationTokens;
   try {
-    await updateSession(
+    await endSession(
       principal,
       stored.sessionId,
       {
@@ -87,6 +138,7 @@ async function endTraceSession(principal: Principal, plan: TracePlan, session: T
         completionTokens: totals.completionTokens,
         totalTokens: totals.totalTokens,
         estimatedCost: totals.estimatedCost,
+        customMetrics: Object.keys(customMetrics).length === 0 ? undefined : customMetrics,
       },
       nowMs,
     );
@@ -100,60 +152,104 @@ async function endTraceSession(principal: Principal, plan: TracePlan, session: T
   }
 }
 
-export async function ingestSpans(
-  principal: Principal,
-  spans: readonly OtelSpan[],
-  nowMs = Date.now(),
-): Promise<IngestOutcome> {
-  const plans = planTraces(spans);
-  const refusals = new Refusals();
+/** The session of each plan's trace, revised by what the plan's spans say of it. */
+async function resolveSessions(principal: Principal, plans: readonly TracePlan[], refusals: Refusals, nowMs: number) {
   const sessions = new Map<string, TraceSession>();
   await inChunks(plans, async (plan) => {
     try {
-      sessions.set(plan.traceId, await resolveTraceSession(principal, plan.traceId, plan.start, nowMs));
+      const { trace, created } = await resolveTraceSession(principal, plan.traceId, plan.start, nowMs);
+      const root = plan.end !== undefined;
+      const revised =
+        created || !changesSession(plan.start, root, trace)
+          ? trace
+          : await reviseTraceSession(
+              principal,
+              plan.traceId,
+              (stored, session) => revisionFor(plan.start, root, stored, session),
+              nowMs,
+            );
+      sessions.set(plan.traceId, revised);
     } catch (error) {
       const refusal = serviceRefusal(error);
-      for (const spanId of plan.spanIds) refusals.refuse(plan.traceId, spanId, refusal);
+      for (const spanId of plan.spanIds) refuse(refusals, plan.traceId, spanId, refusal);
     }
+  });
+  return sessions;
+}
+
+export async function ingestSpans(
+  principal: Principal,
+  planned: readonly TracePlan[],
+  nowMs = Date.now(),
+): Promise<IngestOutcome> {
+  const refusals: Refusals = new Map();
+  const sessions = await resolveSessions(principal, planned, refusals, nowMs);
+  const plans = planned.map((plan) => {
+    const trace = sessions.get(plan.traceId);
+    if (trace === undefined) return plan;
+    return withoutRecordedPairs(plan, new Map([...trace.calls].map(([spanId, call]) => [spanId, call.parentSpanId])));
   });
 
   const inputs: BatchEventInput[] = [];
-  const origins: { traceId: string; spanId: string }[] = [];
+  const origins: { traceId: string; spanId: string; eventType: string }[] = [];
   for (const plan of plans) {
-    const session = sessions.get(plan.traceId);
-    if (session === undefined) continue;
-    for (const planned of plan.events) {
+    const trace = sessions.get(plan.traceId);
+    if (trace === undefined) continue;
+    for (const event of plan.events) {
       inputs.push({
         index: inputs.length,
-        event: { ...planned.event, sessionId: session.sessionId },
-        idempotencyKey: planned.idempotencyKey,
+        event: { ...event.event, sessionId: trace.sessionId },
+        idempotencyKey: event.idempotencyKey,
       });
-      origins.push({ traceId: plan.traceId, spanId: planned.spanId });
+      origins.push({ traceId: plan.traceId, spanId: event.spanId, eventType: event.event.eventType });
     }
   }
   let storedEvents = 0;
+  const decisionIds = new Map<string, string>();
   for (const result of await recordEventBatch(principal, inputs, nowMs)) {
     const origin = origins[result.index];
     if (origin === undefined) continue;
     if ("id" in result) {
       if (!result.replayed) storedEvents++;
+      if (origin.eventType === "llm_decision") decisionIds.set(`${origin.traceId}/${origin.spanId}`, result.id);
       continue;
     }
-    refusals.refuse(origin.traceId, origin.spanId, serviceRefusal(result.error));
+    refuse(refusals, origin.traceId, origin.spanId, serviceRefusal(result.error));
   }
 
   await inChunks(plans, async (plan) => {
-    const session = sessions.get(plan.traceId);
-    if (session === undefined) return;
-    const usage = new Map([...plan.usage].filter(([spanId]) => !refusals.has(plan.traceId, spanId)));
-    if (usage.size > 0) await recordInferenceUsage(principal, plan.traceId, usage);
+    const trace = sessions.get(plan.traceId);
+    if (trace === undefined) return;
+    const calls = new Map<string, RecordedCall>();
+    for (const call of plan.inference) {
+      if (refusals.has(`${plan.traceId}/${call.spanId}`)) continue;
+      calls.set(call.spanId, {
+        usage: call.usage,
+        parentSpanId: call.parentSpanId,
+        eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
+      });
+    }
+    if (calls.size > 0) {
+      const logSpans = await recordCalls(principal, plan.traceId, calls);
+      for (const [spanId, call] of calls) {
+        if (!logSpans.has(spanId) || call.eventId === undefined) continue;
+        const decision = plan.events.find(
+          (planned) => planned.spanId === spanId && planned.event.eventType === "llm_decision",
+        )?.event;
+        await attachLogMessages(
+          principal,
+          { sessionId: trace.sessionId, eventId: call.eventId, traceId: plan.traceId, spanId },
+          decision,
+        );
+      }
+    }
     const root = plan.rootSpanId;
-    if (plan.end === undefined || root === undefined || refusals.has(plan.traceId, root)) return;
+    if (plan.end === undefined || root === undefined || refusals.has(`${plan.traceId}/${root}`)) return;
     try {
-      await endTraceSession(principal, plan, session, nowMs);
+      await endTraceSession(principal, plan, trace, nowMs);
     } catch (error) {
-      refusals.refuse(plan.traceId, root, serviceRefusal(error));
+      refuse(refusals, plan.traceId, root, serviceRefusal(error));
     }
   });
-  return { refused: refusals.list(), storedEvents };
+  return { refused: [...refusals.values()], storedEvents };
 }

@@ -193,6 +193,9 @@ export function eventFromItem(item: Record<string, unknown>, summary = false): A
     toolOutputJsonRef,
     reasoningRef,
     fingerprint,
+    // Bookkeeping of OTel events with log records (otel-log-store.ts): not the event's.
+    logCount,
+    logBase,
     ...fields
   } = item;
   checkItem(EVENT_ENTITY, EVENT_FIELDS, item);

@@ -264,6 +264,18 @@ export function otelTraceKey(orgId: string, environment: Environment, traceId: s
   return { PK: `OTELTRACE#${tenant(orgId, environment)}#${traceId}`, SK: "TRACE" };
 }
 
+/**
+ * The GenAI event log records of one span of a tenant's trace (`OTELLOG#<tenant>#<traceId>#<spanId>`), each
+ * under a sort key that orders them as they were emitted (otel-log-store.ts).
+ */
+export function otelLogPartition(orgId: string, environment: Environment, traceId: string, spanId: string): string {
+  return `OTELLOG#${tenant(orgId, environment)}#${traceId}#${spanId}`;
+}
+
+export function otelLogKey(partition: string, sortKey: string): ItemKey {
+  return { PK: partition, SK: `LOG#${sortKey}` };
+}
+
 /** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
 export function organisationRateLimitBucket(orgId: string): string {
   return `ORG#${orgId}`;

@@ -170,9 +170,13 @@ const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupT
   { dimension: "USER", value: (target) => target.userId },
 ];
 
-/** Transaction items applying `change` to the agent's and the user's day. */
-export function rollupUpdates(target: RollupTarget, change: RollupChange): TransactItem[] {
-  return DIMENSIONS.flatMap(({ dimension, value }) => {
+/** Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named). */
+export function rollupUpdates(
+  target: RollupTarget,
+  change: RollupChange,
+  dimensions: readonly RollupDimension[] = ["AGENT", "USER"],
+): TransactItem[] {
+  return DIMENSIONS.filter(({ dimension }) => dimensions.includes(dimension)).flatMap(({ dimension, value }) => {
     const day: RollupDay = {
       partition: rollupPartition(target.tenant, dimension, value(target)),
       day: target.day,

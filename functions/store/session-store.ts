@@ -320,7 +320,7 @@ const END_ATTEMPTS = 5;
  * depends on it (the rollup day is the start's, the status indexes sort by `createdAt`, `stale` is only for
  * active sessions), and `updatedAt` / `lastActivityAt` stay the service's clock.
  */
-async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
+export async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
   assertClientTimestamp("completedAt", patch.completedAt, principal, nowMs);
   for (let attempt = 0; attempt < END_ATTEMPTS; attempt++) {
     const stored = await getSession(principal, sessionId, nowMs);

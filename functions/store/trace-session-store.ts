@@ -1,104 +1,174 @@
 /**
  * OpenTelemetry traces and the sessions they become. One item per trace of a tenant
- * (`OTELTRACE#<tenant>#<traceId>` / `TRACE`, keys.ts otelTraceKey) holds the session's id (the service
- * assigns it, as for any session) and the usage of the trace's inference spans by span id, so the
- * root span — which may come in a later request than its children — sums tokens over them without
- * counting a span twice (a span's entry is SET, never added to). The trace item expires with its session.
+ * (`OTELTRACE#<tenant>#<traceId>` / `TRACE`, keys.ts otelTraceKey) holds
+ * - the session's id (the service assigns it, as for any session);
+ * - how strongly the session's agent and user were named (genai-trace-plan.ts AGENT_CLAIM, USER_CLAIM), so a
+ *   later span naming them more strongly moves the session (session-revision.ts), and whether the root span
+ *   has arrived;
+ * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id —
+ *   so the root span, which may come in a later request than its children, sums tokens over them without
+ *   counting a span twice (a span's entry is SET, never added to).
+ * The trace item expires with its session, and a session's deletion deletes it (trace-record-deletion.ts).
  */
-import type { InferenceUsage, TraceStart } from "../domain/genai-trace-plan.js";
-import type { JsonObject } from "../domain/json.js";
+import { AGENT_CLAIM, type InferenceUsage, type TraceStart, USER_CLAIM } from "../domain/genai-trace-plan.js";
 import type { Principal } from "../domain/principal.js";
+import type { Session } from "../domain/session.js";
 import { isConditionFailure } from "./condition-failure.js";
 import { defineEntity } from "./entity.js";
-import { otelTraceKey, sessionKey } from "./keys.js";
+import { otelTraceKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { rememberSession } from "./session-access.js";
-import { newSessionRecord, SESSION_METADATA_ATTRIBUTE } from "./session-store.js";
-import { EXISTS, getItem, putIfAbsentItem, transact, updateItem } from "./table-operations.js";
+import { revisionItems, type SessionRevision } from "./session-revision.js";
+import { getSession, newSessionRecord } from "./session-store.js";
+import { EXISTS, getItem, putIfAbsentItem, type TransactItem, transact, updateItem } from "./table-operations.js";
 import { backoff, isTransactionConflict } from "./write-retry.js";
 
 export const OTEL_TRACE_ENTITY = "otelTrace";
 
-/** Attempts to start a trace's session while other requests' transactions on the same trace interfere. */
-const START_ATTEMPTS = 4;
+/** Attempts of a write on a trace while other requests' (or the stream consumer's) transactions interfere. */
+const ATTEMPTS = 5;
 
-/** Inference spans whose usage one UpdateItem records (each is a `#u.#sN = :uN` clause). */
-const USAGE_PER_UPDATE = 50;
+/** Model calls whose entries one UpdateItem records (each is a `#u.#sN = :uN` clause). */
+const CALLS_PER_UPDATE = 50;
+
+/** A model call of the trace as recorded. */
+export interface RecordedCall {
+  readonly usage: InferenceUsage;
+  readonly parentSpanId?: string | undefined;
+  /** The id of its `llm_decision` event. */
+  readonly eventId?: string | undefined;
+}
 
 export interface TraceSession {
   readonly sessionId: string;
+  /** Spans of the trace that have GenAI event log records (their messages join the spans' events). */
+  readonly logSpans: ReadonlySet<string>;
   /** The session's name is a stand-in until the root span arrives. */
   readonly provisionalName: boolean;
-  /** Usage of the trace's inference spans recorded so far, by span id. */
-  readonly usage: ReadonlyMap<string, InferenceUsage>;
+  readonly agentClaim: number;
+  readonly userClaim: number;
+  readonly conversationId?: string | undefined;
+  /** The model calls recorded so far, by span id. */
+  readonly calls: ReadonlyMap<string, RecordedCall>;
 }
 
 interface TraceInput {
   readonly principal: Principal;
   readonly traceId: string;
   readonly sessionId: string;
-  readonly provisionalName: boolean;
+  readonly start: TraceStart;
   readonly ttl: number;
 }
 
-function usageEntry(value: unknown): InferenceUsage {
-  if (typeof value !== "object" || value === null) return {};
-  const entry = value as Record<string, unknown>;
-  const number = (key: string) => (typeof entry[key] === "number" ? entry[key] : undefined);
+/** A recorded call as stored: its usage's numbers, `parent` and `event` (what a client sent is never read). */
+function recordedCall(value: unknown): RecordedCall {
+  const { parent, event, ...numbers } = (typeof value === "object" && value !== null ? value : {}) as Record<
+    string,
+    unknown
+  >;
   return {
-    promptTokens: number("promptTokens"),
-    completionTokens: number("completionTokens"),
-    totalTokens: number("totalTokens"),
-    cost: number("cost"),
+    usage: Object.fromEntries(Object.entries(numbers).filter(([, count]) => typeof count === "number")),
+    parentSpanId: typeof parent === "string" ? parent : undefined,
+    eventId: typeof event === "string" ? event : undefined,
   };
 }
 
-const otelTraceEntity = defineEntity<TraceSession, TraceInput>({
+/**
+ * A trace's record: its session's, or — when GenAI log records of the trace arrived before any of its spans —
+ * a placeholder holding only the spans those records belong to (`logSpans`), which the session's start
+ * takes over.
+ */
+interface TraceRecord {
+  readonly session?: TraceSession | undefined;
+  readonly logSpans: ReadonlySet<string>;
+}
+
+function logSpansOf(value: unknown): Set<string> {
+  return value instanceof Set ? new Set([...value].filter((spanId) => typeof spanId === "string")) : new Set();
+}
+
+const otelTraceEntity = defineEntity<TraceRecord, TraceInput>({
   tag: OTEL_TRACE_ENTITY,
-  fields: { sessionId: "string", provisionalName: "boolean", usage: "object" },
+  fields: {},
   storageAttributes: ["ttl"],
   key: ({ principal, traceId }) => otelTraceKey(principal.orgId, principal.environment, traceId),
-  attributes: ({ sessionId, provisionalName, ttl }) => ({ sessionId, provisionalName, usage: {}, ttl }),
-  fromFields: (fields) => ({
-    sessionId: fields.sessionId as string,
-    provisionalName: fields.provisionalName as boolean,
-    usage: new Map(Object.entries(fields.usage as object).map(([spanId, value]) => [spanId, usageEntry(value)])),
+  attributes: ({ sessionId, start, ttl }) => ({
+    sessionId,
+    provisionalName: start.provisionalName,
+    agentClaim: start.agentClaim,
+    userClaim: start.userClaim,
+    ...(start.conversationId === undefined ? {} : { conversationId: start.conversationId }),
+    usage: {},
+    ttl,
   }),
+  fromFields: (fields) => {
+    const logSpans = logSpansOf(fields.logSpans);
+    if (typeof fields.sessionId !== "string") return { logSpans };
+    const provisional = fields.provisionalName === true;
+    // A record written before claims were kept: its root fixed agent and user, else nothing did.
+    const claim = (value: unknown, rootClaim: number) =>
+      typeof value === "number" ? value : provisional ? 0 : rootClaim;
+    const usage = typeof fields.usage === "object" && fields.usage !== null ? fields.usage : {};
+    return {
+      logSpans,
+      session: {
+        sessionId: fields.sessionId,
+        logSpans,
+        provisionalName: provisional,
+        agentClaim: claim(fields.agentClaim, AGENT_CLAIM.rootSpan),
+        userClaim: claim(fields.userClaim, USER_CLAIM.rootSpan),
+        conversationId: typeof fields.conversationId === "string" ? fields.conversationId : undefined,
+        calls: new Map(Object.entries(usage).map(([spanId, value]) => [spanId, recordedCall(value)])),
+      },
+    };
+  },
 });
 
-/** The trace's stored record, read consistently, or undefined. */
-export async function getTraceSession(principal: Principal, traceId: string): Promise<TraceSession | undefined> {
-  const item = await getItem(otelTraceKey(principal.orgId, principal.environment, traceId), { consistent: true });
+function traceKey(principal: Principal, traceId: string) {
+  return otelTraceKey(principal.orgId, principal.environment, traceId);
+}
+
+async function getTraceRecord(principal: Principal, traceId: string): Promise<TraceRecord | undefined> {
+  const item = await getItem(traceKey(principal, traceId), { consistent: true });
   return item === undefined ? undefined : otelTraceEntity.fromItem(item);
+}
+
+/** The trace's session as its record says, read consistently, or undefined (no record, or no session yet). */
+export async function getTraceSession(principal: Principal, traceId: string): Promise<TraceSession | undefined> {
+  return (await getTraceRecord(principal, traceId))?.session;
 }
 
 /**
  * The session of a trace: the stored one, or a new active session started as `start` says, written in
  * one transaction with the trace's record (so two requests carrying the same new trace make one session:
- * the loser of the race reads the winner's record).
+ * the loser of the race reads the winner's record). `created` tells which.
  */
 export async function resolveTraceSession(
   principal: Principal,
   traceId: string,
   start: TraceStart,
   nowMs: number,
-): Promise<TraceSession> {
+): Promise<{ readonly trace: TraceSession; readonly created: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const known = await getTraceSession(principal, traceId);
-    if (known !== undefined) return known;
-    const created = await startTraceSession(principal, traceId, start, nowMs);
-    if (created !== undefined) return created;
+    const known = await getTraceRecord(principal, traceId);
+    if (known?.session !== undefined) return { trace: known.session, created: false };
+    const created = await startTraceSession(principal, traceId, start, known, nowMs);
+    if (created !== undefined) return { trace: created, created: true };
     // Another request's transaction on the same trace won or got in the way: read what it wrote, or try again.
-    if (attempt >= START_ATTEMPTS) throw new Error(`Could not start the session of trace ${traceId}`);
+    if (attempt >= ATTEMPTS) throw new Error(`Could not start the session of trace ${traceId}`);
     await backoff(attempt);
   }
 }
 
-/** The transaction that starts a trace's session; undefined when another request's transaction interfered. */
+/**
+ * The transaction that starts a trace's session (over the placeholder of its log records, if any, which must
+ * not have changed since read); undefined when another request's transaction interfered.
+ */
 async function startTraceSession(
   principal: Principal,
   traceId: string,
   start: TraceStart,
+  placeholder: TraceRecord | undefined,
   nowMs: number,
 ): Promise<TraceSession | undefined> {
   const { session, item, ttl } = newSessionRecord(
@@ -116,103 +186,179 @@ async function startTraceSession(
     principal,
     traceId,
     sessionId: session.id,
-    provisionalName: start.provisionalName,
+    start,
     ttl: Math.max(ttl, expiryEpochSeconds(nowMs, principal.retentionDays)),
   });
+  const logSpans = placeholder?.logSpans ?? new Set<string>();
+  const traceWrite: TransactItem =
+    placeholder === undefined
+      ? putIfAbsentItem(trace)
+      : {
+          Put: {
+            Item: { ...trace, ...(logSpans.size > 0 ? { logSpans } : {}) },
+            ConditionExpression:
+              logSpans.size > 0
+                ? "attribute_not_exists(sessionId) AND size(logSpans) = :logSpans"
+                : "attribute_not_exists(sessionId) AND attribute_not_exists(logSpans)",
+            ...(logSpans.size > 0 ? { ExpressionAttributeValues: { ":logSpans": logSpans.size } } : {}),
+          },
+        };
   try {
-    await transact([putIfAbsentItem(trace), putIfAbsentItem(item)]);
+    await transact([traceWrite, putIfAbsentItem(item)]);
   } catch (error) {
     if (isConditionFailure(error, 0) || isTransactionConflict(error)) return undefined;
     throw error;
   }
   rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
-  return { sessionId: session.id, provisionalName: start.provisionalName, usage: new Map() };
+  return {
+    sessionId: session.id,
+    logSpans,
+    provisionalName: start.provisionalName,
+    agentClaim: start.agentClaim,
+    userClaim: start.userClaim,
+    conversationId: start.conversationId,
+    calls: new Map(),
+  };
 }
 
-/** Records the usage of inference spans on the trace's record (a repeat of a span writes the same entry). */
-export async function recordInferenceUsage(
+/**
+ * Records model calls on the trace's record (a repeat of a span writes the same entry); resolves with the
+ * spans the record now says have log records (read in the same writes: a log record marked after them finds
+ * the calls recorded, see otel-log-store.ts).
+ */
+export async function recordCalls(
   principal: Principal,
   traceId: string,
-  usage: ReadonlyMap<string, InferenceUsage>,
-): Promise<void> {
-  const entries = [...usage];
-  for (let start = 0; start < entries.length; start += USAGE_PER_UPDATE) {
+  calls: ReadonlyMap<string, RecordedCall>,
+): Promise<ReadonlySet<string>> {
+  const entries = [...calls];
+  let logSpans: ReadonlySet<string> = new Set();
+  for (let start = 0; start < entries.length; start += CALLS_PER_UPDATE) {
     const names: Record<string, string> = { "#usage": "usage" };
     const values: Record<string, unknown> = {};
-    const clauses = entries.slice(start, start + USAGE_PER_UPDATE).map(([spanId, entry], index) => {
+    const clauses = entries.slice(start, start + CALLS_PER_UPDATE).map(([spanId, call], index) => {
       // Span ids are 16 hex digits (checked when read): only ever a placeholder's value.
       names[`#s${index}`] = spanId;
-      values[`:u${index}`] = Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
+      values[`:u${index}`] = { ...call.usage, parent: call.parentSpanId, event: call.eventId };
       return `#usage.#s${index} = :u${index}`;
     });
-    await updateItem({
-      Key: otelTraceKey(principal.orgId, principal.environment, traceId),
+    const updated = await updateItem({
+      Key: traceKey(principal, traceId),
       UpdateExpression: `SET ${clauses.join(", ")}`,
       ConditionExpression: EXISTS,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+      ReturnValues: "ALL_NEW",
     });
+    logSpans = logSpansOf(updated?.logSpans);
   }
+  return logSpans;
 }
 
 /**
- * The root span's name replaces the stand-in a session started from its children got, and its metadata the
- * children's (the caller merges them). The stream consumer
- * counts the session's events in transactions of its own, so a conflict is likely and retried.
+ * Marks spans of a trace as having GenAI log records (creating the trace's placeholder record if no span of
+ * it arrived yet); resolves with the trace's session id, if it has one, and the event ids of its model calls
+ * recorded so far — read in the same write, so a model call recorded after it finds the mark.
  */
-export async function nameTraceSession(
+export async function markLogSpans(
   principal: Principal,
   traceId: string,
-  sessionId: string,
-  name: string,
-  metadata: JsonObject,
-): Promise<void> {
+  spanIds: readonly string[],
+  nowMs: number,
+): Promise<{ readonly sessionId?: string | undefined; readonly eventIds: ReadonlyMap<string, string> }> {
+  const updated = await updateItem({
+    Key: traceKey(principal, traceId),
+    UpdateExpression:
+      "ADD logSpans :spans SET #entity = if_not_exists(#entity, :entity), #ttl = if_not_exists(#ttl, :ttl)",
+    ExpressionAttributeNames: { "#entity": "entity", "#ttl": "ttl" },
+    ExpressionAttributeValues: {
+      ":spans": new Set(spanIds),
+      ":entity": OTEL_TRACE_ENTITY,
+      ":ttl": expiryEpochSeconds(nowMs, principal.retentionDays),
+    },
+    ReturnValues: "ALL_NEW",
+  });
+  const record = updated === undefined ? undefined : otelTraceEntity.fromItem(updated);
+  const eventIds = new Map<string, string>();
+  for (const [spanId, call] of record?.session?.calls ?? []) {
+    if (call.eventId !== undefined) eventIds.set(spanId, call.eventId);
+  }
+  return { sessionId: record?.session?.sessionId, eventIds };
+}
+
+/** What a request's spans change of a trace's session and record, given both as stored. */
+export interface TraceRevision {
+  readonly session: SessionRevision;
+  readonly agentClaim: number;
+  readonly userClaim: number;
+  readonly conversationId?: string | undefined;
+  /** The root span arrived: the name is no longer a stand-in. */
+  readonly rootArrived: boolean;
+}
+
+/** The record's update of a revision, conditioned on the claims as read (a concurrent revision re-plans). */
+function traceRevisionItem(principal: Principal, traceId: string, read: TraceSession, revision: TraceRevision) {
+  const values: Record<string, unknown> = {
+    ":agentClaim": revision.agentClaim,
+    ":userClaim": revision.userClaim,
+    ":readAgentClaim": read.agentClaim,
+    ":readUserClaim": read.userClaim,
+  };
+  const sets = ["agentClaim = :agentClaim", "userClaim = :userClaim"];
+  if (revision.rootArrived) {
+    values[":false"] = false;
+    sets.push("provisionalName = :false");
+  }
+  if (revision.conversationId !== undefined) {
+    values[":conversationId"] = revision.conversationId;
+    sets.push("conversationId = :conversationId");
+  }
+  const unchanged = (attribute: string, value: string) =>
+    `(${attribute} = ${value} OR attribute_not_exists(${attribute}))`;
+  return {
+    Update: {
+      Key: traceKey(principal, traceId),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: `${EXISTS} AND ${unchanged("agentClaim", ":readAgentClaim")} AND ${unchanged("userClaim", ":readUserClaim")}`,
+      ExpressionAttributeValues: values,
+    },
+  } satisfies TransactItem;
+}
+
+/**
+ * Applies what a request's spans change of a trace's session (`decide`, given the record and the session as
+ * read, says what; undefined: nothing): the session's revision and the record's claims in one transaction.
+ * A concurrent change (another request on the trace, the stream consumer counting the session) fails it on
+ * its conditions: it is read and decided again. Resolves with the record as it now is.
+ */
+export async function reviseTraceSession(
+  principal: Principal,
+  traceId: string,
+  decide: (trace: TraceSession, session: Session) => TraceRevision | undefined,
+  nowMs: number,
+): Promise<TraceSession> {
   for (let attempt = 1; ; attempt++) {
+    const trace = await getTraceSession(principal, traceId);
+    if (trace === undefined) throw new Error(`The record of trace ${traceId} has no session`);
+    const session = await getSession(principal, trace.sessionId, nowMs);
+    const revision = decide(trace, session);
+    if (revision === undefined) return trace;
     try {
-      await renameTransaction(principal, traceId, sessionId, name, metadata);
-      return;
+      await transact([
+        ...revisionItems(session, revision.session, nowMs),
+        traceRevisionItem(principal, traceId, trace, revision),
+      ]);
+      return {
+        ...trace,
+        agentClaim: revision.agentClaim,
+        userClaim: revision.userClaim,
+        provisionalName: trace.provisionalName && !revision.rootArrived,
+        conversationId: revision.conversationId ?? trace.conversationId,
+      };
     } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= START_ATTEMPTS) throw error;
+      const retryable = isTransactionConflict(error) || isConditionFailure(error);
+      if (!retryable || attempt >= ATTEMPTS) throw error;
       await backoff(attempt);
     }
   }
-}
-
-function renameTransaction(
-  principal: Principal,
-  traceId: string,
-  sessionId: string,
-  name: string,
-  metadata: JsonObject,
-) {
-  return transact([
-    {
-      Update: {
-        Key: sessionKey(sessionId),
-        UpdateExpression: "SET #name = :name, #metadata = :metadata",
-        ConditionExpression: `${EXISTS} AND #orgId = :orgId AND #environment = :environment`,
-        ExpressionAttributeNames: {
-          "#name": "name",
-          "#metadata": SESSION_METADATA_ATTRIBUTE,
-          "#orgId": "orgId",
-          "#environment": "environment",
-        },
-        ExpressionAttributeValues: {
-          ":name": name,
-          ":metadata": JSON.stringify(metadata),
-          ":orgId": principal.orgId,
-          ":environment": principal.environment,
-        },
-      },
-    },
-    {
-      Update: {
-        Key: otelTraceKey(principal.orgId, principal.environment, traceId),
-        UpdateExpression: "SET #provisionalName = :false",
-        ConditionExpression: EXISTS,
-        ExpressionAttributeNames: { "#provisionalName": "provisionalName" },
-        ExpressionAttributeValues: { ":false": false },
-      },
-    },
-  ]);
 }

@@ -1,26 +1,47 @@
 /**
  * How the spans of one trace become a session and its events under the GenAI semantic conventions
- * (functions/domain/genai-trace-plan.ts, genai-messages.ts; the table in docs/otel.md): every row of the
- * mapping, under the current and the ≤ v1.36 attribute names.
+ * (functions/otel/dialects/genai-semconv.ts read by functions/domain/genai-trace-plan.ts, genai-messages.ts;
+ * the table in docs/otel.md): every row of the mapping, under the current and the ≤ v1.36 attribute names.
+ * The planner takes normalised spans; the helpers below normalise the raw spans of each case first.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerText, attributeJson, spanMessages } from "../../functions/domain/genai-messages.js";
+import type { InferenceUsage } from "../../functions/domain/genai-span.js";
 import {
+  AGENT_CLAIM,
   ANONYMOUS_USER,
   ANSWER_CHARS,
-  inferenceUsage,
-  planTraces,
+  spanEvents as normalisedSpanEvents,
+  traceEnd as normalisedTraceEnd,
+  traceStart as normalisedTraceStart,
+  planTraces as planNormalised,
   sessionTotals,
-  spanEvents,
   storableName,
-  traceEnd,
-  traceStart,
   UNKNOWN_AGENT,
+  USER_CLAIM,
 } from "../../functions/domain/genai-trace-plan.js";
 import { LIMITS } from "../../functions/domain/limits.js";
 import type { AttributeValue, OtelSpan } from "../../functions/domain/otel-span.js";
+import { genAiSemconv } from "../../functions/otel/dialects/genai-semconv.js";
+import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { id, OTHER_TRACE_ID, span, T0, TRACE_ID } from "./otlp-fixtures.js";
+
+const planTraces = (spans: readonly OtelSpan[]) => planNormalised(spans.map(normaliseSpan));
+const traceStart = (traceId: string, spans: readonly OtelSpan[]) =>
+  normalisedTraceStart(traceId, spans.map(normaliseSpan));
+const traceEnd = (root: OtelSpan) => normalisedTraceEnd(normaliseSpan(root));
+const spanEvents = (subject: OtelSpan, isRoot: boolean) => normalisedSpanEvents(normaliseSpan(subject), isRoot);
+/** The usage the GenAI conventions read from a model call's attributes. */
+const inferenceUsage = (attributes: Map<string, AttributeValue>): InferenceUsage => {
+  const usage = genAiSemconv.read(
+    span({ spanId: id(9), name: "chat m", attributes: Object.fromEntries(attributes) }),
+  ).usage;
+  return usage ?? {};
+};
+/** The usage of a plan's model calls. */
+const usageOf = (plan: ReturnType<typeof planTraces>[number] | undefined) =>
+  (plan?.inference ?? []).map((call) => call.usage);
 
 const ROOT = id(1);
 
@@ -74,6 +95,8 @@ describe("the session's start (traceStart)", () => {
       name: "invoke_agent travel-planner",
       agentName: "travel-planner",
       userId: "u-42",
+      agentClaim: AGENT_CLAIM.rootSpan,
+      userClaim: USER_CLAIM.rootSpan,
       startedAtMs: T0,
       provisionalName: false,
       metadata: {
@@ -273,7 +296,7 @@ describe("usage and the session's totals", () => {
           ["gen_ai.usage.total_tokens", 11],
         ]),
       ),
-    ).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 11, cost: undefined });
+    ).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 11 });
     expect(inferenceUsage(new Map())).toEqual({});
     expect(inferenceUsage(new Map([["gen_ai.usage.input_tokens", -5]]))).toMatchObject({ promptTokens: undefined });
   });
@@ -301,6 +324,8 @@ describe("usage and the session's totals", () => {
       promptTokens: 11,
       completionTokens: 2,
       totalTokens: 3,
+      cacheReadTokens: undefined,
+      cacheCreationTokens: undefined,
       estimatedCost: 5,
     });
     expect(sessionTotals([{ cost: 0.5 }, { cost: 0.25 }], 5).estimatedCost).toBe(0.75);
@@ -309,6 +334,8 @@ describe("usage and the session's totals", () => {
       promptTokens: undefined,
       completionTokens: undefined,
       totalTokens: undefined,
+      cacheReadTokens: undefined,
+      cacheCreationTokens: undefined,
       estimatedCost: undefined,
     });
   });
@@ -328,8 +355,8 @@ describe("usage and the session's totals", () => {
       chat(id(3), { "gen_ai.usage.prompt_tokens": 10, "gen_ai.usage.completion_tokens": 5 }),
     ];
     const [plan] = planTraces(spans);
-    expect([...(plan?.usage.keys() ?? [])].sort()).toEqual([id(2), id(3)]);
-    expect(sessionTotals(plan?.usage.values() ?? [], plan?.end?.rootCost)).toMatchObject({
+    expect((plan?.inference ?? []).map((call) => call.spanId).sort()).toEqual([id(2), id(3)]);
+    expect(sessionTotals(usageOf(plan), plan?.end?.rootCost)).toMatchObject({
       promptTokens: 110,
       completionTokens: 55,
       totalTokens: 165,
@@ -356,7 +383,7 @@ describe("usage and the session's totals", () => {
           ];
           const [plan] = planTraces(spans);
           const inference = children.filter((child) => child.inference);
-          const totals = sessionTotals(plan?.usage.values() ?? []);
+          const totals = sessionTotals(usageOf(plan));
           const prompt = inference.reduce((sum, child) => sum + child.input, 0);
           const completion = inference.reduce((sum, child) => sum + child.output, 0);
           expect(totals.promptTokens).toBe(inference.length === 0 ? undefined : prompt);

@@ -6,13 +6,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  ANONYMOUS_USER,
-  INFERENCE_OPERATIONS,
-  planTraces,
-  UNKNOWN_AGENT,
-} from "../../functions/domain/genai-trace-plan.js";
+import { ANONYMOUS_USER, planTraces, UNKNOWN_AGENT } from "../../functions/domain/genai-trace-plan.js";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { INFERENCE_OPERATIONS } from "../../functions/otel/dialects/genai-semconv.js";
+import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { MAX_DEPTH } from "../../functions/otel/otlp-protobuf.js";
 import { ATTRIBUTE_DEPTH, readExportRequest } from "../../functions/otel/otlp-spans.js";
 
@@ -85,10 +82,13 @@ describe("docs/otel.md", () => {
     const { spans, refused } = readExportRequest(JSON.parse(body as string));
     expect(refused).toEqual([]);
     expect(spans).toHaveLength(2);
-    const [plan] = planTraces(spans);
+    const [plan] = planTraces(spans.map(normaliseSpan));
     expect(plan?.start).toMatchObject({ agentName: "travel-planner", provisionalName: false });
     expect(plan?.end?.status).toBe("completed");
     expect(plan?.events.map((planned) => planned.event.eventType)).toEqual(["llm_decision"]);
-    expect(plan?.usage.get("53995c3f42cd8ad8")).toMatchObject({ promptTokens: 412, completionTokens: 38 });
+    expect(plan?.inference.find((call) => call.spanId === "53995c3f42cd8ad8")?.usage).toMatchObject({
+      promptTokens: 412,
+      completionTokens: 38,
+    });
   });
 });

@@ -14,11 +14,15 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planTraces } from "../../functions/domain/genai-trace-plan.js";
+import { planTraces as planNormalised } from "../../functions/domain/genai-trace-plan.js";
+import type { OtelSpan } from "../../functions/domain/otel-span.js";
+import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { MAX_DEPTH, ProtobufDecodeError } from "../../functions/otel/otlp-protobuf.js";
 import { ATTRIBUTE_DEPTH, readExportRequest } from "../../functions/otel/otlp-spans.js";
 import { decodeExportTraceRequest } from "../../functions/otel/trace-signal.js";
 import { encodeRequest, id, jsonRequest, jsonSpan, otlpRoot, requestType, T0, TRACE_ID } from "./otlp-fixtures.js";
+
+const planTraces = (spans: readonly OtelSpan[]) => planNormalised(spans.map(normaliseSpan));
 
 /** JSON-comparable: bigint and Long as decimal text, bytes as base64. */
 function normalized(value: unknown): unknown {

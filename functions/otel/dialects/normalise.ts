@@ -1,0 +1,36 @@
+/**
+ * Which dialect reads a span, and the span in the normalised form the planner takes. The dialects, most
+ * specific first: a span carrying several (the AI SDK's model-call spans also carry `gen_ai.*`; OpenLLMetry's
+ * carry the GenAI conventions) is read by the most specific one alone — what it is, its usage, its content —
+ * so nothing is counted twice; what it says of the run (agent, user, session) is taken from every dialect it
+ * carries, the most specific first.
+ */
+import type { Dialect, GenAiSpan, SpanIdentity } from "../../domain/genai-span.js";
+import type { JsonObject } from "../../domain/json.js";
+import type { OtelSpan } from "../../domain/otel-span.js";
+import { genAiSemconv } from "./genai-semconv.js";
+import { openInference } from "./openinference.js";
+import { openLlmetry } from "./openllmetry.js";
+import { vercelAi } from "./vercel-ai.js";
+
+export const DIALECTS: readonly Dialect[] = [vercelAi, openInference, openLlmetry, genAiSemconv];
+
+const IDENTITY_FIELDS = ["agentName", "agentId", "userId", "conversationId"] as const;
+
+function mergedIdentity(span: OtelSpan, first: SpanIdentity): SpanIdentity {
+  const identity: { -readonly [K in keyof SpanIdentity]: SpanIdentity[K] } = { ...first };
+  let metadata: JsonObject | undefined = first.metadata;
+  for (const dialect of DIALECTS) {
+    const other = dialect.identity(span);
+    for (const field of IDENTITY_FIELDS) identity[field] ??= other[field];
+    if (other.metadata !== undefined) metadata = { ...other.metadata, ...metadata };
+  }
+  return { ...identity, metadata };
+}
+
+/** The span as the planner reads it. */
+export function normaliseSpan(span: OtelSpan): GenAiSpan {
+  const dialect = DIALECTS.find((candidate) => candidate.recognises(span)) ?? genAiSemconv;
+  const facts = dialect.read(span);
+  return { ...facts, ...mergedIdentity(span, facts), span, dialect: dialect.name };
+}

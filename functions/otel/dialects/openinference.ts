@@ -1,0 +1,136 @@
+/**
+ * OpenInference (Arize Phoenix; its instrumentations of OpenAI, LangChain, LlamaIndex, CrewAI, DSPy, the
+ * OpenAI Agents SDK…): `openinference.span.kind` says what a span is (LLM, EMBEDDING, TOOL, AGENT, CHAIN…);
+ * `llm.*` attributes a model call (messages flattened as `llm.input_messages.<n>.message.<field>`),
+ * `tool.name` with `input.value` / `output.value` a tool call; `session.id`, `user.id`, `metadata` and
+ * `agent.name` the run. The root CHAIN or AGENT span names the agent when no `agent.name` does.
+ * Table: docs/otel.md.
+ */
+
+import { answerText, attributeJson } from "../../domain/genai-messages.js";
+import {
+  type Dialect,
+  isJsonObject,
+  jsonAttribute,
+  objectAttribute,
+  ownString,
+  type SpanFacts,
+  type SpanIdentity,
+  type SpanRole,
+  unflattened,
+  usageFrom,
+  usdCost,
+} from "../../domain/genai-span.js";
+import type { JsonValue } from "../../domain/json.js";
+import {
+  type Attributes,
+  firstString,
+  numberAttribute,
+  type OtelSpan,
+  stringAttribute,
+} from "../../domain/otel-span.js";
+
+const KIND = "openinference.span.kind";
+const ROLES: Readonly<Record<string, { role: SpanRole; operation?: string }>> = {
+  LLM: { role: "inference", operation: "chat" },
+  EMBEDDING: { role: "inference", operation: "embeddings" },
+  TOOL: { role: "tool", operation: "execute_tool" },
+  AGENT: { role: "agent", operation: "invoke_agent" },
+};
+const RUN_KINDS = ["AGENT", "CHAIN"];
+
+function kindOf(span: OtelSpan): string {
+  return (stringAttribute(span.attributes, KIND) ?? "").toUpperCase();
+}
+
+function identity(span: OtelSpan): SpanIdentity {
+  const attributes = span.attributes;
+  const metadata = objectAttribute(attributes, "metadata");
+  const kind = kindOf(span);
+  // The root of the run (an agent, or the application's chain) names the agent; an agent span anywhere does.
+  const runName =
+    kind === "AGENT" || (span.parentSpanId === undefined && RUN_KINDS.includes(kind)) ? span.name : undefined;
+  return {
+    agentName: stringAttribute(attributes, "agent.name") ?? (runName === "" ? undefined : runName),
+    userId: stringAttribute(attributes, "user.id") ?? ownString(metadata, ["user_id", "userId"]),
+    conversationId:
+      stringAttribute(attributes, "session.id") ??
+      ownString(metadata, ["session_id", "sessionId", "thread_id", "conversation_id"]),
+    metadata: metadata === undefined ? undefined : { "openinference.metadata": metadata },
+  };
+}
+
+/** The messages flattened as `<prefix><n>.message.<field>` (role, content, tool_calls…). */
+function messages(attributes: Attributes, prefix: string): JsonValue[] | undefined {
+  return unflattened(attributes, prefix)?.map((entry) =>
+    isJsonObject(entry) && isJsonObject(entry.message) ? entry.message : entry,
+  );
+}
+
+/** LangChain's serialised objects (`{lc, type: "constructor", kwargs}`) read as their content. */
+function unwrapped(value: JsonValue | undefined): JsonValue | undefined {
+  let current = value;
+  for (let depth = 0; depth < 3 && isJsonObject(current); depth++) {
+    if (Object.keys(current).length === 1 && Object.hasOwn(current, "output")) current = current.output;
+    else if (current.type === "constructor" && Object.hasOwn(current, "lc") && isJsonObject(current.kwargs)) {
+      const content = Object.hasOwn(current.kwargs, "content") ? current.kwargs.content : undefined;
+      current = typeof content === "string" ? (attributeJson(content) ?? content) : (content ?? current.kwargs);
+    } else break;
+  }
+  return current;
+}
+
+function invocationParameter(attributes: Attributes, key: string): number | undefined {
+  const parameters = objectAttribute(attributes, "llm.invocation_parameters");
+  const value = parameters !== undefined && Object.hasOwn(parameters, key) ? parameters[key] : undefined;
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function read(span: OtelSpan): SpanFacts {
+  const attributes = span.attributes;
+  const { role, operation } = Object.hasOwn(ROLES, kindOf(span))
+    ? (ROLES[kindOf(span)] as { role: SpanRole; operation?: string })
+    : { role: "other" as const, operation: undefined };
+  const base = { role, operation, ...identity(span) };
+  if (role === "tool") {
+    return {
+      ...base,
+      toolName: stringAttribute(attributes, "tool.name") ?? span.name,
+      toolArguments: unwrapped(jsonAttribute(attributes, "input.value")),
+      toolResult: unwrapped(jsonAttribute(attributes, "output.value")),
+      cost: usdCost(numberAttribute(attributes, "llm.cost.total")),
+    };
+  }
+  const usage = usageFrom(attributes, {
+    prompt: ["llm.token_count.prompt"],
+    completion: ["llm.token_count.completion"],
+    total: ["llm.token_count.total"],
+    cacheRead: ["llm.token_count.prompt_details.cache_read"],
+    cacheCreation: ["llm.token_count.prompt_details.cache_write"],
+    cost: ["llm.cost.total"],
+  });
+  if (role !== "inference") return { ...base, usage };
+  const output = messages(attributes, "llm.output_messages.") ?? jsonAttribute(attributes, "output.value");
+  return {
+    ...base,
+    provider: firstString(attributes, ["llm.provider", "llm.system"]),
+    model: firstString(attributes, ["llm.model_name", "llm.request.model_name", "embedding.model_name"]),
+    responseModel: stringAttribute(attributes, "llm.response.model_name"),
+    finishReasons: jsonAttribute(attributes, "llm.finish_reason"),
+    temperature: invocationParameter(attributes, "temperature"),
+    maxTokens:
+      invocationParameter(attributes, "max_tokens") ?? invocationParameter(attributes, "max_completion_tokens"),
+    topP: invocationParameter(attributes, "top_p"),
+    usage,
+    inputMessages: messages(attributes, "llm.input_messages.") ?? jsonAttribute(attributes, "input.value"),
+    outputMessages: output,
+    answer: answerText(messages(attributes, "llm.output_messages.")),
+  };
+}
+
+export const openInference: Dialect = {
+  name: "openinference",
+  recognises: (span) => stringAttribute(span.attributes, KIND) !== undefined,
+  read,
+  identity,
+};

@@ -1,0 +1,131 @@
+/**
+ * OpenLLMetry (Traceloop's SDKs and instrumentations, Node.js and Python): `traceloop.span.kind` says what a
+ * span of the app is (`workflow`, `task`, `agent`, `tool`), with `traceloop.entity.name`, `…input`,
+ * `…output`; model calls carry the GenAI conventions, in older releases with the messages flattened as
+ * `gen_ai.prompt.<n>.*` / `gen_ai.completion.<n>.*` and `llm.request.type`. Of any span: the run's user and
+ * session in `traceloop.association.properties.*`. Table: docs/otel.md.
+ */
+import { answerText } from "../../domain/genai-messages.js";
+import {
+  type Dialect,
+  isJsonObject,
+  jsonAttribute,
+  prefixedObject,
+  type SpanFacts,
+  type SpanIdentity,
+  unflattened,
+  usageFrom,
+} from "../../domain/genai-span.js";
+import type { JsonValue } from "../../domain/json.js";
+import { type Attributes, firstString, type OtelSpan, stringAttribute } from "../../domain/otel-span.js";
+import { SEMCONV_USAGE, semconvInference } from "./genai-semconv.js";
+
+const KIND = "traceloop.span.kind";
+const ASSOCIATION = "traceloop.association.properties.";
+const USER_KEYS = ["userId", "user_id"];
+const SESSION_KEYS = [
+  "sessionId",
+  "session_id",
+  "conversationId",
+  "conversation_id",
+  "chatId",
+  "chat_id",
+  "threadId",
+  "thread_id",
+];
+const REQUEST_TYPES: Readonly<Record<string, string>> = {
+  chat: "chat",
+  completion: "text_completion",
+  embedding: "embeddings",
+};
+
+function association(attributes: Attributes, keys: readonly string[]): string | undefined {
+  return firstString(
+    attributes,
+    keys.map((key) => `${ASSOCIATION}${key}`),
+  );
+}
+
+function kindOf(span: OtelSpan): string | undefined {
+  return stringAttribute(span.attributes, KIND);
+}
+
+function identity(span: OtelSpan): SpanIdentity {
+  const attributes = span.attributes;
+  const kind = kindOf(span);
+  const entity = stringAttribute(attributes, "traceloop.entity.name");
+  // An agent span names its agent; the root workflow names the run when nothing else does.
+  const runName =
+    kind === "agent"
+      ? entity
+      : kind === "workflow" && span.parentSpanId === undefined
+        ? (entity ?? stringAttribute(attributes, "traceloop.workflow.name"))
+        : undefined;
+  return {
+    agentName: runName,
+    userId: association(attributes, USER_KEYS),
+    conversationId: association(attributes, SESSION_KEYS),
+    metadata: prefixedObject(attributes, ASSOCIATION, "traceloop.association.properties"),
+  };
+}
+
+/** A decorated function's input: `{args: [], kwargs: {...}}` reads as its keyword arguments. */
+function entityInput(attributes: Attributes): JsonValue | undefined {
+  const input = jsonAttribute(attributes, "traceloop.entity.input");
+  if (!isJsonObject(input) || !isJsonObject(input.kwargs)) return input;
+  const args = input.args;
+  return Array.isArray(args) && args.length > 0 ? input : input.kwargs;
+}
+
+function read(span: OtelSpan): SpanFacts {
+  const attributes = span.attributes;
+  const kind = kindOf(span);
+  const base = identity(span);
+  if (kind === "tool") {
+    return {
+      ...base,
+      role: "tool",
+      operation: "execute_tool",
+      toolName: stringAttribute(attributes, "traceloop.entity.name") ?? span.name.replace(/\.tool$/, ""),
+      toolArguments: entityInput(attributes),
+      toolResult: jsonAttribute(attributes, "traceloop.entity.output"),
+    };
+  }
+  const usage = usageFrom(attributes, {
+    ...SEMCONV_USAGE,
+    total: ["llm.usage.total_tokens", ...SEMCONV_USAGE.total],
+  });
+  if (kind !== undefined) {
+    return {
+      ...base,
+      role: kind === "agent" ? "agent" : "other",
+      operation: kind === "agent" ? "invoke_agent" : kind,
+      usage,
+    };
+  }
+  // A model call of the instrumentations.
+  const requestType = stringAttribute(attributes, "llm.request.type") ?? "chat";
+  const semconv = semconvInference(span);
+  const input = unflattened(attributes, "gen_ai.prompt.");
+  const output = unflattened(attributes, "gen_ai.completion.");
+  return {
+    ...semconv,
+    ...base,
+    role: "inference",
+    operation: Object.hasOwn(REQUEST_TYPES, requestType) ? REQUEST_TYPES[requestType] : requestType,
+    usage,
+    inputMessages: input ?? semconv.inputMessages,
+    outputMessages: output ?? semconv.outputMessages,
+    answer: output === undefined ? semconv.answer : answerText(output),
+  };
+}
+
+export const openLlmetry: Dialect = {
+  name: "openllmetry",
+  recognises: (span) =>
+    kindOf(span) !== undefined ||
+    stringAttribute(span.attributes, "llm.request.type") !== undefined ||
+    [...span.attributes.keys()].some((key) => key.startsWith("gen_ai.prompt.") || key.startsWith("gen_ai.completion.")),
+  read,
+  identity,
+};
