@@ -324,6 +324,24 @@ export const routes = [
     payloadAccess: "write",
   },
   {
+    id: "ExportLogs",
+    method: "POST",
+    path: "/api/otel/v1/logs",
+    entry: "functions/otel/export-logs.ts",
+    auth: EXPORT_ROUTE_AUTH,
+    tableGrants: [
+      ...apiKeyAuthentication,
+      // The records of each span: written, then read back to attach their messages.
+      { actions: ["dynamodb:BatchWriteItem", "dynamodb:Query"], partitions: [P.otelLog] },
+      // Their spans marked on the trace's record (a placeholder when no span of the trace arrived yet).
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.otelTrace] },
+      // The model calls' events, read and put again with the messages.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.ingest,
+    payloadAccess: "write",
+  },
+  {
     id: "GetSession",
     method: "GET",
     path: "/api/sdk/sessions/{id}",

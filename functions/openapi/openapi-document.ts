@@ -25,6 +25,8 @@ import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.j
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
 import {
+  exportLogsServiceRequest,
+  exportLogsServiceResponse,
   exportTraceServiceRequest,
   exportTraceServiceResponse,
   otlpAnyValue,
@@ -118,6 +120,7 @@ export type RequestBodyName = keyof typeof REQUEST_BODIES;
  */
 export const PROTOCOL_BODIES = {
   ExportTraceServiceRequest: exportTraceServiceRequest,
+  ExportLogsServiceRequest: exportLogsServiceRequest,
 } as const satisfies Record<string, z.core.$ZodType>;
 export type ProtocolBodyName = keyof typeof PROTOCOL_BODIES;
 
@@ -150,6 +153,7 @@ export const RESPONSE_BODIES = {
   Me: meResponse,
   OpenApiDocument: openApiDocumentResponse,
   ExportTraceServiceResponse: exportTraceServiceResponse,
+  ExportLogsServiceResponse: exportLogsServiceResponse,
 } as const satisfies Record<string, z.ZodType>;
 export type ResponseBodyName = keyof typeof RESPONSE_BODIES;
 
@@ -337,11 +341,13 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
       "`OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/otel` with `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <API key>`. " +
       "Takes an ExportTraceServiceRequest (https://opentelemetry.io/docs/specs/otlp/#otlphttp) as " +
       "`application/x-protobuf` or `application/json` (the OTLP JSON mapping), `Content-Encoding: gzip` allowed, " +
-      `at most ${LIMITS.otlpSpans} spans. Each trace becomes a session of the key's organisation and environment, ` +
-      "its GenAI spans (`gen_ai.operation.name`: chat, execute_tool, invoke_agent, …) events keyed by their span " +
-      "id, so an exporter's retry stores nothing twice (no `Idempotency-Key`); the root span ends the session " +
-      "(docs/otel.md). Spans that cannot be read or stored are refused one by one and counted in " +
-      "`partialSuccess` of a 200; the answer is in the request's encoding.",
+      `at most ${LIMITS.otlpSpans} spans of at most ${LIMITS.otlpTraces} traces (one rate-limit request per trace). ` +
+      "Each trace becomes a session of the key's organisation and environment, its GenAI spans — under the " +
+      "GenAI semantic conventions, OpenInference, OpenLLMetry/Traceloop or the Vercel AI SDK's own shapes — " +
+      "events keyed by their span id, so an exporter's retry stores nothing twice (no `Idempotency-Key`); " +
+      "the agent and user come from whichever span names them, the root span ends the session (docs/otel.md). " +
+      "Spans that cannot be read or stored, and those of traces past the limit, are refused one by one and " +
+      "counted in `partialSuccess` of a 200; the answer is in the request's encoding.",
     tag: "OpenTelemetry",
     protocolBody: { name: "ExportTraceServiceRequest", binaryMediaType: "application/x-protobuf" },
     success: {
@@ -371,8 +377,48 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
       },
       503: {
         reason:
-          "The service could not store the export now (a dependency failed, writes kept conflicting): retry after " +
-          "`Retry-After` seconds, as OTLP exporters do; a retry stores nothing twice.",
+          "The service could not store the export now (a dependency failed, writes kept conflicting, the request " +
+          "ran out of time): retry after `Retry-After` seconds, as OTLP exporters do; a retry stores nothing twice.",
+        message: "The export could not be stored now; retry after the Retry-After delay",
+      },
+    },
+  },
+  ExportLogs: {
+    summary: "Export OTLP logs",
+    description:
+      "The OTLP/HTTP log receiver (same `OTEL_EXPORTER_OTLP_ENDPOINT` and headers as traces): takes an " +
+      "ExportLogsServiceRequest as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` " +
+      `allowed, at most ${LIMITS.otlpLogRecords} log records. GenAI event log records (the messages of a model ` +
+      "call that instrumentations such as `@opentelemetry/instrumentation-openai` emit apart from its span) join " +
+      "the `llm_decision` of their span by trace and span id, whichever arrives first; every other record is " +
+      "refused on its own in `partialSuccess` of a 200 — never a 4xx for the whole export (docs/otel.md).",
+    tag: "OpenTelemetry",
+    protocolBody: { name: "ExportLogsServiceRequest", binaryMediaType: "application/x-protobuf" },
+    success: {
+      status: 200,
+      description:
+        "An ExportLogsServiceResponse: `{}` when every record was kept, else `partialSuccess` with the count of " +
+        "refused records and why. An exporter must not retry a 200.",
+      body: "ExportLogsServiceResponse",
+    },
+    errors: {
+      400: {
+        reason:
+          "The body does not decode, its envelope is not an ExportLogsServiceRequest, or it holds more than " +
+          `${LIMITS.otlpLogRecords} log records; nothing is stored.`,
+        message: "Not an OTLP ExportLogsServiceRequest: resourceLogs must be an array",
+      },
+      413: {
+        reason: `The body is over ${LIMITS.eventBodyBytes} bytes, once decompressed.`,
+        message: `Request body is ${LIMITS.eventBodyBytes + 1024} bytes; the limit is ${LIMITS.eventBodyBytes} bytes`,
+      },
+      415: {
+        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
+        message: "Send OTLP logs as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+      },
+      503: {
+        reason:
+          "The service could not store the export now: retry after `Retry-After` seconds; a retry stores nothing twice.",
         message: "The export could not be stored now; retry after the Retry-After delay",
       },
     },

@@ -8,7 +8,12 @@ import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import type { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
-import type { exportTraceServiceRequest, exportTraceServiceResponse } from "../schemas/otlp-schemas.js";
+import type {
+  exportLogsServiceRequest,
+  exportLogsServiceResponse,
+  exportTraceServiceRequest,
+  exportTraceServiceResponse,
+} from "../schemas/otlp-schemas.js";
 import type {
   agentListResponse,
   agentStatsResponse,
@@ -102,6 +107,54 @@ export const requestExamples = {
       },
     ],
   } satisfies z.input<typeof exportTraceServiceRequest>,
+  ExportLogsServiceRequest: {
+    resourceLogs: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
+        scopeLogs: [
+          {
+            scope: { name: "@opentelemetry/instrumentation-openai", version: "0.22.0" },
+            logRecords: [
+              {
+                timeUnixNano: "1795341600100000000",
+                severityNumber: 9,
+                attributes: [
+                  { key: "event.name", value: { stringValue: "gen_ai.user.message" } },
+                  { key: "gen_ai.system", value: { stringValue: "openai" } },
+                ],
+                body: { kvlistValue: { values: [{ key: "content", value: { stringValue: "Where is my order?" } }] } },
+                traceId: TRACE_ID,
+                spanId: "b7ad6b7169203331",
+              },
+              {
+                timeUnixNano: "1795341601300000000",
+                severityNumber: 9,
+                attributes: [{ key: "event.name", value: { stringValue: "gen_ai.choice" } }],
+                body: {
+                  kvlistValue: {
+                    values: [
+                      { key: "index", value: { intValue: "0" } },
+                      { key: "finish_reason", value: { stringValue: "stop" } },
+                      {
+                        key: "message",
+                        value: {
+                          kvlistValue: {
+                            values: [{ key: "content", value: { stringValue: "It ships tomorrow." } }],
+                          },
+                        },
+                      },
+                    ],
+                  },
+                },
+                traceId: TRACE_ID,
+                spanId: "b7ad6b7169203331",
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  } satisfies z.input<typeof exportLogsServiceRequest>,
   CreateSessionRequest: {
     name: "Refund request",
     agentName: "support-bot",
@@ -363,6 +416,13 @@ export const responseExamples = {
       errorMessage: "1 span refused: span 2c6f1f0a9d3b4e11: endTimeUnixNano must not be before startTimeUnixNano",
     },
   } satisfies z.output<typeof exportTraceServiceResponse>,
+  ExportLogs: {
+    partialSuccess: {
+      rejectedLogRecords: "1",
+      errorMessage:
+        "1 log record refused: Only GenAI event log records (gen_ai.*.message, gen_ai.choice, …) are recorded",
+    },
+  } satisfies z.output<typeof exportLogsServiceResponse>,
 } as const;
 
 type ErrorExample = z.output<typeof errorResponse>;

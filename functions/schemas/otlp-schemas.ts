@@ -123,3 +123,61 @@ export const exportTraceServiceResponse = z
     ),
   })
   .describe("An OTLP ExportTraceServiceResponse: `{}` when every span was accepted");
+
+const LOGS_PROTO =
+  "https://github.com/open-telemetry/opentelemetry-proto/blob/main/opentelemetry/proto/logs/v1/logs.proto";
+
+const logRecord = z
+  .looseObject({
+    timeUnixNano: z.optional(unixNanos),
+    observedTimeUnixNano: z.optional(unixNanos.describe("Used when timeUnixNano is 0 or absent")),
+    severityNumber: z.optional(z.union([z.int(), z.string()])),
+    eventName: z.optional(z.string().describe("The event's name (or the `event.name` attribute): gen_ai.*")),
+    body: z.optional(otlpAnyValue),
+    attributes,
+    traceId: traceId.describe("The trace of the model call whose messages the record carries"),
+    spanId: spanId.describe("The model call's span"),
+  })
+  .describe(`A log record (${LOGS_PROTO}); GenAI event records join the llm_decision of their span`);
+
+/** ExportLogsServiceRequest in the OTLP JSON mapping. */
+export const exportLogsServiceRequest = z
+  .looseObject({
+    resourceLogs: z.optional(
+      z.array(
+        z.looseObject({
+          resource: z.optional(z.looseObject({ attributes })),
+          scopeLogs: z.optional(
+            z.array(
+              z.looseObject({
+                scope: z.optional(z.looseObject({ name: z.optional(z.string()), version: z.optional(z.string()) })),
+                logRecords: z.optional(z.array(logRecord)),
+              }),
+            ),
+          ),
+        }),
+      ),
+    ),
+  })
+  .describe(
+    `An OTLP ExportLogsServiceRequest (${OTLP_SPEC}), shown in its JSON encoding; the protobuf encoding ` +
+      "(`application/x-protobuf`) carries the same message. GenAI event log records (gen_ai.system.message, " +
+      "gen_ai.user.message, gen_ai.assistant.message, gen_ai.tool.message, gen_ai.choice, " +
+      "gen_ai.client.inference.operation.details) with a trace and span id are kept; any other record is " +
+      "refused on its own in the response's `partialSuccess`.",
+  );
+
+/** ExportLogsServiceResponse in the OTLP JSON mapping: empty when every log record was accepted. */
+export const exportLogsServiceResponse = z
+  .strictObject({
+    partialSuccess: z.optional(
+      z.strictObject({
+        rejectedLogRecords: z
+          .string()
+          .regex(/^[1-9]\d*$/)
+          .describe("How many log records were refused (int64, decimal text)"),
+        errorMessage: z.string().describe("Why: the first few distinct reasons"),
+      }),
+    ),
+  })
+  .describe("An OTLP ExportLogsServiceResponse: `{}` when every log record was accepted");

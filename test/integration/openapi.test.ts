@@ -15,6 +15,7 @@ import {
   type Operation,
   openApiDocument,
 } from "../../functions/openapi/openapi-document.js";
+import { requestExamples } from "../../functions/openapi/openapi-examples.js";
 import { type RouteDefinition, type RouteId, routes } from "../../functions/routes.js";
 import { errorResponse } from "../../functions/schemas/response-schemas.js";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -257,6 +258,8 @@ describe("over HTTP", () => {
       }),
     ExportTraces: () =>
       call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
+    ExportLogs: () =>
+      call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogsServiceRequest }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),

@@ -18,7 +18,14 @@ import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js"
 import { newId } from "../../functions/domain/ids.js";
 import { deletionWorker, type RouteDefinition, type RouteId, routeById, routes } from "../../functions/routes.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { createTestKey, createTestUser, startTestApi, type TestKey, type TestUser } from "../support/fixtures.js";
+import {
+  createTestKey,
+  createTestUser,
+  settleCounts,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
 import { deniedAccesses, recordTableAccesses } from "../support/table-access-recorder.js";
 
 const recorder = recordTableAccesses();
@@ -216,7 +223,7 @@ describe("every table access of every route is within the route's declared grant
     );
   });
 
-  it("OTLP trace exports: a whole trace, a trace whose root comes later, a retried export, refusals", async () => {
+  it("OTLP exports: a whole trace, a trace whose root comes later (moved to its agent and user), retries, log records before and after their spans, refusals, the deletion of a traced session", async () => {
     const hex = (bytes: number) => randomBytes(bytes).toString("hex");
     const start = Date.now() - 10_000;
     const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
@@ -272,7 +279,49 @@ describe("every table access of every route is within the route's declared grant
     const lateRoot = hex(8);
     await exportTraces(exportOf(children(late, lateRoot)));
     await exportTraces(exportOf(children(late, lateRoot)));
+    // Counted under the stand-in agent and user first, so the root's arrival moves those counts.
+    await settleCounts();
     await exportTraces(exportOf([root(late, lateRoot)]));
+
+    // GenAI log records: before their span (a placeholder trace record), then after it (attached to its event).
+    const logged = hex(16);
+    const loggedRoot = hex(8);
+    const loggedChat = hex(8);
+    const record = (spanId: string, eventName: string, body: unknown) => ({
+      timeUnixNano: nanos(start + 200),
+      attributes: [text("event.name", eventName)],
+      body,
+      traceId: logged,
+      spanId,
+    });
+    const logsOf = (records: unknown[]) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: records }] }] });
+    const exportLogs = (body: unknown, expected: Record<string, unknown> = {}) =>
+      invoke("ExportLogs", { path: "/api/otel/v1/logs", body }, 200).then((answer) => expect(answer).toEqual(expected));
+    await exportLogs(
+      logsOf([record(loggedChat, "gen_ai.user.message", { kvlistValue: { values: [text("content", "Refund?")] } })]),
+    );
+    const chatOf = (traceId: string, rootId: string) => ({
+      ...(children(traceId, rootId)[0] as object),
+      spanId: loggedChat,
+    });
+    await exportTraces(exportOf([root(logged, loggedRoot), chatOf(logged, loggedRoot)]));
+    await exportLogs(
+      logsOf([
+        record(loggedChat, "gen_ai.choice", { kvlistValue: { values: [text("finish_reason", "stop")] } }),
+        { ...record(loggedChat, "app.log", { stringValue: "not a GenAI event" }) },
+      ]),
+      { partialSuccess: { rejectedLogRecords: "1", errorMessage: expect.stringContaining("GenAI") } },
+    );
+    await invoke("ExportLogs", { path: "/api/otel/v1/logs", body: { resourceLogs: "no" } }, 400);
+
+    // A traced session deleted takes its trace record with it.
+    const sessions = await invoke(
+      "ListSessions",
+      { path: "/api/sdk/sessions", query: { agentName: "grants-otel-agent" } },
+      200,
+    );
+    const traced = String((sessions.items as { id: string }[])[0]?.id);
+    await invoke("DeleteSession", { path: `/api/sdk/sessions/${traced}`, pathParameters: { id: traced } }, 204);
 
     // Refused spans (partialSuccess) and a refused envelope store nothing of theirs.
     await exportTraces(exportOf([{ ...root(hex(16), hex(8)), spanId: "not-an-id" }]), {
@@ -296,7 +345,21 @@ describe("every table access of every route is within the route's declared grant
         "dynamodb:PutItem SESSION",
         "dynamodb:UpdateItem OTELTRACE",
         "dynamodb:UpdateItem SESSION",
+        "dynamodb:UpdateItem ROLLUP",
+        "dynamodb:Query OTELLOG",
       ]),
+    );
+    expect([...(touched.get("ExportLogs") ?? [])].sort()).toEqual(
+      expect.arrayContaining([
+        "dynamodb:BatchWriteItem OTELLOG",
+        "dynamodb:Query OTELLOG",
+        "dynamodb:UpdateItem OTELTRACE",
+        "dynamodb:GetItem SESSION",
+        "dynamodb:PutItem SESSION",
+      ]),
+    );
+    expect([...(touched.get("DeleteSession") ?? [])]).toEqual(
+      expect.arrayContaining(["dynamodb:GetItem OTELTRACE", "dynamodb:DeleteItem OTELTRACE"]),
     );
   });
 
