@@ -1,0 +1,123 @@
+/**
+ * The Vercel AI SDK, real, against the fake chat server: the current `ai` with the `@ai-sdk/otel`
+ * integration (GenAI spans; the user id in `ai.settings.context.userId` when the app includes it), and an
+ * earlier major (`ai` 6, installed as `ai-legacy`) whose built-in telemetry emits the SDK's own span shapes
+ * (`ai.generateText`, `ai.generateText.doGenerate`, `ai.toolCall`, `ai.telemetry.metadata.*`). Each run is
+ * exported with the standard OTLP/HTTP protobuf exporter and reads back whole (test/support/otel-library-run.ts).
+ */
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { OpenTelemetry } from "@ai-sdk/otel";
+import { context } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { generateText, stepCountIs, tool } from "ai";
+import { generateText as legacyGenerateText, stepCountIs as legacyStepCountIs, tool as legacyTool } from "ai-legacy";
+import { createOpenAICompatible as legacyOpenAICompatible } from "ai-legacy-openai-compatible";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import * as z from "zod";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  CACHED_TOKENS,
+  type FakeChatServer,
+  startFakeChatServer,
+  TOOL_NAME,
+  TOOL_RESULT,
+} from "../support/fake-chat-server.js";
+import { createTestKey, startTestApi } from "../support/fixtures.js";
+import { expectWholeRun, tracesExporter } from "../support/otel-library-run.js";
+
+let api: LocalApi;
+let chat: FakeChatServer;
+const contextManager = new AsyncLocalStorageContextManager();
+
+beforeAll(async () => {
+  [api, chat] = await Promise.all([startTestApi(), startFakeChatServer()]);
+  context.setGlobalContextManager(contextManager.enable());
+});
+afterAll(async () => {
+  context.disable();
+  await Promise.all([api.close(), chat.close()]);
+});
+
+function providerFor(key: string, service: string) {
+  return new TracerProvider({
+    resource: resourceFromAttributes({ "service.name": service }),
+    spanProcessors: [new BatchSpanProcessor({ exporter: tracesExporter(api, key) })],
+  });
+}
+
+const QUESTION = "What is the weather in Oslo?";
+const weather = async () => TOOL_RESULT;
+
+describe("the Vercel AI SDK", () => {
+  it("current `ai` with @ai-sdk/otel: GenAI spans, the user from ai.settings.context.userId, cache reads kept", async () => {
+    const { key } = await createTestKey();
+    const provider = providerFor(key, "vercel-service");
+    const from = Date.now();
+    const model = createOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
+      "gpt-fake",
+    );
+    await generateText({
+      model,
+      prompt: QUESTION,
+      tools: { [TOOL_NAME]: tool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+      stopWhen: stepCountIs(3),
+      runtimeContext: { userId: "vercel-user-1", sessionId: "vercel-conversation-1" },
+      telemetry: {
+        functionId: "weather-agent",
+        includeRuntimeContext: { userId: true, sessionId: true },
+        integrations: new OpenTelemetry({
+          tracer: provider.getTracer("ai"),
+          runtimeContext: true,
+          agentSpanName: "functionId",
+        }),
+      },
+    });
+    const to = Date.now();
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    await expectWholeRun(api, key, {
+      agentName: "weather-agent",
+      userId: "vercel-user-1",
+      from,
+      to,
+      cacheReadTokens: 2 * CACHED_TOKENS,
+      conversationId: "vercel-conversation-1",
+    });
+  });
+
+  it("`ai` 6 (the SDK's own span shapes): ai.generateText / doGenerate / ai.toolCall, the user from ai.telemetry.metadata.userId", async () => {
+    const { key } = await createTestKey();
+    const provider = providerFor(key, "vercel-legacy-service");
+    const from = Date.now();
+    const model = legacyOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
+      "gpt-fake",
+    );
+    await legacyGenerateText({
+      model,
+      prompt: QUESTION,
+      tools: { [TOOL_NAME]: legacyTool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+      stopWhen: legacyStepCountIs(3),
+      experimental_telemetry: {
+        isEnabled: true,
+        functionId: "weather-agent-legacy",
+        metadata: { userId: "legacy-user-1", sessionId: "legacy-conversation-1" },
+        tracer: provider.getTracer("ai"),
+      },
+    });
+    const to = Date.now();
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    await expectWholeRun(api, key, {
+      agentName: "weather-agent-legacy",
+      userId: "legacy-user-1",
+      from,
+      to,
+      cacheReadTokens: 2 * CACHED_TOKENS,
+      conversationId: "legacy-conversation-1",
+    });
+  });
+});
