@@ -23,8 +23,11 @@ import {
 } from "@opentelemetry/sdk-trace";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayEvent, lambdaContext } from "../../bench/harness/gateway-event.js";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { routeById } from "../../functions/routes.js";
 import { documentClient } from "../../functions/store/dynamo-client.js";
+import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import {
@@ -36,6 +39,7 @@ import {
   startTestApi,
   storedEvents,
   type TestKey,
+  uniqueOrgId,
 } from "../support/fixtures.js";
 
 let api: LocalApi;
@@ -227,7 +231,7 @@ type Json = Record<string, unknown>;
 
 /** The sessions a key's organisation has, through the read API. */
 async function sessionsOf(key: string): Promise<Json[]> {
-  const response = await call(api, "GET", "/api/sdk/sessions", { key });
+  const response = await call(api, "GET", "/api/sdk/sessions?limit=100", { key });
   expect(response.status).toBe(200);
   return response.body.items as Json[];
 }
@@ -684,25 +688,33 @@ describe("spans out of order", () => {
 
   // BatchSpanProcessor exports every 5 s: in any longer run the children reach the service before the root,
   // which often alone carries gen_ai.agent.name, user.id and gen_ai.conversation.id. The session is started
-  // from the children; the root replaces its name and merges its metadata, but agentName and userId stay as
-  // created: the session's rollups are counted under them from its start.
-  it("children exported before the root: the root names the session and adds its metadata; agent and user stay as started", async () => {
+  // from the children under stand-ins (service.name, anonymous); the root's stronger claims move it to the
+  // real agent and user (its counts with it: test/integration/otel-*.test.ts compare them with a recount),
+  // replace its name and start, and merge its metadata.
+  it("children exported before the root: the session, awaiting its root meanwhile, moves to the root's agent and user, named and dated by the root", async () => {
     const owner = await createTestKey();
     const { run, chat, lateChat, root } = await identityRun(false);
     const exporter = otlpExporter({ encoding: "protobuf", key: owner.key });
     expect(await exportOnce(exporter, [chat, lateChat])).toEqual({ code: SUCCESS });
     const started = await sessionOfTrace(owner.key, run.traceId);
-    expect(started).toMatchObject({ status: "active", agentName: run.service, userId: "anonymous" });
+    expect(started).toMatchObject({
+      status: "active",
+      agentName: run.service,
+      userId: "anonymous",
+      metadata: { "otel.awaiting_root": true },
+    });
     expect(await exportOnce(exporter, [root])).toEqual({ code: SUCCESS });
     await exporter.shutdown();
 
     const session = await sessionOfTrace(owner.key, run.traceId);
     expect(session).toMatchObject({ name: `invoke_agent ${run.agent}`, status: "completed", totalTokens: 165 });
     expect(session).toMatchObject({
-      agentName: run.service,
-      userId: "anonymous",
+      agentName: run.agent,
+      userId: run.user,
+      createdAt: new Date(run.base).toISOString(),
       metadata: { "gen_ai.conversation.id": run.conversation, "otel.trace_id": run.traceId },
     });
+    expect(session.metadata).not.toHaveProperty(["otel.awaiting_root"]);
   });
 
   // The session's tokens are summed when its root span is ingested: an inference span that reaches the
@@ -1053,5 +1065,188 @@ describe("tenancy", () => {
       403,
     );
     await Promise.all([firstExporter.shutdown(), secondExporter.shutdown(), testExporter.shutdown()]);
+  });
+});
+
+describe("bounded work per export", () => {
+  it(`records at most ${LIMITS.otlpTraces} traces of an export; the spans of the others are refused in partialSuccess, naming the limit`, async () => {
+    const owner = await createTestKey();
+    const traces = Array.from({ length: LIMITS.otlpTraces + 1 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+
+    const response = await post(JSON.stringify(jsonRequest(traces)), JSON_TYPE, owner.key);
+
+    expect(response.status).toBe(200);
+    expect(jsonOf(response)).toEqual({
+      partialSuccess: {
+        rejectedSpans: "1",
+        errorMessage: `1 span refused: span ${traces.at(-1)?.spanId}: An export records at most ${LIMITS.otlpTraces} traces; lower OTEL_BSP_MAX_EXPORT_BATCH_SIZE`,
+      },
+    });
+    const recorded = new Set(
+      (await sessionsOf(owner.key)).map((session) => (session.metadata as Json)["otel.trace_id"]),
+    );
+    expect(recorded.size).toBe(LIMITS.otlpTraces);
+    expect(recorded.has(traces.at(-1)?.traceId)).toBe(false);
+  });
+
+  it("spends one rate-limit request per trace: an export of more traces than the organisation's minute allows is 429 and stores nothing", async () => {
+    const orgId = uniqueOrgId();
+    await ensureOrganisation(orgId);
+    await updateOrganisationSettings(orgId, { rateLimitPerMinute: 3 });
+    const owner = await createTestKey({ orgId });
+    const traces = Array.from({ length: 10 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+
+    const response = await post(JSON.stringify(jsonRequest(traces)), JSON_TYPE, owner.key);
+
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(jsonOf(response)).toEqual({
+      error: "Too Many Requests",
+      message: expect.stringMatching(
+        /^Rate limit of 3 requests per minute reached \(an OTLP export costs one per trace\); retry in \d+ s$/,
+      ),
+    });
+    expect(await storedData(orgId)).toEqual([]);
+  });
+
+  it("a request about to run past the function's timeout is 503 with Retry-After, never a 500; its retry stores every span once", async () => {
+    const owner = await createTestKey();
+    const traces = Array.from({ length: LIMITS.otlpTraces }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    const body = JSON.stringify(jsonRequest(traces));
+    const route = routeById("ExportTraces");
+    const { handler } = await import("../../functions/otel/export-traces.js");
+    // 700 ms left: middy answers 500 ms before the end, long before a hundred traces are recorded.
+    const deadline = Date.now() + 700;
+    const result = await handler(
+      gatewayEvent(route, {
+        path: TRACES_PATH,
+        headers: { "content-type": "application/json", authorization: `Bearer ${owner.key}` },
+        body,
+      }),
+      { ...lambdaContext(route.id, 1024), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) },
+    );
+
+    expect(result.statusCode).toBe(503);
+    expect(result.headers?.["retry-after"]).toBe("2");
+    expect(JSON.parse(String(result.body))).toEqual({
+      error: "Service Unavailable",
+      message: "The request did not finish in time; retry after the Retry-After delay",
+    });
+
+    const retried = await post(body, JSON_TYPE, owner.key);
+    expect(retried.status).toBe(200);
+    expect(jsonOf(retried)).toEqual({});
+    const sessions = await sessionsOf(owner.key);
+    expect(new Set(sessions.map((session) => (session.metadata as Json)["otel.trace_id"])).size).toBe(traces.length);
+    expect(sessions).toHaveLength(traces.length);
+  });
+});
+
+describe("a deleted session", () => {
+  it("takes its trace record with it: a later span of the trace starts a new session instead of being refused", async () => {
+    const owner = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+    const traceId = hex(16);
+    const root = hex(8);
+    const first = await post(JSON.stringify(jsonRequest([{ traceId, spanId: root }])), JSON_TYPE, owner.key);
+    expect(jsonOf(first)).toEqual({});
+    const [deleted] = await sessionsOf(owner.key);
+    expect((await call(api, "DELETE", `/api/sdk/sessions/${String(deleted?.id)}`, { key: owner.key })).status).toBe(
+      204,
+    );
+    expect((await storedData(owner.orgId)).filter((item) => item.entity === "otelTrace")).toEqual([]);
+
+    const late = await post(
+      JSON.stringify(jsonRequest([{ traceId, spanId: hex(8), parentSpanId: root, name: "execute_tool late" }])),
+      JSON_TYPE,
+      owner.key,
+    );
+
+    expect(late.status).toBe(200);
+    expect(jsonOf(late)).toEqual({});
+    const [session] = await sessionsOf(owner.key);
+    expect(session?.id).not.toBe(deleted?.id);
+    expect(session).toMatchObject({ status: "active", metadata: { "otel.trace_id": traceId } });
+  });
+});
+
+describe("POST /api/otel/v1/logs", () => {
+  const LOGS_PATH = "/api/otel/v1/logs";
+  const record = (traceId: string | undefined, spanId: string | undefined, eventName: string, body: Json) => ({
+    timeUnixNano: nanos(Date.now() - 30_000),
+    severityNumber: 9,
+    attributes: [{ key: "event.name", value: { stringValue: eventName } }],
+    body,
+    ...(traceId === undefined ? {} : { traceId }),
+    ...(spanId === undefined ? {} : { spanId }),
+  });
+  const logsRequest = (records: unknown[]) => ({
+    resourceLogs: [{ resource: {}, scopeLogs: [{ logRecords: records }] }],
+  });
+  const postLogs = (body: Uint8Array | string, headers: Record<string, string>, key?: string) =>
+    fetch(`${api.url}${LOGS_PATH}`, {
+      method: "POST",
+      headers: { ...headers, ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+      body,
+    });
+
+  it("keeps GenAI event records of a span and refuses any other record in partialSuccess, never a 4xx for the export", async () => {
+    const owner = await createTestKey();
+    const traceId = hex(16);
+    const spanId = hex(8);
+    const response = await postLogs(
+      JSON.stringify(
+        logsRequest([
+          record(traceId, spanId, "gen_ai.user.message", {
+            kvlistValue: { values: [{ key: "content", value: { stringValue: "Hi" } }] },
+          }),
+          record(traceId, spanId, "http.request", { stringValue: "GET /" }),
+          record(undefined, undefined, "gen_ai.choice", { kvlistValue: { values: [] } }),
+          { body: { stringValue: "a plain log line" } },
+        ]),
+      ),
+      JSON_TYPE,
+      owner.key,
+    );
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      partialSuccess: {
+        rejectedLogRecords: "3",
+        errorMessage:
+          "3 log records refused: Only GenAI event log records (gen_ai.*.message, gen_ai.choice, …) are recorded; A GenAI event log record needs the traceId and spanId of its model call",
+      },
+    });
+    const kept = (await storedData(owner.orgId)).filter((item) => item.entity === "otelLog");
+    expect(kept).toHaveLength(1);
+    expect(JSON.parse(String(kept[0]?.messagesJson))).toEqual({ input: [{ role: "user", content: "Hi" }] });
+  });
+
+  it("answers a protobuf export in protobuf, and refuses what is not an export request as the trace route does", async () => {
+    const owner = await createTestKey();
+    const empty = await postLogs(new Uint8Array(0), PROTOBUF, owner.key);
+    expect(empty.status).toBe(200);
+    expect(empty.headers.get("content-type")).toBe("application/x-protobuf");
+    expect((await empty.arrayBuffer()).byteLength).toBe(0);
+
+    const notList = await postLogs(JSON.stringify({ resourceLogs: "no" }), JSON_TYPE, owner.key);
+    expect(notList.status).toBe(400);
+    expect(await notList.json()).toMatchObject({
+      error: "Bad Request",
+      message: "Not an OTLP ExportLogsServiceRequest: resourceLogs must be an array",
+    });
+    const tooMany = Array.from({ length: LIMITS.otlpLogRecords + 1 }, () =>
+      record(hex(16), hex(8), "gen_ai.choice", {}),
+    );
+    const over = await postLogs(JSON.stringify(logsRequest(tooMany)), JSON_TYPE, owner.key);
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as Json).message).toContain(`at most ${LIMITS.otlpLogRecords} log records`);
+    const text = await postLogs("x", { "content-type": "text/plain" }, owner.key);
+    expect(text.status).toBe(415);
+    expect(await text.json()).toEqual({
+      error: "Unsupported Media Type",
+      message: "Send OTLP logs as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+    });
+    expect((await postLogs(JSON.stringify(logsRequest([])), JSON_TYPE)).status).toBe(401);
+    expect(await storedData(owner.orgId)).toEqual([]);
   });
 });

@@ -12,13 +12,23 @@ import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from "@opentelemetry/sdk-trace";
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { type FakeChatServer, startFakeChatServer, TOOL_NAME, TOOL_RESULT } from "../support/fake-chat-server.js";
-import { createTestKey, startTestApi } from "../support/fixtures.js";
-import { expectWholeRun, tracesExporter } from "../support/otel-library-run.js";
+import { createTestKey, settleCounts, startTestApi } from "../support/fixtures.js";
+import {
+  expectCountedExactly,
+  expectWholeRun,
+  exportChildrenFirst,
+  tracesExporter,
+} from "../support/otel-library-run.js";
 
 let api: LocalApi;
 let chat: FakeChatServer;
@@ -40,11 +50,17 @@ afterAll(async () => {
   await Promise.all([api.close(), chat.close()]);
 });
 
-function exportersFor(key: string) {
-  const resource = resourceFromAttributes({ "service.name": "openai-instrumented-service" });
+const SERVICE = "openai-instrumented-service";
+
+function exportersFor(key: string, spans?: InMemorySpanExporter) {
+  const resource = resourceFromAttributes({ "service.name": SERVICE });
   const tracerProvider = new TracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor({ exporter: tracesExporter(api, key) })],
+    spanProcessors: [
+      spans === undefined
+        ? new BatchSpanProcessor({ exporter: tracesExporter(api, key) })
+        : new SimpleSpanProcessor({ exporter: spans }),
+    ],
   });
   const loggerProvider = new LoggerProvider({
     resource,
@@ -147,5 +163,22 @@ describe("@opentelemetry/instrumentation-openai (messages as log records)", () =
     await Promise.all([loggerProvider.shutdown(), tracerProvider.shutdown()]);
 
     await expectWholeRun(api, key, { agentName: "otel-openai-agent-2", userId: "otel-user-2", from, to });
+  });
+
+  it("a long run exported children first, the root last: the session ends under its real agent and user, counted exactly", async () => {
+    const owner = await createTestKey();
+    const recorded = new InMemorySpanExporter();
+    const { tracerProvider, loggerProvider } = exportersFor(owner.key, recorded);
+    const from = Date.now();
+    await runAgent(tracerProvider, "otel-openai-agent-3", "otel-user-3");
+    const to = Date.now();
+    // The messages first, then the spans as the batch processor sends a long run's: children, then the root.
+    await loggerProvider.forceFlush();
+    await settleCounts();
+    await exportChildrenFirst(api, owner.key, recorded.getFinishedSpans());
+    await Promise.all([loggerProvider.shutdown(), tracerProvider.shutdown()]);
+
+    await expectWholeRun(api, owner.key, { agentName: "otel-openai-agent-3", userId: "otel-user-3", from, to });
+    await expectCountedExactly(api, owner, SERVICE);
   });
 });

@@ -17,7 +17,12 @@ import { ChatOpenAI } from "@langchain/openai";
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from "@opentelemetry/sdk-trace";
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import * as z from "zod";
@@ -30,7 +35,12 @@ import {
   TOOL_RESULT,
 } from "../support/fake-chat-server.js";
 import { createTestKey, startTestApi } from "../support/fixtures.js";
-import { expectWholeRun, tracesExporter } from "../support/otel-library-run.js";
+import {
+  expectCountedExactly,
+  expectWholeRun,
+  exportChildrenFirst,
+  tracesExporter,
+} from "../support/otel-library-run.js";
 
 let api: LocalApi;
 let chat: FakeChatServer;
@@ -46,10 +56,17 @@ afterAll(async () => {
   await Promise.all([api.close(), chat.close()]);
 });
 
-function providerFor(key: string) {
+const SERVICE = "openinference-service";
+
+/** A tracer provider exporting to ats, or recording to `recorded` (exported later, children first). */
+function providerFor(key: string, recorded?: InMemorySpanExporter) {
   return new TracerProvider({
-    resource: resourceFromAttributes({ "service.name": "openinference-service" }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: tracesExporter(api, key) })],
+    resource: resourceFromAttributes({ "service.name": SERVICE }),
+    spanProcessors: [
+      recorded === undefined
+        ? new BatchSpanProcessor({ exporter: tracesExporter(api, key) })
+        : new SimpleSpanProcessor({ exporter: recorded }),
+    ],
   });
 }
 
@@ -60,53 +77,72 @@ const TOOLS = [
   },
 ];
 
+/**
+ * The scripted run with the openai instrumentation and an agent of openinference-core (traceAgent,
+ * traceTool, the user and session set on the context), traced by `provider`.
+ */
+async function openAiAgentRun(provider: TracerProvider, userId: string): Promise<void> {
+  const tracer = provider.getTracer("weather-agent");
+  const instrumentation = new OpenAIInstrumentation({ tracerProvider: provider });
+  const openaiModule = require("openai") as { OpenAI: typeof OpenAI };
+  instrumentation.manuallyInstrument(
+    openaiModule as unknown as Parameters<OpenAIInstrumentation["manuallyInstrument"]>[0],
+  );
+  try {
+    const client = new openaiModule.OpenAI({ baseURL: chat.baseURL, apiKey: "x" });
+    const getWeather = traceTool(async (_args: { city: string }) => TOOL_RESULT, { name: TOOL_NAME, tracer });
+    const agent = traceAgent(
+      async (question: string) => {
+        const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: question }];
+        const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
+        const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+        messages.push(request);
+        const result = await getWeather(JSON.parse(call.function.arguments) as { city: string });
+        messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+        const second = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        return second.choices[0]?.message.content;
+      },
+      { name: "weather-agent", tracer },
+    );
+    const runContext = setUser(setSession(context.active(), { sessionId: `${userId}-conversation` }), { userId });
+    await context.with(runContext, () => agent("What is the weather in Oslo?"));
+    await provider.forceFlush();
+  } finally {
+    instrumentation.disable();
+  }
+}
+
 describe("OpenInference", () => {
   it("openai instrumentation with an agent of openinference-core: LLM, TOOL and AGENT spans, user and session from context", async () => {
     const { key } = await createTestKey();
     const provider = providerFor(key);
-    const tracer = provider.getTracer("weather-agent");
-    const instrumentation = new OpenAIInstrumentation({ tracerProvider: provider });
-    const openaiModule = require("openai") as { OpenAI: typeof OpenAI };
-    instrumentation.manuallyInstrument(
-      openaiModule as unknown as Parameters<OpenAIInstrumentation["manuallyInstrument"]>[0],
-    );
-    try {
-      const client = new openaiModule.OpenAI({ baseURL: chat.baseURL, apiKey: "x" });
-      const getWeather = traceTool(async (_args: { city: string }) => TOOL_RESULT, { name: TOOL_NAME, tracer });
-      const agent = traceAgent(
-        async (question: string) => {
-          const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: question }];
-          const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
-          const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
-          const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
-          messages.push(request);
-          const result = await getWeather(JSON.parse(call.function.arguments) as { city: string });
-          messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-          const second = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
-          return second.choices[0]?.message.content;
-        },
-        { name: "weather-agent", tracer },
-      );
-      const from = Date.now();
-      const runContext = setUser(setSession(context.active(), { sessionId: "oi-conversation-1" }), {
-        userId: "oi-user-1",
-      });
-      await context.with(runContext, () => agent("What is the weather in Oslo?"));
-      const to = Date.now();
-      await provider.forceFlush();
+    const from = Date.now();
+    await openAiAgentRun(provider, "oi-user-1");
+    const to = Date.now();
+    await provider.shutdown();
 
-      await expectWholeRun(api, key, {
-        agentName: "weather-agent",
-        userId: "oi-user-1",
-        from,
-        to,
-        cacheReadTokens: 2 * CACHED_TOKENS,
-        conversationId: "oi-conversation-1",
-      });
-    } finally {
-      instrumentation.disable();
-      await provider.shutdown();
-    }
+    await expectWholeRun(api, key, {
+      agentName: "weather-agent",
+      userId: "oi-user-1",
+      from,
+      to,
+      cacheReadTokens: 2 * CACHED_TOKENS,
+      conversationId: "oi-user-1-conversation",
+    });
+  });
+
+  it("a long run exported children first, the root AGENT span last: it names the agent, counted exactly", async () => {
+    const owner = await createTestKey();
+    const recorded = new InMemorySpanExporter();
+    const provider = providerFor(owner.key, recorded);
+    const from = Date.now();
+    await openAiAgentRun(provider, "oi-user-2");
+    const to = Date.now();
+    await exportChildrenFirst(api, owner.key, recorded.getFinishedSpans());
+
+    await expectWholeRun(api, owner.key, { agentName: "weather-agent", userId: "oi-user-2", from, to });
+    await expectCountedExactly(api, owner, SERVICE);
   });
 
   it("LangChain instrumentation with a LangChain agent: the run's chain names the agent, its metadata the session", async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { type FakeChatServer, startFakeChatServer, TOOL_NAME, TOOL_RESULT } from "../support/fake-chat-server.js";
 import { createTestKey, startTestApi, type TestKey } from "../support/fixtures.js";
-import { expectWholeRun } from "../support/otel-library-run.js";
+import { expectCountedExactly, expectWholeRun } from "../support/otel-library-run.js";
 
 let api: LocalApi;
 let chat: FakeChatServer;
@@ -81,5 +81,7 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
       to,
       conversationId: "traceloop-conversation-1",
     });
+    // The SDK exports each span as it ends (disableBatch): children before their root, as a long run's are.
+    await expectCountedExactly(api, owner, "traceloop-service");
   });
 });

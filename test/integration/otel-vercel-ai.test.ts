@@ -10,7 +10,12 @@ import { OpenTelemetry } from "@ai-sdk/otel";
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from "@opentelemetry/sdk-trace";
 import { generateText, stepCountIs, tool } from "ai";
 import { generateText as legacyGenerateText, stepCountIs as legacyStepCountIs, tool as legacyTool } from "ai-legacy";
 import { createOpenAICompatible as legacyOpenAICompatible } from "ai-legacy-openai-compatible";
@@ -25,7 +30,12 @@ import {
   TOOL_RESULT,
 } from "../support/fake-chat-server.js";
 import { createTestKey, startTestApi } from "../support/fixtures.js";
-import { expectWholeRun, tracesExporter } from "../support/otel-library-run.js";
+import {
+  expectCountedExactly,
+  expectWholeRun,
+  exportChildrenFirst,
+  tracesExporter,
+} from "../support/otel-library-run.js";
 
 let api: LocalApi;
 let chat: FakeChatServer;
@@ -40,40 +50,69 @@ afterAll(async () => {
   await Promise.all([api.close(), chat.close()]);
 });
 
-function providerFor(key: string, service: string) {
+/** A tracer provider exporting to ats, or recording to `recorded` (exported later, children first). */
+function providerFor(key: string, service: string, recorded?: InMemorySpanExporter) {
   return new TracerProvider({
     resource: resourceFromAttributes({ "service.name": service }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: tracesExporter(api, key) })],
+    spanProcessors: [
+      recorded === undefined
+        ? new BatchSpanProcessor({ exporter: tracesExporter(api, key) })
+        : new SimpleSpanProcessor({ exporter: recorded }),
+    ],
   });
 }
 
 const QUESTION = "What is the weather in Oslo?";
 const weather = async () => TOOL_RESULT;
 
+/** The scripted run with the current `ai` and @ai-sdk/otel, traced by `provider`. */
+async function currentRun(provider: TracerProvider, userId: string) {
+  const model = createOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
+    "gpt-fake",
+  );
+  await generateText({
+    model,
+    prompt: QUESTION,
+    tools: { [TOOL_NAME]: tool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+    stopWhen: stepCountIs(3),
+    runtimeContext: { userId, sessionId: `${userId}-conversation` },
+    telemetry: {
+      functionId: "weather-agent",
+      includeRuntimeContext: { userId: true, sessionId: true },
+      integrations: new OpenTelemetry({
+        tracer: provider.getTracer("ai"),
+        runtimeContext: true,
+        agentSpanName: "functionId",
+      }),
+    },
+  });
+}
+
+/** The scripted run with `ai` 6's built-in telemetry, traced by `provider`. */
+async function legacyRun(provider: TracerProvider, userId: string) {
+  const model = legacyOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
+    "gpt-fake",
+  );
+  await legacyGenerateText({
+    model,
+    prompt: QUESTION,
+    tools: { [TOOL_NAME]: legacyTool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
+    stopWhen: legacyStepCountIs(3),
+    experimental_telemetry: {
+      isEnabled: true,
+      functionId: "weather-agent-legacy",
+      metadata: { userId, sessionId: `${userId}-conversation` },
+      tracer: provider.getTracer("ai"),
+    },
+  });
+}
+
 describe("the Vercel AI SDK", () => {
   it("current `ai` with @ai-sdk/otel: GenAI spans, the user from ai.settings.context.userId, cache reads kept", async () => {
     const { key } = await createTestKey();
     const provider = providerFor(key, "vercel-service");
     const from = Date.now();
-    const model = createOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
-      "gpt-fake",
-    );
-    await generateText({
-      model,
-      prompt: QUESTION,
-      tools: { [TOOL_NAME]: tool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
-      stopWhen: stepCountIs(3),
-      runtimeContext: { userId: "vercel-user-1", sessionId: "vercel-conversation-1" },
-      telemetry: {
-        functionId: "weather-agent",
-        includeRuntimeContext: { userId: true, sessionId: true },
-        integrations: new OpenTelemetry({
-          tracer: provider.getTracer("ai"),
-          runtimeContext: true,
-          agentSpanName: "functionId",
-        }),
-      },
-    });
+    await currentRun(provider, "vercel-user-1");
     const to = Date.now();
     await provider.forceFlush();
     await provider.shutdown();
@@ -84,7 +123,7 @@ describe("the Vercel AI SDK", () => {
       from,
       to,
       cacheReadTokens: 2 * CACHED_TOKENS,
-      conversationId: "vercel-conversation-1",
+      conversationId: "vercel-user-1-conversation",
     });
   });
 
@@ -92,21 +131,7 @@ describe("the Vercel AI SDK", () => {
     const { key } = await createTestKey();
     const provider = providerFor(key, "vercel-legacy-service");
     const from = Date.now();
-    const model = legacyOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
-      "gpt-fake",
-    );
-    await legacyGenerateText({
-      model,
-      prompt: QUESTION,
-      tools: { [TOOL_NAME]: legacyTool({ inputSchema: z.object({ city: z.string() }), execute: weather }) },
-      stopWhen: legacyStepCountIs(3),
-      experimental_telemetry: {
-        isEnabled: true,
-        functionId: "weather-agent-legacy",
-        metadata: { userId: "legacy-user-1", sessionId: "legacy-conversation-1" },
-        tracer: provider.getTracer("ai"),
-      },
-    });
+    await legacyRun(provider, "legacy-user-1");
     const to = Date.now();
     await provider.forceFlush();
     await provider.shutdown();
@@ -117,7 +142,26 @@ describe("the Vercel AI SDK", () => {
       from,
       to,
       cacheReadTokens: 2 * CACHED_TOKENS,
-      conversationId: "legacy-conversation-1",
+      conversationId: "legacy-user-1-conversation",
     });
   });
+
+  it.each([
+    { shape: "current (@ai-sdk/otel)", run: currentRun, agentName: "weather-agent" },
+    { shape: "ai 6 (its own span shapes)", run: legacyRun, agentName: "weather-agent-legacy" },
+  ])(
+    "$shape: a long run exported children first, the root last, ends under its agent and user, counted exactly",
+    async ({ run, agentName }) => {
+      const owner = await createTestKey();
+      const recorded = new InMemorySpanExporter();
+      const provider = providerFor(owner.key, "vercel-long-run", recorded);
+      const from = Date.now();
+      await run(provider, "long-run-user");
+      const to = Date.now();
+      await exportChildrenFirst(api, owner.key, recorded.getFinishedSpans());
+
+      await expectWholeRun(api, owner.key, { agentName, userId: "long-run-user", from, to });
+      await expectCountedExactly(api, owner, "vercel-long-run");
+    },
+  );
 });

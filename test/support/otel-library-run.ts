@@ -6,10 +6,14 @@
  * input and output messages) and the `tool_call` (name, input, output).
  */
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { expect } from "vitest";
+import { ANONYMOUS_USER } from "../../functions/domain/genai-trace-plan.js";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { FINAL_ANSWER, FIRST_USAGE, SECOND_USAGE, TOOL_NAME } from "./fake-chat-server.js";
-import { call, readAllEvents } from "./fixtures.js";
+import { call, readAllEvents, settleCounts, type TestKey } from "./fixtures.js";
+import { expectExactDerivedData, settledGet } from "./stream-recount.js";
 
 type Item = Record<string, unknown>;
 
@@ -110,4 +114,43 @@ export async function expectWholeRun(api: LocalApi, key: string, run: WholeRun) 
   expect(text(tool.toolInput), "the tool's input").toContain("Oslo");
   expect(text(tool.toolOutput), "the tool's output").toContain("sunny");
   return { session, events };
+}
+
+/**
+ * Exports a recorded run as a long run's batch processor does: the children first, in two exports (each
+ * counted by the stream consumer before the next, so the session is counted under whatever agent and user
+ * its first spans name), the root last.
+ */
+export async function exportChildrenFirst(api: LocalApi, key: string, spans: readonly ReadableSpan[]): Promise<void> {
+  const exporter = tracesExporter(api, key);
+  const children = spans.filter((span) => span.parentSpanContext !== undefined);
+  const roots = spans.filter((span) => span.parentSpanContext === undefined);
+  expect(roots).toHaveLength(1);
+  const half = Math.ceil(children.length / 2);
+  for (const batch of [children.slice(0, half), children.slice(half), roots]) {
+    const result = await new Promise<{ code: number; error?: Error }>((resolve) =>
+      exporter.export([...batch], resolve),
+    );
+    expect(result.error, String(result.error)).toBeUndefined();
+    expect(result.code).toBe(0);
+    await settleCounts();
+  }
+  await exporter.shutdown();
+}
+
+/**
+ * Asserts every counter, rollup and agent summary of the tenant's sessions equals a brute-force recount of
+ * the stored items — those of the stand-in agent (`service.name`) and user (`anonymous`) a session started
+ * from its children was counted under too (all withdrawn: they have no session left).
+ */
+export async function expectCountedExactly(api: LocalApi, owner: TestKey, standInAgent: string): Promise<void> {
+  const sessions = await sessionsOf(api, owner.key);
+  await expectExactDerivedData({
+    reader: { client: documentClient, tableName },
+    orgId: owner.orgId,
+    sessionIds: sessions.map((session) => String(session.id)),
+    get: settledGet(api, owner),
+    agentNames: [standInAgent],
+    userIds: [ANONYMOUS_USER],
+  });
 }
