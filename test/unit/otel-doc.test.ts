@@ -1,7 +1,8 @@
 /**
- * docs/otel.md against the code: its mapping table names every attribute and event the mapping reads
- * (the string literals of functions/domain/genai-trace-plan.ts and genai-messages.ts), its placeholders
- * and limits are the code's, and its curl example is a request the service accepts.
+ * docs/otel.md against the code: each dialect's table names every attribute its module reads (the module's
+ * string literals that name attributes), the planner's and the log records' tables theirs, every table row has
+ * its check in test/unit/genai-dialect-rows.ts and every check its row, the placeholders and limits are the
+ * code's, and the curl example is a request the service accepts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,63 +13,92 @@ import { INFERENCE_OPERATIONS } from "../../functions/otel/dialects/genai-semcon
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { MAX_DEPTH } from "../../functions/otel/otlp-protobuf.js";
 import { ATTRIBUTE_DEPTH, readExportRequest } from "../../functions/otel/otlp-spans.js";
+import { DIALECT_ROWS } from "./genai-dialect-rows.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const DOC = readFileSync(join(ROOT, "docs/otel.md"), "utf8");
-const MAPPING = DOC.slice(DOC.indexOf("\n## Mapping"), DOC.indexOf("\n## Example"));
-const SOURCES = ["functions/domain/genai-trace-plan.ts", "functions/domain/genai-messages.ts"].map((path) =>
-  readFileSync(join(ROOT, path), "utf8"),
-);
 
-/** The attribute and event names the mapping reads: its string literals in those namespaces. */
-const NAMES = [
-  ...new Set(
-    SOURCES.flatMap((source) =>
-      [...source.matchAll(/"((?:gen_ai|user|enduser|service|exception|error)\.[a-z0-9_.]+)"/g)].map(
-        (match) => match[1] as string,
-      ),
+/** The text of a section of the document: from its heading to the next heading of its level or above. */
+function section(heading: string): string {
+  const start = DOC.indexOf(`\n${heading}\n`);
+  expect(start, `a section "${heading}"`).toBeGreaterThan(0);
+  const level = heading.split(" ")[0] as string;
+  const rest = DOC.slice(start + heading.length + 2);
+  const next = rest.search(new RegExp(`\\n#{1,${level.length}} `));
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+/** The first cells of a section's table rows (the header row left out). */
+function rowsOf(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
+    .slice(1)
+    .map((line) => (line.slice(2).split(" | ")[0] as string).trim());
+}
+
+/** The attribute names a module reads: its string literals of dotted lower-case words (prefixes without their dot). */
+function attributeNames(path: string): string[] {
+  const source = readFileSync(join(ROOT, path), "utf8");
+  return [
+    ...new Set(
+      [...source.matchAll(/"([a-z][a-z0-9_]*(?:\.[a-zA-Z0-9_]+)+)\.?"/g)]
+        .map((match) => match[1] as string)
+        .filter((name) => !name.endsWith(".js") && !name.endsWith(".ts")),
     ),
-  ),
-].sort();
+  ].sort();
+}
+
+const DIALECTS = [
+  { heading: "### GenAI semantic conventions", module: "functions/otel/dialects/genai-semconv.ts" },
+  { heading: "### OpenInference", module: "functions/otel/dialects/openinference.ts" },
+  { heading: "### OpenLLMetry / Traceloop", module: "functions/otel/dialects/openllmetry.ts" },
+  { heading: "### Vercel AI SDK", module: "functions/otel/dialects/vercel-ai.ts" },
+  { heading: "### GenAI event log records", module: "functions/domain/genai-log-events.ts" },
+] as const;
 
 describe("docs/otel.md", () => {
-  it("has a mapping section", () => {
-    expect(MAPPING.length).toBeGreaterThan(1000);
+  describe.each(DIALECTS)("$heading", ({ heading, module }) => {
+    const text = section(heading);
+
+    it.each(attributeNames(module))("names `%s`", (name) => {
+      expect(text).toContain(`\`${name}`);
+    });
+
+    it("has a check of every row, and a row for every check (test/unit/genai-dialect-rows.ts)", () => {
+      const checks = Object.keys(DIALECT_ROWS[heading.slice(4)] ?? {});
+      expect(checks.length).toBeGreaterThan(5);
+      expect(rowsOf(text)).toEqual(checks);
+    });
   });
 
-  it("finds the attribute names in the code", () => {
-    expect(NAMES).toEqual(
-      expect.arrayContaining([
-        "gen_ai.operation.name",
-        "gen_ai.system",
-        "gen_ai.usage.prompt_tokens",
-        "gen_ai.user.message",
-        "user.id",
-        "enduser.id",
-        "service.name",
-        "exception.message",
-        "error.type",
-      ]),
-    );
+  it("the GenAI conventions' table names what genai-messages.ts reads; the planner's tables what it reads", () => {
+    const semconv = section("### GenAI semantic conventions");
+    for (const name of attributeNames("functions/domain/genai-messages.ts")) expect(semconv).toContain(`\`${name}\``);
+    const planner = section("## From spans to the session and events");
+    const names = attributeNames("functions/domain/genai-trace-plan.ts");
+    expect(names).toEqual(expect.arrayContaining(["exception.message", "error.type", "service.name", "otel.trace_id"]));
+    for (const name of names) expect(planner, name).toContain(name);
   });
 
-  it.each(NAMES)("the mapping table names `%s`", (name) => {
-    expect(MAPPING).toContain(`\`${name}\``);
-  });
-
-  it("names the operations, the event's own attributes and the placeholders", () => {
+  it("names the operations, the claims and the placeholders", () => {
+    const semconv = section("### GenAI semantic conventions");
     for (const operation of [...INFERENCE_OPERATIONS, "invoke_agent", "create_agent", "execute_tool"]) {
-      expect(MAPPING).toContain(`\`${operation}\``);
+      expect(semconv).toContain(`\`${operation}\``);
     }
-    for (const name of ["exception", "message", "content", "otel:<spanId>:<n>"])
-      expect(MAPPING).toContain(`\`${name}\``);
+    expect(DOC).toContain("`otel:<spanId>:<n>`");
     expect(DOC).toContain(`\`${ANONYMOUS_USER}\``);
     expect(DOC).toContain(`\`${UNKNOWN_AGENT}\``);
     expect(DOC).toContain("OTELTRACE#<tenant>#<traceId>");
+    expect(DOC).toContain("OTELLOG#<tenant>#<traceId>#<spanId>");
+    expect(DOC).toContain("`AGENT_CLAIM`");
+    expect(DOC).toContain("`USER_CLAIM`");
   });
 
   it("states the code's limits", () => {
     expect(DOC).toContain(`at most ${LIMITS.otlpSpans.toLocaleString("en-US")} (\`LIMITS.otlpSpans\`)`);
+    expect(DOC).toContain(`at most ${LIMITS.otlpTraces} are recorded (\`LIMITS.otlpTraces\`)`);
+    expect(DOC).toContain(`at most ${LIMITS.otlpLogRecords.toLocaleString("en-US")} (\`LIMITS.otlpLogRecords\``);
     expect(LIMITS.eventBodyBytes).toBe(5 * 1024 * 1024);
     expect(DOC).toContain("5 MiB once decompressed");
     expect(DOC).toContain(`deeper than ${MAX_DEPTH} levels`);
