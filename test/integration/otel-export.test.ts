@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEvent, lambdaContext } from "../../bench/harness/gateway-event.js";
 import { LIMITS } from "../../functions/domain/limits.js";
 import { routeById } from "../../functions/routes.js";
-import { documentClient } from "../../functions/store/dynamo-client.js";
+import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
@@ -41,6 +41,7 @@ import {
   type TestKey,
   uniqueOrgId,
 } from "../support/fixtures.js";
+import { expectExactDerivedData, settledGet } from "../support/stream-recount.js";
 
 let api: LocalApi;
 let responseType: protobuf.Type;
@@ -1248,5 +1249,60 @@ describe("POST /api/otel/v1/logs", () => {
     });
     expect((await postLogs(JSON.stringify(logsRequest([])), JSON_TYPE)).status).toBe(401);
     expect(await storedData(owner.orgId)).toEqual([]);
+  });
+});
+
+describe("moves racing the stream consumer", () => {
+  it("runs exported children first and their roots at once, while the consumer counts them: every count equals a recount", async () => {
+    const owner = await createTestKey();
+    const start = Date.now() - 60_000;
+    const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+    const spanOf = (traceId: string, spanId: string, parentSpanId: string, name: string, attributes: unknown[]) => ({
+      traceId,
+      spanId,
+      parentSpanId,
+      name,
+      startTimeUnixNano: nanos(start + (parentSpanId === "" ? 0 : 100)),
+      endTimeUnixNano: nanos(start + (parentSpanId === "" ? 5_000 : 200)),
+      attributes,
+    });
+    const exportOf = (spans: unknown[]) =>
+      JSON.stringify({
+        resourceSpans: [
+          { resource: { attributes: [text("service.name", "racing-service")] }, scopeSpans: [{ spans }] },
+        ],
+      });
+    const runs = Array.from({ length: 8 }, (_, index) => ({ traceId: hex(16), root: hex(8), index }));
+
+    await Promise.all(
+      runs.map(async ({ traceId, root, index }) => {
+        const children = [
+          spanOf(traceId, hex(8), root, "chat m", [
+            text("gen_ai.operation.name", "chat"),
+            int("gen_ai.usage.input_tokens", 10 + index),
+          ]),
+          spanOf(traceId, hex(8), root, "execute_tool lookup", [text("gen_ai.operation.name", "execute_tool")]),
+        ];
+        expect(jsonOf(await post(exportOf(children), JSON_TYPE, owner.key))).toEqual({});
+        const rootSpan = spanOf(traceId, root, "", "invoke_agent racer", [
+          text("gen_ai.operation.name", "invoke_agent"),
+          text("gen_ai.agent.name", `racer-${index % 2}`),
+          text("user.id", `racing-user-${index % 3}`),
+        ]);
+        expect(jsonOf(await post(exportOf([rootSpan]), JSON_TYPE, owner.key))).toEqual({});
+      }),
+    );
+
+    const sessions = await sessionsOf(owner.key);
+    expect(sessions.map((session) => session.status)).toEqual(Array(runs.length).fill("completed"));
+    await expectExactDerivedData({
+      reader: { client: documentClient, tableName },
+      orgId: owner.orgId,
+      sessionIds: sessions.map((session) => String(session.id)),
+      get: settledGet(api, owner),
+      agentNames: ["racing-service"],
+      userIds: ["anonymous"],
+    });
   });
 });
