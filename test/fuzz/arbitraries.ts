@@ -711,6 +711,113 @@ const toolArguments: fc.Arbitrary<JsonNode> = fc.oneof(
   { arbitrary: otlpAnyValue, weight: 2 },
 );
 
+/** A list index in a flattened attribute name: the usual, huge, negative, not a number, a prototype name. */
+const flatIndex: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.nat(3).map(String), weight: 6 },
+  { arbitrary: fc.constantFrom("999", "999999999", "-1", "1.5", "01", "", "__proto__", "constructor"), weight: 2 },
+);
+
+/** A value a dialect reads as text (a name, a role, JSON text), or any AnyValue, or 300,000 characters. */
+const dialectText = (pool: readonly string[]): fc.Arbitrary<JsonNode> =>
+  fc.oneof(
+    { arbitrary: poolName(pool).map(textValue), weight: 5 },
+    { arbitrary: otlpAnyValue, weight: 2 },
+    { arbitrary: toolArguments, weight: 1 },
+  );
+
+const FLAT_MESSAGE_FIELDS = [
+  "message.role",
+  "message.content",
+  "message.contents.0.message_content.text",
+  "message.tool_calls.0.tool_call.function.name",
+  "message.tool_calls.0.tool_call.function.arguments",
+  "message.tool_calls.__proto__.tool_call.id",
+  "message.__proto__",
+  "constructor.prototype",
+  "role",
+  "content",
+  "a.b.c.d.e.f.g.h.i.j",
+] as const;
+
+/** Flattened message lists: OpenInference `llm.input_messages.N.message.*`, Traceloop `gen_ai.prompt.N.*`. */
+const flatMessages: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc.array(
+  fc
+    .tuple(
+      fc.constantFrom("llm.input_messages.", "llm.output_messages.", "gen_ai.prompt.", "gen_ai.completion."),
+      flatIndex,
+      fc.constantFrom(...FLAT_MESSAGE_FIELDS),
+      dialectText(["user", "assistant", "tool", "hello", '{"q":"x"}']),
+    )
+    .map(([prefix, index, field, value]) => [`${prefix}${index}.${field}`, value] as const),
+  { maxLength: 4 },
+);
+
+/** Attributes under a prefix the dialects read as an object: association properties, telemetry metadata. */
+const prefixedEntries: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc.array(
+  fc
+    .tuple(
+      fc.constantFrom(
+        "traceloop.association.properties.",
+        "ai.telemetry.metadata.",
+        "ai.settings.context.",
+        "metadata.",
+      ),
+      fc.oneof(
+        { arbitrary: fc.constantFrom("userId", "sessionId", "user_id", "session_id"), weight: 3 },
+        { arbitrary: fc.constantFrom(...OTLP_KEYS), weight: 2 },
+      ),
+      dialectText(["otel-user", "customer-1", "conv-1"]),
+    )
+    .map(([prefix, key, value]) => [`${prefix}${key}`, value] as const),
+  { maxLength: 3 },
+);
+
+/**
+ * The dialects' own attributes (OpenInference, OpenLLMetry/Traceloop, the Vercel AI SDK; docs/otel.md):
+ * span kinds of every dialect (and unknown ones), counts, names and JSON of the wrong type or huge, message
+ * lists with odd indexes and prototype names.
+ */
+const dialectAttributes: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
+  .tuple(
+    optionalEntries({
+      "openinference.span.kind": dialectText(["LLM", "TOOL", "AGENT", "CHAIN", "EMBEDDING", "llm", "__proto__"]),
+      "llm.model_name": dialectText(["gpt-4o"]),
+      "llm.token_count.prompt": tokenCount,
+      "llm.token_count.completion": tokenCount,
+      "llm.token_count.prompt_details.cache_read": tokenCount,
+      "llm.invocation_parameters": toolArguments,
+      "input.value": toolArguments,
+      "output.value": toolArguments,
+      "tool.name": dialectText(["search", "constructor"]),
+      "session.id": dialectText(["conv-1"]),
+      metadata: toolArguments,
+      "traceloop.span.kind": dialectText(["workflow", "task", "agent", "tool", "__proto__"]),
+      "traceloop.entity.name": dialectText(["otel-agent", "search", "toString"]),
+      "traceloop.entity.input": toolArguments,
+      "traceloop.entity.output": toolArguments,
+      "llm.request.type": dialectText(["chat", "completion", "embedding"]),
+      "gen_ai.usage.prompt_tokens": tokenCount,
+      "gen_ai.usage.completion_tokens": tokenCount,
+      "ai.operationId": dialectText(["ai.generateText", "ai.generateText.doGenerate", "ai.toolCall", "ai.__proto__"]),
+      "ai.model.id": dialectText(["gpt-4o"]),
+      "ai.usage.promptTokens": tokenCount,
+      "ai.usage.completionTokens": tokenCount,
+      "ai.usage.inputTokens": tokenCount,
+      "ai.usage.inputTokenDetails.cacheReadTokens": tokenCount,
+      "ai.toolCall.name": dialectText(["search", "__proto__"]),
+      "ai.toolCall.args": toolArguments,
+      "ai.toolCall.result": toolArguments,
+      "ai.prompt.messages": toolArguments,
+      "ai.response.text": toolArguments,
+      "ai.response.toolCalls": toolArguments,
+      "ai.telemetry.functionId": dialectText(["otel-agent", "prototype"]),
+      "enduser.id": dialectText(["otel-user"]),
+    }),
+    flatMessages,
+    prefixedEntries,
+  )
+  .map(([known, messages, prefixed]) => [...known, ...messages, ...prefixed]);
+
 /** The attributes of a GenAI span of `operation`, with a few awkward extras now and then. */
 function genAiAttributes(operation: string): fc.Arbitrary<JsonNode> {
   return fc
@@ -728,13 +835,16 @@ function genAiAttributes(operation: string): fc.Arbitrary<JsonNode> {
         "gen_ai.conversation.id": shortText.map(textValue),
       }),
       fc.array(fc.tuple(otlpKey, otlpAnyValue), { maxLength: 2 }),
+      // Half the spans speak another dialect too, and half of those name no GenAI operation.
+      fc.option(fc.tuple(dialectAttributes, fc.boolean()), { nil: undefined, freq: 2 }),
     )
-    .map(([known, extra]) => ({
+    .map(([known, extra, dialect]) => ({
       kind: "array",
       items: [
-        kv("gen_ai.operation.name", textValue(operation)),
+        ...(dialect?.[1] === true ? [] : [kv("gen_ai.operation.name", textValue(operation))]),
         ...known.map(([key, value]) => kv(key, value)),
         ...extra.map(([key, value]) => kv(key, value)),
+        ...(dialect?.[0] ?? []).map(([key, value]) => kv(key, value)),
       ],
     }));
 }
@@ -958,6 +1068,18 @@ const otlpSpanMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
     ),
 );
 
+/** A span or log record with small attributes and body (its first attribute kept, its body a short text). */
+function smallCopy(node: ObjectNode): ObjectNode {
+  return obj(
+    node.entries.map(([key, value]) => {
+      if (key === "attributes" && value.kind === "array")
+        return [key, { kind: "array", items: value.items.slice(0, 1) }];
+      if (key === "body") return [key, textValue("hello")];
+      return [key, value];
+    }),
+  );
+}
+
 /** The envelope made awkward: resource attributes, scopeSpans or spans not arrays, spans that are not objects. */
 const otlpEnvelopeMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
   fc.oneof(
@@ -996,11 +1118,12 @@ const otlpEnvelopeMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) 
         node: exportRequestOf([...spans, ...items]),
       }),
     ),
-    // At and past the 1,000 spans a request may hold (copies of one span: one event, stored once).
+    // At and past the 1,000 spans a request may hold (copies of one span: one event, stored once; its attributes
+    // cut to the operation, lest a huge value copied 1,000 times fill the fuzzer's memory).
     fc.constantFrom(1_000, 1_001).map(
       (count): MutatedBody => ({
         mutation: { op: "set", field: `spans (${count} copies)` },
-        node: exportRequestOf(Array.from({ length: count }, () => spans[0] as ObjectNode)),
+        node: exportRequestOf(Array.from({ length: count }, () => smallCopy(spans[0] as ObjectNode))),
       }),
     ),
   ),
@@ -1102,36 +1225,289 @@ const protoSpan: fc.Arbitrary<ProtoSpan> = fc.record({
   statusCode: fc.constantFrom(0, 1, 2, 3, -1, 2 ** 31 - 1),
 });
 
+/** How a protobuf body is damaged: not at all, cut short, a byte changed, garbage appended, a bogus length. */
+const protobufDamage = fc.oneof(
+  { arbitrary: fc.constant({ op: "none" as const, at: 0, byte: 0 }), weight: 6 },
+  {
+    arbitrary: fc.record({
+      op: fc.constantFrom("truncate" as const, "flip" as const, "append" as const, "prefix" as const),
+      at: fc.nat(),
+      byte: fc.nat(255),
+    }),
+    weight: 3,
+  },
+);
+
+function damaged(bytes: Buffer, damage: { op: string; at: number; byte: number }): BodySpec {
+  const at = bytes.length === 0 ? 0 : damage.at % bytes.length;
+  let result: Buffer = bytes;
+  if (damage.op === "truncate") result = bytes.subarray(0, at);
+  if (damage.op === "flip" && bytes.length > 0) {
+    result = Buffer.from(bytes);
+    result[at] = damage.byte;
+  }
+  if (damage.op === "append") result = Buffer.concat([bytes, Buffer.from([damage.byte, 0xff, 0xff, 0xff, 0x0f])]);
+  // A length-delimited field 1 whose length runs far past the end.
+  if (damage.op === "prefix") result = Buffer.concat([Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), bytes]);
+  return { kind: "bytes", hex: result.toString("hex") };
+}
+
 /** A protobuf OTLP export, intact or damaged: cut short, a byte changed, garbage appended, a bogus length. */
 export const otlpProtobufBody: fc.Arbitrary<BodySpec> = fc
+  .tuple(fc.array(protoSpan, { maxLength: 4 }), protobufDamage)
+  .map(([spans, damage]): BodySpec => damaged(Buffer.from(encodeProtoExport(spans)), damage));
+
+// ---------------------------------------------------------------------------
+// OTLP log exports (POST /api/otel/v1/logs): GenAI event log records (the messages of a model call, tied to
+// its span) and others (refused one by one), in JSON and protobuf, with one part made awkward.
+// ---------------------------------------------------------------------------
+
+const LOG_EVENTS = [
+  "gen_ai.user.message",
+  "gen_ai.system.message",
+  "gen_ai.assistant.message",
+  "gen_ai.tool.message",
+  "gen_ai.choice",
+  "gen_ai.client.inference.operation.details",
+  "gen_ai.other",
+  "",
+  "__proto__",
+  "constructor",
+] as const;
+
+/** A log record's body: a message (`content`, `tool_calls`, `message`…), any AnyValue, or 300,000 characters. */
+const logBody: fc.Arbitrary<JsonNode> = fc.oneof(
+  {
+    arbitrary: fc
+      .array(
+        fc.tuple(
+          fc.constantFrom("content", "role", "tool_calls", "message", "finish_reason", "index", "__proto__"),
+          fc.oneof(dialectText(["hello", "assistant", "stop"]), otlpAnyValue),
+        ),
+        { maxLength: 3 },
+      )
+      .map((entries) =>
+        anyValueOf("kvlistValue", obj([["values", { kind: "array", items: entries.map(([k, v]) => kv(k, v)) }]])),
+      ),
+    weight: 4,
+  },
+  { arbitrary: otlpAnyValue, weight: 2 },
+  { arbitrary: toolArguments, weight: 1 },
+);
+
+/** The log records of one request, most on a span of one or two traces. */
+const otlpLogRecords: fc.Arbitrary<ObjectNode[]> = fc
   .tuple(
-    fc.array(protoSpan, { maxLength: 4 }),
-    fc.oneof(
-      { arbitrary: fc.constant({ op: "none" as const, at: 0, byte: 0 }), weight: 6 },
-      {
-        arbitrary: fc.record({
-          op: fc.constantFrom("truncate" as const, "flip" as const, "append" as const, "prefix" as const),
-          at: fc.nat(),
-          byte: fc.nat(255),
+    fc.array(fc.tuple(hexOf(16), hexOf(8)), { minLength: 1, maxLength: 2 }),
+    fc.array(
+      fc.record({
+        span: fc.nat(),
+        event: fc.constantFrom(...LOG_EVENTS),
+        asField: fc.boolean(),
+        agoMs: fc.integer({ min: 1_000, max: 3_600_000 }),
+        body: fc.option(logBody, { nil: undefined, freq: 6 }),
+        details: optionalEntries({
+          "gen_ai.input.messages": toolArguments,
+          "gen_ai.output.messages": toolArguments,
+          "gen_ai.system_instructions": toolArguments,
         }),
-        weight: 3,
-      },
+        extra: fc.array(fc.tuple(otlpKey, otlpAnyValue), { maxLength: 2 }),
+      }),
+      { minLength: 1, maxLength: 4 },
     ),
   )
-  .map(([spans, damage]): BodySpec => {
-    const bytes = Buffer.from(encodeProtoExport(spans));
-    const at = bytes.length === 0 ? 0 : damage.at % bytes.length;
-    let damaged: Buffer = bytes;
-    if (damage.op === "truncate") damaged = bytes.subarray(0, at);
-    if (damage.op === "flip" && bytes.length > 0) {
-      damaged = Buffer.from(bytes);
-      damaged[at] = damage.byte;
-    }
-    if (damage.op === "append") damaged = Buffer.concat([bytes, Buffer.from([damage.byte, 0xff, 0xff, 0xff, 0x0f])]);
-    // A length-delimited field 1 whose length runs far past the end.
-    if (damage.op === "prefix") damaged = Buffer.concat([Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), bytes]);
-    return { kind: "bytes", hex: damaged.toString("hex") };
-  });
+  .map(([spans, records]) =>
+    records.map((record) => {
+      const [traceId, spanId] = spans[record.span % spans.length] ?? ["", ""];
+      const attributes = [
+        ...(record.asField ? [] : [kv("event.name", textValue(record.event))]),
+        ...record.details.map(([key, value]) => kv(key, value)),
+        ...record.extra.map(([key, value]) => kv(key, value)),
+      ];
+      return obj([
+        ["timeUnixNano", str(nanosAgo(record.agoMs))],
+        ["observedTimeUnixNano", str(nanosAgo(record.agoMs))],
+        ["severityNumber", num("9")],
+        ["traceId", str(traceId)],
+        ["spanId", str(spanId)],
+        ...(record.asField ? [["eventName", str(record.event)] as const] : []),
+        ...(record.body === undefined ? [] : [["body", record.body] as const]),
+        ["attributes", { kind: "array", items: attributes }],
+      ]);
+    }),
+  );
+
+function logsRequestOf(records: readonly JsonNode[]): ObjectNode {
+  return obj([
+    [
+      "resourceLogs",
+      {
+        kind: "array",
+        items: [
+          obj([
+            ["resource", obj([["attributes", otlpResource]])],
+            [
+              "scopeLogs",
+              {
+                kind: "array",
+                items: [
+                  obj([
+                    ["scope", obj([["name", str("fuzz.instrumentation")]])],
+                    ["logRecords", { kind: "array", items: records }],
+                  ]),
+                ],
+              },
+            ],
+          ]),
+        ],
+      },
+    ],
+  ]);
+}
+
+/** A valid-ish OTLP JSON log export. */
+const otlpLogsBody: fc.Arbitrary<ObjectNode> = otlpLogRecords.map((records) => logsRequestOf(records));
+
+const LOG_FIELDS = [
+  "traceId",
+  "spanId",
+  "timeUnixNano",
+  "observedTimeUnixNano",
+  "eventName",
+  "body",
+  "attributes",
+  "severityNumber",
+  "severityText",
+  "flags",
+] as const;
+
+function oddLogField(field: string): fc.Arbitrary<JsonNode> {
+  switch (field) {
+    case "traceId":
+      return oddOtlpId(16);
+    case "spanId":
+      return oddOtlpId(8);
+    case "timeUnixNano":
+    case "observedTimeUnixNano":
+      return oddNanos;
+    case "eventName":
+      return fc.oneof(fc.constantFrom(...LOG_EVENTS).map(str), badValue);
+    case "body":
+      return fc.oneof(logBody, badValue);
+    case "attributes":
+      return oddSpanField("attributes");
+    default:
+      return badValue;
+  }
+}
+
+/** A log record with one field awkward (or removed, or an unknown one added), or the envelope awkward. */
+const otlpLogsMutation: fc.Arbitrary<MutatedBody> = otlpLogRecords.chain((records) =>
+  fc.oneof(
+    fc
+      .tuple(
+        fc.nat(records.length - 1),
+        fc.constantFrom(...LOG_FIELDS),
+        fc.constantFrom("set", "remove", "extra") as fc.Arbitrary<"set" | "remove" | "extra">,
+      )
+      .chain(([index, field, op]) =>
+        (op === "extra" ? fc.tuple(anyKey, anyJson) : fc.tuple(fc.constant(field), oddLogField(field))).map(
+          ([name, value]): MutatedBody => {
+            const record = records[index] as ObjectNode;
+            const changed =
+              op === "set"
+                ? withField(record, name, value)
+                : op === "remove"
+                  ? obj(record.entries.filter(([key]) => key !== name))
+                  : obj([...record.entries, [name, value]]);
+            return {
+              mutation: { op: "batch-event", index, inner: { op, field: name } },
+              node: logsRequestOf(records.map((other, position) => (position === index ? changed : other))),
+            };
+          },
+        ),
+      ),
+    badValue.map(
+      (value): MutatedBody => ({
+        mutation: { op: "set", field: "scopeLogs" },
+        node: obj([["resourceLogs", { kind: "array", items: [obj([["scopeLogs", value]])] }]]),
+      }),
+    ),
+    fc.array(anyScalar, { minLength: 1, maxLength: 3 }).map(
+      (items): MutatedBody => ({
+        mutation: { op: "set", field: "logRecords[]" },
+        node: logsRequestOf([...records, ...items]),
+      }),
+    ),
+    // At and past the 1,000 log records a request may hold.
+    fc.constantFrom(1_000, 1_001).map(
+      (count): MutatedBody => ({
+        mutation: { op: "set", field: `logRecords (${count} copies)` },
+        node: logsRequestOf(Array.from({ length: count }, () => smallCopy(records[0] as ObjectNode))),
+      }),
+    ),
+  ),
+);
+
+function otlpLogsMutatedBody(): fc.Arbitrary<MutatedBody> {
+  return fc.oneof(
+    { arbitrary: otlpLogsBody.map((node): MutatedBody => ({ mutation: { op: "none" }, node })), weight: 3 },
+    { arbitrary: otlpLogsMutation, weight: 5 },
+    { arbitrary: otlpLogsBody.chain((body) => mutateObject(body, ["resourceLogs"])), weight: 2 },
+  );
+}
+
+/** opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest of GenAI event records on one span. */
+export function encodeProtoLogs(
+  records: readonly { traceId: Uint8Array; spanId: Uint8Array; event: string; nanos: bigint; content: string }[],
+): Uint8Array {
+  const writer = new BinaryWriter();
+  writer.tag(1, WireType.LengthDelimited).fork(); // resource_logs
+  writer.tag(2, WireType.LengthDelimited).fork(); // scope_logs
+  for (const record of records) {
+    writer.tag(2, WireType.LengthDelimited).fork(); // log_records
+    writer.tag(1, WireType.Bit64).fixed64(record.nanos);
+    writer.tag(5, WireType.LengthDelimited).fork(); // body: kvlist { content }
+    writer.tag(6, WireType.LengthDelimited).fork();
+    writeKeyValue(writer, "content", (inner) => inner.tag(1, WireType.LengthDelimited).string(record.content));
+    writer.join();
+    writer.join();
+    writeKeyValue(writer, "__proto__", (inner) => inner.tag(2, WireType.Varint).bool(true));
+    writer.tag(9, WireType.LengthDelimited).bytes(record.traceId);
+    writer.tag(10, WireType.LengthDelimited).bytes(record.spanId);
+    writer.tag(12, WireType.LengthDelimited).string(record.event);
+    writer.join();
+  }
+  writer.join();
+  writer.join();
+  return writer.finish();
+}
+
+/** A protobuf OTLP log export, intact or damaged. */
+const otlpProtobufLogs: fc.Arbitrary<BodySpec> = fc
+  .tuple(
+    fc.array(
+      fc.record({
+        traceId: fc.oneof(
+          { arbitrary: fc.uint8Array({ minLength: 16, maxLength: 16 }), weight: 6 },
+          { arbitrary: fc.uint8Array({ maxLength: 20 }), weight: 1 },
+        ),
+        spanId: fc.oneof(
+          { arbitrary: fc.uint8Array({ minLength: 8, maxLength: 8 }), weight: 6 },
+          { arbitrary: fc.uint8Array({ maxLength: 12 }), weight: 1 },
+        ),
+        event: fc.constantFrom(...LOG_EVENTS),
+        nanos: fc.oneof(
+          { arbitrary: fc.integer({ min: 1_000, max: 3_600_000 }).map((ms) => BigInt(nanosAgo(ms))), weight: 6 },
+          { arbitrary: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), weight: 1 },
+        ),
+        content: anyString,
+      }),
+      { maxLength: 4 },
+    ),
+    protobufDamage,
+  )
+  .map(([records, damage]): BodySpec => damaged(Buffer.from(encodeProtoLogs(records)), damage));
 
 const OTLP_CONTENT_TYPES = [
   "application/x-protobuf",
@@ -1148,17 +1524,18 @@ const OTLP_CONTENT_TYPES = [
 ] as const;
 
 /**
- * OTLP trace exports: a JSON body (as `otlpMutatedBody`) or a protobuf one, sent as JSON / protobuf or with
+ * OTLP trace and log exports: a JSON body (as `otlpMutatedBody`, `otlpLogsMutatedBody`) or a protobuf one, sent as JSON / protobuf or with
  * another content type, gzip-compressed more often than elsewhere, mostly with the fuzz key, sometimes with
  * keys of other tenants (each stores in its own tenant only) or without the scope.
  */
 export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
+  const logs = route.id === "ExportLogs";
   return fc
     .tuple(
       baseRequest(route),
       fc.oneof(
         {
-          arbitrary: otlpMutatedBody().map((mutated) => ({
+          arbitrary: (logs ? otlpLogsMutatedBody() : otlpMutatedBody()).map((mutated) => ({
             body: { kind: "json" as const, node: mutated.node } as BodySpec,
             type: "application/json" as string | null,
             mutation: `otlp json ${describeMutation(mutated.mutation)}`,
@@ -1166,7 +1543,7 @@ export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
           weight: 3,
         },
         {
-          arbitrary: otlpProtobufBody.map((body) => ({
+          arbitrary: (logs ? otlpProtobufLogs : otlpProtobufBody).map((body) => ({
             body,
             type: "application/x-protobuf" as string | null,
             mutation: "otlp protobuf",
@@ -1241,6 +1618,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
+  ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
 
 /** A description of what was done to a valid body (shown in counterexamples and outcome tallies). */
@@ -1310,6 +1688,7 @@ export function mutateObject(body: ObjectNode, fields: readonly string[]): fc.Ar
 /** A valid body of `routeId` with one field mutated (or, for batches, one field of one event). */
 export function mutatedBody(routeId: string): fc.Arbitrary<MutatedBody> {
   if (routeId === "ExportTraces") return otlpMutatedBody();
+  if (routeId === "ExportLogs") return otlpLogsMutatedBody();
   const spec = BODY_ROUTES[routeId];
   if (spec === undefined) return nonObjectTop.map((node) => ({ mutation: { op: "top-level" }, node }));
   const envelope = spec.body.chain((body) => mutateObject(body, spec.fields));

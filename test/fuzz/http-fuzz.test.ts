@@ -16,8 +16,10 @@
  *   6. idempotency keys   — odd Idempotency-Key values, keys shared across different bodies
  *   7. anything           — every dimension at once
  *   8. OTLP exports       — POST /api/otel/v1/traces with OTLP JSON (awkward ids, times, AnyValues, status
- *                           codes, envelopes, GenAI attributes) or protobuf (intact or damaged) bodies,
- *                           other content types, gzip, other tenants' keys
+ *                           codes, envelopes, the attributes of every dialect: GenAI, OpenInference,
+ *                           OpenLLMetry, the AI SDK) or protobuf (intact or damaged) bodies, other content
+ *                           types, gzip, other tenants' keys; POST /api/otel/v1/logs likewise (GenAI event
+ *                           log records and others, awkward fields, envelopes)
  *
  * Properties of EVERY response:
  *   - a response arrives and its status is never a 5xx (in particular never 500);
@@ -26,11 +28,12 @@
  *     `node_modules`, `file://`) that the request itself did not contain;
  *   - the credential the request sent is never echoed back;
  *   - batch results: per-event status never 5xx, each failed event carries `error` and `message`;
- *   - OTLP exports: a 200 is an ExportTraceServiceResponse (`{}` or `partialSuccess` with a decimal
- *     `rejectedSpans` and an `errorMessage`), in protobuf only when the request was; an accepted export (its
- *     accepted spans are stored, even when others are refused) writes only trace records of the caller's
- *     tenant and sessions (and their events) of the caller's tenant, nothing else; so may an export answered
- *     5xx (a 503 asks the exporter to retry, and the retry stores nothing twice); a 4xx stores nothing;
+ *   - OTLP exports: a 200 is an ExportTraceServiceResponse / ExportLogsServiceResponse (`{}` or
+ *     `partialSuccess` with a decimal `rejectedSpans` / `rejectedLogRecords` and an `errorMessage`), in
+ *     protobuf only when the request was; an accepted export (its accepted spans or records are stored, even
+ *     when others are refused) writes only trace records, log records and rollups of the caller's tenant and
+ *     sessions (and their events) of the caller's tenant, nothing else; so may an export answered 503 (it asks
+ *     the exporter to retry, and the retry stores nothing twice); a 4xx stores nothing;
  *   - status >= 400 (rejected): nothing was stored for the fuzz organisation. Checked two ways:
  *       a) every rejected request: each DynamoDB write the request issued (seen by a middleware on
  *          the service's document client, attributed to the request through AsyncLocalStorage)
@@ -762,7 +765,7 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   let parsed: unknown;
   // An OTLP export's answer is in the request's encoding: protobuf bytes for a protobuf request.
   const binaryAnswer =
-    request.routeId === "ExportTraces" &&
+    OTLP_ROUTES.has(request.routeId) &&
     sent.status === 200 &&
     /^application\/x-protobuf/.test(String(sent.headers["content-type"]));
   if (binaryAnswer && !OTLP_PROTOBUF.test(request.contentType?.trim() ?? ""))
@@ -786,8 +789,8 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   }
   if (request.routeId === "ListSessions" && sent.status === 200 && isRecord(parsed))
     problems.push(...filterMismatches(request.query, parsed));
-  if (request.routeId === "ExportTraces" && sent.status === 200 && !binaryAnswer)
-    problems.push(...exportResponseProblems(parsed));
+  if (OTLP_ROUTES.has(request.routeId) && sent.status === 200 && !binaryAnswer)
+    problems.push(...exportResponseProblems(parsed, OTLP_ROUTES.get(request.routeId) as string));
   if (request.routeId === "CreateEventBatch" && sent.status === 200 && isRecord(parsed)) {
     const results = parsed.results;
     if (!Array.isArray(results)) problems.push("batch: no results array");
@@ -808,9 +811,14 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
 }
 
 const OTLP_PROTOBUF = /^application\/(x-)?protobuf\s*(;|$)/i;
+/** The OTLP export routes, with the count field of their partial success. */
+const OTLP_ROUTES = new Map([
+  ["ExportTraces", "rejectedSpans"],
+  ["ExportLogs", "rejectedLogRecords"],
+]);
 
-/** A 200 of an OTLP JSON export: an ExportTraceServiceResponse, `{}` or `{ partialSuccess }`. */
-function exportResponseProblems(parsed: unknown): string[] {
+/** A 200 of an OTLP JSON export: an Export…ServiceResponse, `{}` or `{ partialSuccess }`. */
+function exportResponseProblems(parsed: unknown, countField: string): string[] {
   if (!isRecord(parsed)) return ["OTLP export: the 200 body is not a JSON object"];
   const keys = Object.keys(parsed);
   if (keys.length === 0) return [];
@@ -819,19 +827,22 @@ function exportResponseProblems(parsed: unknown): string[] {
     keys.length === 1 &&
     isRecord(partial) &&
     Object.keys(partial).length === 2 &&
-    typeof partial.rejectedSpans === "string" &&
-    /^[1-9]\d*$/.test(partial.rejectedSpans) &&
+    typeof partial[countField] === "string" &&
+    /^[1-9]\d*$/.test(partial[countField]) &&
     typeof partial.errorMessage === "string" &&
     partial.errorMessage.length > 0;
-  return valid ? [] : [`OTLP export: the 200 body is not an ExportTraceServiceResponse: ${shortJson(parsed)}`];
+  return valid ? [] : [`OTLP export: the 200 body is not an export response: ${shortJson(parsed)}`];
 }
 
 /**
- * What an accepted OTLP export wrote (besides what any request may): trace records of the caller's own tenant,
- * and sessions with their events — each session, read after the request, must be of the caller's tenant.
+ * What an accepted OTLP export wrote (besides what any request may): trace records, log records and rollups
+ * (a session moved to the agent or user a later span named) of the caller's own tenant, and sessions with their
+ * events — each session, read after the request, must be of the caller's tenant.
  */
+const TENANT_PARTITIONS = ["OTELTRACE", "OTELLOG", "ROLLUP"];
+
 async function exportWriteProblems(request: FuzzRequest, trace: string): Promise<string[]> {
-  if (request.routeId !== "ExportTraces") return [];
+  if (!OTLP_ROUTES.has(request.routeId)) return [];
   // A mutated credential the service accepted is still that key (e.g. a trailing space, which HTTP trims from
   // header values): its writes belong to the key's tenant.
   const credential = request.credential;
@@ -843,7 +854,7 @@ async function exportWriteProblems(request: FuzzRequest, trace: string): Promise
     if (!write.ok) continue;
     for (const target of write.targets.filter((candidate) => !exempt(candidate))) {
       if (target.pk.startsWith("SESSION#")) sessions.add(target.pk);
-      else if (tenant === undefined || !target.pk.startsWith(`OTELTRACE#${tenant}#`))
+      else if (tenant === undefined || !TENANT_PARTITIONS.some((kind) => target.pk.startsWith(`${kind}#${tenant}#`)))
         problems.push(
           `OTLP export wrote outside its tenant's traces: ${write.command} ${target.operation} ${target.pk}`,
         );
@@ -956,7 +967,7 @@ async function exercise(
   }
   // An OTLP export answered 5xx (503: "retry it") may have stored what it had accepted before the failure (its
   // retry stores nothing twice), within its own tenant only, as a 200 would; a 4xx stores nothing.
-  const retriedExport = request.routeId === "ExportTraces" && sent.status >= 500;
+  const retriedExport = OTLP_ROUTES.has(request.routeId) && sent.status === 503;
   if (sent.status >= 400 && !retriedExport) {
     const writes = unexpectedWrites(trace);
     if (writes.length > 0) problems.push(`rejected request stored: ${writes.join("; ")}`);
@@ -1045,11 +1056,13 @@ function learn(request: FuzzRequest, sent: Sent): void {
 // The properties.
 // ---------------------------------------------------------------------------
 
-const listSessionsRoute: RouteDefinition = (() => {
-  const route = ROUTES.find((candidate) => candidate.id === "ListSessions");
-  if (route === undefined) throw new Error("The route table has no ListSessions route");
+function routeOf(id: string): RouteDefinition {
+  const route = ROUTES.find((candidate) => candidate.id === id);
+  if (route === undefined) throw new Error(`The route table has no ${id} route`);
   return route;
-})();
+}
+
+const listSessionsRoute = routeOf("ListSessions");
 
 const sometimes = <T>(arbitrary: fc.Arbitrary<T>, freq = 3) => fc.option(arbitrary, { nil: undefined, freq });
 
@@ -1139,12 +1152,9 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
           : { body: { kind: "json" as const, node: mutated.node }, mutation: describeMutation(mutated.mutation) }),
       })),
   ),
-  "OTLP exports": otlpExport(
-    (() => {
-      const route = ROUTES.find((candidate) => candidate.id === "ExportTraces");
-      if (route === undefined) throw new Error("The route table has no ExportTraces route");
-      return route;
-    })(),
+  "OTLP exports": fc.oneof(
+    { arbitrary: otlpExport(routeOf("ExportTraces")), weight: 3 },
+    { arbitrary: otlpExport(routeOf("ExportLogs")), weight: 1 },
   ),
   "anything at once": anyRoute.chain((route) =>
     fc
