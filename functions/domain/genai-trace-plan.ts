@@ -118,30 +118,28 @@ export function cutText(text: string, max: number): string {
   return wellFormed.length <= max ? wellFormed : `${headOf(wellFormed, max - 1)}…`;
 }
 
-/** The session's totals: tokens summed over model calls only; cost over them, else the root's own. */
+const TOKEN_COUNTS = [
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "cacheReadTokens",
+  "cacheCreationTokens",
+] as const satisfies readonly (keyof InferenceUsage)[];
+
+/** The session's totals: tokens summed over model calls only (each at most maxTokens); cost over them, else the root's own. */
 export function sessionTotals(usage: Iterable<InferenceUsage>, rootCost?: number) {
-  const sums: Record<keyof InferenceUsage, number | undefined> = {
-    promptTokens: undefined,
-    completionTokens: undefined,
-    totalTokens: undefined,
-    cacheReadTokens: undefined,
-    cacheCreationTokens: undefined,
-    cost: undefined,
-  };
+  const sums: { -readonly [K in keyof InferenceUsage]?: number } = {};
   for (const entry of usage) {
-    for (const key of Object.keys(sums) as (keyof InferenceUsage)[]) {
+    for (const key of [...TOKEN_COUNTS, "cost"] as const) {
       const value = entry[key];
       if (value !== undefined) sums[key] = (sums[key] ?? 0) + value;
     }
   }
   const estimatedCost = sums.cost ?? rootCost;
-  const bounded = (sum: number | undefined) => (sum === undefined ? undefined : Math.min(sum, LIMITS.maxTokens));
   return {
-    promptTokens: bounded(sums.promptTokens),
-    completionTokens: bounded(sums.completionTokens),
-    totalTokens: bounded(sums.totalTokens),
-    cacheReadTokens: bounded(sums.cacheReadTokens),
-    cacheCreationTokens: bounded(sums.cacheCreationTokens),
+    ...(Object.fromEntries(
+      TOKEN_COUNTS.map((key) => [key, sums[key] === undefined ? undefined : Math.min(sums[key], LIMITS.maxTokens)]),
+    ) as Record<(typeof TOKEN_COUNTS)[number], number | undefined>),
     estimatedCost: estimatedCost === undefined ? undefined : Math.min(estimatedCost, LIMITS.maxCostUsd),
   };
 }

@@ -23,10 +23,11 @@ import type { Principal } from "../domain/principal.js";
 import type { Session } from "../domain/session.js";
 import { type BatchEventInput, recordEventBatch } from "../store/event-batch-store.js";
 import { attachLogMessages } from "../store/otel-log-store.js";
-import { endSession, getSession } from "../store/session-store.js";
+import { endSession, getSession, readSessions } from "../store/session-store.js";
 import {
   getTraceSession,
   type RecordedCall,
+  readTraceRecords,
   recordCalls,
   resolveTraceSession,
   reviseTraceSession,
@@ -44,10 +45,13 @@ export interface IngestOutcome {
   readonly storedEvents: number;
 }
 
+/** Runs `work` on every item, TRACE_CONCURRENCY at a time (a worker takes the next item when it is done). */
 async function inChunks<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  for (let start = 0; start < items.length; start += TRACE_CONCURRENCY) {
-    await Promise.all(items.slice(start, start + TRACE_CONCURRENCY).map(work));
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(TRACE_CONCURRENCY, items.length) }, worker));
 }
 
 /** The spans refused, by `<traceId>/<spanId>` (the first reason each). */
@@ -110,11 +114,21 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
   } satisfies TraceRevision;
 }
 
-/** Ends the trace's session from its root span: tokens summed over the model calls recorded so far. */
-async function endTraceSession(principal: Principal, plan: TracePlan, trace: TraceSession, nowMs: number) {
+/**
+ * Ends the trace's session from its root span: tokens summed over the model calls recorded so far (`recorded`:
+ * the trace's record as this request's calls left it, read again when the request recorded none).
+ */
+async function endTraceSession(
+  principal: Principal,
+  plan: TracePlan,
+  trace: TraceSession,
+  recorded: TraceSession | undefined,
+  session: Session | undefined,
+  nowMs: number,
+) {
   const end = plan.end;
   if (end === undefined) return;
-  const stored = (await getTraceSession(principal, plan.traceId)) ?? trace;
+  const stored = recorded ?? (await getTraceSession(principal, plan.traceId)) ?? trace;
   const calls = [...stored.calls.values()].map((call) => call.usage);
   const counted = calls.some((usage) => usage.promptTokens !== undefined || usage.totalTokens !== undefined);
   const totals = sessionTotals(
@@ -141,6 +155,7 @@ async function endTraceSession(principal: Principal, plan: TracePlan, trace: Tra
         customMetrics: Object.keys(customMetrics).length === 0 ? undefined : customMetrics,
       },
       nowMs,
+      session,
     );
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
@@ -155,9 +170,14 @@ async function endTraceSession(principal: Principal, plan: TracePlan, trace: Tra
 /** The session of each plan's trace, revised by what the plan's spans say of it. */
 async function resolveSessions(principal: Principal, plans: readonly TracePlan[], refusals: Refusals, nowMs: number) {
   const sessions = new Map<string, TraceSession>();
+  // Every trace's record in one read (most are found, or absent, as read; a race is settled per trace).
+  const read = await readTraceRecords(
+    principal,
+    plans.map((plan) => plan.traceId),
+  );
   await inChunks(plans, async (plan) => {
     try {
-      const { trace, created } = await resolveTraceSession(principal, plan.traceId, plan.start, nowMs);
+      const { trace, created } = await resolveTraceSession(principal, plan.traceId, plan.start, nowMs, read);
       const root = plan.end !== undefined;
       const revised =
         created || !changesSession(plan.start, root, trace)
@@ -206,7 +226,19 @@ export async function ingestSpans(
   }
   let storedEvents = 0;
   const decisionIds = new Map<string, string>();
-  for (const result of await recordEventBatch(principal, inputs, nowMs)) {
+  // The sessions to end, read while the events are written (nothing else of this request changes them).
+  const [results, ending] = await Promise.all([
+    recordEventBatch(principal, inputs, nowMs),
+    readSessions(
+      principal,
+      plans.flatMap((plan) => {
+        const sessionId = plan.end === undefined ? undefined : sessions.get(plan.traceId)?.sessionId;
+        return sessionId === undefined ? [] : [sessionId];
+      }),
+      nowMs,
+    ),
+  ]);
+  for (const result of results) {
     const origin = origins[result.index];
     if (origin === undefined) continue;
     if ("id" in result) {
@@ -229,8 +261,10 @@ export async function ingestSpans(
         eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
       });
     }
+    let recorded: TraceSession | undefined;
     if (calls.size > 0) {
-      const logSpans = await recordCalls(principal, plan.traceId, calls);
+      const { trace: stored, logSpans } = await recordCalls(principal, plan.traceId, calls);
+      recorded = stored;
       for (const [spanId, call] of calls) {
         if (!logSpans.has(spanId) || call.eventId === undefined) continue;
         const decision = plan.events.find(
@@ -246,7 +280,7 @@ export async function ingestSpans(
     const root = plan.rootSpanId;
     if (plan.end === undefined || root === undefined || refusals.has(`${plan.traceId}/${root}`)) return;
     try {
-      await endTraceSession(principal, plan, trace, nowMs);
+      await endTraceSession(principal, plan, trace, recorded, ending.get(trace.sessionId), nowMs);
     } catch (error) {
       refuse(refusals, plan.traceId, root, serviceRefusal(error));
     }

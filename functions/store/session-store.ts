@@ -24,6 +24,7 @@ import {
   type SessionPatch,
   type SessionStart,
 } from "../domain/session.js";
+import { batchGetItems } from "./batch-operations.js";
 import { conditionFailureItem, isConditionFailure } from "./condition-failure.js";
 import { countersFromStored } from "./counter-keys.js";
 import { documentClient, tableName } from "./dynamo-client.js";
@@ -111,6 +112,21 @@ export async function getSession(principal: Principal, sessionId: string, nowMs 
   const outcome = rejectionFor(principal, sessionId, result.Item, nowMs);
   if (outcome instanceof Error) throw outcome;
   return outcome;
+}
+
+/** Sessions of the principal's tenant read at once (consistently): those found and its own, by id. */
+export async function readSessions(
+  principal: Principal,
+  sessionIds: readonly string[],
+  nowMs: number,
+): Promise<ReadonlyMap<string, Session>> {
+  const sessions = new Map<string, Session>();
+  const keys = sessionIds.filter((sessionId) => isId("session", sessionId)).map(sessionKey);
+  for (const item of await batchGetItems(keys)) {
+    const outcome = rejectionFor(principal, String(item.id), item, nowMs);
+    if (!(outcome instanceof Error)) sessions.set(outcome.id, outcome);
+  }
+  return sessions;
 }
 
 /**
@@ -320,10 +336,17 @@ const END_ATTEMPTS = 5;
  * depends on it (the rollup day is the start's, the status indexes sort by `createdAt`, `stale` is only for
  * active sessions), and `updatedAt` / `lastActivityAt` stay the service's clock.
  */
-export async function endSession(principal: Principal, sessionId: string, patch: SessionPatch, nowMs: number) {
+export async function endSession(
+  principal: Principal,
+  sessionId: string,
+  patch: SessionPatch,
+  nowMs: number,
+  /** The session as just read (readSessions), for the first attempt. */
+  read?: Session,
+) {
   assertClientTimestamp("completedAt", patch.completedAt, principal, nowMs);
   for (let attempt = 0; attempt < END_ATTEMPTS; attempt++) {
-    const stored = await getSession(principal, sessionId, nowMs);
+    const stored = attempt === 0 && read !== undefined ? read : await getSession(principal, sessionId, nowMs);
     assertCompletedAfterStart(stored, patch);
     if (isFinal(stored.status)) return resolveRejectedUpdate(stored, sessionId, patch);
     const changes = planSessionUpdate(patch, new Date(nowMs).toISOString());

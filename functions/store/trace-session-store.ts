@@ -13,6 +13,7 @@
 import { AGENT_CLAIM, type InferenceUsage, type TraceStart, USER_CLAIM } from "../domain/genai-trace-plan.js";
 import type { Principal } from "../domain/principal.js";
 import type { Session } from "../domain/session.js";
+import { batchGetItems } from "./batch-operations.js";
 import { isConditionFailure } from "./condition-failure.js";
 import { defineEntity } from "./entity.js";
 import { otelTraceKey } from "./keys.js";
@@ -133,6 +134,18 @@ async function getTraceRecord(principal: Principal, traceId: string): Promise<Tr
   return item === undefined ? undefined : otelTraceEntity.fromItem(item);
 }
 
+/** What the records of a request's traces say as read at once (consistently): absent traces have no entry. */
+export type TraceRecords = ReadonlyMap<string, TraceRecord>;
+
+/** The records of several traces of a tenant, in one batch read. */
+export async function readTraceRecords(principal: Principal, traceIds: readonly string[]): Promise<TraceRecords> {
+  const records = new Map<string, TraceRecord>();
+  // A trace id is the key's last 32 characters (keys.ts otelTraceKey; ids are read as 32 hex digits).
+  for (const item of await batchGetItems(traceIds.map((traceId) => traceKey(principal, traceId))))
+    records.set(String(item.PK).slice(-32), otelTraceEntity.fromItem(item));
+  return records;
+}
+
 /** The trace's session as its record says, read consistently, or undefined (no record, or no session yet). */
 export async function getTraceSession(principal: Principal, traceId: string): Promise<TraceSession | undefined> {
   return (await getTraceRecord(principal, traceId))?.session;
@@ -148,9 +161,11 @@ export async function resolveTraceSession(
   traceId: string,
   start: TraceStart,
   nowMs: number,
+  /** The trace's records as just read (readTraceRecords), for the first attempt. */
+  read?: TraceRecords,
 ): Promise<{ readonly trace: TraceSession; readonly created: boolean }> {
   for (let attempt = 1; ; attempt++) {
-    const known = await getTraceRecord(principal, traceId);
+    const known = attempt === 1 && read !== undefined ? read.get(traceId) : await getTraceRecord(principal, traceId);
     if (known?.session !== undefined) return { trace: known.session, created: false };
     const created = await startTraceSession(principal, traceId, start, known, nowMs);
     if (created !== undefined) return { trace: created, created: true };
@@ -223,16 +238,17 @@ async function startTraceSession(
 
 /**
  * Records model calls on the trace's record (a repeat of a span writes the same entry); resolves with the
- * spans the record now says have log records (read in the same writes: a log record marked after them finds
- * the calls recorded, see otel-log-store.ts).
+ * record as it now stands (every call recorded so far, by any request) and the spans it says have log
+ * records (read in the same writes: a log record marked after them finds the calls recorded, see
+ * otel-log-store.ts).
  */
 export async function recordCalls(
   principal: Principal,
   traceId: string,
   calls: ReadonlyMap<string, RecordedCall>,
-): Promise<ReadonlySet<string>> {
+): Promise<{ readonly trace: TraceSession | undefined; readonly logSpans: ReadonlySet<string> }> {
   const entries = [...calls];
-  let logSpans: ReadonlySet<string> = new Set();
+  let updated: Record<string, unknown> | undefined;
   for (let start = 0; start < entries.length; start += CALLS_PER_UPDATE) {
     const names: Record<string, string> = { "#usage": "usage" };
     const values: Record<string, unknown> = {};
@@ -242,7 +258,7 @@ export async function recordCalls(
       values[`:u${index}`] = { ...call.usage, parent: call.parentSpanId, event: call.eventId };
       return `#usage.#s${index} = :u${index}`;
     });
-    const updated = await updateItem({
+    updated = await updateItem({
       Key: traceKey(principal, traceId),
       UpdateExpression: `SET ${clauses.join(", ")}`,
       ConditionExpression: EXISTS,
@@ -250,9 +266,11 @@ export async function recordCalls(
       ExpressionAttributeValues: values,
       ReturnValues: "ALL_NEW",
     });
-    logSpans = logSpansOf(updated?.logSpans);
   }
-  return logSpans;
+  return {
+    trace: updated === undefined ? undefined : otelTraceEntity.fromItem(updated).session,
+    logSpans: logSpansOf(updated?.logSpans),
+  };
 }
 
 /**

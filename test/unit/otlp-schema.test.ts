@@ -1,7 +1,7 @@
 /**
  * The pre-compiled OTLP schemas (functions/otel/generated/: traces and logs) are what the official protos in
- * proto/ give (scripts/generate-otlp-schema.ts, `npm run otlp:generate -- --check`), and the decoder
- * (functions/otel/otlp-protobuf.ts) reads every scalar type they use.
+ * proto/ give (scripts/generate-otlp-schema.ts, `npm run otlp:generate -- --check`) but for the fields the
+ * service never reads, and the decoder (functions/otel/otlp-protobuf.ts) reads every scalar type they use.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,8 +34,8 @@ const SIGNALS = [
   },
 ] as const;
 
-/** Every message the request can hold, by the schema's name, with protobufjs. */
-function reachable(protoFile: string, request: string): Map<string, protobuf.Type> {
+/** Every message the request can hold through the fields read (not `unread`), by the schema's name, with protobufjs. */
+function reachable(protoFile: string, request: string, unread: ReadonlySet<string>): Map<string, protobuf.Type> {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
   root.loadSync(protoFile);
@@ -47,7 +47,8 @@ function reachable(protoFile: string, request: string): Map<string, protobuf.Typ
     if (found.has(shortName(type))) continue;
     found.set(shortName(type), type);
     for (const field of type.fieldsArray)
-      if (field.resolvedType instanceof protobuf.Type) pending.push(field.resolvedType);
+      if (field.resolvedType instanceof protobuf.Type && !unread.has(`${shortName(type)}.${field.name}`))
+        pending.push(field.resolvedType);
   }
   return found;
 }
@@ -61,8 +62,24 @@ describe.each(SIGNALS)("the generated OTLP $signal schema", ({ schema, request, 
     expect(generated).toBe(readFileSync((file as (typeof SCHEMA_FILES)[number]).output, "utf8"));
   });
 
+  it("leaves out only fields of the protos that the readers do not read", () => {
+    const all = reachable(proto, fullRequest, new Set());
+    const unread = (file as (typeof SCHEMA_FILES)[number]).unread;
+    for (const entry of unread) {
+      const [, message = "", field = ""] = /^(.+)\.(\w+)$/.exec(entry) ?? [];
+      expect(
+        all.get(message)?.fieldsArray.some((candidate) => candidate.name === field),
+        entry,
+      ).toBe(true);
+    }
+    // What the readers read of a span, a log record and their envelopes is kept.
+    const read = ["traceId", "spanId", "parentSpanId", "attributes", "events", "status", "body", "eventName"];
+    expect(unread.filter((entry) => read.some((field) => entry.endsWith(`.${field}`)))).toEqual([]);
+  });
+
   it("names every message the request can hold, with protobufjs's field numbers, JSON names and types", () => {
-    const messages = reachable(proto, fullRequest);
+    const unread = new Set((file as (typeof SCHEMA_FILES)[number]).unread);
+    const messages = reachable(proto, fullRequest, unread);
     expect(request).toBe(fullRequest.split(".").at(-1));
     expect(Object.keys(schema).sort()).toEqual([...messages.keys()].sort());
     for (const [name, type] of messages) {
@@ -71,8 +88,13 @@ describe.each(SIGNALS)("the generated OTLP $signal schema", ({ schema, request, 
         Object.keys(fields)
           .map(Number)
           .sort((a, b) => a - b),
-      ).toEqual(type.fieldsArray.map((field) => field.id).sort((a, b) => a - b));
-      for (const field of type.fieldsArray) {
+      ).toEqual(
+        type.fieldsArray
+          .filter((field) => !unread.has(`${name}.${field.name}`))
+          .map((field) => field.id)
+          .sort((a, b) => a - b),
+      );
+      for (const field of type.fieldsArray.filter((candidate) => !unread.has(`${name}.${candidate.name}`))) {
         const [jsonName, kind, repeated] = fields[field.id] ?? [];
         expect(jsonName, `${name}.${field.name}`).toBe(field.name);
         expect(repeated === true).toBe(field.repeated);
