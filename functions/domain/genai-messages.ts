@@ -85,20 +85,20 @@ export function spanMessages(span: OtelSpan): SpanMessages {
   };
 }
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The text of one message: its `content` text, or its text `parts` (current conventions). */
 function messageText(message: JsonValue): string {
   if (typeof message === "string") return message;
-  if (!isObject(message)) return "";
-  const inner = isObject(message.message) ? message.message : message;
+  if (!isJsonObject(message)) return "";
+  const inner = isJsonObject(message.message) ? message.message : message;
   if (typeof inner.content === "string") return inner.content;
   const parts = Array.isArray(inner.parts) ? inner.parts : Array.isArray(inner.content) ? inner.content : [];
   return parts
-    .map((part) => (isObject(part) && typeof part.content === "string" ? part.content : ""))
-    .concat(parts.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")))
+    .map((part) => (isJsonObject(part) && typeof part.content === "string" ? part.content : ""))
+    .concat(parts.map((part) => (isJsonObject(part) && typeof part.text === "string" ? part.text : "")))
     .filter((text) => text.length > 0)
     .join("\n");
 }

@@ -4,7 +4,10 @@
  * normalised form, so the planner (genai-trace-plan.ts) knows a single vocabulary. Pure types and the
  * readers the dialects share; no I/O.
  */
-import { attributeJson } from "./genai-messages.js";
+import { attributeJson, isJsonObject } from "./genai-messages.js";
+
+export { isJsonObject };
+
 import type { JsonObject, JsonValue } from "./json.js";
 import { LIMITS } from "./limits.js";
 import { type Attributes, numberAttribute, type OtelSpan } from "./otel-span.js";
@@ -144,10 +147,6 @@ export function jsonAttribute(attributes: Attributes, key: string): JsonValue | 
 export function objectAttribute(attributes: Attributes, key: string): JsonObject | undefined {
   const value = jsonAttribute(attributes, key);
   return isJsonObject(value) ? value : undefined;
-}
-
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A string attribute of a JSON object's own key (never an inherited one), or undefined. */

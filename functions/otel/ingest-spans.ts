@@ -31,6 +31,7 @@ import {
   recordCalls,
   resolveTraceSession,
   reviseTraceSession,
+  startTraceSessions,
   type TraceRevision,
   type TraceSession,
 } from "../store/trace-session-store.js";
@@ -170,14 +171,27 @@ async function endTraceSession(
 /** The session of each plan's trace, revised by what the plan's spans say of it. */
 async function resolveSessions(principal: Principal, plans: readonly TracePlan[], refusals: Refusals, nowMs: number) {
   const sessions = new Map<string, TraceSession>();
-  // Every trace's record in one read (most are found, or absent, as read; a race is settled per trace).
+  // Every trace's record in one read, the new traces' sessions started together (a race is settled per trace).
   const read = await readTraceRecords(
     principal,
     plans.map((plan) => plan.traceId),
   );
+  const started = await startTraceSessions(
+    principal,
+    plans.filter((plan) => read.get(plan.traceId)?.session === undefined),
+    read,
+    nowMs,
+  );
   await inChunks(plans, async (plan) => {
+    const made = started.get(plan.traceId);
+    if (made !== undefined) {
+      sessions.set(plan.traceId, made);
+      return;
+    }
     try {
-      const { trace, created } = await resolveTraceSession(principal, plan.traceId, plan.start, nowMs, read);
+      // A new trace not started with the others is read again: another request may have started it.
+      const known = read.get(plan.traceId)?.session === undefined ? undefined : read;
+      const { trace, created } = await resolveTraceSession(principal, plan.traceId, plan.start, nowMs, known);
       const root = plan.end !== undefined;
       const revised =
         created || !changesSession(plan.start, root, trace)

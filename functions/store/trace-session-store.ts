@@ -167,25 +167,28 @@ export async function resolveTraceSession(
   for (let attempt = 1; ; attempt++) {
     const known = attempt === 1 && read !== undefined ? read.get(traceId) : await getTraceRecord(principal, traceId);
     if (known?.session !== undefined) return { trace: known.session, created: false };
-    const created = await startTraceSession(principal, traceId, start, known, nowMs);
-    if (created !== undefined) return { trace: created, created: true };
+    const { writes, started } = sessionStart(principal, traceId, start, known, nowMs);
+    try {
+      await transact(writes);
+      return { trace: started(), created: true };
+    } catch (error) {
+      if (!(isConditionFailure(error, 0) || isTransactionConflict(error))) throw error;
+    }
     // Another request's transaction on the same trace won or got in the way: read what it wrote, or try again.
     if (attempt >= ATTEMPTS) throw new Error(`Could not start the session of trace ${traceId}`);
     await backoff(attempt);
   }
 }
 
-/**
- * The transaction that starts a trace's session (over the placeholder of its log records, if any, which must
- * not have changed since read); undefined when another request's transaction interfered.
- */
-async function startTraceSession(
+/** The writes that start a trace's session (over the placeholder of its log records, if any, which must not
+ * have changed since read), and the session they start. */
+function sessionStart(
   principal: Principal,
   traceId: string,
   start: TraceStart,
   placeholder: TraceRecord | undefined,
   nowMs: number,
-): Promise<TraceSession | undefined> {
+) {
   const { session, item, ttl } = newSessionRecord(
     principal,
     {
@@ -218,22 +221,74 @@ async function startTraceSession(
             ...(logSpans.size > 0 ? { ExpressionAttributeValues: { ":logSpans": logSpans.size } } : {}),
           },
         };
-  try {
-    await transact([traceWrite, putIfAbsentItem(item)]);
-  } catch (error) {
-    if (isConditionFailure(error, 0) || isTransactionConflict(error)) return undefined;
-    throw error;
-  }
-  rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
   return {
-    sessionId: session.id,
-    logSpans,
-    provisionalName: start.provisionalName,
-    agentClaim: start.agentClaim,
-    userClaim: start.userClaim,
-    conversationId: start.conversationId,
-    calls: new Map(),
+    writes: [traceWrite, putIfAbsentItem(item)],
+    started: (): TraceSession => {
+      rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
+      return {
+        sessionId: session.id,
+        logSpans,
+        provisionalName: start.provisionalName,
+        agentClaim: start.agentClaim,
+        userClaim: start.userClaim,
+        conversationId: start.conversationId,
+        calls: new Map(),
+      };
+    },
   };
+}
+
+/** Traces whose sessions one transaction starts (2 writes each, within DynamoDB's 100 per transaction). */
+const STARTS_PER_TRANSACTION = 50;
+/** And within its 4 MB: the starts' items, in bytes of JSON, that one transaction may hold. */
+const START_BYTES_PER_TRANSACTION = 2 * 1024 * 1024;
+
+/**
+ * Starts the sessions of new traces (none in `read`) a few transactions for all, not one each: the sessions
+ * started, by trace id. A transaction another request's write got in the way of starts none of its traces
+ * (and one a trace's start cannot be built for is not tried): resolveTraceSession settles those one by one.
+ */
+export async function startTraceSessions(
+  principal: Principal,
+  starts: readonly { readonly traceId: string; readonly start: TraceStart }[],
+  read: TraceRecords,
+  nowMs: number,
+): Promise<ReadonlyMap<string, TraceSession>> {
+  const groups: { writes: TransactItem[]; bytes: number; started: [string, () => TraceSession][] }[] = [];
+  for (const { traceId, start } of starts) {
+    let built: ReturnType<typeof sessionStart>;
+    try {
+      built = sessionStart(principal, traceId, start, read.get(traceId), nowMs);
+    } catch {
+      continue;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(built.writes), "utf8");
+    let group = groups.at(-1);
+    if (
+      group === undefined ||
+      group.started.length >= STARTS_PER_TRANSACTION ||
+      group.bytes + bytes > START_BYTES_PER_TRANSACTION
+    ) {
+      group = { writes: [], bytes: 0, started: [] };
+      groups.push(group);
+    }
+    group.writes.push(...built.writes);
+    group.bytes += bytes;
+    group.started.push([traceId, built.started]);
+  }
+  const sessions = new Map<string, TraceSession>();
+  await Promise.all(
+    groups.map(async (group) => {
+      try {
+        await transact(group.writes);
+      } catch (error) {
+        if (isConditionFailure(error) || isTransactionConflict(error)) return;
+        throw error;
+      }
+      for (const [traceId, started] of group.started) sessions.set(traceId, started());
+    }),
+  );
+  return sessions;
 }
 
 /**

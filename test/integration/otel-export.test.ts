@@ -24,10 +24,14 @@ import {
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEvent, lambdaContext } from "../../bench/harness/gateway-event.js";
+import { planTraces } from "../../functions/domain/genai-trace-plan.js";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
+import { readExportRequest } from "../../functions/otel/otlp-spans.js";
 import { routeById } from "../../functions/routes.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
 import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
+import { startTraceSessions } from "../../functions/store/trace-session-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import {
@@ -41,6 +45,7 @@ import {
   type TestKey,
   uniqueOrgId,
 } from "../support/fixtures.js";
+import { principalFor } from "../support/seed.js";
 import { expectExactDerivedData, settledGet } from "../support/stream-recount.js";
 
 let api: LocalApi;
@@ -482,6 +487,40 @@ describe("an exporter's retry", () => {
     expect((await storedEvents(String(first.session.id))).length).toBe(firstStored.length);
     expect(await sessionsOf(owner.key)).toHaveLength(1);
     await Promise.all([proto.shutdown(), json.shutdown()]);
+  });
+
+  it("new traces exported by overlapping requests at once make one session each", async () => {
+    const owner = await createTestKey();
+    const traces = Array.from({ length: 12 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    const requests = [traces.slice(0, 8), traces.slice(4), traces.slice(2, 10), traces];
+
+    const responses = await Promise.all(
+      requests.map((spans) => post(JSON.stringify(jsonRequest(spans)), JSON_TYPE, owner.key)),
+    );
+
+    expect(responses.map((response) => [response.status, jsonOf(response)])).toEqual(requests.map(() => [200, {}]));
+    const sessions = await sessionsOf(owner.key);
+    expect(sessions.map((session) => (session.metadata as Json)["otel.trace_id"]).sort()).toEqual(
+      traces.map((trace) => trace.traceId).sort(),
+    );
+  });
+
+  it("new traces are started together; when another request started one of them since they were read, none is, and each is then settled on its own", async () => {
+    const owner = await createTestKey();
+    const traces = Array.from({ length: 3 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    const plans = planTraces(readExportRequest(jsonRequest(traces)).spans.map(normaliseSpan));
+    const raced = traces[1] as (typeof traces)[number];
+    expect((await post(JSON.stringify(jsonRequest([raced])), JSON_TYPE, owner.key)).status).toBe(200);
+    const first = await sessionOfTrace(owner.key, raced.traceId);
+
+    // As read before that request: no record of any of the three. The one transaction starts none.
+    expect(await startTraceSessions(principalFor(owner.orgId), plans, new Map(), Date.now())).toEqual(new Map());
+    expect(await sessionsOf(owner.key)).toHaveLength(1);
+
+    const response = await post(JSON.stringify(jsonRequest(traces)), JSON_TYPE, owner.key);
+    expect([response.status, jsonOf(response)]).toEqual([200, {}]);
+    expect(await sessionsOf(owner.key)).toHaveLength(3);
+    expect((await sessionOfTrace(owner.key, raced.traceId)).id).toBe(first.id);
   });
 
   it("a new trace exported by two requests at once makes one session", async () => {
