@@ -301,8 +301,11 @@ export const routes = [
     auth: EXPORT_ROUTE_AUTH,
     tableGrants: [
       ...apiKeyAuthentication,
-      // The trace's record: looked up, created with its session, its claims and model calls recorded.
-      { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.otelTrace] },
+      // The traces' records: looked up (together), created with their sessions, claims and model calls recorded.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.otelTrace],
+      },
       // The session: started (with the trace's record), its events looked up and put (a model call's again
       // with its log records' messages), then named, moved to its agent and user, and ended.
       {

@@ -26,7 +26,6 @@ beforeAll(async () => {
     appName: "traceloop-service",
     baseUrl: `${api.url}/api/otel`,
     apiKey: owner.key,
-    disableBatch: true,
     // Nothing but ats: no prompt registry sync with Traceloop's cloud.
     traceloopSyncEnabled: false,
     silenceInitializationMessage: true,
@@ -58,6 +57,9 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
           { role: "user", content: "What is the weather in Oslo?" },
         ];
         const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        // A long run's spans go out as they end, children first: the batch processor's export of the first
+        // model call, then of the tool, the root's last.
+        await traceloop.forceFlush();
         const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
         const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
         messages.push(request);
@@ -66,6 +68,7 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
           async (_args: { city: string }) => TOOL_RESULT,
           JSON.parse(call.function.arguments) as { city: string },
         );
+        await traceloop.forceFlush();
         messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
         const second = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
         return second.choices[0]?.message.content;
@@ -81,7 +84,6 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
       to,
       conversationId: "traceloop-conversation-1",
     });
-    // The SDK exports each span as it ends (disableBatch): children before their root, as a long run's are.
     await expectCountedExactly(api, owner, "traceloop-service");
   });
 });
