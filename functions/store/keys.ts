@@ -274,7 +274,15 @@ export function keyRateLimitBucket(keyId: string): string {
   return `KEY#${keyId}`;
 }
 
-/** A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>` or `RATELIMIT#KEY#<keyId>#<window>` (minutes since the epoch). */
+/** A rate-limit bucket of one signed-in user's console requests in one organisation: `USER#<orgId>#<userId>`. */
+export function userRateLimitBucket(orgId: string, userId: string): string {
+  return `USER#${orgId}#${userId}`;
+}
+
+/**
+ * A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>`, `RATELIMIT#KEY#<keyId>#<window>` or
+ * `RATELIMIT#USER#<orgId>#<userId>#<window>` (minutes since the epoch).
+ */
 export function rateLimitWindowKey(bucket: string, window: number): ItemKey {
   return { PK: `RATELIMIT#${bucket}#${window}`, SK: "RATELIMIT" };
 }
