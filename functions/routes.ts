@@ -371,6 +371,16 @@ export const routes = [
     payloadAccess: "read",
   },
   {
+    id: "GetEventField",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events/{eventId}/{field}",
+    entry: "functions/events/get-event-field.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    throttle: ROUTE_THROTTLES.read,
+    payloadAccess: "read",
+  },
+  {
     id: "DeleteSession",
     method: "DELETE",
     path: "/api/sdk/sessions/{id}",

@@ -408,6 +408,11 @@ export const errorExamples = {
     message: 'This API key has no access to this resource: it lacks the "events:write" scope',
   },
   404: { error: "Not Found", message: `Session ${SESSION_ID} not found` },
+  406: {
+    error: "Not Acceptable",
+    message:
+      "The toolOutput of event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 is 5100000 bytes, too large to send uncompressed within Lambda's 6 MB response limit; send Accept-Encoding: gzip",
+  },
   409: {
     error: "Conflict",
     message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,

@@ -44,6 +44,7 @@ export const errorResponse = z
         "Unauthorized",
         "Forbidden",
         "Not Found",
+        "Not Acceptable",
         "Conflict",
         "Unprocessable Content",
         "Too Many Requests",

@@ -218,6 +218,23 @@ async function readPayload(key: string): Promise<string> {
 }
 
 /**
+ * The text of one field of a stored event item, wherever it is: inline in the item, or the offloaded
+ * object its `<field>Ref` points to (read whatever its size: for a caller that streams it on, such as the
+ * console's field route). Undefined when the item has no such field.
+ *
+ * @throws PayloadMissingError when the object the item points to is not in the bucket.
+ */
+export async function readStoredField(
+  item: Readonly<Record<string, unknown>>,
+  field: OffloadableField,
+): Promise<string | undefined> {
+  const key = item[refAttribute(field)];
+  if (typeof key === "string") return readPayload(key);
+  const inline = item[field];
+  return typeof inline === "string" ? inline : undefined;
+}
+
+/**
  * Puts offloaded fields back into a stored item: for each `<field>Ref`
  * attribute of a field in `fields`, GETs the object and sets `<field>` to its
  * text. Every `<field>Ref` attribute is removed from the result, also those of

@@ -61,7 +61,7 @@ function TimelineEvent({ event, offsetMs }: { event: SessionEvent; offsetMs: num
         <StateTransition event={event} />
         {event.reasoning === undefined ? null : <p className="reasoning">{event.reasoning}</p>}
         {event.reasoningUrl === undefined ? null : (
-          <EventPayload label="Reasoning" url={event.reasoningUrl} bytes={event.reasoningBytes} text />
+          <EventPayload label="Reasoning" offloaded={{ event, field: "reasoning" }} bytes={event.reasoningBytes} text />
         )}
         {event.confidence === undefined ? null : <ConfidenceBar value={event.confidence} />}
         {event.alternativesConsidered === undefined || event.alternativesConsidered.length === 0 ? null : (
@@ -92,13 +92,13 @@ function TimelineEvent({ event, offsetMs }: { event: SessionEvent; offsetMs: num
                   <EventPayload
                     label="Tool input"
                     value={event.toolInput}
-                    url={event.toolInputUrl}
+                    offloaded={event.toolInputUrl === undefined ? undefined : { event, field: "toolInput" }}
                     bytes={event.toolInputBytes}
                   />
                   <EventPayload
                     label="Tool output"
                     value={event.toolOutput}
-                    url={event.toolOutputUrl}
+                    offloaded={event.toolOutputUrl === undefined ? undefined : { event, field: "toolOutput" }}
                     bytes={event.toolOutputBytes}
                   />
                 </>
