@@ -21,7 +21,7 @@ import { type RouteDefinition, routes } from "../../functions/routes.js";
 // ---------------------------------------------------------------------------
 
 /** A value resolved by the test file: ids of its world (sessions, keys, jobs). */
-export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId";
+export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId" | "eventId";
 
 export type JsonNode =
   | { readonly kind: "null" }
@@ -1667,7 +1667,7 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
     { arbitrary: fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: reference, pick })), weight: 2 },
     {
       arbitrary: fc
-        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId")
+        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId", "eventId")
         .chain((other) => fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: other, pick }))),
       weight: 1,
     },
@@ -1678,6 +1678,7 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
 /** The world reference that fits each path parameter of a route. */
 export function referenceFor(route: RouteDefinition, parameter: string): Reference {
   if (parameter === "jobId") return "jobId";
+  if (parameter === "eventId") return "eventId";
   if (parameter === "id") return route.path.startsWith("/api/keys") ? "keyId" : "session";
   return "session"; // agentName / userId: any text works; a session id is as good as any
 }
@@ -1698,6 +1699,11 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
     else if (name === "userId")
       parameters[name] = fc
         .constantFrom("fuzz-user", "nobody-here", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "field")
+      // The event field route (issue 21): its three fields, and names an object lookup would find.
+      parameters[name] = fc
+        .constantFrom("toolInput", "toolOutput", "reasoning", "toolOutputJson", "toolInputJsonRef", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else
       parameters[name] = fc
@@ -1935,6 +1941,13 @@ export const extraHeaders: fc.Arbitrary<(readonly [string, string])[]> = fc.arra
           "dev",
           "PATCH",
           "*/*",
+          "identity",
+          "gzip;q=0",
+          "*;q=0",
+          "gzip, deflate, br",
+          "br",
+          "null",
+          "http://[::1].evil.example",
           "\u00ff",
           "a".repeat(2_000),
         ),
