@@ -86,8 +86,11 @@ try {
       `  Counting:  the table's stream, polled every ${streamConsumer.intervalMs} ms; session notifications in ${streamConsumer.notificationsFile}`,
       `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
       "",
-      `  curl -X POST ${api.url}/api/sdk/sessions -H "Authorization: Bearer $(node -p 'require("${localJsonPath(settings)}").apiKey')" \\`,
-      `       -H 'Content-Type: application/json' -d '{"name":"demo","agentName":"my-agent","userId":"user-1"}'`,
+      "  In another terminal (the SDKs, the curl examples and `npm run demo` read these):",
+      `    export ATS_BASE_URL=${api.url}`,
+      `    export ATS_API_KEY=$(node -p 'require("${localJsonPath(settings)}").apiKey')`,
+      `    curl -X POST "$ATS_BASE_URL/api/sdk/sessions" -H "Authorization: Bearer $ATS_API_KEY" \\`,
+      `         -H 'Content-Type: application/json' -d '{"name":"demo","agentName":"my-agent","userId":"user-1"}'`,
       "",
     ].join("\n"),
   );

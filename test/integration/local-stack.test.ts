@@ -77,6 +77,11 @@ describe("npm start", () => {
     });
     expect(first.output()).toContain(local.apiKey);
     expect(first.output()).toContain(`Console:   ${local.apiUrl}/ — sign in as dev@localhost`);
+    // What another terminal exports to reach this stack (issue 24: settings carry over).
+    expect(first.output()).toContain(`export ATS_BASE_URL=${local.apiUrl}\n`);
+    expect(first.output()).toContain(
+      `export ATS_API_KEY=$(node -p 'require("${join(dataDirectory, "local.json")}").apiKey')\n`,
+    );
     const consolePage = await fetch(`${local.apiUrl}/sessions`);
     expect(consolePage.status).toBe(200);
     expect(consolePage.headers.get("content-type")).toBe("text/html; charset=utf-8");
