@@ -1847,7 +1847,7 @@ describe("User directory access", () => {
       }
     }
     expect(routes.filter((route: RouteDefinition) => route.createsUsers === true).map((route) => route.id)).toEqual([
-      "AddMember",
+      "CreateInvitation",
     ]);
   });
 });
