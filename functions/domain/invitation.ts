@@ -10,9 +10,9 @@ export const INVITATION_LIFETIME_DAYS = 7;
 
 /**
  * Invitations an organisation may send per UTC day. On AWS an invitation of a person new to the user
- * pool makes Cognito send an email, and Cognito's default email sending allows only a few dozen emails a
- * day for the whole account (every organisation of the deployment shares it): one organisation must not
- * be able to spend it, nor flood other people with invitations.
+ * pool makes Cognito send an email, and Cognito's default email sending allows only a small number of
+ * emails a day per user pool (AWS "Quotas in Amazon Cognito"), one pool every organisation of the
+ * deployment shares: one organisation must not be able to spend it, nor flood people with invitations.
  */
 export const INVITATIONS_PER_DAY = 20;
 
