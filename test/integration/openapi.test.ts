@@ -483,6 +483,14 @@ describe("over HTTP", () => {
     ],
     ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
     ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
+    [
+      "CreateInvitation",
+      "409",
+      () => call(api, "POST", "/api/invitations", { key: owner.token, body: { email: owner.email, role: "admin" } }),
+    ],
+    ["AcceptInvitation", "404", () => call(api, "POST", "/api/me/invitations/nowhere/accept", { key: owner.token })],
+    ["DeclineInvitation", "404", () => call(api, "POST", "/api/me/invitations/nowhere/decline", { key: owner.token })],
+    ["RevokeInvitation", "404", () => call(api, "DELETE", `/api/invitations/${owner.userId}`, { key: owner.token })],
   ] as const)("answers a %s error (%s) as documented", async (id, status, request) => {
     const response = await request();
 
