@@ -43,6 +43,7 @@ import {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
@@ -150,6 +151,7 @@ export const RESPONSE_BODIES = {
   CreatedApiKey: createdApiKeyResponse,
   RotatedApiKey: rotatedApiKeyResponse,
   ApiKeyAudit: apiKeyAuditResponse,
+  DeletionAudit: deletionAuditResponse,
   Member: memberResponse,
   MemberList: memberListResponse,
   Invitation: invitationResponse,
@@ -582,6 +584,15 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     pathParameters: { id: KEY_ID_PARAMETER },
     success: { status: 200, description: "The audit records.", body: "ApiKeyAudit" },
     errors: { 404: KEY_NOT_FOUND },
+  },
+  ListDeletionAudit: {
+    summary: "Who deleted what",
+    description:
+      "The organisation's latest 100 deletions, newest first: each session deleted (`DELETE " +
+      "/api/sdk/sessions/{id}`) and each erasure requested (`DELETE /api/sdk/users/{userId}`), with the API " +
+      "key (its id) or signed-in user that asked, both environments. Admins and owners.",
+    tag: "Data deletion",
+    success: { status: 200, description: "The deletions, newest first.", body: "DeletionAudit" },
   },
   GetMe: {
     summary: "Who am I",

@@ -19,6 +19,7 @@ import type {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
@@ -325,6 +326,30 @@ export const responseExamples = {
     ...createdKey,
     rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", status: "expiring" },
   } satisfies z.output<typeof rotatedApiKeyResponse>,
+  ListDeletionAudit: {
+    items: [
+      {
+        id: "aud_01KAZ6F7G8H9J0K1M2N3P4Q5RS",
+        action: "user.erasure.requested",
+        environment: "live",
+        target: "customer-42",
+        actor: { kind: "apiKey", id: KEY_ID },
+        at: "2026-11-22T11:00:00.000Z",
+        jobId: JOB_ID,
+        deletedEvents: null,
+      },
+      {
+        id: "aud_01KAZ6B7C8D9E0F1G2H3J4K5MN",
+        action: "session.deleted",
+        environment: "live",
+        target: "ses_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
+        actor: { kind: "user", id: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41" },
+        at: "2026-11-22T10:30:00.000Z",
+        jobId: null,
+        deletedEvents: 12,
+      },
+    ],
+  } satisfies z.output<typeof deletionAuditResponse>,
   ListApiKeyAudit: {
     items: [
       {

@@ -291,6 +291,7 @@ describe("over HTTP", () => {
       await call(api, "POST", `/api/keys/${id}/rotate`, { key: owner.token, body: {} });
       return call(api, "GET", `/api/keys/${id}/audit`, { key: owner.token });
     },
+    ListDeletionAudit: () => call(api, "GET", "/api/audit/deletions", { key: owner.token }),
     GetMe: () => call(api, "GET", "/api/me", { key: owner.token }),
     ListMembers: () => call(api, "GET", "/api/members", { key: owner.token }),
     ListInvitations: async () => {

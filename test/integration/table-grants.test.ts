@@ -530,6 +530,7 @@ describe("every table access of every route is within the route's declared grant
 
     await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
     const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
+    await invoke("ListDeletionAudit", { path: "/api/audit/deletions", ...asOwner }, 200);
     // Invitations: created (a new person, then an existing user), refused (already invited, already a member),
     // listed, revoked, declined and accepted (the membership written with the invitation consumed).
     const invite = (email: string, status: number) =>
