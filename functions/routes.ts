@@ -69,7 +69,7 @@ export interface RouteDefinition {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
-  /** Whether the handler creates users in the user directory (Cognito `AdminCreateUser`/`AdminGetUser` on AWS). */
+  /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
 }
 
@@ -99,9 +99,9 @@ export interface WorkerDefinition {
 export const PARTITIONS = {
   /** `APIKEY#<sha256>`: a key's credential item (keys.ts apiKeyCredentialKey). */
   apiKeyCredential: "APIKEY#*",
-  /** `ORG#<orgId>`: the organisation, its key records, key audit and members (keys.ts). */
+  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations and their audit (keys.ts). */
   organisation: "ORG#*",
-  /** `USER#<userId>`: a signed-in user's memberships (keys.ts userMembershipKey). */
+  /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session and its events (keys.ts sessionKey, eventKey). */
   session: "SESSION#*",
@@ -183,7 +183,7 @@ export const ROUTE_THROTTLES = {
   read: { rateLimit: 200, burstLimit: 400 },
   /** Deleting sessions and erasing users, and polling erasure jobs. */
   erasure: { rateLimit: 20, burstLimit: 40 },
-  /** Key and member management by signed-in users, and who they are (`GET /api/me`). */
+  /** Key and member management by signed-in users, invitations, and who they are (`GET /api/me`). */
   keyManagement: { rateLimit: 10, burstLimit: 20 },
   /** The public OpenAPI document. */
   publicDocument: { rateLimit: 10, burstLimit: 20 },
@@ -557,20 +557,78 @@ export const routes = [
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
-    id: "AddMember",
+    id: "ListInvitations",
+    method: "GET",
+    path: "/api/invitations",
+    entry: "functions/members/list-invitations.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "CreateInvitation",
     method: "POST",
-    path: "/api/members",
-    entry: "functions/members/add-member.ts",
+    path: "/api/invitations",
+    entry: "functions/members/create-invitation.ts",
     auth: { kind: "user", role: "owner" },
     tableGrants: [
       ...userAuthentication,
-      // The organisation exists (a condition), the membership under the organisation and its audit;
-      // the same membership under the user.
-      { actions: ["dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      // Before anyone is emailed: the person's membership and invitation (409), the owner's membership (their
+      // email), the day's invitation count (429). Then the organisation exists and the person is no member
+      // (conditions), the invitation and its audit under the organisation; the same invitation under the user.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
       { actions: ["dynamodb:PutItem"], partitions: [P.user] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
     createsUsers: true,
+  },
+  {
+    id: "RevokeInvitation",
+    method: "DELETE",
+    path: "/api/invitations/{userId}",
+    entry: "functions/members/revoke-invitation.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [
+      ...userAuthentication,
+      // The invitation read, then removed with its audit item; the same invitation under the user removed.
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:DeleteItem"], partitions: [P.user] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "AcceptInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/accept",
+    entry: "functions/members/accept-invitation.ts",
+    auth: { kind: "signedIn" },
+    tableGrants: [
+      // The caller's own invitation read and removed, their membership written under them.
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.user] },
+      // Under the organisation: the invitation removed, the organisation exists (a condition), the
+      // membership and its audit item written.
+      {
+        actions: ["dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "DeclineInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/decline",
+    entry: "functions/members/decline-invitation.ts",
+    auth: { kind: "signedIn" },
+    tableGrants: [
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.user] },
+      // Under the organisation: the invitation removed, its audit item written.
+      { actions: ["dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "UpdateMember",

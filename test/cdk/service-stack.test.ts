@@ -1852,7 +1852,7 @@ describe("User directory access", () => {
       }
     }
     expect(routes.filter((route: RouteDefinition) => route.createsUsers === true).map((route) => route.id)).toEqual([
-      "AddMember",
+      "CreateInvitation",
     ]);
   });
 });

@@ -18,6 +18,27 @@ export interface Me {
   userId: string;
   email: string;
   organisations: { orgId: string; role: Role }[];
+  /** Invitations waiting for the user's answer: not organisations of theirs until accepted. */
+  invitations: MyInvitation[];
+}
+
+/** An invitation as the invited person sees it (GET /api/me). */
+export interface MyInvitation {
+  orgId: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A pending invitation as the organisation's owners see it (GET/POST /api/invitations). */
+export interface Invitation {
+  userId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export type ApiKeyStatus = "active" | "expiring" | "expired" | "revoked";

@@ -1,6 +1,17 @@
-/** Organisation settings → Members: everyone sees the list; owners add, change roles and remove. */
+/**
+ * Organisation settings → Members: everyone sees the list; owners invite people (who join when they accept),
+ * see and revoke pending invitations, change roles and remove members.
+ */
 import { type FormEvent, useState } from "react";
-import { useAddMember, useChangeRole, useMembers, useRemoveMember } from "../../api/members";
+import { isApiError } from "../../api/errors";
+import {
+  useChangeRole,
+  useInvitations,
+  useInvite,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+} from "../../api/members";
 import type { Member, Role } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -11,16 +22,16 @@ import { formatDateTime } from "../../lib/format";
 
 const ROLES: readonly Role[] = ["member", "admin", "owner"];
 
-function AddMemberForm() {
-  const add = useAddMember();
+function InviteForm() {
+  const invite = useInvite();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    add.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+    invite.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
   }
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Add a member">
+    <form className="inline-form" onSubmit={submit} aria-label="Invite a member">
       <label className="field">
         <span>Email</span>
         <input
@@ -41,12 +52,72 @@ function AddMemberForm() {
           ))}
         </select>
       </label>
-      <button type="submit" className="button button--primary" disabled={add.isPending}>
-        {add.isPending ? "Adding…" : "Add member"}
+      <button type="submit" className="button button--primary" disabled={invite.isPending}>
+        {invite.isPending ? "Inviting…" : "Invite"}
       </button>
-      <InlineError error={add.error} />
-      {add.isSuccess ? <p role="status">Member added.</p> : null}
+      {/* The daily limit is not a moment's wait: its message says when. */}
+      {isApiError(invite.error, 429) ? (
+        <p className="inline-error" role="alert">
+          {invite.error.message}
+        </p>
+      ) : (
+        <InlineError error={invite.error} />
+      )}
+      {invite.isSuccess ? (
+        <p role="status">
+          Invitation sent to {invite.data.email}: they join as {invite.data.role} once they accept.
+        </p>
+      ) : null}
     </form>
+  );
+}
+
+function PendingInvitations() {
+  const { orgId } = useOrganisation();
+  const invitations = useInvitations(true);
+  const revoke = useRevokeInvitation();
+  if (invitations.isPending) return <Loading label="Loading invitations…" />;
+  if (invitations.isError) return <ErrorState error={invitations.error} onRetry={() => invitations.refetch()} />;
+  if (invitations.data.length === 0) return <p className="muted">No pending invitations.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table table--cards">
+        <caption>Pending invitations to {orgId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Invited by</th>
+            <th scope="col">Open until</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.data.map((invitation) => (
+            <tr key={invitation.userId}>
+              <th scope="row" data-label="Email">
+                {invitation.email}
+              </th>
+              <td data-label="Role">{invitation.role}</td>
+              <td data-label="Invited by">{invitation.invitedBy}</td>
+              <td data-label="Open until">{formatDateTime(invitation.expiresAt)}</td>
+              <td data-label="Actions">
+                <button
+                  type="button"
+                  className="button button--small button--danger"
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate(invitation.userId)}
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <InlineError error={revoke.error} />
+    </div>
   );
 }
 
@@ -88,9 +159,12 @@ export function MembersPage() {
         <h1>Members</h1>
       </div>
       {isOwner ? (
-        <AddMemberForm />
+        <>
+          <InviteForm />
+          <PendingInvitations />
+        </>
       ) : (
-        <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
+        <p className="muted">Only owners of {orgId} invite members, change roles and remove members.</p>
       )}
       {members.isPending ? <Loading label="Loading members…" /> : null}
       {members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : null}
@@ -145,7 +219,7 @@ export function MembersPage() {
           pending={remove.isPending}
           error={remove.error}
         >
-          <p>They lose access to {orgId} at once. You can add them again later.</p>
+          <p>They lose access to {orgId} at once. You can invite them again later.</p>
         </ConfirmDialog>
       )}
     </>
