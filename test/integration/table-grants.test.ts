@@ -440,7 +440,25 @@ describe("every table access of every route is within the route's declared grant
     for (const eventType of ["state_change", "state_change"]) {
       await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
     }
+    const toolCall = await invoke(
+      "CreateEvent",
+      {
+        path: "/api/sdk/events",
+        body: { sessionId, eventType: "tool_call", toolName: "export", toolOutput: { page: "p".repeat(40_000) } },
+      },
+      201,
+    );
     const asReader = { token: reader.token, headers: tenantHeaders };
+    const eventId = String(toolCall.id);
+    await invoke(
+      "GetEventField",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events/${eventId}/toolOutput`,
+        pathParameters: { id: sessionId, eventId, field: "toolOutput" },
+        ...asReader,
+      },
+      200,
+    );
     await invoke(
       "GetSession",
       { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, ...asReader },
