@@ -339,7 +339,7 @@ export class AgentTrackingStack extends Stack {
         ...[...handlers.values()].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
-        // Every API request waits on the origin authorizer (at most once per cache period).
+        // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],
       deadLetterQueue: this.deletionQueue.deadLetterQueue,
