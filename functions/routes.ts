@@ -170,23 +170,33 @@ export interface RouteThrottle {
  * Per-route throttles of the API stage (all callers together; per-key and
  * per-organisation limits are the rate limiter's job). Each route has its own
  * bucket, so a flood on one route (say, unknown keys hammering a read route)
- * is refused with 429 by API Gateway before it costs a Lambda invocation, and
- * cannot use up the account's regional quota (10,000 rps shared by every API
- * of the account) that the other routes and tenants need.
+ * is refused with 429 by API Gateway before it costs a Lambda invocation.
+ *
+ * Sized so that only a flood from many sources reaches them: with edge
+ * protection on (docs/deploy.md), AWS WAF holds each client address to a
+ * per-minute limit per kind of route (lib/constructs/edge-settings.ts), and a
+ * bucket is a large multiple of that limit (60 addresses at the management
+ * limit of 1 rps to fill key management's 60 rps, 30 at the read limit of
+ * 10 rps to fill a read route). Without it, one source can still fill a bucket, but
+ * no longer with the 10 rps of junk tokens that used to lock every
+ * organisation out of the console. Together the routes stay under the
+ * account's regional quota (10,000 rps shared by every API of the account),
+ * so even a flood on every route at once leaves the other APIs theirs;
+ * test/cdk checks both.
  */
 export const ROUTE_THROTTLES = {
-  /** Event ingestion: the hot path of every SDK. */
+  /** Event ingestion: the hot path of every SDK (a fleet behind one NAT address may send 100 rps unbatched). */
   ingest: { rateLimit: 1000, burstLimit: 2000 },
   /** Session start and end: a few per agent run. */
-  sessionWrite: { rateLimit: 500, burstLimit: 1000 },
+  sessionWrite: { rateLimit: 800, burstLimit: 1600 },
   /** Reads of sessions, events and stats (dashboards, exports). */
-  read: { rateLimit: 200, burstLimit: 400 },
+  read: { rateLimit: 300, burstLimit: 600 },
   /** Deleting sessions and erasing users, and polling erasure jobs. */
-  erasure: { rateLimit: 20, burstLimit: 40 },
+  erasure: { rateLimit: 100, burstLimit: 200 },
   /** Key and member management by signed-in users, invitations, and who they are (`GET /api/me`). */
-  keyManagement: { rateLimit: 10, burstLimit: 20 },
+  keyManagement: { rateLimit: 60, burstLimit: 120 },
   /** The public OpenAPI document. */
-  publicDocument: { rateLimit: 10, burstLimit: 20 },
+  publicDocument: { rateLimit: 50, burstLimit: 100 },
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
 
 const P = PARTITIONS;
