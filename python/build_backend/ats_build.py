@@ -54,7 +54,11 @@ def _read_toml(path: Path) -> Dict[str, Dict[str, Any]]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except ImportError:
-        pass
+        return read_toml_subset(path)
+
+
+def read_toml_subset(path: Path) -> Dict[str, Dict[str, Any]]:
+    """The reader of the TOML subset this project's ``pyproject.toml`` uses (Python < 3.11 has no tomllib)."""
     tables: Dict[str, Dict[str, Any]] = {}
     current: Dict[str, Any] = {}
     pending: Optional[Tuple[str, str]] = None
