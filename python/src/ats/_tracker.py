@@ -72,6 +72,9 @@ class TrackerStats:
 
 
 _trackers: "weakref.WeakSet[AgentTracker]" = weakref.WeakSet()
+# In a forked child, the parent's delivery objects are kept referenced and never used: were they collected, closing
+# their sockets would unregister them from the event loop's epoll instance, which the child shares with the parent.
+_parent_objects: list = []
 
 
 def _after_fork_in_child() -> None:
@@ -485,6 +488,7 @@ class AgentTracker:
     def _reset_after_fork(self) -> None:
         # The child gets a fresh, empty outbox and no thread; the parent's queue stays the parent's.
         self._generation += 1
+        _parent_objects.append((self._worker, self._transport, self._queue))
         self._shutdown_lock = threading.Lock()
         self._start_delivery()
 

@@ -130,6 +130,13 @@ class LocalStack:
 
     def close(self) -> None:
         """Closes the stack (the controller kills both processes by pid) and waits for the controller."""
+        try:
+            self._close()
+        finally:
+            if self.process.stdout is not None:
+                self.process.stdout.close()
+
+    def _close(self) -> None:
         if self.process.poll() is not None:
             return
         try:
