@@ -30,6 +30,8 @@ CREATE, EVENT, END = 0, 1, 2
 PENDING, CREATED, FAILED = "pending", "created", "failed"
 # b'{"events":[' + b']}'
 _ENVELOPE_BYTES = 13
+# Most sessions a full batch may hold to go before it is due (see _take_work).
+_EARLY_BATCH_SESSIONS = 2
 
 
 @dataclass(frozen=True)
@@ -436,7 +438,12 @@ class DeliveryQueue:
             if full or len(batch) >= settings.max_batch_size:
                 full = True
                 break
-        if batch and (full or any(item.seq <= self.send_through for item in batch)):
+        due = batch and any(item.seq <= self.send_through for item in batch)
+        # A full batch goes before it is due only when it holds few sessions' events: while the agent records
+        # round-robin over many sessions, a batch spanning all of them costs the service a read per session; a
+        # moment later each session's own backlog fills batches alone. Due batches (interval, flush, immediate
+        # mode) go whatever they hold.
+        if batch and (due or (full and len(taken) <= _EARLY_BATCH_SESSIONS)):
             for lane, index in taken:
                 for position in range(lane.head, index):
                     lane.items[position] = None
