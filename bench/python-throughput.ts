@@ -55,6 +55,7 @@ interface PythonResult {
   readonly loopMs: number;
   readonly cpuMicrosecondsPerCall: number;
   readonly wallMicrosecondsPerCall: number;
+  readonly deliveryCpuMicrosecondsPerEvent: number;
   readonly batchRequests: number;
   readonly eventsPerBatchRequest: number;
   readonly retries: number;
@@ -86,6 +87,27 @@ function runPythonAgent(url: string, key: string, events: number): Promise<Pytho
 }
 
 type Mode = "direct-stream" | "direct-session" | "python";
+
+/** One round of the results table. */
+interface Row {
+  readonly round: number;
+  readonly order: string;
+  readonly directStreamEventsPerSecond: number;
+  readonly directPerSessionEventsPerSecond: number;
+  readonly directCeilingEventsPerSecond: number;
+  readonly pythonEventsPerSecond: number;
+  readonly pythonOverCeiling: number;
+  readonly cpuMicrosecondsPerCall: number;
+  readonly wallMicrosecondsPerCall: number;
+  readonly deliveryCpuMicrosecondsPerEvent: number;
+  readonly eventsPerRequest: number;
+  readonly retries: number;
+  readonly bytesSent: number;
+  readonly bytesBeforeCompression: number;
+  readonly gzipRatio: number;
+  readonly stored: number;
+  readonly python: string;
+}
 const MODES: readonly Mode[] = ["direct-stream", "direct-session", "python"];
 
 const dynamo = await startBenchDatabase("ats-bench-python");
@@ -130,7 +152,7 @@ try {
   log(`warm-up: ${WARM_UP_EVENTS} events in each mode (not counted)`);
   for (const mode of MODES) await runMode(mode, WARM_UP_EVENTS, "warm-up");
 
-  const rows = [];
+  const rows: Row[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = MODES.map((_, i) => MODES[(i + round) % MODES.length] as Mode);
     log(`round ${round + 1}/${ROUNDS}: ${EVENTS} events per mode over ${SESSIONS} sessions (${order.join(", ")})`);
@@ -150,6 +172,7 @@ try {
       pythonOverCeiling: python.eventsPerSecond / ceiling,
       cpuMicrosecondsPerCall: python.cpuMicrosecondsPerCall,
       wallMicrosecondsPerCall: python.wallMicrosecondsPerCall,
+      deliveryCpuMicrosecondsPerEvent: python.deliveryCpuMicrosecondsPerEvent,
       eventsPerRequest: python.eventsPerBatchRequest,
       retries: python.retries,
       bytesSent: python.bytesSent,
@@ -162,7 +185,7 @@ try {
   await api.close();
   closeApi = undefined;
 
-  const medianOf = (pick: (row: (typeof rows)[number]) => number) => median(rows.map(pick));
+  const medianOf = (pick: (row: Row) => number) => median(rows.map(pick));
   const summary = {
     directStreamEventsPerSecond: medianOf((row) => row.directStreamEventsPerSecond),
     directPerSessionEventsPerSecond: medianOf((row) => row.directPerSessionEventsPerSecond),
@@ -171,6 +194,7 @@ try {
     pythonOverCeiling: medianOf((row) => row.pythonOverCeiling),
     cpuMicrosecondsPerCall: medianOf((row) => row.cpuMicrosecondsPerCall),
     wallMicrosecondsPerCall: medianOf((row) => row.wallMicrosecondsPerCall),
+    deliveryCpuMicrosecondsPerEvent: medianOf((row) => row.deliveryCpuMicrosecondsPerEvent),
     eventsPerRequest: medianOf((row) => row.eventsPerRequest),
     gzipRatio: medianOf((row) => row.gzipRatio),
   };
@@ -205,13 +229,13 @@ try {
 
   const f = (value: number, digits = 0) => value.toFixed(digits);
   const table = [
-    "| round | order | direct, stream order ev/s | direct, per session ev/s | Python ev/s | Python ÷ ceiling | CPU µs per tool_call() (agent thread) | wall µs per tool_call() | events / request | wire bytes / uncompressed |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| round | order | direct, stream order ev/s | direct, per session ev/s | ceiling ev/s | Python ev/s | Python ÷ ceiling | CPU µs per tool_call() (agent thread) | wall µs per tool_call() | delivery thread CPU µs per event | events / request | wire bytes / uncompressed |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map(
       (row) =>
-        `| ${row.round} | ${row.order} | ${f(row.directStreamEventsPerSecond)} | ${f(row.directPerSessionEventsPerSecond)} | ${f(row.pythonEventsPerSecond)} | ${f(row.pythonOverCeiling, 2)} | ${f(row.cpuMicrosecondsPerCall, 1)} | ${f(row.wallMicrosecondsPerCall, 1)} | ${f(row.eventsPerRequest, 1)} | ${row.bytesSent} / ${row.bytesBeforeCompression} (${f(row.gzipRatio * 100, 1)} %) |`,
+        `| ${row.round} | ${row.order} | ${f(row.directStreamEventsPerSecond)} | ${f(row.directPerSessionEventsPerSecond)} | ${f(row.directCeilingEventsPerSecond)} | ${f(row.pythonEventsPerSecond)} | ${f(row.pythonOverCeiling, 2)} | ${f(row.cpuMicrosecondsPerCall, 1)} | ${f(row.wallMicrosecondsPerCall, 1)} | ${f(row.deliveryCpuMicrosecondsPerEvent, 1)} | ${f(row.eventsPerRequest, 1)} | ${row.bytesSent} / ${row.bytesBeforeCompression} (${f(row.gzipRatio * 100, 1)} %) |`,
     ),
-    `| **median** | | **${f(summary.directStreamEventsPerSecond)}** | **${f(summary.directPerSessionEventsPerSecond)}** | **${f(summary.pythonEventsPerSecond)}** | **${f(summary.pythonOverCeiling, 2)}** | **${f(summary.cpuMicrosecondsPerCall, 1)}** | **${f(summary.wallMicrosecondsPerCall, 1)}** | **${f(summary.eventsPerRequest, 1)}** | **${f(summary.gzipRatio * 100, 1)} %** |`,
+    `| **median** | | **${f(summary.directStreamEventsPerSecond)}** | **${f(summary.directPerSessionEventsPerSecond)}** | **${f(summary.directCeilingEventsPerSecond)}** | **${f(summary.pythonEventsPerSecond)}** | **${f(summary.pythonOverCeiling, 2)}** | **${f(summary.cpuMicrosecondsPerCall, 1)}** | **${f(summary.wallMicrosecondsPerCall, 1)}** | **${f(summary.deliveryCpuMicrosecondsPerEvent, 1)}** | **${f(summary.eventsPerRequest, 1)}** | **${f(summary.gzipRatio * 100, 1)} %** |`,
   ];
   const markdown = [
     "# Python client throughput (`npm run bench:python`)",
@@ -219,7 +243,7 @@ try {
     `Run ${startedAt.toISOString()} → ${finishedAt.toISOString()} (${f(runtimeSeconds)} s) on ${results.meta.cpus} × ${results.meta.cpuModel}, Node ${process.version}, Python ${results.meta.python}, ${process.platform}/${process.arch}.`,
     `DynamoDB Local and the local API in the bench's Node process on 127.0.0.1; ${ROUNDS} rounds of ${EVENTS} tool_call events (${results.meta.eventJsonBytes} bytes of JSON each) over ${SESSIONS} fresh sessions per mode, after a ${WARM_UP_EVENTS}-event warm-up of each mode.`,
     `Direct: ${BATCH_SIZE}-event \`POST /api/sdk/events/batch\` requests, ${CONCURRENCY} in flight, uncompressed (bench/harness/batch-route.ts, the same as \`npm run bench:sdk\`); the ceiling is the better of "stream order" and "per session".`,
-    `Python: one process (bench/python/throughput_agent.py), one \`AgentTracker\` in background mode (defaults, max_queue_size ${Math.max(EVENTS, 10_000)}), sessions started and created before the clock, then ${EVENTS} \`run.tool_call()\` round-robin in a tight loop and \`shutdown()\`; timed from the first record to shutdown's return. CPU per call is \`time.thread_time()\` of the agent's thread over the loop (the delivery thread's serialising, gzip and HTTP are not in it); wall per call is the loop's elapsed time, which includes waiting for the GIL while the delivery thread works.`,
+    `Python: one process (bench/python/throughput_agent.py), one \`AgentTracker\` in background mode (defaults, max_queue_size ${Math.max(EVENTS, 10_000)}), sessions started and created before the clock, then ${EVENTS} \`run.tool_call()\` round-robin in a tight loop and \`shutdown()\`; timed from the first record to shutdown's return. CPU per call is \`time.thread_time()\` of the agent's thread over the loop (the delivery thread's serialising, gzip and HTTP are not in it); wall per call is the loop's elapsed time, which includes waiting for the GIL and for the OS to schedule the thread again after each hand-over to the delivery thread (it grows with the machine's load); the delivery thread's CPU is the rest of the process's CPU time over the run, per event. The medians are per column (the median ratio is not the ratio of the medians).`,
     "",
     ...table,
     "",
