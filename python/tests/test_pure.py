@@ -261,5 +261,28 @@ class ConfigurationTest(unittest.TestCase):
         tracker.shutdown(0)
 
 
+
+class PublicSurfaceTest(unittest.TestCase):
+    def test_every_public_name_and_method_has_a_docstring(self) -> None:
+        import inspect
+
+        import ats
+
+        missing = []
+        for name in ats.__all__:
+            value = getattr(ats, name)
+            if name.startswith("__"):
+                continue
+            if not (inspect.getdoc(value) or "").strip():
+                missing.append(name)
+            if inspect.isclass(value):
+                for attribute, member in vars(value).items():
+                    if attribute.startswith("_") or not (inspect.isfunction(member) or isinstance(member, property)):
+                        continue
+                    if not (inspect.getdoc(member) or "").strip():
+                        missing.append(f"{name}.{attribute}")
+        self.assertEqual(missing, [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -75,7 +75,9 @@ def _fields_of(value: Any) -> Optional[Dict[Any, Any]]:
             pass
     as_dict = getattr(value, "_asdict", None)
     if isinstance(value, tuple) and callable(as_dict):
-        return dict(as_dict())
+        fields = as_dict()
+        if isinstance(fields, dict):
+            return dict(fields)
     attributes = getattr(value, "__dict__", None)
     if isinstance(attributes, dict):
         return {key: entry for key, entry in attributes.items() if not str(key).startswith("_")}

@@ -65,8 +65,8 @@ class _ClientProxy:
         object.__setattr__(self, "_ats_options", options)
         object.__setattr__(self, "_ats_cache", {})
 
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:  # noqa: D105 - isinstance(wrapped, OpenAI) stays true
+    @property
+    def __class__(self) -> type:  # type: ignore[override]  # isinstance(wrapped, OpenAI) stays true
         return type(self._ats_target)
 
     def __getattr__(self, name: str) -> Any:

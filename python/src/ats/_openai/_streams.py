@@ -5,8 +5,9 @@ or is left early (``break``, ``close()``, leaving the ``with`` block)."""
 
 from __future__ import annotations
 
+import inspect
 import time
-from typing import Any, Dict, Optional
+from typing import Any, AsyncIterator, Dict, Iterator, Optional
 
 from ._calls import CallOutcome, CallState, chat_outcome, record_failure, record_outcome, responses_outcome
 from ._summary import SummaryPart, field
@@ -167,11 +168,11 @@ class TrackedStream:
         object.__setattr__(self, "_tracker", tracker)
         object.__setattr__(self, "_iterator", None)
 
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:  # noqa: D105 - isinstance(stream, openai.Stream) stays true
+    @property
+    def __class__(self) -> type:  # type: ignore[override]  # isinstance(stream, openai.Stream) stays true
         return type(self._stream)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Any]:
         tracker = self._tracker
         try:
             for item in self._stream:
@@ -186,9 +187,11 @@ class TrackedStream:
         tracker.finish("completed")
 
     def __next__(self) -> Any:
-        if self._iterator is None:
-            object.__setattr__(self, "_iterator", self.__iter__())
-        return next(self._iterator)
+        iterator = self._iterator
+        if iterator is None:
+            iterator = self.__iter__()
+            object.__setattr__(self, "_iterator", iterator)
+        return next(iterator)
 
     def __enter__(self) -> "TrackedStream":
         return self
@@ -218,11 +221,11 @@ class TrackedAsyncStream:
         object.__setattr__(self, "_tracker", tracker)
         object.__setattr__(self, "_iterator", None)
 
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:  # noqa: D105
+    @property
+    def __class__(self) -> type:  # type: ignore[override]  # isinstance(stream, openai.AsyncStream) stays true
         return type(self._stream)
 
-    async def __aiter__(self) -> Any:
+    async def __aiter__(self) -> AsyncIterator[Any]:
         tracker = self._tracker
         try:
             async for item in self._stream:
@@ -237,9 +240,11 @@ class TrackedAsyncStream:
         tracker.finish("completed")
 
     async def __anext__(self) -> Any:
-        if self._iterator is None:
-            object.__setattr__(self, "_iterator", self.__aiter__())
-        return await self._iterator.__anext__()
+        iterator = self._iterator
+        if iterator is None:
+            iterator = self.__aiter__()
+            object.__setattr__(self, "_iterator", iterator)
+        return await iterator.__anext__()
 
     async def __aenter__(self) -> "TrackedAsyncStream":
         return self
@@ -253,7 +258,7 @@ class TrackedAsyncStream:
         close = getattr(self._stream, "close", None)
         if callable(close):
             result = close()
-            if hasattr(result, "__await__"):
+            if inspect.isawaitable(result):
                 await result
 
     def __getattr__(self, name: str) -> Any:
