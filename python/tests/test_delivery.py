@@ -12,12 +12,14 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
 import unittest
 from pathlib import Path
 from typing import Any, List
+from unittest import mock
 
 from ats import AgentTracker, AtsError, current_run, wrap_tool
 from tests.support.fake_service import FakeService, Received
@@ -431,6 +433,34 @@ class ModesAndLifecycleTest(DeliveryTestCase):
         names = sorted(e["toolName"] for e in service.stored_events.values())
         self.assertEqual(names, ["after fork, in the parent", "before fork", "child step"])
         self.assertEqual(ats.stats().events_delivered, 2)
+
+
+class TlsTest(DeliveryTestCase):
+    def test_https_with_the_certificate_verified(self) -> None:
+        with tempfile.TemporaryDirectory() as directory:
+            certificate, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+            subprocess.run(
+                ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                 "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                check=True, capture_output=True, timeout=60,
+            )  # fmt: skip
+            secure = FakeService(tls=(certificate, key))
+            self.services.append(secure)
+            with mock.patch.dict(os.environ, {"SSL_CERT_FILE": certificate}):
+                trusted = self.tracker(secure.url)
+                with trusted.session("over tls", "bot", "u") as run:
+                    run.tool_call("search", {"q": "refund " * 200})  # gzip, too
+                self.assertTrue(trusted.flush(10))
+            self.assertEqual(self.errors, [])
+            self.assertEqual([e["toolName"] for e in secure.stored_events.values()], ["search"])
+            self.assertEqual(secure.sessions[run.id]["end"]["status"], "completed")
+            # Without the certificate among the trusted ones, the connection is refused, not sent in the clear.
+            untrusted = self.tracker(secure.url, max_retries=0)
+            untrusted.start_session("untrusted", "bot", "u")
+            self.assertTrue(untrusted.flush(10))
+            self.assertEqual([e.code for e in self.errors], ["session_not_created"])
+            self.assertIn("CERTIFICATE_VERIFY_FAILED", self.errors[0].message)
+            self.assertEqual(len(secure.sessions), 1)
 
 
 class TraceAndToolsTest(DeliveryTestCase):

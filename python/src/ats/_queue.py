@@ -230,8 +230,8 @@ class DeliveryQueue:
 
     def _wake(self) -> None:
         if not self.pump_scheduled:
-            self.pump_scheduled = True
-            self.worker.call_soon(self._pump)
+            # False when no thread can start (the interpreter is exiting): the next call tries again.
+            self.pump_scheduled = self.worker.call_soon(self._pump)
 
     def _append(self, item: Item) -> None:
         item.lane.items.append(item)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import socketserver
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ class FakeService:
     """Start with ``FakeService()``, use ``url``, ``requests``, ``events()``; ``script`` decides answers (``None``
     from it means: answer as the service would)."""
 
-    def __init__(self, script: Optional[Script] = None, delay: float = 0.0) -> None:
+    def __init__(
+        self, script: Optional[Script] = None, delay: float = 0.0, tls: Optional[Tuple[str, str]] = None
+    ) -> None:
         self.requests: List[Received] = []
         self.lock = threading.Lock()
         self.script = script
@@ -100,13 +103,19 @@ class FakeService:
                 pass  # a client that hung up (a cancelled request, a process that exited) is part of the tests
 
         self.server = Server(("127.0.0.1", 0), Handler)
+        self.scheme = "http"
+        if tls is not None:  # (certificate file, key file): serve HTTPS
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.scheme = "https"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
     @property
     def url(self) -> str:
-        """``http://127.0.0.1:<port>``."""
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        """``http://127.0.0.1:<port>`` (``https://localhost:<port>`` with TLS)."""
+        return f"{self.scheme}://localhost:{self.server.server_address[1]}" if self.scheme == "https" else f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def answer(self, received: Received) -> Tuple[int, Any, Dict[str, str]]:
         """What the real service answers (ok paths only: sessions, events by id, once each)."""
