@@ -15,6 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { REPOSITORY_ROOT } from "../local/settings.js";
 import { startBenchDatabase } from "./bench-database.js";
@@ -35,6 +36,7 @@ const AGENT = join(REPOSITORY_ROOT, "bench", "python", "throughput_agent.py");
 const WATCHDOG_MS = 8 * 60 * 1000;
 
 const startedAt = new Date();
+const loadAtStart = loadavg()[0] ?? Number.NaN;
 const benchStarted = performance.now();
 const log = (line: string) =>
   process.stdout.write(`[${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
@@ -209,6 +211,7 @@ try {
       runtimeSeconds,
       ...machineInfo(),
       python: rows[0]?.python,
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0] ?? Number.NaN },
       settings: {
         events: EVENTS,
         sessions: SESSIONS,
@@ -241,6 +244,7 @@ try {
     "# Python client throughput (`npm run bench:python`)",
     "",
     `Run ${startedAt.toISOString()} → ${finishedAt.toISOString()} (${f(runtimeSeconds)} s) on ${results.meta.cpus} × ${results.meta.cpuModel}, Node ${process.version}, Python ${results.meta.python}, ${process.platform}/${process.arch}.`,
+    `Load average (1 min) ${f(results.meta.loadAverage.atStart, 1)} at the start, ${f(results.meta.loadAverage.atEnd, 1)} at the end: the machine is shared, so rounds vary; each ratio is measured side by side within its round.`,
     `DynamoDB Local and the local API in the bench's Node process on 127.0.0.1; ${ROUNDS} rounds of ${EVENTS} tool_call events (${results.meta.eventJsonBytes} bytes of JSON each) over ${SESSIONS} fresh sessions per mode, after a ${WARM_UP_EVENTS}-event warm-up of each mode.`,
     `Direct: ${BATCH_SIZE}-event \`POST /api/sdk/events/batch\` requests, ${CONCURRENCY} in flight, uncompressed (bench/harness/batch-route.ts, the same as \`npm run bench:sdk\`); the ceiling is the better of "stream order" and "per session".`,
     `Python: one process (bench/python/throughput_agent.py), one \`AgentTracker\` in background mode (defaults, max_queue_size ${Math.max(EVENTS, 10_000)}), sessions started and created before the clock, then ${EVENTS} \`run.tool_call()\` round-robin in a tight loop and \`shutdown()\`; timed from the first record to shutdown's return. CPU per call is \`time.thread_time()\` of the agent's thread over the loop (the delivery thread's serialising, gzip and HTTP are not in it); wall per call is the loop's elapsed time, which includes waiting for the GIL and for the OS to schedule the thread again after each hand-over to the delivery thread (it grows with the machine's load); the delivery thread's CPU is the rest of the process's CPU time over the run, per event. The medians are per column (the median ratio is not the ratio of the medians).`,
