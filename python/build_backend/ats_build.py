@@ -104,6 +104,12 @@ def _metadata(project: Dict[str, Any]) -> str:
         f"Summary: {project.get('description', '')}",
         f"Requires-Python: {project.get('requires-python', '>=3.9')}",
     ]
+    if isinstance(project.get("license"), str):
+        lines.append(f"License: {project['license']}")
+    # tomllib nests [project.urls] in the project table; the subset reader keeps it under its dotted name.
+    urls = project.get("urls") or _read_toml(ROOT / "pyproject.toml").get("project.urls", {})
+    for label, url in urls.items():
+        lines.append(f"Project-URL: {label}, {url}")
     if project.get("keywords"):
         lines.append(f"Keywords: {','.join(project['keywords'])}")
     lines.extend(f"Classifier: {classifier}" for classifier in project.get("classifiers", []))
@@ -136,6 +142,8 @@ def _write_wheel(directory: str, files: List[Tuple[str, bytes]], project: Dict[s
         (f"{dist_info}/WHEEL", wheel_text.encode("utf-8")),
         (f"{dist_info}/top_level.txt", f"{PACKAGE}\n".encode("utf-8")),
     ]
+    if (ROOT / "LICENSE").exists():
+        entries.append((f"{dist_info}/LICENSE", (ROOT / "LICENSE").read_bytes()))
     record = "\n".join(_record_line(path, data) for path, data in entries) + f"\n{dist_info}/RECORD,,\n"
     entries.append((f"{dist_info}/RECORD", record.encode("utf-8")))
     date = time.gmtime(max(_EPOCH, 315532800))[:6]
@@ -215,7 +223,7 @@ def build_sdist(sdist_directory: str, config_settings: Optional[Dict[str, Any]] 
     base = f"{_distribution(project)}-{project['version']}"
     name = f"{base}.tar.gz"
     members: List[Tuple[str, bytes]] = [("PKG-INFO", _metadata(project).encode("utf-8"))]
-    for top in ("pyproject.toml", "README.md"):
+    for top in ("pyproject.toml", "README.md", "LICENSE"):
         if (ROOT / top).exists():
             members.append((top, (ROOT / top).read_bytes()))
     for folder in ("src", "build_backend", "tests"):
