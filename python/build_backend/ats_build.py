@@ -77,7 +77,10 @@ def read_toml_subset(path: Path) -> Dict[str, Dict[str, Any]]:
         if not stripped or stripped.startswith("#"):
             continue
         if stripped.startswith("["):
-            current = tables.setdefault(stripped.strip("[]").strip(), {})
+            # A dotted name ([project.urls]) is a table within a table, as tomllib reads it.
+            current = tables
+            for part in stripped.strip("[]").strip().split("."):
+                current = current.setdefault(part.strip(), {})
             continue
         key, _, value = stripped.partition("=")
         value = value.strip()
@@ -106,9 +109,7 @@ def _metadata(project: Dict[str, Any]) -> str:
     ]
     if isinstance(project.get("license"), str):
         lines.append(f"License: {project['license']}")
-    # tomllib nests [project.urls] in the project table; the subset reader keeps it under its dotted name.
-    urls = project.get("urls") or _read_toml(ROOT / "pyproject.toml").get("project.urls", {})
-    for label, url in urls.items():
+    for label, url in project.get("urls", {}).items():
         lines.append(f"Project-URL: {label}, {url}")
     if project.get("keywords"):
         lines.append(f"Keywords: {','.join(project['keywords'])}")
