@@ -289,10 +289,9 @@ export const responseExamples = {
     nextCursor: null,
   } satisfies z.output<typeof eventPageResponse>,
   ListAgents: {
-    items: [
-      { agentName: "billing-bot", sessionCount: 4 },
-      { agentName: "support-bot", sessionCount: 12 },
-    ],
+    items: [{ agentName: "support-bot", sessionCount: 12, totals: daySummary, lastActiveDay: "2026-11-22" }],
+    ...stats,
+    agentsWithoutStats: 0,
   } satisfies z.output<typeof agentListResponse>,
   AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,

@@ -348,6 +348,8 @@ describe("every table access of every route is within the route's declared grant
       200,
     );
     await invoke("ListAgents", { path: "/api/sdk/agents" }, 200);
+    // With a period: each agent's rollups over it and its newest rollup item.
+    await invoke("ListAgents", { path: "/api/sdk/agents", query: period }, 200);
     await invoke(
       "AgentStats",
       {
