@@ -224,6 +224,8 @@ const listedKey = {
   lastUsedAt: "2026-11-22T08:59:12.345Z",
   expiresAt: null,
   revokedAt: null,
+  rotatedFrom: null,
+  rotatedTo: null,
   status: "active",
 } satisfies z.output<typeof apiKeyResponse>;
 
@@ -311,7 +313,7 @@ export const responseExamples = {
   ListApiKeys: { items: [listedKey] } satisfies z.output<typeof apiKeyListResponse>,
   RotateApiKey: {
     ...createdKey,
-    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", status: "expiring" },
+    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", rotatedTo: NEW_KEY_ID, status: "expiring" },
   } satisfies z.output<typeof rotatedApiKeyResponse>,
   ListApiKeyAudit: {
     items: [

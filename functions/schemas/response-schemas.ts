@@ -187,6 +187,7 @@ export const eventResponse = z.strictObject({
   alternativesConsidered: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   estimatedCost: usd.optional(),
+  occurredAt: timestamp.optional().describe("When the client says it happened, when it said so"),
   createdAt: timestamp,
 });
 
@@ -302,6 +303,8 @@ export const apiKeyResponse = z.strictObject({
   lastUsedAt: timestamp.nullable().describe("Updated at most once a minute"),
   expiresAt: timestamp.nullable().describe("Set when the key was rotated: the end of its overlap"),
   revokedAt: timestamp.nullable(),
+  rotatedFrom: id("apiKey").nullable().describe("The key this one replaced (a rotation made it)"),
+  rotatedTo: id("apiKey").nullable().describe("The key that replaced this one (it was rotated)"),
   status: z.enum(["active", "expiring", "expired", "revoked"] as const satisfies readonly ApiKeyStatus[]),
 });
 
