@@ -1,4 +1,7 @@
-/** Organisation settings → Members: everyone sees the list; owners add, change roles and remove. */
+/**
+ * Organisation settings → Members: everyone sees the list; owners add, change roles and remove. What the service
+ * would refuse (the last owner demoted or removed) is disabled, with the reason beside it.
+ */
 import { type FormEvent, useState } from "react";
 import { useAddMember, useChangeRole, useMembers, useRemoveMember } from "../../api/members";
 import type { Member, Role } from "../../api/types";
@@ -8,6 +11,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { formatDateTime } from "../../lib/format";
+import { useTransient } from "../../lib/use-transient";
 
 const ROLES: readonly Role[] = ["member", "admin", "owner"];
 
@@ -15,9 +19,18 @@ function AddMemberForm() {
   const add = useAddMember();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  const [added, showAdded] = useTransient<string>();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    add.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+    add.mutate(
+      { email: email.trim(), role },
+      {
+        onSuccess: (member) => {
+          setEmail("");
+          showAdded(`${member.email} added as ${member.role}.`);
+        },
+      },
+    );
   }
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Add a member">
@@ -45,12 +58,20 @@ function AddMemberForm() {
         {add.isPending ? "Adding…" : "Add member"}
       </button>
       <InlineError error={add.error} />
-      {add.isSuccess ? <p role="status">Member added.</p> : null}
+      <p role="status" className="inline-form__status">
+        {added ?? ""}
+      </p>
     </form>
   );
 }
 
-function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
+/** Why the service would refuse to demote or remove this member, or null. */
+function lastOwnerReason(member: Member, members: readonly Member[]): string | null {
+  const owners = members.filter((candidate) => candidate.role === "owner").length;
+  return member.role === "owner" && owners === 1 ? "The only owner: make another member an owner first." : null;
+}
+
+function RoleCell({ member, editable, locked }: { member: Member; editable: boolean; locked: string | null }) {
   const change = useChangeRole();
   if (!editable) return <>{member.role}</>;
   return (
@@ -58,7 +79,8 @@ function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
       <select
         aria-label={`Role of ${member.email}`}
         value={member.role}
-        disabled={change.isPending}
+        disabled={change.isPending || locked !== null}
+        title={locked ?? undefined}
         onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as Role })}
       >
         {ROLES.map((value) => (
@@ -78,6 +100,7 @@ export function MembersPage() {
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
   const isOwner = hasRole(role, "owner");
+  const [removed, showRemoved] = useTransient<string>();
   const close = () => {
     remove.reset();
     setRemoving(null);
@@ -92,6 +115,9 @@ export function MembersPage() {
       ) : (
         <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
       )}
+      <p className="muted" role="status">
+        {removed ?? ""}
+      </p>
       {members.isPending ? <Loading label="Loading members…" /> : null}
       {members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : null}
       {members.data?.length === 0 ? <EmptyState title="No members." /> : null}
@@ -108,30 +134,36 @@ export function MembersPage() {
               </tr>
             </thead>
             <tbody>
-              {members.data.map((member) => (
-                <tr key={member.userId}>
-                  <th scope="row" data-label="Email">
-                    {member.email}
-                    {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
-                  </th>
-                  <td data-label="Role">
-                    <RoleCell member={member} editable={isOwner} />
-                  </td>
-                  <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
-                  {isOwner ? (
-                    <td data-label="Actions">
-                      <button
-                        type="button"
-                        className="button button--small button--danger"
-                        onClick={() => setRemoving(member)}
-                        aria-label={`Remove ${member.email}`}
-                      >
-                        Remove
-                      </button>
+              {members.data.map((member) => {
+                const locked = lastOwnerReason(member, members.data);
+                return (
+                  <tr key={member.userId}>
+                    <th scope="row" data-label="Email">
+                      {member.email}
+                      {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
+                    </th>
+                    <td data-label="Role">
+                      <RoleCell member={member} editable={isOwner} locked={locked} />
                     </td>
-                  ) : null}
-                </tr>
-              ))}
+                    <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
+                    {isOwner ? (
+                      <td data-label="Actions">
+                        <button
+                          type="button"
+                          className="button button--small button--danger"
+                          onClick={() => setRemoving(member)}
+                          aria-label={`Remove ${member.email}`}
+                          disabled={locked !== null}
+                          title={locked ?? undefined}
+                        >
+                          Remove
+                        </button>
+                        {locked === null ? null : <p className="muted action-note">{locked}</p>}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -141,7 +173,14 @@ export function MembersPage() {
           title={`Remove ${removing.email}?`}
           confirmLabel="Remove member"
           onCancel={close}
-          onConfirm={() => remove.mutate(removing.userId, { onSuccess: close })}
+          onConfirm={() =>
+            remove.mutate(removing.userId, {
+              onSuccess: () => {
+                close();
+                showRemoved(`${removing.email} removed.`);
+              },
+            })
+          }
           pending={remove.isPending}
           error={remove.error}
         >
