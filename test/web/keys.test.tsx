@@ -66,7 +66,7 @@ describe("API keys page", () => {
         `export OTEL_EXPORTER_OTLP_PROTOCOL="http/protobuf"`,
       ].join("\n"),
     ]);
-    await user.click(within(usage).getByRole("button", { name: "Copy opentelemetry variables" }));
+    await user.click(within(usage).getByRole("button", { name: "Copy OpenTelemetry variables" }));
     expect(await navigator.clipboard.readText()).toContain(`Bearer%20${PLAINTEXT}`);
 
     // Act: close it; the key is gone from the page for good

@@ -147,7 +147,7 @@ describe("Overview", () => {
     expect((screen.getByLabelText("Period") as HTMLSelectElement).value).toBe("7");
   });
 
-  test("each day of the chart is a link to that day's sessions, named for screen readers", async () => {
+  test("the per-day figures link each day to its sessions; the charts say what they show", async () => {
     const user = userEvent.setup();
     mockFetch({
       ...baseRoutes("member"),
@@ -156,13 +156,21 @@ describe("Overview", () => {
       "GET /api/sdk/sessions": json({ items: [FAILED], nextCursor: null }),
     });
     renderApp("/?days=7");
-    const chart = await screen.findByRole("list", { name: "Sessions per day" });
-    const days = within(chart).getAllByRole("link");
-    expect(days).toHaveLength(7);
+    const perDay = await screen.findByRole("table", { name: "Figures per day, newest first" });
+    const rows = within(perDay).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(7);
     const today = new Date().toISOString().slice(0, 10);
-    const last = days.at(-1);
-    expect(last?.getAttribute("aria-label")).toMatch(/: 20 sessions, 4 failed, success rate 77\.8%$/);
-    await user.click(last as HTMLElement);
+    const [newest] = rows;
+    if (newest === undefined) throw new Error("no rows");
+    expect(
+      within(newest)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual(["20", "4", "77.8%", "$1.25", "12,000"]);
+    expect(screen.getByText(/^, .* to .*: highest 20 on /).closest("figcaption")?.textContent).toMatch(
+      /^Sessions per day, /,
+    );
+    await user.click(within(newest).getByRole("link"));
     expect(screen.getByRole("status", { name: "Current location" }).textContent).toBe(
       `/sessions?from=${today}&to=${today}`,
     );

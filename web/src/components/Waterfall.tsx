@@ -30,7 +30,11 @@ export function Waterfall({
       </figcaption>
       <div className="waterfall__axis" aria-hidden="true">
         {TICKS.map((tick) => (
-          <span key={tick} className="waterfall__tick" style={{ left: `${tick * 100}%` }}>
+          <span
+            key={tick}
+            className={`waterfall__tick${tick === 0 || tick === 1 ? "" : " waterfall__tick--mid"}`}
+            style={{ left: `${tick * 100}%` }}
+          >
             {formatOffset(tick * span - sessionOffset)}
           </span>
         ))}

@@ -80,7 +80,10 @@ export function AgentsPage() {
                 <tr key={agent.agentName}>
                   <th scope="row" data-label="Agent">
                     <Link
-                      to={withEnvironment(`/agents/${agentPathSegment(agent.agentName)}?days=${days}`, environment)}
+                      to={withEnvironment(
+                        `/agents/${agentPathSegment(agent.agentName)}${chosen === undefined ? "" : `?days=${chosen}`}`,
+                        environment,
+                      )}
                     >
                       {agent.agentName}
                     </Link>

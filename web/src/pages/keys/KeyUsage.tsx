@@ -11,7 +11,7 @@ function Snippet({ title, lines, note }: { title: string; lines: string[]; note:
     <div className="snippet">
       <div className="snippet__header">
         <h3 className="snippet__title">{title}</h3>
-        <CopyButton text={text} label={`Copy ${title.toLowerCase()} variables`} />
+        <CopyButton text={text} label={`Copy ${title} variables`} />
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <pre className="snippet__code" tabIndex={0}>

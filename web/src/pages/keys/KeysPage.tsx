@@ -65,7 +65,7 @@ export function KeysPage() {
           revoke them.
         </p>
       )}
-      <p className="muted" role="status">
+      <p className="muted status-line" role="status">
         {message ?? ""}
       </p>
       {keys.isPending ? <Loading label="Loading keys…" /> : null}

@@ -115,7 +115,7 @@ export function MembersPage() {
       ) : (
         <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
       )}
-      <p className="muted" role="status">
+      <p className="muted status-line" role="status">
         {removed ?? ""}
       </p>
       {members.isPending ? <Loading label="Loading members…" /> : null}

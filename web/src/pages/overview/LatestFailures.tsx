@@ -47,7 +47,7 @@ export function LatestFailures({
                     </Link>
                   </th>
                   <td data-label="Agent">{session.agentName}</td>
-                  <td data-label="Failure reason" className="cell--reason">
+                  <td data-label="Failure reason" className="cell--reason" title={session.failureReason ?? undefined}>
                     {session.failureReason ?? "—"}
                   </td>
                   <td data-label="Started" className="cell--nowrap">

@@ -3,6 +3,7 @@
  * agents; the agents ranked by failures and by cost; the latest failed sessions. Every figure links to the
  * sessions behind it.
  */
+import { Link } from "react-router";
 import { useAgentsOverview } from "../../api/agents";
 import { useLatestSessions } from "../../api/sessions";
 import type { DayStats, Environment } from "../../api/types";
@@ -14,7 +15,7 @@ import { StatTile } from "../../components/StatTile";
 import { useEnvironment } from "../../lib/environment";
 import { formatCompact, formatCost, formatDay, formatNumber, formatPercent, plural } from "../../lib/format";
 import { type FilterValues, sessionsLink } from "../../lib/session-filters";
-import { costOf, DEFAULT_PERIOD, dailySeries, periodRange } from "../../lib/stats-period";
+import { costOf, type DayPoint, DEFAULT_PERIOD, dailySeries, periodRange } from "../../lib/stats-period";
 import { usePeriodParam } from "../../lib/use-period";
 import { NoSessionsYet } from "../sessions/NoSessionsYet";
 import { AgentRanking } from "./AgentRanking";
@@ -111,51 +112,90 @@ function DailyFigures({
   days: readonly DayStats[];
 }) {
   const series = dailySeries({ from, to, days });
-  const dayLink = (day: string) => sessionsLink({ from: day, to: day }, environment);
+  const rate = (point: DayPoint) => formatPercent(point.successRate === null ? null : point.successRate / 100);
   return (
-    <div className="charts">
-      <DayBars
-        title="Sessions per day"
-        series={series}
-        value={(point) => point.sessions}
-        alarm={(point) => point.failed}
-        format={formatCompact}
-        describe={(point) =>
-          `${plural(point.sessions, "session")}, ${formatNumber(point.failed)} failed, success rate ${formatPercent(
-            point.successRate === null ? null : point.successRate / 100,
-          )}`
-        }
-        link={(point) => dayLink(point.day)}
-      />
-      <DayBars
-        title="Success rate per day"
-        series={series}
-        value={(point) => point.successRate ?? 0}
-        format={(value) => `${Math.round(value)}%`}
-        describe={(point) =>
-          point.successRate === null ? "no session ended" : `success rate ${Math.round(point.successRate)}%`
-        }
-        link={(point) => dayLink(point.day)}
-        tone="success"
-      />
-      <DayBars
-        title="Cost per day"
-        series={series}
-        value={(point) => point.cost}
-        format={formatCost}
-        describe={(point) => `cost ${formatCost(point.cost)}`}
-        link={(point) => dayLink(point.day)}
-        tone="cost"
-      />
-      <DayBars
-        title="Tokens per day"
-        series={series}
-        value={(point) => point.tokens}
-        format={formatCompact}
-        describe={(point) => `${formatNumber(point.tokens)} tokens`}
-        link={(point) => dayLink(point.day)}
-        tone="tokens"
-      />
-    </div>
+    <>
+      <div className="charts">
+        <DayBars
+          title="Sessions per day"
+          series={series}
+          value={(point) => point.sessions}
+          alarm={(point) => point.failed}
+          format={formatCompact}
+          describe={(point) => `${plural(point.sessions, "session")}, ${formatNumber(point.failed)} failed`}
+        />
+        <DayBars
+          title="Success rate per day"
+          series={series}
+          value={(point) => point.successRate ?? 0}
+          format={(value) => `${Math.round(value)}%`}
+          describe={(point) => (point.successRate === null ? "no session ended" : `success rate ${rate(point)}`)}
+          tone="success"
+        />
+        <DayBars
+          title="Cost per day"
+          series={series}
+          value={(point) => point.cost}
+          format={formatCost}
+          describe={(point) => `cost ${formatCost(point.cost)}`}
+          tone="cost"
+        />
+        <DayBars
+          title="Tokens per day"
+          series={series}
+          value={(point) => point.tokens}
+          format={formatCompact}
+          describe={(point) => `${formatNumber(point.tokens)} tokens`}
+          tone="tokens"
+        />
+      </div>
+      <details className="per-day">
+        <summary>Figures per day</summary>
+        <div className="table-scroll">
+          <table className="table table--compact">
+            <caption className="visually-hidden">Figures per day, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                <th scope="col" className="num">
+                  Sessions
+                </th>
+                <th scope="col" className="num">
+                  Failed
+                </th>
+                <th scope="col" className="num">
+                  Success rate
+                </th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Tokens
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...series].reverse().map((point) => (
+                <tr key={point.day}>
+                  <th scope="row">
+                    <Link
+                      to={sessionsLink({ from: point.day, to: point.day }, environment)}
+                      aria-label={`${formatDay(point.day)}: ${plural(point.sessions, "session")}`}
+                    >
+                      {formatDay(point.day)}
+                    </Link>
+                  </th>
+                  <td className="num">{formatNumber(point.sessions)}</td>
+                  <td className="num">{formatNumber(point.failed)}</td>
+                  <td className="num">{rate(point)}</td>
+                  <td className="num">{formatCost(point.cost)}</td>
+                  <td className="num">{formatNumber(point.tokens)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </>
   );
 }
