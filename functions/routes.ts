@@ -117,6 +117,8 @@ export const PARTITIONS = {
   tenantDeletions: "DELETIONS#ORG#*",
   /** `DELETIONS#PENDING`: unfinished erasure jobs of every tenant (keys.ts pendingDeletionKey). */
   pendingDeletions: "DELETIONS#PENDING",
+  /** `DELETIONAUDIT#<orgId>`: who deleted which session or erased which user (keys.ts deletionAuditKey). */
+  deletionAudit: "DELETIONAUDIT#*",
   /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
   service: "SERVICE",
   /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
@@ -369,6 +371,16 @@ export const routes = [
     payloadAccess: "read",
   },
   {
+    id: "GetEventField",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events/{eventId}/{field}",
+    entry: "functions/events/get-event-field.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    throttle: ROUTE_THROTTLES.read,
+    payloadAccess: "read",
+  },
+  {
     id: "DeleteSession",
     method: "DELETE",
     path: "/api/sdk/sessions/{id}",
@@ -381,6 +393,8 @@ export const routes = [
         partitions: [P.session],
       },
       rollupUpdates,
+      // The deletion's audit record, in the deletion's own transaction.
+      { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
     payloadAccess: "delete",
@@ -422,6 +436,8 @@ export const routes = [
       ...apiKeyAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.tenantDeletions] },
       { actions: ["dynamodb:PutItem"], partitions: [P.pendingDeletions] },
+      // The erasure request's audit record, written with the job.
+      { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
     sendsDeletionJobs: true,
@@ -511,6 +527,15 @@ export const routes = [
       ...userAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.organisation] },
     ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "ListDeletionAudit",
+    method: "GET",
+    path: "/api/audit/deletions",
+    entry: "functions/deletion/list-deletion-audit.ts",
+    auth: { kind: "user", role: "admin" },
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.deletionAudit] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   {

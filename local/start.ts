@@ -14,7 +14,7 @@ import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { startLocalStreamConsumer } from "./local-stream-consumer.js";
-import { startS3Local } from "./s3-local.js";
+import { s3Environment, startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 
 const startedAt = performance.now();
@@ -24,10 +24,7 @@ const database = await openLocalDatabase(settings);
 const s3 = process.env.S3_ENDPOINT
   ? undefined
   : await startS3Local({ dataDirectory: join(settings.dataDirectory, "s3") });
-if (s3 !== undefined) {
-  process.env.S3_ENDPOINT = s3.endpoint;
-  process.env.PAYLOAD_BUCKET = s3.bucket;
-}
+if (s3 !== undefined) Object.assign(process.env, s3Environment(s3));
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
 let stopStreamConsumer: () => Promise<void> = async () => undefined;
 

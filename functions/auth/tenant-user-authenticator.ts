@@ -4,8 +4,9 @@
  * reads always name their tenant) and `X-Environment` (`live` unless it says
  * `test`), a membership of that organisation with at least the route's role.
  * The result is a Principal with the tenancy a key of that organisation and
- * environment has, and the organisation's rate limits, so everything after
- * authentication (rate limit, tenancy checks, cursors) is the same code.
+ * environment has, so everything after authentication (rate limit, tenancy
+ * checks, cursors) is the same code; its `signedInUserId` makes the rate
+ * limiter charge the user's own console budget, not the keys' (issue 21).
  *
  * The organisation's settings are cached per container for the key-cache
  * bound (`KEY_CACHE_TTL_SECONDS`, default 10), as key lookups are.
@@ -88,5 +89,6 @@ export async function authenticateTenantUser(
     rollupRetentionDays: organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
     rateLimitPerMinute: organisation.rateLimitPerMinute,
     keyRateLimitPerMinute: organisation.keyRateLimitPerMinute,
+    signedInUserId: user.userId,
   };
 }

@@ -15,6 +15,11 @@ export interface Principal {
   readonly rateLimitPerMinute?: number | undefined;
   /** The organisation's requests per minute for any one key, when it sets a lower one than its own. */
   readonly keyRateLimitPerMinute?: number | undefined;
+  /**
+   * Set when a signed-in user acts through the console (an access token, not an API key): the request then
+   * spends that user's own console budget, never the budget the organisation's API keys write with.
+   */
+  readonly signedInUserId?: string | undefined;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */

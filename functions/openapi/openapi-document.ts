@@ -40,6 +40,7 @@ import {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
@@ -145,6 +146,7 @@ export const RESPONSE_BODIES = {
   CreatedApiKey: createdApiKeyResponse,
   RotatedApiKey: rotatedApiKeyResponse,
   ApiKeyAudit: apiKeyAuditResponse,
+  DeletionAudit: deletionAuditResponse,
   Member: memberResponse,
   MemberList: memberListResponse,
   Me: meResponse,
@@ -198,7 +200,13 @@ interface OperationDoc {
   readonly protocolBody?: { readonly name: ProtocolBodyName; readonly binaryMediaType: string };
   /** An invalid input (body, or query parameters) whose real validation errors make the 400 example. */
   readonly invalidInput?: Readonly<Record<string, unknown>>;
-  readonly success: { readonly status: SuccessStatus; readonly description: string; readonly body?: ResponseBodyName };
+  readonly success: {
+    readonly status: SuccessStatus;
+    readonly description: string;
+    readonly body?: ResponseBodyName;
+    /** Instead of `body`: the answer is the content itself, in these media types (schema: any value of it). */
+    readonly rawContent?: Readonly<Record<string, { readonly schema: Readonly<Record<string, unknown>> }>>;
+  };
   /** Errors particular to this route; those of its authentication and input are added from its shape. */
   readonly errors?: Partial<Record<ErrorStatus, { readonly reason: string; readonly message?: string }>>;
 }
@@ -446,6 +454,38 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     success: { status: 200, description: "A page of events.", body: "EventPage" },
     errors: { 403: FOREIGN_SESSION, 404: SESSION_NOT_FOUND },
   },
+  GetEventField: {
+    summary: "Read one field of an event, whole",
+    description:
+      "The `toolInput` or `toolOutput` of an event as its JSON, or its `reasoning` as text, whatever its size " +
+      "(the events route answers a field over 1 MiB with a presigned S3 URL instead; this route serves it from " +
+      "the API's own origin, as the console needs). Compressed with gzip when the request accepts it " +
+      "(`Accept-Encoding: gzip`); a field too large to send uncompressed within Lambda's 6 MB response limit is " +
+      "406 without it.",
+    tag: "Events",
+    pathParameters: {
+      id: SESSION_ID_PARAMETER,
+      eventId: { description: "An event id (`evt_…`) of the session.", example: "evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9" },
+      field: { description: "`toolInput`, `toolOutput` or `reasoning`.", example: "toolOutput" },
+    },
+    success: {
+      status: 200,
+      description: "The field: JSON for `toolInput` / `toolOutput`, plain text for `reasoning`.",
+      rawContent: {
+        "application/json": { schema: { description: "The tool input or output, as recorded" } },
+        "text/plain": { schema: { type: "string", description: "The reasoning" } },
+      },
+    },
+    errors: {
+      400: { reason: "The field is not one of `toolInput`, `toolOutput`, `reasoning`." },
+      403: FOREIGN_SESSION,
+      404: {
+        reason: "Unknown session, or the session holds no such event, or the event no such field.",
+        message: "Event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 has no toolOutput",
+      },
+      406: { reason: "The field is too large to send uncompressed: send `Accept-Encoding: gzip`." },
+    },
+  },
   DeleteSession: {
     summary: "Delete a session",
     description: "Deletes the session, its events and its contribution to the analytics rollups.",
@@ -580,6 +620,15 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     pathParameters: { id: KEY_ID_PARAMETER },
     success: { status: 200, description: "The audit records.", body: "ApiKeyAudit" },
     errors: { 404: KEY_NOT_FOUND },
+  },
+  ListDeletionAudit: {
+    summary: "Who deleted what",
+    description:
+      "The organisation's latest 100 deletions, newest first: each session deleted (`DELETE " +
+      "/api/sdk/sessions/{id}`) and each erasure requested (`DELETE /api/sdk/users/{userId}`), with the API " +
+      "key (its id) or signed-in user that asked, both environments. Admins and owners.",
+    tag: "Data deletion",
+    success: { status: 200, description: "The deletions, newest first.", body: "DeletionAudit" },
   },
   GetMe: {
     summary: "Who am I",
@@ -1105,7 +1154,7 @@ function operation(route: RouteDefinition): Operation {
       ? [{ $ref: "#/components/parameters/TenantOrganizationId" }, { $ref: "#/components/parameters/Environment" }]
       : []),
   ];
-  const { status, description, body } = doc.success;
+  const { status, description, body, rawContent } = doc.success;
   const example = (responseExamples as Partial<Record<string, unknown>>)[route.id];
   if (body !== undefined && example === undefined) throw new Error(`${route.id}: give a response example`);
   return {
@@ -1119,6 +1168,7 @@ function operation(route: RouteDefinition): Operation {
     responses: {
       [String(status)]: {
         description,
+        ...(rawContent !== undefined ? { content: rawContent } : {}),
         ...(body === undefined
           ? {}
           : {

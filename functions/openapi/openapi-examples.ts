@@ -18,6 +18,7 @@ import type {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
@@ -315,6 +316,30 @@ export const responseExamples = {
     ...createdKey,
     rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", rotatedTo: NEW_KEY_ID, status: "expiring" },
   } satisfies z.output<typeof rotatedApiKeyResponse>,
+  ListDeletionAudit: {
+    items: [
+      {
+        id: "aud_01KAZ6F7G8H9J0K1M2N3P4Q5RS",
+        action: "user.erasure.requested",
+        environment: "live",
+        target: "customer-42",
+        actor: { kind: "apiKey", id: KEY_ID },
+        at: "2026-11-22T11:00:00.000Z",
+        jobId: JOB_ID,
+        deletedEvents: null,
+      },
+      {
+        id: "aud_01KAZ6B7C8D9E0F1G2H3J4K5MN",
+        action: "session.deleted",
+        environment: "live",
+        target: "ses_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
+        actor: { kind: "user", id: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41" },
+        at: "2026-11-22T10:30:00.000Z",
+        jobId: null,
+        deletedEvents: 12,
+      },
+    ],
+  } satisfies z.output<typeof deletionAuditResponse>,
   ListApiKeyAudit: {
     items: [
       {
@@ -384,6 +409,11 @@ export const errorExamples = {
     message: 'This API key has no access to this resource: it lacks the "events:write" scope',
   },
   404: { error: "Not Found", message: `Session ${SESSION_ID} not found` },
+  406: {
+    error: "Not Acceptable",
+    message:
+      "The toolOutput of event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 is 5100000 bytes, too large to send uncompressed within Lambda's 6 MB response limit; send Accept-Encoding: gzip",
+  },
   409: {
     error: "Conflict",
     message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,

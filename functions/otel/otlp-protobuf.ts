@@ -39,12 +39,31 @@ const WIRE_TYPE_OF: Readonly<Record<string, WireType>> = {
   float: WireType.Bit32,
 };
 
+/**
+ * Reads a length prefix whole, as the 64-bit varint it may be, and checks it against what is left of the
+ * body. The wire reader's own `uint32()` keeps only the low 32 bits, so a length of 2^62 would read as 0:
+ * an export that is garbage would decode as an empty one (issue 21).
+ */
+function readLength(reader: Reader): number {
+  const length = BigInt(reader.uint64());
+  if (length > BigInt(reader.len - reader.pos)) throw new ProtobufDecodeError("A length runs past the end of the body");
+  return Number(length);
+}
+
+/** A length-delimited scalar (string, bytes) once its length is known to fit: the wire reader reads it again. */
+function checkedLengthDelimited<T>(reader: Reader, read: () => T): T {
+  const start = reader.pos;
+  readLength(reader);
+  reader.pos = start;
+  return read();
+}
+
 function readScalar(reader: Reader, kind: string): unknown {
   switch (kind) {
     case "string":
-      return reader.string();
+      return checkedLengthDelimited(reader, () => reader.string());
     case "bytes":
-      return reader.bytes();
+      return checkedLengthDelimited(reader, () => reader.bytes());
     case "bool":
       return reader.bool();
     case "int32":
@@ -80,14 +99,15 @@ function readScalar(reader: Reader, kind: string): unknown {
 function readField(reader: Reader, field: FieldSchema, wireType: WireType, depth: number): unknown[] {
   if (field.kind.startsWith("message:")) {
     if (wireType !== WireType.LengthDelimited) throw new ProtobufDecodeError(`${field.name}: wrong wire type`);
-    const length = reader.uint32();
+    const length = readLength(reader);
     return [readMessage(reader, field.kind.slice("message:".length), reader.pos + length, depth + 1)];
   }
   const expected = WIRE_TYPE_OF[field.kind];
   if (wireType === expected) return [readScalar(reader, field.kind)];
   // Packed repeated numbers: one length-delimited run of values.
   if (field.repeated === true && wireType === WireType.LengthDelimited && expected !== WireType.LengthDelimited) {
-    const end = reader.pos + reader.uint32();
+    const length = readLength(reader);
+    const end = reader.pos + length;
     const values: unknown[] = [];
     while (reader.pos < end) values.push(readScalar(reader, field.kind));
     return values;

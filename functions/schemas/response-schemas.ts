@@ -11,6 +11,7 @@
 import * as z from "zod";
 import { ENVIRONMENTS } from "../domain/api-key.js";
 import type { ApiKeyStatus, AuditAction } from "../domain/api-key-record.js";
+import type { DeletionAction } from "../domain/deletion-audit.js";
 import type { DeletionJobStatus } from "../domain/deletion-job.js";
 import { EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
@@ -43,6 +44,7 @@ export const errorResponse = z
         "Unauthorized",
         "Forbidden",
         "Not Found",
+        "Not Acceptable",
         "Conflict",
         "Unprocessable Content",
         "Too Many Requests",
@@ -342,6 +344,25 @@ export const apiKeyAuditResponse = z.strictObject({
       actorId: z.string().nullable(),
       at: timestamp,
       details: z.record(z.string(), z.union([z.string(), z.number()])),
+    }),
+  ),
+});
+
+/** The organisation's deletion audit: who deleted which session, or asked to erase which user (issue 21). */
+export const deletionAuditResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: id("audit"),
+      action: z.enum(["session.deleted", "user.erasure.requested"] as const satisfies readonly DeletionAction[]),
+      environment: z.enum(ENVIRONMENTS),
+      target: z.string().describe("The session deleted, or the external user whose data is erased"),
+      actor: z.strictObject({
+        kind: z.enum(["apiKey", "user"]),
+        id: z.string().describe("The API key's id (`key_…`, never the key) or the signed-in user's id"),
+      }),
+      at: timestamp,
+      jobId: z.string().nullable().describe("The erasure job an erasure request started"),
+      deletedEvents: z.number().int().nullable().describe("The events deleted with a session"),
     }),
   ),
 });

@@ -1050,7 +1050,7 @@ describe("Table stream consumer", () => {
     expect(streamMapping()?.Properties).not.toHaveProperty("MaximumBatchingWindowInSeconds");
   });
 
-  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status (no deletion, no counter update of its own)", () => {
+  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
     // Act
     const criteria = streamMapping()?.Properties.FilterCriteria as
       | { readonly Filters: readonly { readonly Pattern: string }[] }
@@ -1070,6 +1070,11 @@ describe("Table stream consumer", () => {
           OldImage: { status: { S: ["active"] } },
           NewImage: { entity: { S: ["session"] }, status: { S: ["completed", "failed"] } },
         },
+      },
+      {
+        eventName: ["REMOVE"],
+        userIdentity: { type: ["Service"], principalId: ["dynamodb.amazonaws.com"] },
+        dynamodb: { Keys: sessionPartition, OldImage: { entity: { S: ["session"] }, hasPayloads: { BOOL: [true] } } },
       },
     ]);
     expect(PARTITIONS.session).toBe("SESSION#*");

@@ -326,6 +326,38 @@ describe("the console", () => {
     }
   }, 120_000);
 
+  it("opens a field over 1 MiB through the API on its own origin: no CSP violation, the whole field shown (issue 21)", async () => {
+    const { browser, stack } = ready();
+    const headers = { authorization: `Bearer ${stack.local.apiKey}`, "content-type": "application/json" };
+    const name = `Large export ${randomUUID().slice(0, 8)}`;
+    const created = await fetch(`${stack.url}/api/sdk/sessions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name, agentName: "exporter", userId: "customer-large" }),
+    });
+    const { id: sessionId } = (await created.json()) as { id: string };
+    const rows = Array.from({ length: 12_000 }, (_, index) => ({ row: index, text: "x".repeat(90) }));
+    const recorded = await fetch(`${stack.url}/api/sdk/events`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ sessionId, eventType: "tool_call", toolName: "export_rows", toolOutput: { rows } }),
+    });
+    const { context, page, problems } = await newPage(browser);
+    try {
+      await openSignedIn(page, stack, `/sessions/${sessionId}`, name);
+      await page.getByRole("button", { name: "Show input and output" }).click();
+      await page.getByRole("button", { name: /^Load output \(1\.\d MiB\)$/ }).click();
+      await page.getByText('"row"').first().waitFor();
+      const shown = await page.getByText(/"row"/).count();
+
+      expect(recorded.status).toBe(201);
+      expect(shown).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it("has no serious or critical accessibility violations on any page, light or dark, desktop or phone (and photographs each)", async () => {
     const { browser, stack } = ready();
     const sessions = (await readAsDev(stack, "/api/sdk/sessions?limit=1")).items as { id: string; name: string }[];

@@ -525,6 +525,7 @@ describe("every table access of every route is within the route's declared grant
 
     await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
     const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
+    await invoke("ListDeletionAudit", { path: "/api/audit/deletions", ...asOwner }, 200);
     const added = await invoke(
       "AddMember",
       {

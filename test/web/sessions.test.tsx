@@ -295,6 +295,42 @@ describe("Session detail", () => {
     expect(requests.filter((request) => request.path === "/api/sdk/sessions/ses_1/events")).toHaveLength(1);
   });
 
+  test("a field over 1 MiB is loaded through the API on the console's own origin, never from its S3 URL", async () => {
+    // Issue 21: the CSP (connect-src 'self') blocks the presigned URL the events route gives for large fields.
+    const user = userEvent.setup();
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/sessions/ses_1": json(session("ses_1")),
+      "GET /api/sdk/sessions/ses_1/events": json({
+        items: [
+          {
+            id: "evt_big",
+            sessionId: "ses_1",
+            eventType: "tool_call",
+            toolName: "export",
+            toolOutputUrl: "https://payloads.s3.test/presigned",
+            toolOutputBytes: 2_097_152,
+            createdAt: "2026-11-22T10:00:01.000Z",
+          },
+        ],
+        nextCursor: null,
+      }),
+      "GET /api/sdk/sessions/ses_1/events/evt_big/toolOutput": json({ rows: 3 }),
+    });
+    renderApp("/sessions/ses_1?env=test");
+    await user.click(await screen.findByRole("button", { name: "Show input and output" }));
+    expect(requests.some((request) => request.path.endsWith("/toolOutput"))).toBe(false);
+
+    await user.click(screen.getByRole("button", { name: "Load output (2.0 MiB)" }));
+
+    expect(await screen.findByText('"rows"')).toBeTruthy();
+    const field = requests.find((request) => request.path === "/api/sdk/sessions/ses_1/events/evt_big/toolOutput");
+    expect(field?.headers.get("authorization")).toBe("Bearer token-1");
+    expect(field?.headers.get("x-organization-id")).toBe("acme");
+    expect(field?.headers.get("x-environment")).toBe("test");
+    expect(requests.some((request) => request.path === "/presigned")).toBe(false);
+  });
+
   test("members get no delete button", async () => {
     mockFetch({
       ...baseRoutes("member"),

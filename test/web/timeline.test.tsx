@@ -238,21 +238,4 @@ describe("Waterfall and cards", () => {
     expect(pre?.textContent).toBe(trace);
     expect(pre?.textContent).not.toContain("\\n");
   });
-
-  test("an offloaded field is fetched only when asked for, and shown highlighted", async () => {
-    // Prepare
-    const user = userEvent.setup();
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ rows: 3 })));
-    vi.stubGlobal("fetch", fetchMock);
-    renderRun([
-      event("evt_big", { toolName: "export", toolOutputUrl: "https://s3.test/presigned", toolOutputBytes: 2_097_152 }),
-    ]);
-    await user.click(screen.getByRole("button", { name: "Show input and output" }));
-    expect(fetchMock).not.toHaveBeenCalled();
-    // Act
-    await user.click(screen.getByRole("button", { name: "Load output (2.0 MiB)" }));
-    // Assess
-    expect(await screen.findByText('"rows"')).toBeTruthy();
-    expect(fetchMock).toHaveBeenCalledWith("https://s3.test/presigned", expect.anything());
-  });
 });

@@ -98,19 +98,30 @@ export function useDeleteSession(environment: Environment) {
   });
 }
 
-/** An offloaded field (toolInputUrl, …): a presigned GET, fetched only when asked for. */
-export function useOffloadedField(url: string | undefined, enabled: boolean) {
+/** A field of an event that the API may answer with a URL when large: it is fetched from the API itself. */
+export type EventFieldName = "toolInput" | "toolOutput" | "reasoning";
+
+/**
+ * A field too large to come inline (the events route gives a presigned S3 URL for it, which the console's CSP
+ * does not let it fetch): read whole through `GET /api/sdk/sessions/{id}/events/{eventId}/{field}` on the
+ * console's own origin, only when asked for.
+ */
+export function useEventField(
+  environment: Environment,
+  event: { sessionId: string; id: string },
+  field: EventFieldName,
+  enabled: boolean,
+) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
   return useQuery({
-    queryKey: ["offloaded", url],
-    enabled: enabled && url !== undefined,
+    queryKey: [...sessionsKey(orgId, environment), "field", event.sessionId, event.id, field],
+    enabled,
     staleTime: Infinity,
-    queryFn: async ({ signal }) => {
-      const response = await fetch(url ?? "", { signal });
-      if (!response.ok)
-        throw new Error(
-          `The stored field could not be loaded (HTTP ${response.status}); the link may have expired: reload the page.`,
-        );
-      return response.text();
-    },
+    queryFn: ({ signal }) =>
+      request<string>(
+        `/api/sdk/sessions/${encodeURIComponent(event.sessionId)}/events/${encodeURIComponent(event.id)}/${field}`,
+        { environment, signal, text: true },
+      ),
   });
 }

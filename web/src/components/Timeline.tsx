@@ -105,7 +105,7 @@ function TimelineEvent({ entry }: { entry: TimelineEntry }) {
         <StateTransition event={event} />
         {event.reasoning === undefined ? null : <p className="reasoning">{event.reasoning}</p>}
         {event.reasoningUrl === undefined ? null : (
-          <EventPayload label="Reasoning" url={event.reasoningUrl} bytes={event.reasoningBytes} text />
+          <EventPayload label="Reasoning" offloaded={{ event, field: "reasoning" }} bytes={event.reasoningBytes} text />
         )}
         {stack === undefined ? null : (
           <div className="payload">
@@ -145,13 +145,13 @@ function TimelineEvent({ entry }: { entry: TimelineEntry }) {
                   <EventPayload
                     label={labels.input}
                     value={event.toolInput}
-                    url={event.toolInputUrl}
+                    offloaded={event.toolInputUrl === undefined ? undefined : { event, field: "toolInput" }}
                     bytes={event.toolInputBytes}
                   />
                   <EventPayload
                     label={labels.output}
                     value={event.toolOutput}
-                    url={event.toolOutputUrl}
+                    offloaded={event.toolOutputUrl === undefined ? undefined : { event, field: "toolOutput" }}
                     bytes={event.toolOutputBytes}
                   />
                 </>
