@@ -372,7 +372,10 @@ describe("decodeExportTraceRequest: the wire", () => {
 
   it("reads a length prefix as the 64-bit varint it is: 2^62 (2^32 + 3) is past the end, not 0 (3) (issue 21)", () => {
     // The wire reader's uint32() keeps the low 32 bits: these bodies used to decode as an empty request (a 200).
-    const bare = new BinaryWriter().tag(1, WireType.LengthDelimited).uint64(2n ** 62n).finish();
+    const bare = new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .uint64(2n ** 62n)
+      .finish();
     expect(() => decodeExportTraceRequest(bare)).toThrow("A length runs past the end of the body");
     for (const length of [2n ** 62n, 2n ** 32n, 2n ** 32n + 3n]) {
       const message = new BinaryWriter()
