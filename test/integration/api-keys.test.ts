@@ -31,6 +31,8 @@ describe("POST /api/keys", () => {
     const response = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "production agents" } });
 
     expect(response.status).toBe(201);
+    // The key is shown once: no cache may keep the answer (issue 21).
+    expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.body).toEqual({
       id: expect.stringMatching(/^key_[0-9A-HJKMNP-TV-Z]{26}$/),
       name: "production agents",
@@ -139,6 +141,7 @@ describe("POST /api/keys/:id/rotate", () => {
     const response = await call(api, "POST", `/api/keys/${old.id}/rotate`, { key: user.token });
 
     expect(response.status).toBe(201);
+    expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.body).toMatchObject({ name: "rotating", scopes: ["sessions:write"], environment: "live" });
     expect(response.body.id).not.toBe(old.id);
     const expiresAt = Date.parse(String((response.body.rotatedFrom as { expiresAt: string }).expiresAt));

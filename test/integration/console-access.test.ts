@@ -125,7 +125,10 @@ describe("read routes with a user's access token", () => {
     );
     const liveFromTest = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, asUser(member, orgKey.orgId, "test"));
     expect(liveFromTest.status).toBe(403);
-    expect(liveFromTest.body.message).toEqual(expect.stringContaining(sessionId));
+    // A signed-in user holds no API key: the message says what is wrong in their terms (issue 21).
+    expect(liveFromTest.body.message).toBe(
+      `Session ${sessionId} is not in organisation ${orgKey.orgId}'s test environment`,
+    );
   });
 
   it("refuses a wrong X-Environment (400), a missing X-Organization-Id (400), an expired token (401), no credential (401)", async () => {
@@ -179,6 +182,10 @@ describe("read routes with a user's access token", () => {
       const byKey = await call(api, "GET", path, { key: otherOrgKey.key });
       expect(byUser.status, path).toBe(403);
       expect(byUser.status).toBe(byKey.status);
+      expect(byKey.body.message).toBe(`This API key has no access to session ${sessionId}`);
+      expect(byUser.body.message).toBe(
+        `Session ${sessionId} is not in organisation ${otherOrgKey.orgId}'s live environment`,
+      );
     }
     const deletion = await call(
       api,
