@@ -116,6 +116,8 @@ describe("the console", () => {
       rememberSecretsIn(shown);
       await created.getByRole("button", { name: "Copy key" }).click();
       await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+      // The key once, and how to use it (a throwaway stack's key, revoked below): for docs/console.md.
+      await page.screenshot({ path: artifactPath("key-created", "light", "desktop") });
       const copied = String(await page.evaluate("navigator.clipboard.readText()"));
       await created.getByRole("button", { name: "Done" }).click();
       await page.getByRole("rowheader", { name: keyName }).waitFor();
