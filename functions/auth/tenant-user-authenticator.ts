@@ -13,7 +13,7 @@
  */
 import { ENVIRONMENTS, type Environment } from "../domain/api-key.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
-import { hasRole, type Role } from "../domain/membership.js";
+import { hasRole, type Role, roleRequirement } from "../domain/membership.js";
 import type { Organisation } from "../domain/organisation.js";
 import type { Principal } from "../domain/principal.js";
 import type { Scope } from "../domain/scopes.js";
@@ -76,7 +76,7 @@ export async function authenticateTenantUser(
   const user = await userInOrganisation(signedIn, request.organisation);
   if (!hasRole(user.role, needs.role)) {
     throw new ForbiddenError(
-      `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${needs.role} or above`,
+      `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${roleRequirement(needs.role)}`,
     );
   }
   const organisation = await organisationOf(user.orgId, nowMs);

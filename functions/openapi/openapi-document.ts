@@ -17,13 +17,15 @@ import * as z from "zod";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
 import { invalidFieldsError, ValidationError } from "../domain/errors.js";
+import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitation.js";
 import { LIMITS } from "../domain/limits.js";
+import { roleRequirement } from "../domain/membership.js";
 import { errorResponse as errorAnswer } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
-import { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import {
   exportTraceServiceRequest,
   exportTraceServiceResponse,
@@ -32,6 +34,7 @@ import {
 } from "../schemas/otlp-schemas.js";
 import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
 import {
+  acceptedInvitationResponse,
   agentListResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
@@ -47,6 +50,8 @@ import {
   eventBatchResponse,
   eventPageResponse,
   eventResponse,
+  invitationListResponse,
+  invitationResponse,
   memberListResponse,
   memberResponse,
   meResponse,
@@ -108,7 +113,7 @@ export const REQUEST_BODIES = {
   CreateEventBatchRequest: createEventBatchBody,
   CreateApiKeyRequest: createApiKeyBody,
   RotateApiKeyRequest: rotateApiKeyBody,
-  AddMemberRequest: addMemberBody,
+  CreateInvitationRequest: createInvitationBody,
   UpdateMemberRequest: updateMemberBody,
 } as const satisfies Record<string, z.core.$ZodType>;
 export type RequestBodyName = keyof typeof REQUEST_BODIES;
@@ -149,6 +154,9 @@ export const RESPONSE_BODIES = {
   DeletionAudit: deletionAuditResponse,
   Member: memberResponse,
   MemberList: memberListResponse,
+  Invitation: invitationResponse,
+  InvitationList: invitationListResponse,
+  AcceptedInvitation: acceptedInvitationResponse,
   Me: meResponse,
   OpenApiDocument: openApiDocumentResponse,
   ExportTraceServiceResponse: exportTraceServiceResponse,
@@ -161,7 +169,9 @@ const TAGS = {
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
-  Members: "Who belongs to an organisation, with which role; and who the caller is (access token).",
+  Members:
+    "Who belongs to an organisation, with which role; invitations, which make a person a member only once they " +
+    "accept; and who the caller is (access token).",
   OpenTelemetry:
     "OTLP/HTTP receivers: point an OpenTelemetry exporter at `<base>/api/otel` with an API key (docs/otel.md).",
   "API description": "This document.",
@@ -248,6 +258,18 @@ const LAST_OWNER = {
     "members kept changing during the request.",
   message:
     "This is the last owner of organisation acme: make another member owner first (an organisation always keeps an owner)",
+};
+const INVITED_USER_PARAMETER: ParameterDoc = {
+  description: "The invited person's user id (the `userId` of GET /api/invitations).",
+  example: "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13",
+};
+const INVITING_ORGANISATION_PARAMETER: ParameterDoc = {
+  description: "The organisation of the invitation (the `orgId` of an invitation in GET /api/me).",
+  example: "acme",
+};
+const NO_PENDING_INVITATION = {
+  reason: "The user has no pending invitation to the organisation (none, answered, revoked, or it expired).",
+  message: "You have no pending invitation to organisation acme",
 };
 const CURSOR: ParameterDoc = { description: "The `nextCursor` of the previous page (opaque, signed)." };
 const LIMIT: ParameterDoc = { description: "Page size: an integer from 1 to 100 (default 50).", example: "20" };
@@ -633,10 +655,12 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
   GetMe: {
     summary: "Who am I",
     description:
-      "The signed-in user and every organisation they belong to, with their role in each (the console picks " +
-      "the organisation from these). Needs no `X-Organization-Id`; a user of no organisation gets an empty list.",
+      "The signed-in user, every organisation they belong to with their role in each (the console picks the " +
+      "organisation from these), and apart from them the invitations waiting for their answer (an invitation is " +
+      "never an organisation of theirs until they accept it). Needs no `X-Organization-Id`; a user of no " +
+      "organisation gets an empty list.",
     tag: "Members",
-    success: { status: 200, description: "The user and their organisations.", body: "Me" },
+    success: { status: 200, description: "The user, their organisations and their pending invitations.", body: "Me" },
   },
   ListMembers: {
     summary: "List members",
@@ -644,22 +668,78 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     tag: "Members",
     success: { status: 200, description: "The members.", body: "MemberList" },
   },
-  AddMember: {
-    summary: "Add a member",
-    description:
-      "Adds a person by email with a role. On AWS the user is created in the Cognito user pool, which emails " +
-      "them an invitation with a temporary password (an existing user with that email is reused); locally in the " +
-      "local issuer's directory. Recorded in the organisation's audit (`member.added`).",
+  ListInvitations: {
+    summary: "List pending invitations",
+    description: "The organisation's invitations waiting for an answer (not expired), oldest first.",
     tag: "Members",
-    body: { name: "AddMemberRequest" },
-    invalidInput: { email: "not an email", role: "superuser" },
-    success: { status: 201, description: "The new member.", body: "Member" },
+    success: { status: 200, description: "The pending invitations.", body: "InvitationList" },
+  },
+  CreateInvitation: {
+    summary: "Invite a person",
+    description:
+      "Invites a person by email with a role. Nobody becomes a member without accepting: the person sees the " +
+      "invitation (GET /api/me) and accepts or declines it. A person new to the user directory is created there " +
+      "(on AWS Cognito emails them a temporary password; one who never signed in gets a fresh one); locally in " +
+      `the local issuer's directory. The invitation expires after ${INVITATION_LIFETIME_DAYS} days. An ` +
+      `organisation sends at most ${INVITATIONS_PER_DAY} invitations per UTC day. Recorded in the organisation's ` +
+      "audit (`invitation.created`).",
+    tag: "Members",
+    body: { name: "CreateInvitationRequest" },
+    invalidInput: { email: "grace\u0000@example.com", role: "superuser" },
+    success: { status: 201, description: "The invitation.", body: "Invitation" },
     errors: {
       409: {
-        reason: "The person is already a member of the organisation.",
+        reason: "The person is already a member of the organisation, or already has a pending invitation to it.",
         message: "grace@example.com is already a member of organisation acme",
       },
+      429: {
+        reason:
+          `The organisation sent ${INVITATIONS_PER_DAY} invitations today (UTC) already; \`Retry-After\` gives ` +
+          "the seconds to midnight UTC. Refused invitations (400, 409) do not count.",
+      },
     },
+  },
+  RevokeInvitation: {
+    summary: "Revoke an invitation",
+    description:
+      "Withdraws a pending invitation; the person can no longer accept it. Recorded in the organisation's audit " +
+      "(`invitation.revoked`).",
+    tag: "Members",
+    pathParameters: { userId: INVITED_USER_PARAMETER },
+    success: { status: 204, description: "Revoked." },
+    errors: {
+      404: {
+        reason: "The user has no pending invitation to the organisation (none, answered, revoked or expired).",
+        message: "User 8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13 has no pending invitation to organisation acme",
+      },
+    },
+  },
+  AcceptInvitation: {
+    summary: "Accept an invitation",
+    description:
+      "The signed-in user accepts their pending invitation to an organisation: in one transaction the invitation " +
+      "is consumed and the membership (with the invitation's role) written. Recorded in the organisation's audit " +
+      "(`invitation.accepted`).",
+    tag: "Members",
+    pathParameters: { orgId: INVITING_ORGANISATION_PARAMETER },
+    success: { status: 201, description: "The membership the invitation became.", body: "AcceptedInvitation" },
+    errors: {
+      404: NO_PENDING_INVITATION,
+      409: {
+        reason: "The user is a member of the organisation already.",
+        message: "You are already a member of organisation acme",
+      },
+    },
+  },
+  DeclineInvitation: {
+    summary: "Decline an invitation",
+    description:
+      "The signed-in user declines their pending invitation to an organisation; it is removed. Recorded in the " +
+      "organisation's audit (`invitation.declined`).",
+    tag: "Members",
+    pathParameters: { orgId: INVITING_ORGANISATION_PARAMETER },
+    success: { status: 204, description: "Declined." },
+    errors: { 404: NO_PENDING_INVITATION },
   },
   UpdateMember: {
     summary: "Change a member's role",
@@ -802,7 +882,10 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
   CreateApiKeyRequest:
     "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
   RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,
-  AddMemberRequest: "The person's email address (stored in lower case) and their role: `owner`, `admin` or `member`.",
+  CreateInvitationRequest:
+    "The person's email address and the role they get when they accept: `owner`, `admin` or `member`. The " +
+    "address must be plain ASCII (`local@domain.tld`; an internationalised domain in its `xn--` form): control " +
+    "characters, letters of other scripts and full-width look-alikes are refused. Stored in lower case.",
   UpdateMemberRequest: "The member's new role: `owner`, `admin` or `member`.",
 };
 
@@ -998,7 +1081,7 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
     });
     add(403, "role", `The user is not a member of the organisation, or their role is below \`${route.auth.role}\`.`, {
       error: "Forbidden",
-      message: `Your role in organisation acme is member; this action needs ${route.auth.role} or owner`,
+      message: `Your role in organisation acme is member; this action needs ${roleRequirement(route.auth.role)}`,
     });
   }
   if (doc.body !== undefined) {
@@ -1058,7 +1141,9 @@ function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<strin
     responses[String(status)] = {
       description: cases.map((c) => c.reason).join(" "),
       ...(status === 401 ? { headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } } } : {}),
-      ...(status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } }
+        : {}),
       content: { [JSON_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Error" }, ...examples } },
     };
   }
@@ -1089,7 +1174,9 @@ function accessNote(route: RouteDefinition): string {
     case "apiKey":
       return `Requires an API key with the \`${route.auth.scope}\` scope.`;
     case "user":
-      return `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
+      return route.auth.role === "owner"
+        ? "Requires a signed-in user who is an `owner` of the organisation."
+        : `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
     case "apiKeyOrUser":
       return (
         `Requires an API key with the \`${route.auth.scope}\` scope, or (the console) a signed-in user's access ` +
@@ -1227,7 +1314,7 @@ function buildDocument(): OpenApiDocument {
       headers: {
         WWWAuthenticate: { description: "Sent with every 401.", schema: { type: "string", const: "Bearer" } },
         RetryAfter: {
-          description: "Sent with every 503: seconds to wait before retrying.",
+          description: "Sent with every 429 and 503: seconds to wait before retrying.",
           schema: { type: "integer", minimum: 1 },
         },
       },

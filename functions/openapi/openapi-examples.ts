@@ -7,9 +7,10 @@
 import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
-import type { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import type { exportTraceServiceRequest, exportTraceServiceResponse } from "../schemas/otlp-schemas.js";
 import type {
+  acceptedInvitationResponse,
   agentListResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
@@ -24,6 +25,8 @@ import type {
   errorResponse,
   eventBatchResponse,
   eventPageResponse,
+  invitationListResponse,
+  invitationResponse,
   memberListResponse,
   memberResponse,
   meResponse,
@@ -138,7 +141,7 @@ export const requestExamples = {
     scopes: ["sessions:write", "events:write"],
   } satisfies z.input<typeof createApiKeyBody>,
   RotateApiKeyRequest: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
-  AddMemberRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof addMemberBody>,
+  CreateInvitationRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof createInvitationBody>,
   UpdateMemberRequest: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
 } as const;
 
@@ -150,6 +153,14 @@ const addedMember = {
   role: "admin",
   createdAt: "2026-11-22T09:30:00.000Z",
 } satisfies z.output<typeof memberResponse>;
+const invitation = {
+  userId: MEMBER_ID,
+  email: "grace@example.com",
+  role: "admin",
+  invitedBy: "ada@example.com",
+  createdAt: "2026-11-22T09:00:00.000Z",
+  expiresAt: "2026-11-29T09:00:00.000Z",
+} satisfies z.output<typeof invitationResponse>;
 
 const completedSession = {
   id: SESSION_ID,
@@ -369,6 +380,15 @@ export const responseExamples = {
       { orgId: "acme", role: "owner" },
       { orgId: "globex", role: "member" },
     ],
+    invitations: [
+      {
+        orgId: "initech",
+        role: "admin",
+        invitedBy: "bill@initech.example",
+        createdAt: "2026-11-21T16:00:00.000Z",
+        expiresAt: "2026-11-28T16:00:00.000Z",
+      },
+    ],
   } satisfies z.output<typeof meResponse>,
   ListMembers: {
     items: [
@@ -376,7 +396,13 @@ export const responseExamples = {
       addedMember,
     ],
   } satisfies z.output<typeof memberListResponse>,
-  AddMember: addedMember,
+  ListInvitations: { items: [invitation] } satisfies z.output<typeof invitationListResponse>,
+  CreateInvitation: invitation,
+  AcceptInvitation: {
+    orgId: "acme",
+    role: "admin",
+    createdAt: "2026-11-22T09:30:00.000Z",
+  } satisfies z.output<typeof acceptedInvitationResponse>,
   UpdateMember: { ...addedMember, role: "owner" } satisfies z.output<typeof memberResponse>,
   OpenApiDocument: {
     openapi: "3.1.0",
@@ -422,6 +448,11 @@ export const errorExamples = {
   415: {
     error: "Unsupported Media Type",
     message: "Send the request body as JSON with Content-Type: application/json",
+  },
+  429: {
+    error: "Too Many Requests",
+    message:
+      "Organisation acme has sent 20 invitations today, the most allowed per day; try again after midnight UTC (see Retry-After)",
   },
   500: { error: "Internal Server Error", message: "The request could not be completed; retry it later" },
   503: {

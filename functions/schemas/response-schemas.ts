@@ -380,11 +380,47 @@ export const memberResponse = z.strictObject({
 /** 200 of GET /api/members. */
 export const memberListResponse = z.strictObject({ items: z.array(memberResponse) });
 
-/** 200 of GET /api/me: who the caller is, and their organisations (sorted by id). */
+/** A pending invitation, as the organisation's owners see it (GET /api/invitations, 201 of POST). */
+export const invitationResponse = z.strictObject({
+  userId: z.string().describe("The invited person's user id (their user is found or created when invited)"),
+  email: z.string().describe("Plain ASCII, in lower case"),
+  role: role.describe("The role they get when they accept"),
+  invitedBy: z.string().describe("The email of the owner who invited them"),
+  createdAt: timestamp,
+  expiresAt: timestamp.describe("After this, the invitation can no longer be accepted (7 days)"),
+});
+
+/** 200 of GET /api/invitations: pending invitations, oldest first. */
+export const invitationListResponse = z.strictObject({ items: z.array(invitationResponse) });
+
+/** 201 of POST /api/me/invitations/{orgId}/accept: the membership the invitation became. */
+export const acceptedInvitationResponse = z.strictObject({
+  orgId: z.string(),
+  role,
+  createdAt: timestamp.describe("When they became a member"),
+});
+
+/** 200 of GET /api/me: who the caller is, their organisations (sorted by id), and their pending invitations. */
 export const meResponse = z.strictObject({
   userId: z.string(),
-  email: z.string().describe("As recorded in their memberships; the token's username when they have none"),
+  email: z
+    .string()
+    .describe("As recorded in their memberships (or invitations); the token's username when they have none"),
   organisations: z.array(z.strictObject({ orgId: z.string(), role })),
+  invitations: z
+    .array(
+      z.strictObject({
+        orgId: z.string(),
+        role: role.describe("The role they get when they accept"),
+        invitedBy: z.string().describe("The email of the owner who invited them"),
+        createdAt: timestamp,
+        expiresAt: timestamp,
+      }),
+    )
+    .describe(
+      "Invitations waiting for their answer, oldest first: not organisations of theirs until accepted " +
+        "(POST /api/me/invitations/{orgId}/accept)",
+    ),
 });
 
 /** 200 of GET /api/openapi.json: an OpenAPI 3.1 document. */

@@ -89,6 +89,30 @@ export function memberAuditKey(orgId: string, userId: string, auditId: string): 
   return { PK: organisationPartition(orgId), SK: `AUDIT#MEMBER#${userId}#${auditId}` };
 }
 
+/**
+ * A pending invitation, stored twice like a membership: under the organisation (`INVITATION#<userId>`:
+ * its owners list and revoke it; one per person) and under the invited user (`INVITATION#<orgId>`: they
+ * list, accept and decline theirs).
+ */
+export function invitationKey(orgId: string, userId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${INVITATION_PREFIX}${userId}` };
+}
+
+/** The sort-key prefix of an organisation's invitations. */
+export const INVITATION_PREFIX = "INVITATION#";
+
+export function userInvitationKey(userId: string, orgId: string): ItemKey {
+  return { PK: userPartition(userId), SK: `${USER_INVITATION_PREFIX}${orgId}` };
+}
+
+/** The sort-key prefix of a user's invitations (in the user's partition). */
+export const USER_INVITATION_PREFIX = "INVITATION#";
+
+/** An organisation's count of invitations sent on one UTC day (`INVITATIONS#DAY#<yyyy-mm-dd>`, with a TTL). */
+export function invitationCountKey(orgId: string, day: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `INVITATIONS#DAY#${day}` };
+}
+
 export function userMembershipKey(userId: string, orgId: string): ItemKey {
   return { PK: userPartition(userId), SK: `${USER_MEMBERSHIP_PREFIX}${orgId}` };
 }

@@ -2,7 +2,8 @@
  * The console in a real browser (Debian's Chromium) against a real `npm start`:
  * sign in as dev@localhost; a team's whole journey (a key created and copied,
  * used by the SDK over HTTP, the session found, its timeline, the agent's
- * charts, a member added, the key revoked); every page free of serious or
+ * charts, a member invited, the key revoked); an invited person signing in,
+ * accepting and landing in the organisation; every page free of serious or
  * critical accessibility violations and of page errors (a CSP violation is
  * one), photographed light and dark, desktop and phone.
  */
@@ -93,7 +94,7 @@ describe("the console", () => {
     }
   }, 120_000);
 
-  it("a team's journey: create and copy a key, record with the SDK, find the session, read its timeline and the agent's charts, add a member, revoke the key", async () => {
+  it("a team's journey: create and copy a key, record with the SDK, find the session, read its timeline and the agent's charts, invite a member, revoke the key", async () => {
     const { browser, stack } = ready();
     const suffix = randomUUID().slice(0, 8);
     const keyName = `journey key ${suffix}`;
@@ -182,18 +183,19 @@ describe("the console", () => {
         drawn[title] = await chart.locator("svg").count();
       }
 
-      // Add a member and see them listed.
+      // Invite a member and see the invitation pending (they join once they accept: the next test).
       await navigateTo(page, "Members");
-      const addMember = page.getByRole("form", { name: "Add a member" });
-      await addMember.getByLabel("Email").fill(newMember);
-      await addMember.getByLabel("Role").selectOption("member");
-      await addMember.getByRole("button", { name: "Add member" }).click();
-      await addMember
+      const inviteForm = page.getByRole("form", { name: "Invite a member" });
+      await inviteForm.getByLabel("Email").fill(newMember);
+      await inviteForm.getByLabel("Role").selectOption("member");
+      await inviteForm.getByRole("button", { name: "Invite" }).click();
+      await inviteForm
         .getByRole("status")
-        .filter({ hasText: `${newMember} added as member.` })
+        .filter({ hasText: `Invitation sent to ${newMember}` })
         .waitFor();
-      await page.getByRole("rowheader", { name: newMember }).waitFor();
-      const memberRole = await page.getByRole("combobox", { name: `Role of ${newMember}` }).inputValue();
+      const pending = page.getByRole("table", { name: "Pending invitations to dev" });
+      const invitedRow = pending.getByRole("row").filter({ has: page.getByRole("rowheader", { name: newMember }) });
+      const memberRole = await invitedRow.getByRole("cell").first().textContent();
 
       // Revoke the key: the next API call with it is refused (within the key cache's lifetime).
       await navigateTo(page, "API keys");
@@ -236,6 +238,7 @@ describe("the console", () => {
       }
       for (const title of CHARTS) expect(drawn[title], title).toBeGreaterThan(0);
       expect(memberRole).toBe("member");
+      expect(await page.getByRole("table", { name: "Members of dev" }).getByText(newMember).count()).toBe(0);
       await expect.poll(afterRevocation, { timeout: 20_000, interval: 500 }).toBe(401);
       expect(problems).toEqual([]);
     } catch (error) {
@@ -359,6 +362,61 @@ describe("the console", () => {
       await context.close();
     }
   }, 120_000);
+
+  it("an invited person: the owner invites, they sign in, see the invitation (and nothing of the organisation), accept and land in it", async () => {
+    const { browser, stack } = ready();
+    const invitee = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+    const owner = await newPage(browser);
+    const guest = await newPage(browser);
+    try {
+      // The owner invites them as an admin.
+      await owner.page.goto(stack.url);
+      await signIn(owner.page);
+      await navigateTo(owner.page, "Members");
+      const inviteForm = owner.page.getByRole("form", { name: "Invite a member" });
+      await inviteForm.getByLabel("Email").fill(invitee);
+      await inviteForm.getByLabel("Role").selectOption("admin");
+      await inviteForm.getByRole("button", { name: "Invite" }).click();
+      await inviteForm
+        .getByRole("status")
+        .filter({ hasText: `Invitation sent to ${invitee}` })
+        .waitFor();
+
+      // They sign in (the invitation made them a local user): no organisation yet, the invitation apart.
+      await guest.page.goto(stack.url);
+      await signIn(guest.page, invitee);
+      await heading(guest.page, "No organisation").waitFor();
+      const prompt = guest.page.getByRole("complementary", { name: "Your invitations" });
+      const promptText = await prompt.textContent();
+      const promptViolations = await seriousViolations(guest.page);
+      const navigationBefore = await guest.page.getByRole("navigation", { name: "Main" }).count();
+
+      // They accept, and land in the organisation, with the role they were invited with.
+      await prompt.getByRole("button", { name: "Accept the invitation to dev" }).click();
+      await heading(guest.page, "Sessions").waitFor();
+      const organisation = await guest.page.getByText("dev (admin)").first().textContent();
+      await navigateTo(guest.page, "Members");
+      const members = guest.page.getByRole("table", { name: "Members of dev" });
+      await members.getByRole("rowheader", { name: new RegExp(`^${invitee}`) }).waitFor();
+
+      expect(promptText).toContain("dev invites you as admin");
+      expect(promptText).toContain("dev@localhost");
+      expect(navigationBefore).toBe(0);
+      expect(promptViolations, describeViolations(promptViolations)).toEqual([]);
+      expect(organisation).toContain("dev (admin)");
+      expect(await guest.page.getByRole("complementary", { name: "Your invitations" }).count()).toBe(0);
+      expect(owner.problems).toEqual([]);
+      expect(guest.problems).toEqual([]);
+    } catch (error) {
+      await guest.page.screenshot({
+        path: artifactPath("invitation", "light", "desktop").replace(/\.png$/, "-failed.png"),
+      });
+      throw error;
+    } finally {
+      await owner.context.close();
+      await guest.context.close();
+    }
+  }, 180_000);
 
   it("has no serious or critical accessibility violations on any page, light or dark, desktop or phone (and photographs each)", async () => {
     const { browser, stack } = ready();

@@ -81,7 +81,7 @@ describe("POST /api/keys", () => {
     expect(response.status).toBe(403);
     expect(response.body).toEqual({
       error: "Forbidden",
-      message: `Your role in organisation ${owner.orgId} is member; this action needs admin or owner`,
+      message: `Your role in organisation ${owner.orgId} is member; this action needs admin or above`,
     });
     expect(await itemsOfOrganisation(owner.orgId)).toEqual(before);
   });

@@ -25,6 +25,7 @@ import {
   createTestKey,
   createTestSession,
   createTestUser,
+  identity,
   startTestApi,
   type TestKey,
   type TestUser,
@@ -301,8 +302,18 @@ describe("over HTTP", () => {
     ListDeletionAudit: () => call(api, "GET", "/api/audit/deletions", { key: owner.token }),
     GetMe: () => call(api, "GET", "/api/me", { key: owner.token }),
     ListMembers: () => call(api, "GET", "/api/members", { key: owner.token }),
-    AddMember: () =>
-      call(api, "POST", "/api/members", { key: owner.token, body: { email: uniqueEmail(), role: "admin" } }),
+    ListInvitations: async () => {
+      await invited();
+      return call(api, "GET", "/api/invitations", { key: owner.token });
+    },
+    CreateInvitation: () =>
+      call(api, "POST", "/api/invitations", { key: owner.token, body: { email: uniqueEmail(), role: "admin" } }),
+    RevokeInvitation: async () =>
+      call(api, "DELETE", `/api/invitations/${(await invited()).userId}`, { key: owner.token }),
+    AcceptInvitation: async () =>
+      call(api, "POST", `/api/me/invitations/${owner.orgId}/accept`, { key: (await invited()).token }),
+    DeclineInvitation: async () =>
+      call(api, "POST", `/api/me/invitations/${owner.orgId}/decline`, { key: (await invited()).token }),
     UpdateMember: async () =>
       call(api, "PATCH", `/api/members/${await addedMemberId()}`, { key: owner.token, body: { role: "owner" } }),
     RemoveMember: async () => call(api, "DELETE", `/api/members/${await addedMemberId()}`, { key: owner.token }),
@@ -356,13 +367,24 @@ describe("over HTTP", () => {
     return `openapi-${Math.random().toString(36).slice(2, 10)}@example.com`;
   }
 
-  async function addedMemberId(): Promise<string> {
-    const response = await call(api, "POST", "/api/members", {
+  /** A person the owner invited (a new local user), with their access token. */
+  async function invited(): Promise<{ userId: string; token: string }> {
+    const response = await call(api, "POST", "/api/invitations", {
       key: owner.token,
       body: { email: uniqueEmail(), role: "member" },
     });
-    if (response.status !== 201) throw new Error(`member not added: ${response.text}`);
-    return String(response.body.userId);
+    if (response.status !== 201) throw new Error(`not invited: ${response.text}`);
+    const user = identity.findUser(String(response.body.email));
+    if (user === undefined) throw new Error("the invited person is not in the local directory");
+    return { userId: user.userId, token: identity.issueAccessToken(user, api.url) };
+  }
+
+  /** A member the owner invited, who accepted. */
+  async function addedMemberId(): Promise<string> {
+    const person = await invited();
+    const accepted = await call(api, "POST", `/api/me/invitations/${owner.orgId}/accept`, { key: person.token });
+    if (accepted.status !== 201) throw new Error(`invitation not accepted: ${accepted.text}`);
+    return person.userId;
   }
 
   it("serves the generated document at GET /api/openapi.json without a credential", async () => {
@@ -476,6 +498,14 @@ describe("over HTTP", () => {
     ],
     ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
     ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
+    [
+      "CreateInvitation",
+      "409",
+      () => call(api, "POST", "/api/invitations", { key: owner.token, body: { email: owner.email, role: "admin" } }),
+    ],
+    ["AcceptInvitation", "404", () => call(api, "POST", "/api/me/invitations/nowhere/accept", { key: owner.token })],
+    ["DeclineInvitation", "404", () => call(api, "POST", "/api/me/invitations/nowhere/decline", { key: owner.token })],
+    ["RevokeInvitation", "404", () => call(api, "DELETE", `/api/invitations/${owner.userId}`, { key: owner.token })],
   ] as const)("answers a %s error (%s) as documented", async (id, status, request) => {
     const response = await request();
 

@@ -18,7 +18,14 @@ import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js"
 import { newId } from "../../functions/domain/ids.js";
 import { deletionWorker, type RouteDefinition, type RouteId, routeById, routes } from "../../functions/routes.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { createTestKey, createTestUser, startTestApi, type TestKey, type TestUser } from "../support/fixtures.js";
+import {
+  createTestKey,
+  createTestUser,
+  identity,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
 import { deniedAccesses, recordTableAccesses } from "../support/table-access-recorder.js";
 
 const recorder = recordTableAccesses();
@@ -443,7 +450,7 @@ describe("every table access of every route is within the route's declared grant
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
   });
 
-  it("the console: reads and a deletion with a user's access token, GET /api/me, members add/list/change/remove", async () => {
+  it("the console: reads and a deletion with a user's access token, GET /api/me, invitations, members list/change/remove", async () => {
     const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
     const owner = await createTestUser(api, { orgId: sdk.orgId, role: "owner" });
     const reader = await createTestUser(api, { orgId: sdk.orgId, role: "member" });
@@ -452,7 +459,25 @@ describe("every table access of every route is within the route's declared grant
     for (const eventType of ["state_change", "state_change"]) {
       await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
     }
+    const toolCall = await invoke(
+      "CreateEvent",
+      {
+        path: "/api/sdk/events",
+        body: { sessionId, eventType: "tool_call", toolName: "export", toolOutput: { page: "p".repeat(40_000) } },
+      },
+      201,
+    );
     const asReader = { token: reader.token, headers: tenantHeaders };
+    const eventId = String(toolCall.id);
+    await invoke(
+      "GetEventField",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events/${eventId}/toolOutput`,
+        pathParameters: { id: sessionId, eventId, field: "toolOutput" },
+        ...asReader,
+      },
+      200,
+    );
     await invoke(
       "GetSession",
       { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, ...asReader },
@@ -543,21 +568,42 @@ describe("every table access of every route is within the route's declared grant
     await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
     const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
     await invoke("ListDeletionAudit", { path: "/api/audit/deletions", ...asOwner }, 200);
-    const added = await invoke(
-      "AddMember",
-      {
-        path: "/api/members",
-        body: { email: `grants-${randomUUID().slice(0, 8)}@example.com`, role: "member" },
-        ...asOwner,
-      },
-      201,
-    );
-    const userId = String(added.userId);
+    // Invitations: created (a new person, then an existing user), refused (already invited, already a member),
+    // listed, revoked, declined and accepted (the membership written with the invitation consumed).
+    const invite = (email: string, status: number) =>
+      invoke("CreateInvitation", { path: "/api/invitations", body: { email, role: "member" }, ...asOwner }, status);
+    const inviteeEmail = `grants-${randomUUID().slice(0, 8)}@example.com`;
+    const invited = await invite(inviteeEmail, 201);
+    const userId = String(invited.userId);
+    await invite(inviteeEmail, 409);
+    await invite(reader.email, 409);
+    await invoke("ListInvitations", { path: "/api/invitations", ...asOwner }, 200);
+    const invitee = identity.findUser(inviteeEmail);
+    if (invitee === undefined) throw new Error("the invited person is not in the local directory");
+    const asInvitee = { token: identity.issueAccessToken(invitee, api.url) };
+    await invoke("GetMe", { path: "/api/me", ...asInvitee }, 200);
+    const invitation = { pathParameters: { orgId: sdk.orgId }, ...asInvitee };
+    const decisions = {
+      accept: `/api/me/invitations/${sdk.orgId}/accept`,
+      decline: `/api/me/invitations/${sdk.orgId}/decline`,
+    };
     await invoke(
-      "AddMember",
-      { path: "/api/members", body: { email: String(added.email), role: "admin" }, ...asOwner },
-      409,
+      "RevokeInvitation",
+      { path: `/api/invitations/${userId}`, pathParameters: { userId }, ...asOwner },
+      204,
     );
+    await invoke(
+      "RevokeInvitation",
+      { path: `/api/invitations/${userId}`, pathParameters: { userId }, ...asOwner },
+      404,
+    );
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 404);
+    await invite(inviteeEmail, 201);
+    await invoke("DeclineInvitation", { path: decisions.decline, ...invitation }, 204);
+    await invoke("DeclineInvitation", { path: decisions.decline, ...invitation }, 404);
+    await invite(inviteeEmail, 201);
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 201);
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 404);
     await invoke("ListMembers", { path: "/api/members", ...asOwner }, 200);
     await invoke(
       "UpdateMember",

@@ -160,7 +160,7 @@ describe("npm run demo against the local API", () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
-      `No local stack found (${join(dataDirectory, "local.json")} is missing or incomplete): start the local stack with \`npm start\` (in another terminal) and run \`npm run demo\` again.`,
+      `No local stack found: ${join(dataDirectory, "local.json")} is missing or incomplete. Start one with \`npm start\` (in another terminal); if it runs with a DATA_DIR of its own, give this command the same DATA_DIR=<dir>, or export ATS_BASE_URL and ATS_API_KEY as the banner of \`npm start\` shows.`,
     ]);
   });
 

@@ -5,7 +5,8 @@
  * machine has one, an older system Node (≥ 20).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -121,4 +122,45 @@ ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }
       });
     }
   }
+
+  it("`npm run package` makes a tarball with the code and the licence that npm installs outside the repository, offline (issue 24)", async () => {
+    // Prepare: a project of the user's own, elsewhere on the machine.
+    const packed = execFileSync("npm", ["run", "--silent", "package"], { cwd: REPOSITORY_ROOT, encoding: "utf8" });
+    const tarball = packed
+      .trim()
+      .split("\n")
+      .find((line) => /ats-client-[\d.]+\.tgz$/.test(line));
+    const project = mkdtempSync(join(tmpdir(), "ats-user-project-"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-agent", private: true, type: "module" }));
+
+    // Act
+    execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", String(tarball)], {
+      cwd: project,
+      stdio: "pipe",
+    });
+    writeFileSync(join(project, "agent.mjs"), recordOneRun('import { AgentTracker } from "@ats/client";'));
+    const child = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      const run = spawn(process.execPath, ["agent.mjs"], {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? "", ATS_API_KEY: owner.key, ATS_BASE_URL: api.url },
+      });
+      let stdout = "";
+      let stderr = "";
+      run.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      run.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      run.on("error", reject);
+      run.on("close", () => resolve({ stdout, stderr }));
+    });
+
+    // Assess
+    const installed = join(project, "node_modules", "@ats", "client");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.license).toBe("Apache-2.0");
+    for (const file of ["LICENSE", "README.md", "dist/index.js", "dist/index.cjs", "dist/types/index.d.ts"])
+      expect(existsSync(join(installed, file)), file).toBe(true);
+    expect(child.stderr).toBe("");
+    const { sessionId } = JSON.parse(child.stdout) as { sessionId: string };
+    const session = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+    expect(session.body).toMatchObject({ status: "completed", eventCount: 2 });
+  }, 120_000);
 });

@@ -94,7 +94,7 @@ describe("sign-in", () => {
 });
 
 describe("members", () => {
-  test("owners add members and change roles; a 409 is explained", async () => {
+  test("owners invite people (who join once they accept) and change roles; a 409 is explained", async () => {
     const user = userEvent.setup();
     const requests = mockFetch({
       ...baseRoutes("owner"),
@@ -104,8 +104,16 @@ describe("members", () => {
           { userId: "user-3", email: "cy@example.com", role: "owner", createdAt: "2026-11-02T00:00:00.000Z" },
         ],
       }),
-      "POST /api/members": json(
-        { userId: "user-2", email: "bob@example.com", role: "admin", createdAt: "2026-11-22T00:00:00.000Z" },
+      "GET /api/invitations": json({ items: [] }),
+      "POST /api/invitations": json(
+        {
+          userId: "user-2",
+          email: "bob@example.com",
+          role: "admin",
+          invitedBy: "ada@example.com",
+          createdAt: "2026-11-22T00:00:00.000Z",
+          expiresAt: "2026-11-29T00:00:00.000Z",
+        },
         201,
       ),
       "PATCH /api/members/user-1": apiError(409, "Conflict", "acme must keep at least one owner"),
@@ -114,14 +122,14 @@ describe("members", () => {
     expect(await screen.findByRole("table", { name: "Members of acme" })).toBeTruthy();
     await user.type(screen.getByLabelText("Email"), "bob@example.com");
     await user.selectOptions(screen.getByLabelText("Role"), "admin");
-    await user.click(screen.getByRole("button", { name: "Add member" }));
-    await waitFor(() =>
-      expect(requests.find((request) => request.method === "POST")?.body).toEqual({
-        email: "bob@example.com",
-        role: "admin",
-      }),
-    );
-    expect(await screen.findByText("bob@example.com added as admin.")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Invite" }));
+    expect(
+      (await screen.findByText("Invitation sent to bob@example.com: they join as admin once they accept.")).textContent,
+    ).toBeTruthy();
+    expect(requests.find((request) => request.method === "POST")?.body).toEqual({
+      email: "bob@example.com",
+      role: "admin",
+    });
     await user.selectOptions(screen.getByLabelText("Role of ada@example.com"), "member");
     expect((await screen.findByRole("alert")).textContent).toContain("acme must keep at least one owner");
   });
@@ -135,6 +143,7 @@ describe("members", () => {
           { userId: "user-2", email: "bob@example.com", role: "member", createdAt: "2026-11-02T00:00:00.000Z" },
         ],
       }),
+      "GET /api/invitations": json({ items: [] }),
     });
     renderApp("/settings/members");
     const role = (await screen.findByLabelText("Role of ada@example.com")) as HTMLSelectElement;
@@ -154,7 +163,8 @@ describe("members", () => {
     });
     renderApp("/settings/members");
     expect(await screen.findByRole("rowheader", { name: /ada@example.com/ })).toBeTruthy();
-    expect(screen.queryByRole("button", { name: "Add member" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Invite" })).toBeNull();
+    expect(screen.queryByRole("table", { name: /^Pending invitations/ })).toBeNull();
     expect(screen.queryByRole("button", { name: /^Remove/ })).toBeNull();
     expect(screen.queryByRole("combobox", { name: /^Role of/ })).toBeNull();
   });

@@ -11,6 +11,7 @@ import type {
   apiKeyResponse,
   createdApiKeyResponse,
   eventResponse,
+  invitationResponse,
   memberResponse,
   meResponse,
   rotatedApiKeyResponse,
@@ -26,6 +27,10 @@ export type CreatedApiKey = z.output<typeof createdApiKeyResponse>;
 export type RotatedApiKey = z.output<typeof rotatedApiKeyResponse>;
 export type ApiKeyAuditRecord = z.output<typeof apiKeyAuditResponse>["items"][number];
 export type Member = z.output<typeof memberResponse>;
+/** A pending invitation as the organisation's owners see it (GET/POST /api/invitations). */
+export type Invitation = z.output<typeof invitationResponse>;
+/** An invitation as the invited person sees it (GET /api/me). */
+export type MyInvitation = Me["invitations"][number];
 export type AgentList = z.output<typeof agentListResponse>;
 export type AgentSummary = AgentList["items"][number];
 export type AgentStats = z.output<typeof agentStatsResponse>;

@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { useAuth } from "../auth/auth-context";
 import { useOrganisation } from "../auth/organisation-context";
 import { useEnvironment, withEnvironment } from "../lib/environment";
+import { InvitationsPrompt } from "../pages/members/InvitationsPrompt";
 
 function OrganisationSwitcher() {
   const { me, orgId, role, setOrgId } = useOrganisation();
@@ -110,6 +111,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="page" tabIndex={-1}>
+        <InvitationsPrompt />
         <Outlet />
       </main>
     </div>

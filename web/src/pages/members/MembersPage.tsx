@@ -1,9 +1,18 @@
 /**
- * Organisation settings → Members: everyone sees the list; owners add, change roles and remove. What the service
- * would refuse (the last owner demoted or removed) is disabled, with the reason beside it.
+ * Organisation settings → Members: everyone sees the list; owners invite people (who join when they accept),
+ * see and revoke pending invitations, change roles and remove members. What the service would refuse (the last
+ * owner demoted or removed) is disabled, with the reason beside it; confirmations clear themselves.
  */
-import { type FormEvent, useState } from "react";
-import { useAddMember, useChangeRole, useMembers, useRemoveMember } from "../../api/members";
+import { type FormEvent, useEffect, useState } from "react";
+import { isApiError } from "../../api/errors";
+import {
+  useChangeRole,
+  useInvitations,
+  useInvite,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+} from "../../api/members";
 import type { Member, Role } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -15,25 +24,23 @@ import { useTransient } from "../../lib/use-transient";
 
 const ROLES: readonly Role[] = ["member", "admin", "owner"];
 
-function AddMemberForm() {
-  const add = useAddMember();
+function InviteForm() {
+  const invite = useInvite();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
-  const [added, showAdded] = useTransient<string>();
+  // The confirmation clears itself; each invitation sent shows it again.
+  const [sent, showSent] = useTransient<string>();
+  useEffect(() => {
+    if (invite.data !== undefined) {
+      showSent(`Invitation sent to ${invite.data.email}: they join as ${invite.data.role} once they accept.`);
+    }
+  }, [invite.data, showSent]);
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    add.mutate(
-      { email: email.trim(), role },
-      {
-        onSuccess: (member) => {
-          setEmail("");
-          showAdded(`${member.email} added as ${member.role}.`);
-        },
-      },
-    );
+    invite.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
   }
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Add a member">
+    <form className="inline-form" onSubmit={submit} aria-label="Invite a member">
       <label className="field">
         <span>Email</span>
         <input
@@ -54,12 +61,19 @@ function AddMemberForm() {
           ))}
         </select>
       </label>
-      <button type="submit" className="button button--primary" disabled={add.isPending}>
-        {add.isPending ? "Adding…" : "Add member"}
+      <button type="submit" className="button button--primary" disabled={invite.isPending}>
+        {invite.isPending ? "Inviting…" : "Invite"}
       </button>
-      <InlineError error={add.error} />
+      {/* The daily limit is not a moment's wait: its message says when. */}
+      {isApiError(invite.error, 429) ? (
+        <p className="inline-error" role="alert">
+          {invite.error.message}
+        </p>
+      ) : (
+        <InlineError error={invite.error} />
+      )}
       <p role="status" className="inline-form__status">
-        {added ?? ""}
+        {sent ?? ""}
       </p>
     </form>
   );
@@ -69,6 +83,55 @@ function AddMemberForm() {
 function lastOwnerReason(member: Member, members: readonly Member[]): string | null {
   const owners = members.filter((candidate) => candidate.role === "owner").length;
   return member.role === "owner" && owners === 1 ? "The only owner: make another member an owner first." : null;
+}
+
+function PendingInvitations() {
+  const { orgId } = useOrganisation();
+  const invitations = useInvitations(true);
+  const revoke = useRevokeInvitation();
+  if (invitations.isPending) return <Loading label="Loading invitations…" />;
+  if (invitations.isError) return <ErrorState error={invitations.error} onRetry={() => invitations.refetch()} />;
+  if (invitations.data.length === 0) return <p className="muted">No pending invitations.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table table--cards">
+        <caption>Pending invitations to {orgId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Invited by</th>
+            <th scope="col">Open until</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.data.map((invitation) => (
+            <tr key={invitation.userId}>
+              <th scope="row" data-label="Email">
+                {invitation.email}
+              </th>
+              <td data-label="Role">{invitation.role}</td>
+              <td data-label="Invited by">{invitation.invitedBy}</td>
+              <td data-label="Open until">{formatDateTime(invitation.expiresAt)}</td>
+              <td data-label="Actions">
+                <button
+                  type="button"
+                  className="button button--small button--danger"
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate(invitation.userId)}
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <InlineError error={revoke.error} />
+    </div>
+  );
 }
 
 function RoleCell({ member, editable, locked }: { member: Member; editable: boolean; locked: string | null }) {
@@ -111,9 +174,12 @@ export function MembersPage() {
         <h1>Members</h1>
       </div>
       {isOwner ? (
-        <AddMemberForm />
+        <>
+          <InviteForm />
+          <PendingInvitations />
+        </>
       ) : (
-        <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
+        <p className="muted">Only owners of {orgId} invite members, change roles and remove members.</p>
       )}
       <p className="muted status-line" role="status">
         {removed ?? ""}
@@ -184,7 +250,7 @@ export function MembersPage() {
           pending={remove.isPending}
           error={remove.error}
         >
-          <p>They lose access to {orgId} at once. You can add them again later.</p>
+          <p>They lose access to {orgId} at once. You can invite them again later.</p>
         </ConfirmDialog>
       )}
     </>
