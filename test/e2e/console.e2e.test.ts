@@ -393,7 +393,7 @@ describe("the console", () => {
 
       // They accept, and land in the organisation, with the role they were invited with.
       await prompt.getByRole("button", { name: "Accept the invitation to dev" }).click();
-      await heading(guest.page, "Sessions").waitFor();
+      await heading(guest.page, "Overview").waitFor();
       const organisation = await guest.page.getByText("dev (admin)").first().textContent();
       await navigateTo(guest.page, "Members");
       const members = guest.page.getByRole("table", { name: "Members of dev" });
