@@ -123,7 +123,7 @@ ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }
     }
   }
 
-  it("`npm run package` makes a tarball with the code and the licence that npm installs outside the repository, offline (issue 24)", async () => {
+  it("`npm run package` makes the clients' packages (npm tarball, Python wheel) with their licence, installable outside the repository, offline (issue 24)", async () => {
     // Prepare: a project of the user's own, elsewhere on the machine.
     const packed = execFileSync("npm", ["run", "--silent", "package"], { cwd: REPOSITORY_ROOT, encoding: "utf8" });
     const tarball = packed
@@ -162,5 +162,20 @@ ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }
     const { sessionId } = JSON.parse(child.stdout) as { sessionId: string };
     const session = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
     expect(session.body).toMatchObject({ status: "completed", eventCount: 2 });
-  }, 120_000);
+
+    // The same command built the Python client's wheel: pip installs it in a fresh environment without an index.
+    const wheel = packed
+      .trim()
+      .split("\n")
+      .find((line) => /ats_client-[\d.]+-py3-none-any\.whl$/.test(line));
+    const venv = join(project, "venv");
+    execFileSync("python3", ["-m", "venv", venv], { stdio: "pipe" });
+    execFileSync(join(venv, "bin", "pip"), ["install", "--quiet", "--no-index", String(wheel)], { stdio: "pipe" });
+    const shown = execFileSync(join(venv, "bin", "pip"), ["show", "ats-client"], { encoding: "utf8" });
+    const imported = execFileSync(join(venv, "bin", "python"), ["-c", "import ats; print(ats.AgentTracker.__name__)"], {
+      encoding: "utf8",
+    });
+    expect(shown).toMatch(/^License: Apache-2\.0$/m);
+    expect(imported.trim()).toBe("AgentTracker");
+  }, 180_000);
 });
