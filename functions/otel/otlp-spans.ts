@@ -83,13 +83,18 @@ function isLongLike(value: unknown): value is LongLike {
 }
 
 /** A 64-bit unsigned nanosecond time as milliseconds (whole-millisecond precision is all the service keeps). */
+const MAX_UNIX_NANOS = 2n ** 64n - 1n;
+
 export function readNanosAsMs(value: unknown, what: string): number {
   let nanos: bigint | undefined;
   if (typeof value === "bigint" && value >= 0n) nanos = value;
   else if (typeof value === "number" && Number.isFinite(value) && value >= 0) nanos = BigInt(Math.floor(value));
   else if (typeof value === "string" && /^\d{1,20}$/.test(value)) nanos = BigInt(value);
   else if (isLongLike(value)) nanos = (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
-  if (nanos === undefined || nanos === 0n) throw new SpanProblem(`${what} must be a time in Unix nanoseconds`);
+  // A fixed64 holds at most 2^64 - 1 ns (year 2554); a JSON number such as 1e300 is no time at all.
+  if (nanos === undefined || nanos === 0n || nanos > MAX_UNIX_NANOS) {
+    throw new SpanProblem(`${what} must be a time in Unix nanoseconds`);
+  }
   return Number(nanos / 1_000_000n);
 }
 
