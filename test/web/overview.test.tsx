@@ -176,6 +176,30 @@ describe("Overview", () => {
     );
   });
 
+  test("a day whose success rate is 0 % is drawn (an alarm sliver), unlike a day with no ended session", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": (request) =>
+        json({
+          ...overview(request.query.get("from") ?? "", request.query.get("to") ?? ""),
+          days: [
+            { day: yesterday, ...summary({ sessions: 2, completed: 0, failed: 2, successRate: 0 }) },
+            { day: today, ...summary({ sessions: 1, completed: 0, failed: 0, successRate: null }) },
+          ],
+        }),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+    });
+    renderApp("/?days=7");
+    const caption = await screen.findByText("Success rate per day");
+    const days = [...(caption.closest("figure")?.querySelectorAll("li") ?? [])];
+    const drawn = (li: Element | undefined) =>
+      li?.querySelector(".daybars__zero") !== null ? "0 %" : li.querySelector(".daybars__fill")?.getAttribute("style");
+    expect(drawn(days.at(-2))).toBe("0 %");
+    expect(drawn(days.at(-1))).toBe("height: 0%;");
+  });
+
   test("an environment without agents says how to record the first session", async () => {
     mockFetch({
       ...baseRoutes("member"),

@@ -12,6 +12,8 @@ export interface DayBarsProps {
   value: (point: DayPoint) => number;
   /** The part of each bar drawn as an alarm (failed sessions), beneath the rest. */
   alarm?: (point: DayPoint) => number;
+  /** Days whose 0 is a figure, not the absence of one (a success rate of 0 %): drawn as a sliver in the alarm colour. */
+  zeroIsAlarm?: (point: DayPoint) => boolean;
   format: (value: number) => string;
   /** A day's figures in words (its tooltip). */
   describe: (point: DayPoint) => string;
@@ -25,7 +27,16 @@ function tickKind(index: number, count: number): "edge" | "mid" | null {
   return index % step === 0 && count - 1 - index >= step / 2 ? "mid" : null;
 }
 
-export function DayBars({ title, series, value, alarm, format, describe, tone = "sessions" }: DayBarsProps) {
+export function DayBars({
+  title,
+  series,
+  value,
+  alarm,
+  zeroIsAlarm,
+  format,
+  describe,
+  tone = "sessions",
+}: DayBarsProps) {
   const max = Math.max(0, ...series.map(value));
   const first = series[0]?.day ?? "";
   const last = series[series.length - 1]?.day ?? "";
@@ -56,9 +67,13 @@ export function DayBars({ title, series, value, alarm, format, describe, tone = 
             return (
               <li key={point.day} className="daybars__day" title={`${formatDay(point.day)}: ${describe(point)}`}>
                 <span className="daybars__bar">
-                  <span className="daybars__fill" style={{ height: `${height}%` }}>
-                    {alarming > 0 ? <span className="daybars__alarm" style={{ height: `${alarmShare}%` }} /> : null}
-                  </span>
+                  {total === 0 && zeroIsAlarm?.(point) === true ? (
+                    <span className="daybars__zero" />
+                  ) : (
+                    <span className="daybars__fill" style={{ height: `${height}%` }}>
+                      {alarming > 0 ? <span className="daybars__alarm" style={{ height: `${alarmShare}%` }} /> : null}
+                    </span>
+                  )}
                 </span>
                 {kind === null ? null : (
                   <span className={`daybars__tick${kind === "mid" ? " daybars__tick--mid" : ""}`}>

@@ -128,6 +128,7 @@ function DailyFigures({
           title="Success rate per day"
           series={series}
           value={(point) => point.successRate ?? 0}
+          zeroIsAlarm={(point) => point.successRate === 0}
           format={(value) => `${Math.round(value)}%`}
           describe={(point) => (point.successRate === null ? "no session ended" : `success rate ${rate(point)}`)}
           tone="success"
