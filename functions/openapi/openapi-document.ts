@@ -427,13 +427,26 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
         status: { description: "Only sessions in this status.", example: "failed" },
         from: { description: "Sessions created at or after this instant (ISO 8601).", example: "2026-11-22T00:00:00Z" },
         to: { description: "Sessions created at or before this instant (ISO 8601).", example: "2026-11-22T23:59:59Z" },
+        failureReason: {
+          description:
+            "Only sessions that failed with this reason (its first 200 characters, as the stats group reasons).",
+          example: "payment provider timeout",
+        },
+        toolName: { description: "Only sessions that called this tool.", example: "search_docs" },
+        toolError: { description: "Only sessions with an error of this tool.", example: "issue_refund" },
+        nameContains: {
+          description: "Only sessions whose name contains this text (ignoring case).",
+          example: "refund",
+        },
         limit: LIMIT,
         cursor: CURSOR,
       },
       rules:
         "`agentName`, `userId` and `status` combine freely (each combination, also with `from`/`to`, is one " +
-        "index query: pages are full but the last). `from` must not be after `to`. A cursor is only valid with " +
-        "the filters it was issued for.",
+        "index query: pages are full but the last). `failureReason`, `toolName`, `toolError` and `nameContains` " +
+        "refine what that query finds: a refined page reads at most 5 index pages of `limit` keys and may hold " +
+        "fewer sessions than `limit`, even none, with a `nextCursor` to go on. `from` must not be after `to`. A " +
+        "cursor is only valid with the filters it was issued for.",
     },
     invalidInput: { limit: "500", status: "paused" },
     success: { status: 200, description: "A page of sessions.", body: "SessionPage" },
@@ -512,9 +525,16 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
   },
   ListAgents: {
     summary: "List agents",
-    description: "The agent names of the key's organisation and environment, with their session counts.",
+    description:
+      "The agent names of the key's organisation and environment, with their session counts. With a period " +
+      "(`from` and/or `to`, whole UTC days as for the stats routes), also each agent's totals over it and the last " +
+      "day it started a session, and the organisation's totals, per-day series and top lists as the sum of its " +
+      "agents' (the console's overview). Figures are read for the 100 agents with the most sessions; " +
+      "`agentsWithoutStats` counts the others, which the sums leave out.",
     tag: "Analytics",
-    success: { status: 200, description: "The agents.", body: "AgentList" },
+    query: STATS_QUERY,
+    invalidInput: { from: "2026-11-22", to: "2026-11-01" },
+    success: { status: 200, description: "The agents (and, with a period, their figures).", body: "AgentList" },
   },
   AgentStats: {
     summary: "Agent statistics",

@@ -236,6 +236,8 @@ const listedKey = {
   lastUsedAt: "2026-11-22T08:59:12.345Z",
   expiresAt: null,
   revokedAt: null,
+  rotatedFrom: null,
+  rotatedTo: null,
   status: "active",
 } satisfies z.output<typeof apiKeyResponse>;
 
@@ -301,10 +303,9 @@ export const responseExamples = {
     nextCursor: null,
   } satisfies z.output<typeof eventPageResponse>,
   ListAgents: {
-    items: [
-      { agentName: "billing-bot", sessionCount: 4 },
-      { agentName: "support-bot", sessionCount: 12 },
-    ],
+    items: [{ agentName: "support-bot", sessionCount: 12, totals: daySummary, lastActiveDay: "2026-11-22" }],
+    ...stats,
+    agentsWithoutStats: 0,
   } satisfies z.output<typeof agentListResponse>,
   AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,
@@ -324,7 +325,7 @@ export const responseExamples = {
   ListApiKeys: { items: [listedKey] } satisfies z.output<typeof apiKeyListResponse>,
   RotateApiKey: {
     ...createdKey,
-    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", status: "expiring" },
+    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", rotatedTo: NEW_KEY_ID, status: "expiring" },
   } satisfies z.output<typeof rotatedApiKeyResponse>,
   ListDeletionAudit: {
     items: [

@@ -189,6 +189,7 @@ export const eventResponse = z.strictObject({
   alternativesConsidered: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   estimatedCost: usd.optional(),
+  occurredAt: timestamp.optional().describe("When the client says it happened, when it said so"),
   createdAt: timestamp,
 });
 
@@ -196,11 +197,6 @@ export const eventResponse = z.strictObject({
 export const eventPageResponse = z.strictObject({
   items: z.array(eventResponse),
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
-});
-
-/** 200 of GET /api/sdk/agents. */
-export const agentListResponse = z.strictObject({
-  items: z.array(z.strictObject({ agentName: z.string(), sessionCount: count })),
 });
 
 const statsSummary = {
@@ -232,6 +228,36 @@ const stats = {
   topToolsByCalls: z.array(z.strictObject({ toolName: z.string(), calls: count })).max(10),
   topToolsByErrors: z.array(z.strictObject({ toolName: z.string(), errors: count })).max(10),
 };
+
+/** 200 of GET /api/sdk/agents: without a period, names and session counts; with one, figures too. */
+export const agentListResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      agentName: z.string(),
+      sessionCount: count.describe("Sessions of the agent still kept, whatever the period"),
+      totals: z
+        .strictObject(statsSummary)
+        .optional()
+        .describe("With a period: the agent's totals over it (absent for agents past the first 100 by sessions)"),
+      lastActiveDay: day
+        .nullable()
+        .optional()
+        .describe("With a period: the last UTC day the agent started a session (null once its rollups expired)"),
+    }),
+  ),
+  from: stats.from.optional(),
+  to: stats.to.optional(),
+  totals: stats.totals.optional().describe("With a period: the sum over the agents with figures"),
+  days: stats.days.optional(),
+  topFailureReasons: stats.topFailureReasons.optional(),
+  topToolsByCalls: stats.topToolsByCalls.optional(),
+  topToolsByErrors: stats.topToolsByErrors.optional(),
+  agentsWithoutStats: count
+    .optional()
+    .describe(
+      "With a period: agents listed without figures (beyond the first 100 by sessions), left out of the totals",
+    ),
+});
 
 /** 200 of GET /api/sdk/agents/{agentName}/stats. */
 export const agentStatsResponse = z.strictObject({ agentName: z.string(), ...stats });
@@ -279,6 +305,8 @@ export const apiKeyResponse = z.strictObject({
   lastUsedAt: timestamp.nullable().describe("Updated at most once a minute"),
   expiresAt: timestamp.nullable().describe("Set when the key was rotated: the end of its overlap"),
   revokedAt: timestamp.nullable(),
+  rotatedFrom: id("apiKey").nullable().describe("The key this one replaced (a rotation made it)"),
+  rotatedTo: id("apiKey").nullable().describe("The key that replaced this one (it was rotated)"),
   status: z.enum(["active", "expiring", "expired", "revoked"] as const satisfies readonly ApiKeyStatus[]),
 });
 

@@ -55,7 +55,7 @@ async function readAsDev(stack: Stack, path: string): Promise<Record<string, unk
 }
 
 describe("the console", () => {
-  it("offers dev@localhost on the sign-in page, signs in and lands on Sessions; the navigation reaches every page", async () => {
+  it("offers dev@localhost on the sign-in page, signs in and lands on the overview; the navigation reaches every page; a reload or a deep link keeps the session; /favicon.ico is served", async () => {
     const { browser, stack } = ready();
     const { context, page, problems } = await newPage(browser);
     try {
@@ -64,13 +64,29 @@ describe("the console", () => {
       const signInViolations = await seriousViolations(page);
 
       await signIn(page);
-      await heading(page, "Sessions").waitFor();
+      await heading(page, "Overview").waitFor();
+      const landedOn = new URL(page.url()).pathname;
       const navigation = page.getByRole("navigation", { name: "Main" });
       const links = await navigation.getByRole("link").allTextContents();
       for (const name of PAGES) await navigateTo(page, name);
 
+      // A reload, and a deep link typed into the same tab, keep the session.
+      await navigateTo(page, "Agents");
+      await page.reload();
+      await heading(page, "Agents").waitFor();
+      const afterReload = new URL(page.url()).pathname;
+      await page.goto(`${stack.url}/settings/members?env=test`);
+      await heading(page, "Members").waitFor();
+      const signInShown = await heading(page, "Sign in to Agent Tracking").count();
+      const favicon = await fetch(`${stack.url}/favicon.ico`);
+
+      expect(landedOn).toBe("/");
       expect(new URL(page.url()).origin).toBe(stack.url);
-      expect(links).toEqual(expect.arrayContaining([...PAGES]));
+      expect(links).toEqual([...PAGES]);
+      expect(afterReload).toBe("/agents");
+      expect(signInShown).toBe(0);
+      expect(favicon.status).toBe(200);
+      expect(favicon.headers.get("content-type")).toBe("image/x-icon");
       expect(signInViolations, describeViolations(signInViolations)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
@@ -101,6 +117,8 @@ describe("the console", () => {
       rememberSecretsIn(shown);
       await created.getByRole("button", { name: "Copy key" }).click();
       await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+      // The key once, and how to use it (a throwaway stack's key, revoked below): for docs/console.md.
+      await page.screenshot({ path: artifactPath("key-created", "light", "desktop") });
       const copied = String(await page.evaluate("navigator.clipboard.readText()"));
       await created.getByRole("button", { name: "Done" }).click();
       await page.getByRole("rowheader", { name: keyName }).waitFor();
@@ -117,7 +135,12 @@ describe("the console", () => {
       });
       run.stateChange({ from: "investigating", to: "refunding" });
       run.error({ message: "Payment gateway timed out", toolName: "issue_refund" });
-      run.toolCall({ toolName: "issue_refund", toolInput: { orderId: "A-1" }, estimatedCost: 0.01 });
+      run.toolCall({
+        toolName: "issue_refund",
+        toolInput: { orderId: "A-1" },
+        toolOutput: { refunded: true, durationMs: 1250 },
+        estimatedCost: 0.01,
+      });
       await run.end({ status: "completed" });
       const stats = await ats.shutdown({ timeoutMs: 30_000 });
 
@@ -137,7 +160,7 @@ describe("the console", () => {
       const sessionRows = await page.getByRole("table").getByRole("rowheader").allTextContents();
       const filteredUrl = new URL(page.url());
 
-      // Its timeline: every event.
+      // Its timeline: every event, as a card and as a row of the waterfall with its duration.
       await page.getByRole("link", { name: sessionName }).click();
       await heading(page, sessionName).waitFor();
       const timeline = page.getByRole("list", { name: "Event timeline" });
@@ -145,11 +168,13 @@ describe("the console", () => {
       const events = await Promise.all(
         (await timeline.getByRole("article").all()).map((article) => article.getAttribute("aria-label")),
       );
+      const waterfall = await page.getByRole("list", { name: "Run waterfall" }).getByRole("link").allTextContents();
 
-      // The agent's charts. The console keeps lists for 30 s, and the agents list was read before the SDK
-      // recorded: open the console afresh, as a person coming back to it does.
-      await openSignedIn(page, stack, "/agents", "Agents");
-      await page.getByRole("link", { name: agentName }).click();
+      // The agent's charts. The console keeps lists for a while, and the agents list was read before the SDK
+      // recorded: reload the console, as a person coming back to it does (the tab stays signed in).
+      await page.goto(`${stack.url}/agents`);
+      await heading(page, "Agents").waitFor();
+      await page.getByRole("link", { name: agentName, exact: true }).click();
       await heading(page, agentName).waitFor();
       const drawn: Record<string, number> = {};
       for (const title of CHARTS) {
@@ -196,15 +221,21 @@ describe("the console", () => {
       expect(filteredUrl.searchParams.get("agentName")).toBe(agentName);
       expect(sessionRows).toEqual([sessionName]);
       // Events recorded within the same millisecond have no order of their own: compare them as a set.
-      expect([...events].sort()).toEqual(
-        [
-          "Tool call: lookup_order",
-          "Decision",
-          "State change",
-          "Error: issue_refund",
-          "Tool call: issue_refund",
-        ].sort(),
-      );
+      const recorded = [
+        "Tool call: lookup_order",
+        "Decision",
+        "State change: investigating → refunding",
+        "Error: issue_refund",
+        "Tool call: issue_refund",
+      ];
+      expect([...events].sort()).toEqual([...recorded].sort());
+      // Every event is a row of the waterfall, with its duration (a recorded one, or none: a moment).
+      expect(waterfall).toHaveLength(recorded.length);
+      for (const title of recorded) {
+        const row = waterfall.find((text) => text.includes(`${title}, at +`));
+        expect(row, title).toBeDefined();
+        expect(row, title).toMatch(title === "Tool call: issue_refund" ? /, 1\.3 s$/ : /, —a moment$/);
+      }
       for (const title of CHARTS) expect(drawn[title], title).toBeGreaterThan(0);
       expect(memberRole).toBe("member");
       expect(await page.getByRole("table", { name: "Members of dev" }).getByText(newMember).count()).toBe(0);
@@ -217,6 +248,88 @@ describe("the console", () => {
       await context.close();
     }
   }, 180_000);
+
+  it("the overview's figures equal the API's; a drill-down from a failure reason lands on exactly those sessions", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const agentName = `drill-agent-${suffix}`;
+    const reason = `Card declined ${suffix}`;
+    // Prepare: four runs of one agent, two failing for the same reason, one for another, one fine.
+    const ats = new AgentTracker({ apiKey: stack.local.apiKey, baseUrl: stack.url });
+    const outcomes = [reason, "Out of stock", reason, null] as const;
+    const ids: { id: string; reason: string | null }[] = [];
+    for (const [index, failure] of outcomes.entries()) {
+      const run = await ats.startSession({ name: `Checkout ${index} ${suffix}`, agentName, userId: `buyer-${index}` });
+      run.toolCall({ toolName: "charge_card", toolInput: { index }, toolOutput: { durationMs: 80 } });
+      await run.end(
+        failure === null ? { status: "completed", success: true } : { status: "failed", failureReason: failure },
+      );
+      ids.push({ id: run.id, reason: failure });
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10);
+    // The rollups are counted from the table's stream, a moment after the writes.
+    const overview = async () => readAsDev(stack, `/api/sdk/agents?from=${from}&to=${today}`);
+    await expect
+      .poll(
+        async () =>
+          ((await overview()).items as { agentName: string; totals?: { failed: number } }[]).find(
+            (agent) => agent.agentName === agentName,
+          )?.totals?.failed,
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(3);
+    const api = (await overview()) as { totals: { sessions: number; failed: number; successRate: number | null } };
+    const { context, page, problems } = await newPage(browser);
+    try {
+      // Act: the overview's tiles
+      await openSignedIn(page, stack, "/", "Overview");
+      const tile = (label: string) =>
+        page
+          .getByLabel("Totals of the period")
+          .getByRole("link", { name: new RegExp(`^${label}:`) })
+          .textContent();
+      const shown = {
+        sessions: await tile("Sessions"),
+        failed: await tile("Failed"),
+        rate: await tile("Success rate"),
+      };
+
+      // Act: the agent's top failure reason → its sessions
+      await page.goto(`${stack.url}/agents/${encodeURIComponent(agentName)}`);
+      await heading(page, agentName).waitFor();
+      await page.getByRole("table", { name: "Top failure reasons" }).getByRole("link", { name: reason }).click();
+      await heading(page, "Sessions").waitFor();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /^2 sessions shown$/ })
+        .waitFor();
+      const listed = await page
+        .getByRole("table", { name: /^Sessions/ })
+        .getByRole("rowheader")
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => (link as { href: string }).href.split("/").at(-1)));
+      const chip = await page.getByRole("list", { name: "Also filtered by" }).textContent();
+
+      // Assess
+      expect(shown).toEqual({
+        sessions: String(api.totals.sessions),
+        failed: String(api.totals.failed),
+        rate: api.totals.successRate === null ? "—" : `${Math.round(api.totals.successRate * 1000) / 10}%`,
+      });
+      expect([...listed].sort()).toEqual(
+        ids
+          .filter((run) => run.reason === reason)
+          .map((run) => run.id)
+          .sort(),
+      );
+      expect(chip).toContain(`Failure reason: ${reason}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   it("opens a field over 1 MiB through the API on its own origin: no CSP violation, the whole field shown (issue 21)", async () => {
     const { browser, stack } = ready();
@@ -238,7 +351,7 @@ describe("the console", () => {
     try {
       await openSignedIn(page, stack, `/sessions/${sessionId}`, name);
       await page.getByRole("button", { name: "Show input and output" }).click();
-      await page.getByRole("button", { name: /^Load tool output \(1\.\d MiB\)$/ }).click();
+      await page.getByRole("button", { name: /^Load output \(1\.\d MiB\)$/ }).click();
       await page.getByText('"row"').first().waitFor();
       const shown = await page.getByText(/"row"/).count();
 
@@ -280,7 +393,7 @@ describe("the console", () => {
 
       // They accept, and land in the organisation, with the role they were invited with.
       await prompt.getByRole("button", { name: "Accept the invitation to dev" }).click();
-      await heading(guest.page, "Sessions").waitFor();
+      await heading(guest.page, "Overview").waitFor();
       const organisation = await guest.page.getByText("dev (admin)").first().textContent();
       await navigateTo(guest.page, "Members");
       const members = guest.page.getByRole("table", { name: "Members of dev" });
@@ -319,18 +432,50 @@ describe("the console", () => {
         found.push(`${name} (${variant.colorScheme}, ${variant.device}):\n${describeViolations(violations)}`);
       }
     };
+    // The failed session with the most events: a run worth a picture.
+    const failed = (
+      (await readAsDev(stack, "/api/sdk/sessions?status=failed&limit=50")).items as {
+        id: string;
+        name: string;
+        eventCount: number;
+      }[]
+    ).sort((a, b) => b.eventCount - a.eventCount)[0];
+    if (failed === undefined) throw new Error("no failed session recorded");
     const pages: readonly { name: string; path: string; title: string; ready?: (page: Page) => Promise<void> }[] = [
+      {
+        name: "overview",
+        path: "/?days=14",
+        title: "Overview",
+        ready: (page) => page.getByRole("table", { name: "Latest failed sessions" }).waitFor(),
+      },
+      {
+        name: "overview-empty",
+        path: "/?env=test",
+        title: "Overview",
+        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
+      },
       { name: "sessions", path: "/sessions", title: "Sessions" },
+      {
+        name: "session-failed",
+        path: `/sessions/${encodeURIComponent(failed.id)}`,
+        title: failed.name,
+        ready: (page) => page.getByRole("list", { name: "Run waterfall" }).waitFor(),
+      },
       {
         name: "session-timeline",
         path: `/sessions/${encodeURIComponent(session.id)}`,
         title: session.name,
         ready: (page) => page.getByRole("list", { name: "Event timeline" }).waitFor(),
       },
-      { name: "agents", path: "/agents", title: "Agents" },
+      {
+        name: "agents",
+        path: "/agents",
+        title: "Agents",
+        ready: (page) => page.getByRole("table", { name: /^Agents/ }).waitFor(),
+      },
       {
         name: "agent-stats",
-        path: `/agents/${encodeURIComponent(agent.agentName)}?days=14`,
+        path: `/agents/${encodeURIComponent(agent.agentName)}`,
         title: agent.agentName,
         ready: (page) => page.getByRole("figure").first().locator("svg").first().waitFor(),
       },

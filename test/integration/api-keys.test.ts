@@ -113,6 +113,8 @@ describe("GET /api/keys", () => {
         lastUsedAt: null,
         expiresAt: null,
         revokedAt: null,
+        rotatedFrom: null,
+        rotatedTo: null,
         status: "active",
       },
     ]);
@@ -149,10 +151,12 @@ describe("POST /api/keys/:id/rotate", () => {
       expect((await call(api, "POST", "/api/sdk/sessions", { key, body: session })).status).toBe(201);
     }
     const listed = await call(api, "GET", "/api/keys", { key: user.token });
-    expect((listed.body.items as { id: string; status: string }[]).map((key) => [key.id, key.status])).toEqual([
-      [old.id, "expiring"],
-      [response.body.id, "active"],
+    type Listed = { id: string; status: string; rotatedFrom: string | null; rotatedTo: string | null };
+    expect((listed.body.items as Listed[]).map((key) => [key.id, key.status, key.rotatedFrom, key.rotatedTo])).toEqual([
+      [old.id, "expiring", null, response.body.id],
+      [response.body.id, "active", old.id, null],
     ]);
+    expect(response.body.rotatedFrom).toMatchObject({ id: old.id, rotatedTo: response.body.id });
   });
 
   it("with overlapSeconds 0 the old key is refused (401) once the cache bound has passed", async () => {

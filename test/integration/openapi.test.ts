@@ -269,7 +269,11 @@ describe("over HTTP", () => {
       const id = await createTestSession(api, sdk.key, { agentName });
       return call(api, "DELETE", `/api/sdk/sessions/${id}`, { key: sdk.key });
     },
-    ListAgents: () => call(api, "GET", "/api/sdk/agents", { key: sdk.key }),
+    // With a period, the answer carries every field of the schema.
+    ListAgents: () =>
+      call(api, "GET", `/api/sdk/agents?from=${new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10)}`, {
+        key: sdk.key,
+      }),
     AgentStats: () => call(api, "GET", `/api/sdk/agents/${agentName}/stats`, { key: sdk.key }),
     UserStats: () => call(api, "GET", "/api/sdk/users/openapi-user/stats", { key: sdk.key }),
     DeleteUserData: () => call(api, "DELETE", "/api/sdk/users/openapi-erased-user", { key: sdk.key }),

@@ -313,6 +313,20 @@ describe("every table access of every route is within the route's declared grant
     for (const eventType of ["state_change", "state_change"]) {
       await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
     }
+    const withOutput = await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId, eventType: "tool_call", toolOutput: { ok: true } } },
+      201,
+    );
+    const eventId = String(withOutput.id);
+    await invoke(
+      "GetEventField",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events/${eventId}/toolOutput`,
+        pathParameters: { id: sessionId, eventId, field: "toolOutput" },
+      },
+      200,
+    );
     await invoke(
       "GetSession",
       { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: sdk.key },
@@ -328,6 +342,9 @@ describe("every table access of every route is within the route's declared grant
       { userId: "grants-reader", status: "active" },
       { agentName: "grants-reading-agent", userId: "grants-reader", status: "active" },
       { from: `${period.from}T00:00:00Z`, to: new Date().toISOString() },
+      // Refinements: checked on the sessions a page reads, within the same grants.
+      { agentName: "grants-reading-agent", nameContains: "session", toolName: "lookup" },
+      { status: "active", failureReason: "timeout", toolError: "lookup" },
     ];
     for (const filter of filters) {
       const page = await invoke("ListSessions", { path: "/api/sdk/sessions", query: { ...filter, limit: "1" } }, 200);
@@ -355,6 +372,8 @@ describe("every table access of every route is within the route's declared grant
       200,
     );
     await invoke("ListAgents", { path: "/api/sdk/agents" }, 200);
+    // With a period: each agent's rollups over it and its newest rollup item.
+    await invoke("ListAgents", { path: "/api/sdk/agents", query: period }, 200);
     await invoke(
       "AgentStats",
       {

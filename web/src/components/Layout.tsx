@@ -64,6 +64,7 @@ export function Layout() {
     setMenuOpen(false);
   }
   const links = [
+    { to: withEnvironment("/", environment), label: "Overview", end: true },
     { to: withEnvironment("/sessions", environment), label: "Sessions" },
     { to: withEnvironment("/agents", environment), label: "Agents" },
     { to: withEnvironment("/settings/keys", environment), label: "API keys" },
@@ -92,7 +93,7 @@ export function Layout() {
             <ul className="nav">
               {links.map((link) => (
                 <li key={link.label}>
-                  <NavLink to={link.to} className="nav__link">
+                  <NavLink to={link.to} end={link.end === true} className="nav__link">
                     {link.label}
                   </NavLink>
                 </li>

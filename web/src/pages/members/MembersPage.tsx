@@ -1,8 +1,9 @@
 /**
  * Organisation settings → Members: everyone sees the list; owners invite people (who join when they accept),
- * see and revoke pending invitations, change roles and remove members.
+ * see and revoke pending invitations, change roles and remove members. What the service would refuse (the last
+ * owner demoted or removed) is disabled, with the reason beside it; confirmations clear themselves.
  */
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { isApiError } from "../../api/errors";
 import {
   useChangeRole,
@@ -19,6 +20,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { formatDateTime } from "../../lib/format";
+import { useTransient } from "../../lib/use-transient";
 
 const ROLES: readonly Role[] = ["member", "admin", "owner"];
 
@@ -26,6 +28,13 @@ function InviteForm() {
   const invite = useInvite();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  // The confirmation clears itself; each invitation sent shows it again.
+  const [sent, showSent] = useTransient<string>();
+  useEffect(() => {
+    if (invite.data !== undefined) {
+      showSent(`Invitation sent to ${invite.data.email}: they join as ${invite.data.role} once they accept.`);
+    }
+  }, [invite.data, showSent]);
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     invite.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
@@ -63,13 +72,17 @@ function InviteForm() {
       ) : (
         <InlineError error={invite.error} />
       )}
-      {invite.isSuccess ? (
-        <p role="status">
-          Invitation sent to {invite.data.email}: they join as {invite.data.role} once they accept.
-        </p>
-      ) : null}
+      <p role="status" className="inline-form__status">
+        {sent ?? ""}
+      </p>
     </form>
   );
+}
+
+/** Why the service would refuse to demote or remove this member, or null. */
+function lastOwnerReason(member: Member, members: readonly Member[]): string | null {
+  const owners = members.filter((candidate) => candidate.role === "owner").length;
+  return member.role === "owner" && owners === 1 ? "The only owner: make another member an owner first." : null;
 }
 
 function PendingInvitations() {
@@ -121,7 +134,7 @@ function PendingInvitations() {
   );
 }
 
-function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
+function RoleCell({ member, editable, locked }: { member: Member; editable: boolean; locked: string | null }) {
   const change = useChangeRole();
   if (!editable) return <>{member.role}</>;
   return (
@@ -129,7 +142,8 @@ function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
       <select
         aria-label={`Role of ${member.email}`}
         value={member.role}
-        disabled={change.isPending}
+        disabled={change.isPending || locked !== null}
+        title={locked ?? undefined}
         onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as Role })}
       >
         {ROLES.map((value) => (
@@ -149,6 +163,7 @@ export function MembersPage() {
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
   const isOwner = hasRole(role, "owner");
+  const [removed, showRemoved] = useTransient<string>();
   const close = () => {
     remove.reset();
     setRemoving(null);
@@ -166,6 +181,9 @@ export function MembersPage() {
       ) : (
         <p className="muted">Only owners of {orgId} invite members, change roles and remove members.</p>
       )}
+      <p className="muted status-line" role="status">
+        {removed ?? ""}
+      </p>
       {members.isPending ? <Loading label="Loading members…" /> : null}
       {members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : null}
       {members.data?.length === 0 ? <EmptyState title="No members." /> : null}
@@ -182,30 +200,36 @@ export function MembersPage() {
               </tr>
             </thead>
             <tbody>
-              {members.data.map((member) => (
-                <tr key={member.userId}>
-                  <th scope="row" data-label="Email">
-                    {member.email}
-                    {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
-                  </th>
-                  <td data-label="Role">
-                    <RoleCell member={member} editable={isOwner} />
-                  </td>
-                  <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
-                  {isOwner ? (
-                    <td data-label="Actions">
-                      <button
-                        type="button"
-                        className="button button--small button--danger"
-                        onClick={() => setRemoving(member)}
-                        aria-label={`Remove ${member.email}`}
-                      >
-                        Remove
-                      </button>
+              {members.data.map((member) => {
+                const locked = lastOwnerReason(member, members.data);
+                return (
+                  <tr key={member.userId}>
+                    <th scope="row" data-label="Email">
+                      {member.email}
+                      {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
+                    </th>
+                    <td data-label="Role">
+                      <RoleCell member={member} editable={isOwner} locked={locked} />
                     </td>
-                  ) : null}
-                </tr>
-              ))}
+                    <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
+                    {isOwner ? (
+                      <td data-label="Actions">
+                        <button
+                          type="button"
+                          className="button button--small button--danger"
+                          onClick={() => setRemoving(member)}
+                          aria-label={`Remove ${member.email}`}
+                          disabled={locked !== null}
+                          title={locked ?? undefined}
+                        >
+                          Remove
+                        </button>
+                        {locked === null ? null : <p className="muted action-note">{locked}</p>}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -215,7 +239,14 @@ export function MembersPage() {
           title={`Remove ${removing.email}?`}
           confirmLabel="Remove member"
           onCancel={close}
-          onConfirm={() => remove.mutate(removing.userId, { onSuccess: close })}
+          onConfirm={() =>
+            remove.mutate(removing.userId, {
+              onSuccess: () => {
+                close();
+                showRemoved(`${removing.email} removed.`);
+              },
+            })
+          }
           pending={remove.isPending}
           error={remove.error}
         >
