@@ -89,7 +89,7 @@ const SETTINGS: BenchSettings = {
   seedEventsPerSession: 20,
   coldRuns: setting("BENCH_COLD_RUNS", 10),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
-  /** The local poller's interval, as `npm start` reads it (README: STREAM_POLL_MS). */
+  /** The local poller's interval, as `npm start` reads it (docs/configuration.md: STREAM_POLL_MS). */
   streamPollMs: setting("STREAM_POLL_MS", 250),
   warmUp: 20,
   /** DynamoDB Local (a JVM) needs more warm-up than the service code. */

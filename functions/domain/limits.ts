@@ -1,5 +1,5 @@
 /**
- * Request limits. The README's "Limits" table lists these same numbers; change
+ * Request limits. The table of docs/limits.md lists these same numbers; change
  * both together.
  */
 export const LIMITS = {

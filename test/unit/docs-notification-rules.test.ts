@@ -1,8 +1,8 @@
 /**
- * Issue 21, finding 7: the README's EventBridge rule examples matched `agentName` / `eventCost` only, so they
+ * Issue 21, finding 7: the EventBridge rule examples of the docs matched `agentName` / `eventCost` only, so they
  * fired on every tenant's sessions (one bus carries every organisation and both environments). Each example
- * rule in the README's notifications section must name `orgId` and `environment`, and match only that
- * tenant's notifications: checked here with the subset of EventBridge's pattern matching the examples use.
+ * rule of `docs/notifications.md` must name `orgId` and `environment`, and match only that tenant's
+ * notifications: checked here with the subset of EventBridge's pattern matching the examples use.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,12 +11,10 @@ import { REPOSITORY_ROOT } from "../../local/settings.js";
 
 type Pattern = Record<string, unknown>;
 
-/** The JSON code blocks of the README's "Session notifications (EventBridge)" section. */
+/** The JSON code blocks of `docs/notifications.md`, the page on session notifications. */
 function examplePatterns(): Pattern[] {
-  const readme = readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("### Session notifications (EventBridge)");
-  const section = readme.slice(start, readme.indexOf("\n## ", start));
-  return [...section.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] ?? "") as Pattern);
+  const page = readFileSync(join(REPOSITORY_ROOT, "docs", "notifications.md"), "utf8");
+  return [...page.matchAll(/```json\n([\s\S]*?)\n```/g)].map((match) => JSON.parse(match[1] ?? "") as Pattern);
 }
 
 /** EventBridge's matching of one field: a list of exact values or `{ numeric: [op, n] }` conditions. */
@@ -49,7 +47,7 @@ function notification(orgId: string, environment: string): Record<string, unknow
   };
 }
 
-describe("the README's notification rules", () => {
+describe("the notification rules of docs/notifications.md", () => {
   const patterns = examplePatterns();
 
   it("are there", () => {
