@@ -5,8 +5,11 @@
  * browser context: the cold load of the console (first contentful paint of
  * the sign-in page), the time from the sign-in click to the first row of the
  * sessions table, and a warm in-app navigation (Agents → Sessions) to the
- * first row. Times are taken inside the page (`performance.now()`), medians of
- * the rounds; the console's bundle sizes (gzip) are read from `web/dist`.
+ * first row; then another fresh context signing in at `/`, the first page after
+ * sign-in: the time from the sign-in click to the first visible row of the
+ * overview (its rankings, the latest failures). Times are taken inside the page
+ * (`performance.now()`), medians of the rounds; the console's bundle sizes
+ * (gzip) are read from `web/dist`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -69,21 +72,44 @@ interface Round {
   readonly signInToFirstRowMs: number;
   readonly inAppNavigationToFirstRowMs: number;
   readonly rowsShown: number;
+  readonly signInToOverviewRowMs: number;
 }
 
 // In-page code as strings: the root project compiles without the DOM library.
 const RECORD_NEXT_CLICK = `document.addEventListener("click", () => { window.__clickAt = performance.now(); }, { capture: true, once: true })`;
 const ROWS_SHOWN = `(() => { if (document.querySelector("table tbody tr") === null) return false; window.__rowsAt = performance.now(); return true; })()`;
+// A row a person sees (not one in a closed <details>, which has no layout).
+const VISIBLE_ROW_SHOWN = `(() => { if (![...document.querySelectorAll("table tbody tr")].some((row) => row.getClientRects().length > 0)) return false; window.__rowsAt = performance.now(); return true; })()`;
 const CLICK_TO_ROWS_MS = "window.__rowsAt - window.__clickAt";
 const FIRST_CONTENTFUL_PAINT = `performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`;
 
-async function measureRound(browser: import("playwright-core").Browser, url: string): Promise<Round> {
+type Browser = import("playwright-core").Browser;
+
+function newContext(browser: Browser) {
   // bypassCSP: the probes below are evaluated as strings, which the console's CSP (no unsafe-eval) would refuse.
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    colorScheme: "light",
-    bypassCSP: true,
-  });
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light", bypassCSP: true });
+}
+
+/** Signs in at `/` (the overview, the first page after sign-in) and times the click to its first visible row. */
+async function measureOverview(browser: Browser, url: string): Promise<number> {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}/`);
+    const signInButton = page.getByRole("button", { name: "Sign in as dev@localhost" });
+    await signInButton.waitFor();
+    await page.evaluate(RECORD_NEXT_CLICK);
+    await signInButton.click();
+    await page.waitForFunction(VISIBLE_ROW_SHOWN, undefined, { polling: "raf", timeout: 30_000 });
+    return page.evaluate<number>(CLICK_TO_ROWS_MS);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Signs in at `/sessions` and times the click to its first row, then a warm navigation back to it. */
+async function measureSessions(browser: Browser, url: string): Promise<Omit<Round, "signInToOverviewRowMs">> {
+  const context = await newContext(browser);
   const page = await context.newPage();
   try {
     await page.goto(`${url}/sessions`);
@@ -114,6 +140,11 @@ async function measureRound(browser: import("playwright-core").Browser, url: str
   }
 }
 
+async function measureRound(browser: Browser, url: string): Promise<Round> {
+  const sessions = await measureSessions(browser, url);
+  return { ...sessions, signInToOverviewRowMs: await measureOverview(browser, url) };
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
   const dataDirectory = mkdtempSync(join(tmpdir(), "ats-bench-console-"));
@@ -131,7 +162,7 @@ async function main(): Promise<void> {
         const result = await measureRound(browser, apiUrl);
         rounds.push(result);
         console.log(
-          `round ${round}: FCP ${result.signInFirstContentfulPaintMs.toFixed(0)} ms · sign-in → rows ${result.signInToFirstRowMs.toFixed(0)} ms · Agents → Sessions rows ${result.inAppNavigationToFirstRowMs.toFixed(0)} ms (${result.rowsShown} rows)`,
+          `round ${round}: FCP ${result.signInFirstContentfulPaintMs.toFixed(0)} ms · sign-in → rows ${result.signInToFirstRowMs.toFixed(0)} ms · Agents → Sessions rows ${result.inAppNavigationToFirstRowMs.toFixed(0)} ms (${result.rowsShown} rows) · sign-in → overview row ${result.signInToOverviewRowMs.toFixed(0)} ms`,
         );
       }
     } finally {
@@ -143,6 +174,7 @@ async function main(): Promise<void> {
       signInToFirstRowMs: median(rounds.map((round) => round.signInToFirstRowMs)),
       inAppNavigationToFirstRowMs: median(rounds.map((round) => round.inAppNavigationToFirstRowMs)),
       rowsShown: rounds[0]?.rowsShown ?? 0,
+      signInToOverviewRowMs: median(rounds.map((round) => round.signInToOverviewRowMs)),
       initialGzipBytes: bundles
         .filter((bundle) => !bundle.file.startsWith("AgentDetailPage"))
         .reduce((sum, b) => sum + b.gzipBytes, 0),

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { DEFAULT_SCOPES, type Scope } from "../functions/domain/scopes.js";
 import { configureServiceEnvironment, createLocalDynamoClient } from "../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../local/dynamodb-local.js";
-import { type RunningS3, startS3Local } from "../local/s3-local.js";
+import { type RunningS3, s3Environment, startS3Local } from "../local/s3-local.js";
 import { REPOSITORY_ROOT } from "../local/settings.js";
 import { ensureTable } from "../local/table-setup.js";
 import {
@@ -89,7 +89,7 @@ const SETTINGS: BenchSettings = {
   seedEventsPerSession: 20,
   coldRuns: setting("BENCH_COLD_RUNS", 10),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
-  /** The local poller's interval, as `npm start` reads it (README: STREAM_POLL_MS). */
+  /** The local poller's interval, as `npm start` reads it (docs/configuration.md: STREAM_POLL_MS). */
   streamPollMs: setting("STREAM_POLL_MS", 250),
   warmUp: 20,
   /** DynamoDB Local (a JVM) needs more warm-up than the service code. */
@@ -136,7 +136,7 @@ const dynamo = await startDynamoDbLocal();
 let s3: RunningS3 | undefined;
 let server: BenchServer | undefined;
 try {
-  s3 = await startS3Local({ accessKeyIds: [dynamo.credentials.accessKeyId] });
+  s3 = await startS3Local();
   for (const endpoint of [dynamo.endpoint, s3.endpoint]) {
     if (new URL(endpoint).hostname !== "127.0.0.1") throw new Error(`refusing a non-local endpoint ${endpoint}`);
   }
@@ -144,8 +144,7 @@ try {
   await ensureTable(admin, TABLE);
   admin.destroy();
   configureServiceEnvironment(dynamo.endpoint, TABLE, dynamo.credentials);
-  process.env.S3_ENDPOINT = s3.endpoint;
-  process.env.PAYLOAD_BUCKET = s3.bucket;
+  Object.assign(process.env, s3Environment(s3));
 
   // Service modules read their configuration at import: only now.
   const { documentClient } = await import("../functions/store/dynamo-client.js");

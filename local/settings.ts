@@ -1,4 +1,7 @@
-/** Settings of the local stack, from the environment, and the `local.json` it writes. */
+/**
+ * Settings of the local stack, from the environment, and the `local.json` it writes; and what a command that
+ * needs a running stack (`npm run demo`) says when it finds none.
+ */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,4 +55,14 @@ export function readLocalJson(settings: LocalSettings): Partial<LocalJson> | und
 export function writeLocalJson(settings: LocalSettings, content: LocalJson): void {
   mkdirSync(settings.dataDirectory, { recursive: true });
   writeFileSync(localJsonPath(settings), `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** What to do when no local stack is found at `settings`: one paragraph, naming every way to point at one. */
+export function noLocalStackHelp(settings: LocalSettings): string {
+  return [
+    `No local stack found: ${localJsonPath(settings)} is missing or incomplete.`,
+    "Start one with `npm start` (in another terminal);",
+    "if it runs with a DATA_DIR of its own, give this command the same DATA_DIR=<dir>,",
+    "or export ATS_BASE_URL and ATS_API_KEY as the banner of `npm start` shows.",
+  ].join(" ");
 }

@@ -4,6 +4,8 @@
  * API on http://127.0.0.1:$PORT through the Lambda handler modules.
  */
 
+// First, for its side effect: the log level, before any service module reads it.
+import "./start-logging.js";
 import { join } from "node:path";
 import { routes } from "../functions/routes.js";
 import { ensureConsoleBuilt } from "./console-build.js";
@@ -14,8 +16,9 @@ import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { startLocalStreamConsumer } from "./local-stream-consumer.js";
-import { startS3Local } from "./s3-local.js";
+import { s3Environment, startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
+import { LOG_REQUESTS_FLAG } from "./start-logging.js";
 
 const startedAt = performance.now();
 const settings = readSettings();
@@ -24,10 +27,7 @@ const database = await openLocalDatabase(settings);
 const s3 = process.env.S3_ENDPOINT
   ? undefined
   : await startS3Local({ dataDirectory: join(settings.dataDirectory, "s3") });
-if (s3 !== undefined) {
-  process.env.S3_ENDPOINT = s3.endpoint;
-  process.env.PAYLOAD_BUCKET = s3.bucket;
-}
+if (s3 !== undefined) Object.assign(process.env, s3Environment(s3));
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
 let stopStreamConsumer: () => Promise<void> = async () => undefined;
 
@@ -87,10 +87,13 @@ try {
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
       `  S3:        ${process.env.S3_ENDPOINT} bucket ${process.env.PAYLOAD_BUCKET} (payloads over 32 KiB)`,
       `  Counting:  the table's stream, polled every ${streamConsumer.intervalMs} ms; session notifications in ${streamConsumer.notificationsFile}`,
-      `  Ready in ${readyMs} ms. Ctrl-C stops everything.`,
+      `  Ready in ${readyMs} ms. Ctrl-C stops everything.${process.env.LOG_LEVEL === "WARN" ? ` Request log off (npm start -- ${LOG_REQUESTS_FLAG} shows it).` : ""}`,
       "",
-      `  curl -X POST ${api.url}/api/sdk/sessions -H "Authorization: Bearer $(node -p 'require("${localJsonPath(settings)}").apiKey')" \\`,
-      `       -H 'Content-Type: application/json' -d '{"name":"demo","agentName":"my-agent","userId":"user-1"}'`,
+      "  In another terminal (the SDKs, the curl examples and `npm run demo` read these):",
+      `    export ATS_BASE_URL=${api.url}`,
+      `    export ATS_API_KEY=$(node -p 'require("${localJsonPath(settings)}").apiKey')`,
+      `    curl -X POST "$ATS_BASE_URL/api/sdk/sessions" -H "Authorization: Bearer $ATS_API_KEY" \\`,
+      `         -H 'Content-Type: application/json' -d '{"name":"demo","agentName":"my-agent","userId":"user-1"}'`,
       "",
     ].join("\n"),
   );

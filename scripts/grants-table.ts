@@ -1,8 +1,8 @@
 /**
- * The README's "Least privilege by item" table, generated from the route table
+ * The grants table of `docs/least-privilege.md`, generated from the route table
  * (`functions/routes.ts`): every route and worker, its API Gateway throttle and
- * its DynamoDB grants. `npm run grants-table` rewrites it in README.md;
- * `test/unit/readme-grants-table.test.ts` fails when the README is behind.
+ * its DynamoDB grants. `npm run grants-table` rewrites it in that page;
+ * `test/unit/docs-grants-table.test.ts` fails when the page is behind.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,15 +47,18 @@ export function grantsTable(): string {
   return rows.join("\n");
 }
 
-/** README.md with its table replaced by the generated one. */
-export function readmeWithTable(readme: string): string {
-  const start = readme.indexOf(TABLE_HEADER);
-  if (start < 0) throw new Error("README.md has no grants table");
-  const end = readme.indexOf("\n\n", start);
-  return `${readme.slice(0, start)}${grantsTable()}${readme.slice(end)}`;
+/** The page that holds the table, relative to the repository root. */
+export const GRANTS_PAGE = join("docs", "least-privilege.md");
+
+/** The page's text with its table replaced by the generated one. */
+export function pageWithTable(page: string): string {
+  const start = page.indexOf(TABLE_HEADER);
+  if (start < 0) throw new Error(`${GRANTS_PAGE} has no grants table`);
+  const end = page.indexOf("\n\n", start);
+  return `${page.slice(0, start)}${grantsTable()}${end < 0 ? "\n" : page.slice(end)}`;
 }
 
 if (process.argv[1]?.endsWith("grants-table.ts")) {
-  const path = join(import.meta.dirname, "..", "README.md");
-  writeFileSync(path, readmeWithTable(readFileSync(path, "utf8")));
+  const path = join(import.meta.dirname, "..", GRANTS_PAGE);
+  writeFileSync(path, pageWithTable(readFileSync(path, "utf8")));
 }

@@ -1,9 +1,21 @@
-/** GET /api/sdk/agents: the tenant's agent names with their session counts. */
+/**
+ * GET /api/sdk/agents: the tenant's agent names with their session counts; with a period (`from` and/or `to`),
+ * each agent's totals over it and last active day, and the tenant's totals, per-day series and top lists.
+ */
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
+import { listAgentsQuery } from "../schemas/read-schemas.js";
+import { readAgentsOverview } from "../store/agent-overview.js";
 import { tenant } from "../store/keys.js";
 import { listAgents } from "../store/rollup-store.js";
+import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyOrUserRoute("ListAgents", {}, async ({ caller }) => {
-  return jsonResponse(200, { items: await listAgents(tenant(caller.orgId, caller.environment)) });
+export const handler = apiKeyOrUserRoute("ListAgents", { query: listAgentsQuery }, async ({ caller, query }) => {
+  const tenantPrefix = tenant(caller.orgId, caller.environment);
+  if (query.from === undefined && query.to === undefined) {
+    return jsonResponse(200, { items: await listAgents(tenantPrefix) });
+  }
+  const { fromDay, toDay } = statsPeriod(query);
+  const { agents, ...overview } = await readAgentsOverview(tenantPrefix, fromDay, toDay);
+  return jsonResponse(200, { items: agents, from: fromDay, to: toDay, ...overview });
 });

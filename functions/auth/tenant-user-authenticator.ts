@@ -4,15 +4,16 @@
  * reads always name their tenant) and `X-Environment` (`live` unless it says
  * `test`), a membership of that organisation with at least the route's role.
  * The result is a Principal with the tenancy a key of that organisation and
- * environment has, and the organisation's rate limits, so everything after
- * authentication (rate limit, tenancy checks, cursors) is the same code.
+ * environment has, so everything after authentication (rate limit, tenancy
+ * checks, cursors) is the same code; its `signedInUserId` makes the rate
+ * limiter charge the user's own console budget, not the keys' (issue 21).
  *
  * The organisation's settings are cached per container for the key-cache
  * bound (`KEY_CACHE_TTL_SECONDS`, default 10), as key lookups are.
  */
 import { ENVIRONMENTS, type Environment } from "../domain/api-key.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
-import { hasRole, type Role } from "../domain/membership.js";
+import { hasRole, type Role, roleRequirement } from "../domain/membership.js";
 import type { Organisation } from "../domain/organisation.js";
 import type { Principal } from "../domain/principal.js";
 import type { Scope } from "../domain/scopes.js";
@@ -75,7 +76,7 @@ export async function authenticateTenantUser(
   const user = await userInOrganisation(signedIn, request.organisation);
   if (!hasRole(user.role, needs.role)) {
     throw new ForbiddenError(
-      `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${needs.role} or above`,
+      `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${roleRequirement(needs.role)}`,
     );
   }
   const organisation = await organisationOf(user.orgId, nowMs);
@@ -88,5 +89,6 @@ export async function authenticateTenantUser(
     rollupRetentionDays: organisation.rollupRetentionDays ?? DEFAULT_ROLLUP_RETENTION_DAYS,
     rateLimitPerMinute: organisation.rateLimitPerMinute,
     keyRateLimitPerMinute: organisation.keyRateLimitPerMinute,
+    signedInUserId: user.userId,
   };
 }

@@ -1,7 +1,9 @@
 /**
- * The user directory port: where the people who sign in live. Adding a member
- * by email finds or creates the user there (and never deletes one: removing a
- * member only removes the membership).
+ * The user directory port: where the people who sign in live. Inviting a
+ * person by email finds their user there, or creates it (and never deletes
+ * one: removing a member only removes the membership). Only a user the
+ * directory has to email (a new one, or one who never signed in) costs an
+ * email; the caller counts the invitation before asking for one.
  *
  * Chosen by configuration, once per container:
  * - `LOCAL_IDENTITY_DIR` set: the local issuer's directory (`users.json` of
@@ -9,7 +11,7 @@
  * - otherwise a Cognito issuer in `JWT_ISSUER`
  *   (`https://cognito-idp.<region>.amazonaws.com/<userPoolId>`, what the stack
  *   gives every function that verifies tokens): that user pool
- *   (cognito-user-directory.ts, `AdminCreateUser` — Cognito emails the invitation).
+ *   (cognito-user-directory.ts, `AdminCreateUser` — Cognito emails the temporary password).
  * Anything else is a deployment fault (500, logged), never guessed.
  */
 import { optionalEnv } from "../runtime/env.js";
@@ -18,11 +20,22 @@ export interface DirectoryUser {
   /** The identity provider's subject (`sub`): the `userId` of memberships. */
   readonly userId: string;
   readonly email: string;
+  /**
+   * Created but never signed in (Cognito's `FORCE_CHANGE_PASSWORD`): their temporary password may have
+   * expired, so an invitation sends a fresh one.
+   */
+  readonly firstSignInPending: boolean;
 }
 
 export interface UserDirectory {
-  /** The user with this email, created (and invited) when the directory has none. */
-  ensureUser(email: string): Promise<DirectoryUser>;
+  /** The user with this email (case-insensitive), if the directory has one. Sends nothing. */
+  findUser(email: string): Promise<DirectoryUser | undefined>;
+  /**
+   * Makes sure the person can sign in to answer an invitation: creates the user when the directory has
+   * none (Cognito emails a temporary password), or sends a fresh temporary password to a user whose
+   * first sign-in is pending. A user who has signed in before is returned as is (nothing sent).
+   */
+  prepareSignIn(email: string): Promise<DirectoryUser>;
 }
 
 const COGNITO_ISSUER = /^https:\/\/cognito-idp\.([a-z0-9-]+)\.amazonaws\.com\/([\w-]+_[0-9A-Za-z]+)$/;

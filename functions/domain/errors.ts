@@ -14,6 +14,7 @@ export type ErrorKind =
   | "rate_limited"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "not_acceptable"
   | "unavailable";
 
 /** One rejected field of a request. `path` is dotted, e.g. `customMetrics.latency`. */
@@ -113,4 +114,9 @@ export class PayloadTooLargeError extends AtsError {
 
 export class UnsupportedMediaTypeError extends AtsError {
   readonly kind = "unsupported_media_type";
+}
+
+/** The answer cannot be given in a form the request accepts (e.g. too large to send uncompressed). */
+export class NotAcceptableError extends AtsError {
+  readonly kind = "not_acceptable";
 }

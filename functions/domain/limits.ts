@@ -1,5 +1,5 @@
 /**
- * Request limits. The README's "Limits" table lists these same numbers; change
+ * Request limits. The table of docs/limits.md lists these same numbers; change
  * both together.
  */
 export const LIMITS = {
@@ -61,7 +61,8 @@ export const LIMITS = {
   smallestNonZero: 1e-9,
   /**
    * Most active API keys an organisation holds (revoked keys and keys replaced by a rotation do not
-   * count): each key has its own rate-limit budget and credential, so keys are not free to mint.
+   * count): each key is a credential to look after and may be given a rate limit of its own (the
+   * organisation's budget is shared by all its keys), so keys are not free to mint.
    */
   activeKeysPerOrganisation: 50,
 } as const;

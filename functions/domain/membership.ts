@@ -19,3 +19,11 @@ export interface Membership {
   readonly role: Role;
   readonly createdAt: string;
 }
+
+/**
+ * How a role requirement reads in a refusal: `owner` for the top role (nothing is above it),
+ * `admin or above` for the others.
+ */
+export function roleRequirement(minimum: Role): string {
+  return ROLES.indexOf(minimum) === ROLES.length - 1 ? minimum : `${minimum} or above`;
+}

@@ -1,4 +1,5 @@
 import type { Environment } from "./api-key.js";
+import { ForbiddenError } from "./errors.js";
 import type { Scope } from "./scopes.js";
 
 /** Who is calling: the organisation and environment an API key acts for. */
@@ -15,6 +16,11 @@ export interface Principal {
   readonly rateLimitPerMinute?: number | undefined;
   /** The organisation's requests per minute for any one key, when it sets a lower one than its own. */
   readonly keyRateLimitPerMinute?: number | undefined;
+  /**
+   * Set when a signed-in user acts through the console (an access token, not an API key): the request then
+   * spends that user's own console budget, never the budget the organisation's API keys write with.
+   */
+  readonly signedInUserId?: string | undefined;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */
@@ -23,4 +29,16 @@ export function ownsTenantData(
   item: { readonly orgId: string; readonly environment: string },
 ): boolean {
   return item.orgId === principal.orgId && item.environment === principal.environment;
+}
+
+/**
+ * The 403 for a session of another tenant, in the caller's terms: an API key, or a signed-in user reading
+ * through the console (who holds no key, issue 21).
+ */
+export function foreignSessionError(principal: Principal, sessionId: string): ForbiddenError {
+  return principal.signedInUserId === undefined
+    ? new ForbiddenError(`This API key has no access to session ${sessionId}`)
+    : new ForbiddenError(
+        `Session ${sessionId} is not in organisation ${principal.orgId}'s ${principal.environment} environment`,
+      );
 }

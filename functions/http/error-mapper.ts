@@ -20,6 +20,7 @@ const STATUS: Record<ErrorKind, { statusCode: number; title: string }> = {
   rate_limited: { statusCode: 429, title: "Too Many Requests" },
   payload_too_large: { statusCode: 413, title: "Payload Too Large" },
   unsupported_media_type: { statusCode: 415, title: "Unsupported Media Type" },
+  not_acceptable: { statusCode: 406, title: "Not Acceptable" },
   unavailable: { statusCode: 503, title: "Service Unavailable" },
 };
 

@@ -14,6 +14,12 @@ import { RateLimitedError } from "../domain/errors.js";
 import { consumeRequest, type RateLimitDecision } from "../ratelimit/rate-limiter.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
+const SCOPE_NAMES: Readonly<Record<RateLimitDecision["scope"], string>> = {
+  organisation: "this organisation",
+  key: "this API key",
+  user: "your console requests in this organisation",
+};
+
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   return {
     "ratelimit-limit": String(decision.limit),
@@ -30,7 +36,7 @@ export function rateLimit(): MiddlewareObj<SdkEvent, HttpResult, Error, Context>
     request.event.rateLimit = decision;
     if (!decision.allowed) {
       throw new RateLimitedError(
-        `Rate limit of ${decision.limit} requests per minute for this ${decision.scope === "key" ? "API key" : "organisation"} reached; retry in ${decision.resetSeconds} s`,
+        `Rate limit of ${decision.limit} requests per minute for ${SCOPE_NAMES[decision.scope]} reached; retry in ${decision.resetSeconds} s`,
         decision.resetSeconds,
       );
     }

@@ -33,6 +33,8 @@ export interface RouteRequest<TCaller, TBody, TQuery> {
   readonly rawBody: Buffer;
   /** The request's `Content-Type` header. */
   readonly contentType: string | undefined;
+  /** The request's `Accept-Encoding` header (routes that may answer compressed). */
+  readonly acceptEncoding: string | undefined;
   /** Reports how many events the request stored (the IngestedEvents metric). */
   readonly recordIngested: (count: number) => void;
 }
@@ -123,6 +125,7 @@ export function validated<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniT
     plannedUlid: event.idempotency?.plannedUlid,
     rawBody: event.decodedBody ?? Buffer.alloc(0),
     contentType: event.headers?.["content-type"],
+    acceptEncoding: event.headers?.["accept-encoding"],
     recordIngested: (count: number) => {
       event.ingestedEvents = count;
     },

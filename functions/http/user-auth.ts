@@ -6,7 +6,7 @@ import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import { authenticateUser } from "../auth/user-authenticator.js";
 import { ForbiddenError } from "../domain/errors.js";
-import { hasRole, type Role } from "../domain/membership.js";
+import { hasRole, type Role, roleRequirement } from "../domain/membership.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
 export function userAuth(options: { readonly role: Role }): MiddlewareObj<SdkEvent, HttpResult, Error, Context> {
@@ -16,7 +16,7 @@ export function userAuth(options: { readonly role: Role }): MiddlewareObj<SdkEve
     const user = await authenticateUser(headers.authorization, headers["x-organization-id"]);
     if (!hasRole(user.role, role)) {
       throw new ForbiddenError(
-        `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${role} or owner`,
+        `Your role in organisation ${user.orgId} is ${user.role}; this action needs ${roleRequirement(role)}`,
       );
     }
     request.event.user = user;

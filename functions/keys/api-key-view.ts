@@ -13,6 +13,8 @@ export function apiKeyView(record: ApiKeyRecord, nowMs = Date.now()) {
     lastUsedAt: record.lastUsedAt ?? null,
     expiresAt: record.expiresAt ?? null,
     revokedAt: record.revokedAt ?? null,
+    rotatedFrom: record.rotatedFrom ?? null,
+    rotatedTo: record.rotatedTo ?? null,
     status: keyStatus(record, nowMs),
   };
 }

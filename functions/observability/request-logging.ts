@@ -76,6 +76,10 @@ export interface RequestLogFields {
   readonly orgId?: string;
   /** Environment (`live`/`test`) of the API key that authenticated the request. */
   readonly environment?: string;
+  /** The id (never the key) of the API key that authenticated the request: who did it, e.g. who deleted. */
+  readonly keyId?: string;
+  /** The signed-in user who made the request (console reads, key and member management). */
+  readonly userId?: string;
   /** Events the request stored (set by the ingesting handlers). */
   readonly ingestedEvents?: number;
   /** Name of the error class that ended the request, when one did. */
@@ -109,6 +113,8 @@ export function requestLogFields(
   const status = statusOf(request.response);
   const orgId = event.principal?.orgId ?? event.user?.orgId;
   const environment = event.principal?.environment;
+  const userId = event.principal?.signedInUserId ?? event.user?.userId ?? event.signedIn?.userId;
+  const keyId = event.principal !== undefined && userId === undefined ? event.principal.keyId : undefined;
   const ingestedEvents = ingestedEventsOf(event);
   return {
     requestId: event.requestContext?.requestId,
@@ -120,6 +126,8 @@ export function requestLogFields(
     coldStart,
     ...(orgId !== undefined ? { orgId } : {}),
     ...(environment !== undefined ? { environment } : {}),
+    ...(keyId !== undefined ? { keyId } : {}),
+    ...(userId !== undefined ? { userId } : {}),
     ...(ingestedEvents !== undefined ? { ingestedEvents } : {}),
     ...(request.error instanceof Error ? { errorName: request.error.name } : {}),
   };

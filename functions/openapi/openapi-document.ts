@@ -17,13 +17,15 @@ import * as z from "zod";
 import packageJson from "../../package.json" with { type: "json" };
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
 import { invalidFieldsError, ValidationError } from "../domain/errors.js";
+import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitation.js";
 import { LIMITS } from "../domain/limits.js";
+import { roleRequirement } from "../domain/membership.js";
 import { errorResponse as errorAnswer } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
-import { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import {
   exportLogsServiceRequest,
   exportLogsServiceResponse,
@@ -34,6 +36,7 @@ import {
 } from "../schemas/otlp-schemas.js";
 import { listEventsQuery, listSessionsQuery, statsQuery } from "../schemas/read-schemas.js";
 import {
+  acceptedInvitationResponse,
   agentListResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
@@ -42,12 +45,15 @@ import {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
   eventBatchResponse,
   eventPageResponse,
   eventResponse,
+  invitationListResponse,
+  invitationResponse,
   memberListResponse,
   memberResponse,
   meResponse,
@@ -109,7 +115,7 @@ export const REQUEST_BODIES = {
   CreateEventBatchRequest: createEventBatchBody,
   CreateApiKeyRequest: createApiKeyBody,
   RotateApiKeyRequest: rotateApiKeyBody,
-  AddMemberRequest: addMemberBody,
+  CreateInvitationRequest: createInvitationBody,
   UpdateMemberRequest: updateMemberBody,
 } as const satisfies Record<string, z.core.$ZodType>;
 export type RequestBodyName = keyof typeof REQUEST_BODIES;
@@ -148,8 +154,12 @@ export const RESPONSE_BODIES = {
   CreatedApiKey: createdApiKeyResponse,
   RotatedApiKey: rotatedApiKeyResponse,
   ApiKeyAudit: apiKeyAuditResponse,
+  DeletionAudit: deletionAuditResponse,
   Member: memberResponse,
   MemberList: memberListResponse,
+  Invitation: invitationResponse,
+  InvitationList: invitationListResponse,
+  AcceptedInvitation: acceptedInvitationResponse,
   Me: meResponse,
   OpenApiDocument: openApiDocumentResponse,
   ExportTraceServiceResponse: exportTraceServiceResponse,
@@ -163,7 +173,9 @@ const TAGS = {
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
-  Members: "Who belongs to an organisation, with which role; and who the caller is (access token).",
+  Members:
+    "Who belongs to an organisation, with which role; invitations, which make a person a member only once they " +
+    "accept; and who the caller is (access token).",
   OpenTelemetry:
     "OTLP/HTTP receivers: point an OpenTelemetry exporter at `<base>/api/otel` with an API key (docs/otel.md).",
   "API description": "This document.",
@@ -202,7 +214,13 @@ interface OperationDoc {
   readonly protocolBody?: { readonly name: ProtocolBodyName; readonly binaryMediaType: string };
   /** An invalid input (body, or query parameters) whose real validation errors make the 400 example. */
   readonly invalidInput?: Readonly<Record<string, unknown>>;
-  readonly success: { readonly status: SuccessStatus; readonly description: string; readonly body?: ResponseBodyName };
+  readonly success: {
+    readonly status: SuccessStatus;
+    readonly description: string;
+    readonly body?: ResponseBodyName;
+    /** Instead of `body`: the answer is the content itself, in these media types (schema: any value of it). */
+    readonly rawContent?: Readonly<Record<string, { readonly schema: Readonly<Record<string, unknown>> }>>;
+  };
   /** Errors particular to this route; those of its authentication and input are added from its shape. */
   readonly errors?: Partial<Record<ErrorStatus, { readonly reason: string; readonly message?: string }>>;
 }
@@ -244,6 +262,18 @@ const LAST_OWNER = {
     "members kept changing during the request.",
   message:
     "This is the last owner of organisation acme: make another member owner first (an organisation always keeps an owner)",
+};
+const INVITED_USER_PARAMETER: ParameterDoc = {
+  description: "The invited person's user id (the `userId` of GET /api/invitations).",
+  example: "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13",
+};
+const INVITING_ORGANISATION_PARAMETER: ParameterDoc = {
+  description: "The organisation of the invitation (the `orgId` of an invitation in GET /api/me).",
+  example: "acme",
+};
+const NO_PENDING_INVITATION = {
+  reason: "The user has no pending invitation to the organisation (none, answered, revoked, or it expired).",
+  message: "You have no pending invitation to organisation acme",
 };
 const CURSOR: ParameterDoc = { description: "The `nextCursor` of the previous page (opaque, signed)." };
 const LIMIT: ParameterDoc = { description: "Page size: an integer from 1 to 100 (default 50).", example: "20" };
@@ -443,13 +473,26 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
         status: { description: "Only sessions in this status.", example: "failed" },
         from: { description: "Sessions created at or after this instant (ISO 8601).", example: "2026-11-22T00:00:00Z" },
         to: { description: "Sessions created at or before this instant (ISO 8601).", example: "2026-11-22T23:59:59Z" },
+        failureReason: {
+          description:
+            "Only sessions that failed with this reason (its first 200 characters, as the stats group reasons).",
+          example: "payment provider timeout",
+        },
+        toolName: { description: "Only sessions that called this tool.", example: "search_docs" },
+        toolError: { description: "Only sessions with an error of this tool.", example: "issue_refund" },
+        nameContains: {
+          description: "Only sessions whose name contains this text (ignoring case).",
+          example: "refund",
+        },
         limit: LIMIT,
         cursor: CURSOR,
       },
       rules:
         "`agentName`, `userId` and `status` combine freely (each combination, also with `from`/`to`, is one " +
-        "index query: pages are full but the last). `from` must not be after `to`. A cursor is only valid with " +
-        "the filters it was issued for.",
+        "index query: pages are full but the last). `failureReason`, `toolName`, `toolError` and `nameContains` " +
+        "refine what that query finds: a refined page reads at most 5 index pages of `limit` keys and may hold " +
+        "fewer sessions than `limit`, even none, with a `nextCursor` to go on. `from` must not be after `to`. A " +
+        "cursor is only valid with the filters it was issued for.",
     },
     invalidInput: { limit: "500", status: "paused" },
     success: { status: 200, description: "A page of sessions.", body: "SessionPage" },
@@ -479,6 +522,38 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     success: { status: 200, description: "A page of events.", body: "EventPage" },
     errors: { 403: FOREIGN_SESSION, 404: SESSION_NOT_FOUND },
   },
+  GetEventField: {
+    summary: "Read one field of an event, whole",
+    description:
+      "The `toolInput` or `toolOutput` of an event as its JSON, or its `reasoning` as text, whatever its size " +
+      "(the events route answers a field over 1 MiB with a presigned S3 URL instead; this route serves it from " +
+      "the API's own origin, as the console needs). Compressed with gzip when the request accepts it " +
+      "(`Accept-Encoding: gzip`); a field too large to send uncompressed within Lambda's 6 MB response limit is " +
+      "406 without it.",
+    tag: "Events",
+    pathParameters: {
+      id: SESSION_ID_PARAMETER,
+      eventId: { description: "An event id (`evt_…`) of the session.", example: "evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9" },
+      field: { description: "`toolInput`, `toolOutput` or `reasoning`.", example: "toolOutput" },
+    },
+    success: {
+      status: 200,
+      description: "The field: JSON for `toolInput` / `toolOutput`, plain text for `reasoning`.",
+      rawContent: {
+        "application/json": { schema: { description: "The tool input or output, as recorded" } },
+        "text/plain": { schema: { type: "string", description: "The reasoning" } },
+      },
+    },
+    errors: {
+      400: { reason: "The field is not one of `toolInput`, `toolOutput`, `reasoning`." },
+      403: FOREIGN_SESSION,
+      404: {
+        reason: "Unknown session, or the session holds no such event, or the event no such field.",
+        message: "Event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 has no toolOutput",
+      },
+      406: { reason: "The field is too large to send uncompressed: send `Accept-Encoding: gzip`." },
+    },
+  },
   DeleteSession: {
     summary: "Delete a session",
     description: "Deletes the session, its events and its contribution to the analytics rollups.",
@@ -496,9 +571,16 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
   },
   ListAgents: {
     summary: "List agents",
-    description: "The agent names of the key's organisation and environment, with their session counts.",
+    description:
+      "The agent names of the key's organisation and environment, with their session counts. With a period " +
+      "(`from` and/or `to`, whole UTC days as for the stats routes), also each agent's totals over it and the last " +
+      "day it started a session, and the organisation's totals, per-day series and top lists as the sum of its " +
+      "agents' (the console's overview). Figures are read for the 100 agents with the most sessions; " +
+      "`agentsWithoutStats` counts the others, which the sums leave out.",
     tag: "Analytics",
-    success: { status: 200, description: "The agents.", body: "AgentList" },
+    query: STATS_QUERY,
+    invalidInput: { from: "2026-11-22", to: "2026-11-01" },
+    success: { status: 200, description: "The agents (and, with a period, their figures).", body: "AgentList" },
   },
   AgentStats: {
     summary: "Agent statistics",
@@ -607,13 +689,24 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     success: { status: 200, description: "The audit records.", body: "ApiKeyAudit" },
     errors: { 404: KEY_NOT_FOUND },
   },
+  ListDeletionAudit: {
+    summary: "Who deleted what",
+    description:
+      "The organisation's latest 100 deletions, newest first: each session deleted (`DELETE " +
+      "/api/sdk/sessions/{id}`) and each erasure requested (`DELETE /api/sdk/users/{userId}`), with the API " +
+      "key (its id) or signed-in user that asked, both environments. Admins and owners.",
+    tag: "Data deletion",
+    success: { status: 200, description: "The deletions, newest first.", body: "DeletionAudit" },
+  },
   GetMe: {
     summary: "Who am I",
     description:
-      "The signed-in user and every organisation they belong to, with their role in each (the console picks " +
-      "the organisation from these). Needs no `X-Organization-Id`; a user of no organisation gets an empty list.",
+      "The signed-in user, every organisation they belong to with their role in each (the console picks the " +
+      "organisation from these), and apart from them the invitations waiting for their answer (an invitation is " +
+      "never an organisation of theirs until they accept it). Needs no `X-Organization-Id`; a user of no " +
+      "organisation gets an empty list.",
     tag: "Members",
-    success: { status: 200, description: "The user and their organisations.", body: "Me" },
+    success: { status: 200, description: "The user, their organisations and their pending invitations.", body: "Me" },
   },
   ListMembers: {
     summary: "List members",
@@ -621,22 +714,78 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
     tag: "Members",
     success: { status: 200, description: "The members.", body: "MemberList" },
   },
-  AddMember: {
-    summary: "Add a member",
-    description:
-      "Adds a person by email with a role. On AWS the user is created in the Cognito user pool, which emails " +
-      "them an invitation with a temporary password (an existing user with that email is reused); locally in the " +
-      "local issuer's directory. Recorded in the organisation's audit (`member.added`).",
+  ListInvitations: {
+    summary: "List pending invitations",
+    description: "The organisation's invitations waiting for an answer (not expired), oldest first.",
     tag: "Members",
-    body: { name: "AddMemberRequest" },
-    invalidInput: { email: "not an email", role: "superuser" },
-    success: { status: 201, description: "The new member.", body: "Member" },
+    success: { status: 200, description: "The pending invitations.", body: "InvitationList" },
+  },
+  CreateInvitation: {
+    summary: "Invite a person",
+    description:
+      "Invites a person by email with a role. Nobody becomes a member without accepting: the person sees the " +
+      "invitation (GET /api/me) and accepts or declines it. A person new to the user directory is created there " +
+      "(on AWS Cognito emails them a temporary password; one who never signed in gets a fresh one); locally in " +
+      `the local issuer's directory. The invitation expires after ${INVITATION_LIFETIME_DAYS} days. An ` +
+      `organisation sends at most ${INVITATIONS_PER_DAY} invitations per UTC day. Recorded in the organisation's ` +
+      "audit (`invitation.created`).",
+    tag: "Members",
+    body: { name: "CreateInvitationRequest" },
+    invalidInput: { email: "grace\u0000@example.com", role: "superuser" },
+    success: { status: 201, description: "The invitation.", body: "Invitation" },
     errors: {
       409: {
-        reason: "The person is already a member of the organisation.",
+        reason: "The person is already a member of the organisation, or already has a pending invitation to it.",
         message: "grace@example.com is already a member of organisation acme",
       },
+      429: {
+        reason:
+          `The organisation sent ${INVITATIONS_PER_DAY} invitations today (UTC) already; \`Retry-After\` gives ` +
+          "the seconds to midnight UTC. Refused invitations (400, 409) do not count.",
+      },
     },
+  },
+  RevokeInvitation: {
+    summary: "Revoke an invitation",
+    description:
+      "Withdraws a pending invitation; the person can no longer accept it. Recorded in the organisation's audit " +
+      "(`invitation.revoked`).",
+    tag: "Members",
+    pathParameters: { userId: INVITED_USER_PARAMETER },
+    success: { status: 204, description: "Revoked." },
+    errors: {
+      404: {
+        reason: "The user has no pending invitation to the organisation (none, answered, revoked or expired).",
+        message: "User 8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13 has no pending invitation to organisation acme",
+      },
+    },
+  },
+  AcceptInvitation: {
+    summary: "Accept an invitation",
+    description:
+      "The signed-in user accepts their pending invitation to an organisation: in one transaction the invitation " +
+      "is consumed and the membership (with the invitation's role) written. Recorded in the organisation's audit " +
+      "(`invitation.accepted`).",
+    tag: "Members",
+    pathParameters: { orgId: INVITING_ORGANISATION_PARAMETER },
+    success: { status: 201, description: "The membership the invitation became.", body: "AcceptedInvitation" },
+    errors: {
+      404: NO_PENDING_INVITATION,
+      409: {
+        reason: "The user is a member of the organisation already.",
+        message: "You are already a member of organisation acme",
+      },
+    },
+  },
+  DeclineInvitation: {
+    summary: "Decline an invitation",
+    description:
+      "The signed-in user declines their pending invitation to an organisation; it is removed. Recorded in the " +
+      "organisation's audit (`invitation.declined`).",
+    tag: "Members",
+    pathParameters: { orgId: INVITING_ORGANISATION_PARAMETER },
+    success: { status: 204, description: "Declined." },
+    errors: { 404: NO_PENDING_INVITATION },
   },
   UpdateMember: {
     summary: "Change a member's role",
@@ -779,7 +928,10 @@ const REQUEST_DESCRIPTIONS: Record<RequestBodyName, string> = {
   CreateApiKeyRequest:
     "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
   RotateApiKeyRequest: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.`,
-  AddMemberRequest: "The person's email address (stored in lower case) and their role: `owner`, `admin` or `member`.",
+  CreateInvitationRequest:
+    "The person's email address and the role they get when they accept: `owner`, `admin` or `member`. The " +
+    "address must be plain ASCII (`local@domain.tld`; an internationalised domain in its `xn--` form): control " +
+    "characters, letters of other scripts and full-width look-alikes are refused. Stored in lower case.",
   UpdateMemberRequest: "The member's new role: `owner`, `admin` or `member`.",
 };
 
@@ -975,7 +1127,7 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
     });
     add(403, "role", `The user is not a member of the organisation, or their role is below \`${route.auth.role}\`.`, {
       error: "Forbidden",
-      message: `Your role in organisation acme is member; this action needs ${route.auth.role} or owner`,
+      message: `Your role in organisation acme is member; this action needs ${roleRequirement(route.auth.role)}`,
     });
   }
   if (doc.body !== undefined) {
@@ -1035,7 +1187,9 @@ function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<strin
     responses[String(status)] = {
       description: cases.map((c) => c.reason).join(" "),
       ...(status === 401 ? { headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } } } : {}),
-      ...(status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } }
+        : {}),
       content: { [JSON_MEDIA_TYPE]: { schema: { $ref: "#/components/schemas/Error" }, ...examples } },
     };
   }
@@ -1066,7 +1220,9 @@ function accessNote(route: RouteDefinition): string {
     case "apiKey":
       return `Requires an API key with the \`${route.auth.scope}\` scope.`;
     case "user":
-      return `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
+      return route.auth.role === "owner"
+        ? "Requires a signed-in user who is an `owner` of the organisation."
+        : `Requires a signed-in user whose role in the organisation is \`${route.auth.role}\` or above.`;
     case "apiKeyOrUser":
       return (
         `Requires an API key with the \`${route.auth.scope}\` scope, or (the console) a signed-in user's access ` +
@@ -1131,7 +1287,7 @@ function operation(route: RouteDefinition): Operation {
       ? [{ $ref: "#/components/parameters/TenantOrganizationId" }, { $ref: "#/components/parameters/Environment" }]
       : []),
   ];
-  const { status, description, body } = doc.success;
+  const { status, description, body, rawContent } = doc.success;
   const example = (responseExamples as Partial<Record<string, unknown>>)[route.id];
   if (body !== undefined && example === undefined) throw new Error(`${route.id}: give a response example`);
   return {
@@ -1145,6 +1301,7 @@ function operation(route: RouteDefinition): Operation {
     responses: {
       [String(status)]: {
         description,
+        ...(rawContent !== undefined ? { content: rawContent } : {}),
         ...(body === undefined
           ? {}
           : {
@@ -1203,7 +1360,7 @@ function buildDocument(): OpenApiDocument {
       headers: {
         WWWAuthenticate: { description: "Sent with every 401.", schema: { type: "string", const: "Bearer" } },
         RetryAfter: {
-          description: "Sent with every 503: seconds to wait before retrying.",
+          description: "Sent with every 429 and 503: seconds to wait before retrying.",
           schema: { type: "integer", minimum: 1 },
         },
       },

@@ -7,7 +7,7 @@
 import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
-import type { addMemberBody, updateMemberBody } from "../schemas/member-schemas.js";
+import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import type {
   exportLogsServiceRequest,
   exportLogsServiceResponse,
@@ -15,6 +15,7 @@ import type {
   exportTraceServiceResponse,
 } from "../schemas/otlp-schemas.js";
 import type {
+  acceptedInvitationResponse,
   agentListResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
@@ -23,11 +24,14 @@ import type {
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
+  deletionAuditResponse,
   deletionJobAcceptedResponse,
   deletionJobResponse,
   errorResponse,
   eventBatchResponse,
   eventPageResponse,
+  invitationListResponse,
+  invitationResponse,
   memberListResponse,
   memberResponse,
   meResponse,
@@ -190,7 +194,7 @@ export const requestExamples = {
     scopes: ["sessions:write", "events:write"],
   } satisfies z.input<typeof createApiKeyBody>,
   RotateApiKeyRequest: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
-  AddMemberRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof addMemberBody>,
+  CreateInvitationRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof createInvitationBody>,
   UpdateMemberRequest: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
 } as const;
 
@@ -202,6 +206,14 @@ const addedMember = {
   role: "admin",
   createdAt: "2026-11-22T09:30:00.000Z",
 } satisfies z.output<typeof memberResponse>;
+const invitation = {
+  userId: MEMBER_ID,
+  email: "grace@example.com",
+  role: "admin",
+  invitedBy: "ada@example.com",
+  createdAt: "2026-11-22T09:00:00.000Z",
+  expiresAt: "2026-11-29T09:00:00.000Z",
+} satisfies z.output<typeof invitationResponse>;
 
 const completedSession = {
   id: SESSION_ID,
@@ -277,6 +289,8 @@ const listedKey = {
   lastUsedAt: "2026-11-22T08:59:12.345Z",
   expiresAt: null,
   revokedAt: null,
+  rotatedFrom: null,
+  rotatedTo: null,
   status: "active",
 } satisfies z.output<typeof apiKeyResponse>;
 
@@ -342,10 +356,9 @@ export const responseExamples = {
     nextCursor: null,
   } satisfies z.output<typeof eventPageResponse>,
   ListAgents: {
-    items: [
-      { agentName: "billing-bot", sessionCount: 4 },
-      { agentName: "support-bot", sessionCount: 12 },
-    ],
+    items: [{ agentName: "support-bot", sessionCount: 12, totals: daySummary, lastActiveDay: "2026-11-22" }],
+    ...stats,
+    agentsWithoutStats: 0,
   } satisfies z.output<typeof agentListResponse>,
   AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,
@@ -365,8 +378,32 @@ export const responseExamples = {
   ListApiKeys: { items: [listedKey] } satisfies z.output<typeof apiKeyListResponse>,
   RotateApiKey: {
     ...createdKey,
-    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", status: "expiring" },
+    rotatedFrom: { ...listedKey, expiresAt: "2026-11-22T10:00:00.000Z", rotatedTo: NEW_KEY_ID, status: "expiring" },
   } satisfies z.output<typeof rotatedApiKeyResponse>,
+  ListDeletionAudit: {
+    items: [
+      {
+        id: "aud_01KAZ6F7G8H9J0K1M2N3P4Q5RS",
+        action: "user.erasure.requested",
+        environment: "live",
+        target: "customer-42",
+        actor: { kind: "apiKey", id: KEY_ID },
+        at: "2026-11-22T11:00:00.000Z",
+        jobId: JOB_ID,
+        deletedEvents: null,
+      },
+      {
+        id: "aud_01KAZ6B7C8D9E0F1G2H3J4K5MN",
+        action: "session.deleted",
+        environment: "live",
+        target: "ses_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
+        actor: { kind: "user", id: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41" },
+        at: "2026-11-22T10:30:00.000Z",
+        jobId: null,
+        deletedEvents: 12,
+      },
+    ],
+  } satisfies z.output<typeof deletionAuditResponse>,
   ListApiKeyAudit: {
     items: [
       {
@@ -396,6 +433,15 @@ export const responseExamples = {
       { orgId: "acme", role: "owner" },
       { orgId: "globex", role: "member" },
     ],
+    invitations: [
+      {
+        orgId: "initech",
+        role: "admin",
+        invitedBy: "bill@initech.example",
+        createdAt: "2026-11-21T16:00:00.000Z",
+        expiresAt: "2026-11-28T16:00:00.000Z",
+      },
+    ],
   } satisfies z.output<typeof meResponse>,
   ListMembers: {
     items: [
@@ -403,7 +449,13 @@ export const responseExamples = {
       addedMember,
     ],
   } satisfies z.output<typeof memberListResponse>,
-  AddMember: addedMember,
+  ListInvitations: { items: [invitation] } satisfies z.output<typeof invitationListResponse>,
+  CreateInvitation: invitation,
+  AcceptInvitation: {
+    orgId: "acme",
+    role: "admin",
+    createdAt: "2026-11-22T09:30:00.000Z",
+  } satisfies z.output<typeof acceptedInvitationResponse>,
   UpdateMember: { ...addedMember, role: "owner" } satisfies z.output<typeof memberResponse>,
   OpenApiDocument: {
     openapi: "3.1.0",
@@ -443,6 +495,11 @@ export const errorExamples = {
     message: 'This API key has no access to this resource: it lacks the "events:write" scope',
   },
   404: { error: "Not Found", message: `Session ${SESSION_ID} not found` },
+  406: {
+    error: "Not Acceptable",
+    message:
+      "The toolOutput of event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 is 5100000 bytes, too large to send uncompressed within Lambda's 6 MB response limit; send Accept-Encoding: gzip",
+  },
   409: {
     error: "Conflict",
     message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,
@@ -451,6 +508,11 @@ export const errorExamples = {
   415: {
     error: "Unsupported Media Type",
     message: "Send the request body as JSON with Content-Type: application/json",
+  },
+  429: {
+    error: "Too Many Requests",
+    message:
+      "Organisation acme has sent 20 invitations today, the most allowed per day; try again after midnight UTC (see Retry-After)",
   },
   500: { error: "Internal Server Error", message: "The request could not be completed; retry it later" },
   503: {

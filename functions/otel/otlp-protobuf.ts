@@ -66,6 +66,15 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     return fail("A varint is longer than 10 bytes");
   };
   const uint32 = () => Number(BigInt.asUintN(32, varint()));
+  /**
+   * A length prefix, read whole as the 64-bit varint it may be and checked against what is left of the body:
+   * kept to its low 32 bits, a length of 2^62 would read as 0 and garbage would decode as an empty export.
+   */
+  const lengthPrefix = (): number => {
+    const size = varint();
+    if (size > BigInt(length - pos)) fail(PAST_THE_END);
+    return Number(size);
+  };
   /** Moves past `count` bytes; where they start. */
   const take = (count: number): number => {
     const start = pos;
@@ -74,7 +83,7 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     return start;
   };
   const chunk = () => {
-    const size = uint32();
+    const size = lengthPrefix();
     const start = take(size);
     return bytes.subarray(start, start + size);
   };
@@ -86,7 +95,7 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
   const skip = (wireType: number, fieldNo: number, depth: number): void => {
     if (wireType === VARINT) varint();
     else if (wireType === BIT64) take(8);
-    else if (wireType === LENGTH_DELIMITED) take(uint32());
+    else if (wireType === LENGTH_DELIMITED) take(lengthPrefix());
     else if (wireType === BIT32) take(4);
     else if (wireType === START_GROUP) {
       if (depth > MAX_DEPTH) fail(TOO_DEEP);
@@ -127,7 +136,7 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     const expected = WIRE_TYPE_OF[kind];
     if (expected === undefined) {
       if (wireType !== LENGTH_DELIMITED) fail(`${name}: wrong wire type`);
-      const size = uint32();
+      const size = lengthPrefix();
       return [message(kind, pos + size, depth + 1)];
     }
     if (wireType === expected) return [scalar(kind)];
@@ -135,7 +144,7 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     if (repeated !== true || wireType !== LENGTH_DELIMITED || expected === LENGTH_DELIMITED) {
       return fail(`${name}: wrong wire type`);
     }
-    const end = pos + uint32();
+    const end = pos + lengthPrefix();
     if (end > length) fail(PAST_THE_END);
     const values: unknown[] = [];
     while (pos < end) values.push(scalar(kind));

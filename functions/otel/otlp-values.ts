@@ -62,6 +62,9 @@ function isLongLike(value: unknown): value is LongLike {
   return isFields(value) && typeof value.low === "number" && typeof value.high === "number";
 }
 
+/** A fixed64 holds at most 2^64 - 1 ns (the year 2554). */
+const MAX_UNIX_NANOS = 2n ** 64n - 1n;
+
 /** A 64-bit unsigned nanosecond time as milliseconds (whole-millisecond precision is all the service keeps). */
 export function readNanosAsMs(value: unknown, what: string): number {
   let nanos: bigint | undefined;
@@ -69,7 +72,9 @@ export function readNanosAsMs(value: unknown, what: string): number {
   else if (typeof value === "number" && Number.isFinite(value) && value >= 0) nanos = BigInt(Math.floor(value));
   else if (typeof value === "string" && /^\d{1,20}$/.test(value)) nanos = BigInt(value);
   else if (isLongLike(value)) nanos = (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
-  if (nanos === undefined || nanos === 0n) throw new RecordProblem(`${what} must be a time in Unix nanoseconds`);
+  // A JSON number such as 1e300 is no time at all.
+  if (nanos === undefined || nanos === 0n || nanos > MAX_UNIX_NANOS)
+    throw new RecordProblem(`${what} must be a time in Unix nanoseconds`);
   return Number(nanos / 1_000_000n);
 }
 

@@ -1,6 +1,8 @@
 /**
  * Rate limiting per organisation (across all its API keys) and, when the
- * organisation sets a lower one, per key: fixed one-minute windows counted in
+ * organisation sets a lower one, per key; signed-in users reading through the
+ * console spend a budget of their own per organisation (never the keys', so
+ * no member can starve ingestion: issue 21). Fixed one-minute windows counted in
  * DynamoDB (keys.ts `rateLimitWindowKey`), consumed in leases. A container
  * takes a lease of up to LEASE_FRACTION of a limit with one conditional ADD
  * and spends it locally, so the table sees one write per lease, not per
@@ -12,17 +14,19 @@
  */
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
-import { keyRateLimitBucket, organisationRateLimitBucket } from "../store/keys.js";
+import { keyRateLimitBucket, organisationRateLimitBucket, userRateLimitBucket } from "../store/keys.js";
 import { takeWindowTokens } from "../store/rate-limit-store.js";
 
 export const WINDOW_MS = 60_000;
 /** Requests per minute per organisation (all its keys together) unless it sets its own. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = numberEnv("RATE_LIMIT_PER_MINUTE", 6_000);
+/** Requests per minute of one signed-in user in one organisation (the console's reads), apart from the keys'. */
+export const CONSOLE_RATE_LIMIT_PER_MINUTE = numberEnv("CONSOLE_RATE_LIMIT_PER_MINUTE", 600);
 const LEASE_FRACTION = 1 / 60;
 const MAX_LEASE = 100;
 
 /** Which budget a decision is about. */
-export type RateLimitScope = "organisation" | "key";
+export type RateLimitScope = "organisation" | "key" | "user";
 
 export interface RateLimitDecision {
   readonly allowed: boolean;
@@ -84,8 +88,20 @@ async function leaseOf(bucket: Bucket, window: number, nowMs: number): Promise<L
   return lease;
 }
 
-/** The budgets a request of this principal spends from: its organisation's, and its key's when lower. */
+/**
+ * The budgets a request of this principal spends from: a signed-in user's own console budget; else its
+ * organisation's, and its key's when lower.
+ */
 export function bucketsOf(principal: Principal): Bucket[] {
+  if (principal.signedInUserId !== undefined) {
+    return [
+      {
+        id: userRateLimitBucket(principal.orgId, principal.signedInUserId),
+        scope: "user",
+        limit: CONSOLE_RATE_LIMIT_PER_MINUTE,
+      },
+    ];
+  }
   const organisationLimit = principal.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
   const buckets: Bucket[] = [
     { id: organisationRateLimitBucket(principal.orgId), scope: "organisation", limit: organisationLimit },

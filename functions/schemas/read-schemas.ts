@@ -1,8 +1,9 @@
 /** Query-string schemas of the read routes (every value arrives as a string). */
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
+import { LIMITS } from "../domain/limits.js";
 import { SESSION_STATUSES } from "../domain/session.js";
-import { enumeration, name, strictObject, wrongType } from "./fields.js";
+import { enumeration, name, strictObject, text, wrongType } from "./fields.js";
 
 /** A string; any other value fails with zod's English message (the request schemas are zod/mini: no locale). */
 const string = () => z.string({ error: wrongType("string") });
@@ -80,6 +81,10 @@ export const listSessionsQuery = strictObject({
   status: z.optional(enumeration(SESSION_STATUSES)),
   from: z.optional(utcTimestamp),
   to: z.optional(utcTimestamp),
+  failureReason: z.optional(text(LIMITS.failureReasonLength)),
+  toolName: z.optional(name()),
+  toolError: z.optional(name()),
+  nameContains: z.optional(name()),
   limit: integerParameter(1, 100, 50),
   cursor,
 }).check(z.superRefine(orderedRange));
@@ -111,3 +116,6 @@ export const statsQuery = strictObject({ from: z.optional(isoDay), to: z.optiona
   z.superRefine(orderedRange),
 );
 export type StatsQuery = z.output<typeof statsQuery>;
+
+/** GET /api/sdk/agents: with a period (`from` and/or `to`, as for stats), each agent's totals over it too. */
+export const listAgentsQuery = statsQuery;

@@ -11,6 +11,7 @@
 import * as z from "zod";
 import { ENVIRONMENTS } from "../domain/api-key.js";
 import type { ApiKeyStatus, AuditAction } from "../domain/api-key-record.js";
+import type { DeletionAction } from "../domain/deletion-audit.js";
 import type { DeletionJobStatus } from "../domain/deletion-job.js";
 import { EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
@@ -43,6 +44,7 @@ export const errorResponse = z
         "Unauthorized",
         "Forbidden",
         "Not Found",
+        "Not Acceptable",
         "Conflict",
         "Unprocessable Content",
         "Too Many Requests",
@@ -187,6 +189,7 @@ export const eventResponse = z.strictObject({
   alternativesConsidered: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   estimatedCost: usd.optional(),
+  occurredAt: timestamp.optional().describe("When the client says it happened, when it said so"),
   createdAt: timestamp,
 });
 
@@ -194,11 +197,6 @@ export const eventResponse = z.strictObject({
 export const eventPageResponse = z.strictObject({
   items: z.array(eventResponse),
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
-});
-
-/** 200 of GET /api/sdk/agents. */
-export const agentListResponse = z.strictObject({
-  items: z.array(z.strictObject({ agentName: z.string(), sessionCount: count })),
 });
 
 const statsSummary = {
@@ -230,6 +228,36 @@ const stats = {
   topToolsByCalls: z.array(z.strictObject({ toolName: z.string(), calls: count })).max(10),
   topToolsByErrors: z.array(z.strictObject({ toolName: z.string(), errors: count })).max(10),
 };
+
+/** 200 of GET /api/sdk/agents: without a period, names and session counts; with one, figures too. */
+export const agentListResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      agentName: z.string(),
+      sessionCount: count.describe("Sessions of the agent still kept, whatever the period"),
+      totals: z
+        .strictObject(statsSummary)
+        .optional()
+        .describe("With a period: the agent's totals over it (absent for agents past the first 100 by sessions)"),
+      lastActiveDay: day
+        .nullable()
+        .optional()
+        .describe("With a period: the last UTC day the agent started a session (null once its rollups expired)"),
+    }),
+  ),
+  from: stats.from.optional(),
+  to: stats.to.optional(),
+  totals: stats.totals.optional().describe("With a period: the sum over the agents with figures"),
+  days: stats.days.optional(),
+  topFailureReasons: stats.topFailureReasons.optional(),
+  topToolsByCalls: stats.topToolsByCalls.optional(),
+  topToolsByErrors: stats.topToolsByErrors.optional(),
+  agentsWithoutStats: count
+    .optional()
+    .describe(
+      "With a period: agents listed without figures (beyond the first 100 by sessions), left out of the totals",
+    ),
+});
 
 /** 200 of GET /api/sdk/agents/{agentName}/stats. */
 export const agentStatsResponse = z.strictObject({ agentName: z.string(), ...stats });
@@ -277,6 +305,8 @@ export const apiKeyResponse = z.strictObject({
   lastUsedAt: timestamp.nullable().describe("Updated at most once a minute"),
   expiresAt: timestamp.nullable().describe("Set when the key was rotated: the end of its overlap"),
   revokedAt: timestamp.nullable(),
+  rotatedFrom: id("apiKey").nullable().describe("The key this one replaced (a rotation made it)"),
+  rotatedTo: id("apiKey").nullable().describe("The key that replaced this one (it was rotated)"),
   status: z.enum(["active", "expiring", "expired", "revoked"] as const satisfies readonly ApiKeyStatus[]),
 });
 
@@ -318,6 +348,25 @@ export const apiKeyAuditResponse = z.strictObject({
   ),
 });
 
+/** The organisation's deletion audit: who deleted which session, or asked to erase which user (issue 21). */
+export const deletionAuditResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: id("audit"),
+      action: z.enum(["session.deleted", "user.erasure.requested"] as const satisfies readonly DeletionAction[]),
+      environment: z.enum(ENVIRONMENTS),
+      target: z.string().describe("The session deleted, or the external user whose data is erased"),
+      actor: z.strictObject({
+        kind: z.enum(["apiKey", "user"]),
+        id: z.string().describe("The API key's id (`key_…`, never the key) or the signed-in user's id"),
+      }),
+      at: timestamp,
+      jobId: z.string().nullable().describe("The erasure job an erasure request started"),
+      deletedEvents: z.number().int().nullable().describe("The events deleted with a session"),
+    }),
+  ),
+});
+
 const role = z.enum(ROLES);
 
 /** A member of an organisation. */
@@ -331,11 +380,47 @@ export const memberResponse = z.strictObject({
 /** 200 of GET /api/members. */
 export const memberListResponse = z.strictObject({ items: z.array(memberResponse) });
 
-/** 200 of GET /api/me: who the caller is, and their organisations (sorted by id). */
+/** A pending invitation, as the organisation's owners see it (GET /api/invitations, 201 of POST). */
+export const invitationResponse = z.strictObject({
+  userId: z.string().describe("The invited person's user id (their user is found or created when invited)"),
+  email: z.string().describe("Plain ASCII, in lower case"),
+  role: role.describe("The role they get when they accept"),
+  invitedBy: z.string().describe("The email of the owner who invited them"),
+  createdAt: timestamp,
+  expiresAt: timestamp.describe("After this, the invitation can no longer be accepted (7 days)"),
+});
+
+/** 200 of GET /api/invitations: pending invitations, oldest first. */
+export const invitationListResponse = z.strictObject({ items: z.array(invitationResponse) });
+
+/** 201 of POST /api/me/invitations/{orgId}/accept: the membership the invitation became. */
+export const acceptedInvitationResponse = z.strictObject({
+  orgId: z.string(),
+  role,
+  createdAt: timestamp.describe("When they became a member"),
+});
+
+/** 200 of GET /api/me: who the caller is, their organisations (sorted by id), and their pending invitations. */
 export const meResponse = z.strictObject({
   userId: z.string(),
-  email: z.string().describe("As recorded in their memberships; the token's username when they have none"),
+  email: z
+    .string()
+    .describe("As recorded in their memberships (or invitations); the token's username when they have none"),
   organisations: z.array(z.strictObject({ orgId: z.string(), role })),
+  invitations: z
+    .array(
+      z.strictObject({
+        orgId: z.string(),
+        role: role.describe("The role they get when they accept"),
+        invitedBy: z.string().describe("The email of the owner who invited them"),
+        createdAt: timestamp,
+        expiresAt: timestamp,
+      }),
+    )
+    .describe(
+      "Invitations waiting for their answer, oldest first: not organisations of theirs until accepted " +
+        "(POST /api/me/invitations/{orgId}/accept)",
+    ),
 });
 
 /** 200 of GET /api/openapi.json: an OpenAPI 3.1 document. */

@@ -4,6 +4,8 @@
  * under `DELETIONS#PENDING` so a restarted worker can resume it, and an
  * `ACTIVE#<userId>` pointer makes a repeated request return the same job.
  */
+
+import { deletionActorOf } from "../domain/deletion-audit.js";
 import {
   type DeletionFailure,
   type DeletionJob,
@@ -14,6 +16,7 @@ import { NotFoundError } from "../domain/errors.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
 import { isConditionFailure } from "./condition-failure.js";
+import { deletionAuditPut } from "./deletion-audit-store.js";
 import { defineEntity } from "./entity.js";
 import { activeDeletionKey, deletionJobKey, PENDING_DELETIONS_PARTITION, pendingDeletionKey, tenant } from "./keys.js";
 import {
@@ -92,6 +95,16 @@ export async function createDeletionJob(
       putIfAbsentItem(activeJobPointerEntity.toItem(job)),
       putItem(deletionJobEntity.toItem(job)),
       putItem(pendingDeletionEntity.toItem(messageOf(job))),
+      deletionAuditPut({
+        id: newId("audit", nowMs),
+        orgId: principal.orgId,
+        environment: principal.environment,
+        action: "user.erasure.requested",
+        target: userId,
+        actor: deletionActorOf(principal),
+        at: job.createdAt,
+        jobId: job.jobId,
+      }),
     ]);
     return { job, created: true };
   } catch (error) {

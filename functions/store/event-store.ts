@@ -6,7 +6,7 @@
  * stream, exactly once, by the stream consumer (functions/stream/), so no
  * event waits for — or races — another on the request path.
  */
-import { AtsError, ConflictError, ValidationError } from "../domain/errors.js";
+import { AtsError, ConflictError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } from "../domain/event.js";
 import { idTime, newId } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
@@ -15,7 +15,13 @@ import { logError } from "../runtime/log.js";
 import { checkItem } from "./entity.js";
 import { eventFingerprint } from "./event-batch-plan.js";
 import { EVENT_PREFIX, eventKey, sessionKey } from "./keys.js";
-import { discardOffloadedFields, hasOffloadedFields, offloadLargeFields, resolvePayloadRefs } from "./payload-store.js";
+import {
+  discardOffloadedFields,
+  hasOffloadedFields,
+  offloadLargeFields,
+  readStoredField,
+  resolvePayloadRefs,
+} from "./payload-store.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
 import { getItem, putIfAbsent, queryPage } from "./table-operations.js";
@@ -163,6 +169,27 @@ export async function getEventSummary(sessionId: string, eventId: string): Promi
   if (stored === undefined) return undefined;
   const { toolInputJsonRef, toolOutputJsonRef, reasoningRef, ...item } = stored;
   return eventFromItem(item, true);
+}
+
+/** The stored attribute of each event field the field route serves (tool objects are stored as JSON text). */
+const STORED_FIELD = { toolInput: "toolInputJson", toolOutput: "toolOutputJson", reasoning: "reasoning" } as const;
+
+/** An event field served whole by `GET /api/sdk/sessions/{id}/events/{eventId}/{field}`. */
+export type EventField = keyof typeof STORED_FIELD;
+
+/**
+ * One field of a stored event, as text (JSON text for `toolInput`/`toolOutput`), whatever its size and
+ * wherever it is stored. 404 when the session holds no such event, or the event no such field.
+ */
+export async function getEventField(sessionId: string, eventId: string, field: EventField): Promise<string> {
+  const stored = await getItem(eventKey(sessionId, eventId));
+  const expired = typeof stored?.ttl === "number" && stored.ttl * 1000 <= Date.now();
+  if (stored === undefined || stored.entity !== EVENT_ENTITY || expired) {
+    throw new NotFoundError(`Event ${eventId} not found in session ${sessionId}`);
+  }
+  const text = await readStoredField(stored, STORED_FIELD[field]);
+  if (text === undefined) throw new NotFoundError(`Event ${eventId} has no ${field}`);
+  return text;
 }
 
 export interface EventFilters {

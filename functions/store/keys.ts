@@ -74,9 +74,43 @@ export function membershipKey(orgId: string, userId: string): ItemKey {
 /** The sort-key prefix of an organisation's members. */
 export const MEMBERSHIP_PREFIX = "MEMBER#";
 
+/** The partition of an organisation's deletion audit (issue 21): `DELETIONAUDIT#<orgId>`. */
+export function deletionAuditPartition(orgId: string): string {
+  return `DELETIONAUDIT#${orgId}`;
+}
+
+/** One deletion's audit record, in time order: `DELETIONAUDIT#<orgId>` / `AUDIT#<auditId>`. */
+export function deletionAuditKey(orgId: string, auditId: string): ItemKey {
+  return { PK: deletionAuditPartition(orgId), SK: `AUDIT#${auditId}` };
+}
+
 /** Audit records of a membership, in time order: `AUDIT#MEMBER#<userId>#<auditId>` (organisation partition). */
 export function memberAuditKey(orgId: string, userId: string, auditId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `AUDIT#MEMBER#${userId}#${auditId}` };
+}
+
+/**
+ * A pending invitation, stored twice like a membership: under the organisation (`INVITATION#<userId>`:
+ * its owners list and revoke it; one per person) and under the invited user (`INVITATION#<orgId>`: they
+ * list, accept and decline theirs).
+ */
+export function invitationKey(orgId: string, userId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${INVITATION_PREFIX}${userId}` };
+}
+
+/** The sort-key prefix of an organisation's invitations. */
+export const INVITATION_PREFIX = "INVITATION#";
+
+export function userInvitationKey(userId: string, orgId: string): ItemKey {
+  return { PK: userPartition(userId), SK: `${USER_INVITATION_PREFIX}${orgId}` };
+}
+
+/** The sort-key prefix of a user's invitations (in the user's partition). */
+export const USER_INVITATION_PREFIX = "INVITATION#";
+
+/** An organisation's count of invitations sent on one UTC day (`INVITATIONS#DAY#<yyyy-mm-dd>`, with a TTL). */
+export function invitationCountKey(orgId: string, day: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `INVITATIONS#DAY#${day}` };
 }
 
 export function userMembershipKey(userId: string, orgId: string): ItemKey {
@@ -286,7 +320,15 @@ export function keyRateLimitBucket(keyId: string): string {
   return `KEY#${keyId}`;
 }
 
-/** A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>` or `RATELIMIT#KEY#<keyId>#<window>` (minutes since the epoch). */
+/** A rate-limit bucket of one signed-in user's console requests in one organisation: `USER#<orgId>#<userId>`. */
+export function userRateLimitBucket(orgId: string, userId: string): string {
+  return `USER#${orgId}#${userId}`;
+}
+
+/**
+ * A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>`, `RATELIMIT#KEY#<keyId>#<window>` or
+ * `RATELIMIT#USER#<orgId>#<userId>#<window>` (minutes since the epoch).
+ */
 export function rateLimitWindowKey(bucket: string, window: number): ItemKey {
   return { PK: `RATELIMIT#${bucket}#${window}`, SK: "RATELIMIT" };
 }

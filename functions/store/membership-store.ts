@@ -4,9 +4,11 @@
  * members) and under the user (`USER#<user>` / `ORG#<org>`, so a request
  * resolves the caller's organisations with one query).
  *
- * Changes made through the members API (add, role change, removal) write an
- * audit item (`AUDIT#MEMBER#<user>#<auditId>`, entity `memberAudit`) in the
- * same transaction. The last owner of an organisation cannot be demoted or
+ * Changes made through the members API (an invitation created, accepted,
+ * declined or revoked — invitation-store.ts —, a role change, a removal) write
+ * an audit item (`AUDIT#MEMBER#<user>#<auditId>`, entity `memberAudit`) in the
+ * same transaction. Nobody is added without their consent: a membership comes
+ * from an accepted invitation (or from the operator CLI). The last owner of an organisation cannot be demoted or
  * removed: the transaction checks that another member is still an owner, so
  * two owners demoting each other at once cannot both succeed (DynamoDB
  * transactions are serialisable; the loser sees the check fail and gets 409).
@@ -15,7 +17,6 @@ import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { ConflictError, NotFoundError } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
 import type { Membership, Role } from "../domain/membership.js";
-import { isConditionFailure } from "./condition-failure.js";
 import { defineEntity } from "./entity.js";
 import {
   type ItemKey,
@@ -28,12 +29,27 @@ import {
   userPartition,
 } from "./keys.js";
 import { organisationExistsCheck } from "./organisation-store.js";
-import { EXISTS, putIfAbsentItem, putItem, queryAll, type TransactItem, transact } from "./table-operations.js";
+import {
+  ABSENT,
+  EXISTS,
+  getItem,
+  putIfAbsentItem,
+  putItem,
+  queryAll,
+  type TransactItem,
+  transact,
+} from "./table-operations.js";
 
 export const MEMBERSHIP_ENTITY = "membership";
 export const MEMBER_AUDIT_ENTITY = "memberAudit";
 
-export type MemberAuditAction = "member.added" | "member.role_changed" | "member.removed";
+export type MemberAuditAction =
+  | "invitation.created"
+  | "invitation.accepted"
+  | "invitation.declined"
+  | "invitation.revoked"
+  | "member.role_changed"
+  | "member.removed";
 
 /** Who changed a membership, as recorded in its audit item. */
 export interface MemberActor {
@@ -98,6 +114,25 @@ export async function putMembership(input: Omit<Membership, "createdAt">, nowMs 
   return membership;
 }
 
+/**
+ * The items of a new membership (one transaction's worth): under the organisation, refused when the user is
+ * a member already (its condition failure says so), and under the user.
+ */
+export function newMembershipItems(membership: Membership): [TransactItem, TransactItem] {
+  return [putIfAbsentItem(membershipEntity.toItem(membership)), putItem(userMembershipEntity.toItem(membership))];
+}
+
+/** A transaction item that fails when the user is a member of the organisation already. */
+export function notMemberCheck(orgId: string, userId: string): TransactItem {
+  return { ConditionCheck: { Key: membershipKey(orgId, userId), ConditionExpression: ABSENT } };
+}
+
+/** The user's membership of the organisation, if any (strongly consistent). */
+export async function findMembership(orgId: string, userId: string): Promise<Membership | undefined> {
+  const item = await getItem(membershipKey(orgId, userId));
+  return item === undefined ? undefined : membershipEntity.fromItem(item);
+}
+
 /** Every organisation the user belongs to, with the role in each. */
 export async function listUserMemberships(userId: string): Promise<Membership[]> {
   const items = await queryAll({
@@ -131,7 +166,8 @@ export async function listMembers(orgId: string): Promise<Membership[]> {
   return items.map(membershipEntity.fromItem);
 }
 
-function auditPut(
+/** The audit item of a membership or invitation change, for the change's transaction. */
+export function memberAuditPut(
   orgId: string,
   userId: string,
   action: MemberAuditAction,
@@ -151,32 +187,6 @@ function auditPut(
       details,
     }),
   );
-}
-
-/** Adds a user to an existing organisation; 409 when they are a member already. */
-export async function addMember(
-  input: Omit<Membership, "createdAt">,
-  actor: MemberActor,
-  nowMs = Date.now(),
-): Promise<Membership> {
-  const membership: Membership = { ...input, createdAt: new Date(nowMs).toISOString() };
-  try {
-    await transact([
-      organisationExistsCheck(input.orgId),
-      putIfAbsentItem(membershipEntity.toItem(membership)),
-      putItem(userMembershipEntity.toItem(membership)),
-      auditPut(input.orgId, input.userId, "member.added", actor, nowMs, { email: input.email, role: input.role }),
-    ]);
-  } catch (error) {
-    if (isConditionFailure(error, 0)) {
-      throw new NotFoundError(`Organisation ${input.orgId} not found`);
-    }
-    if (isConditionFailure(error, 1)) {
-      throw new ConflictError(`${input.email} is already a member of organisation ${input.orgId}`);
-    }
-    throw error;
-  }
-  return membership;
 }
 
 const LAST_OWNER = (orgId: string) =>
@@ -247,7 +257,7 @@ export async function changeMemberRole(
     await transact([
       update(membershipKey(orgId, userId)),
       update(userMembershipKey(userId, orgId)),
-      auditPut(orgId, userId, "member.role_changed", actor, nowMs, { from: member.role, to: role }),
+      memberAuditPut(orgId, userId, "member.role_changed", actor, nowMs, { from: member.role, to: role }),
       ...(guard === undefined ? [] : [guard]),
     ]);
     return { ...member, role };
@@ -264,7 +274,7 @@ export async function removeMember(orgId: string, userId: string, actor: MemberA
     await transact([
       remove(membershipKey(orgId, userId)),
       remove(userMembershipKey(userId, orgId)),
-      auditPut(orgId, userId, "member.removed", actor, nowMs, { email: member.email, role: member.role }),
+      memberAuditPut(orgId, userId, "member.removed", actor, nowMs, { email: member.email, role: member.role }),
       ...(guard === undefined ? [] : [guard]),
     ]);
   }).catch(lastOwnerOnSecondFailure(orgId));

@@ -9,7 +9,10 @@
  * a short-lived presigned GET URL, `<field>Url`, and its size instead.
  *
  * Configuration, read once: `S3_ENDPOINT` (optional, at cold start: a local
- * S3-compatible server such as s3rver, addressed path-style) and
+ * S3-compatible server such as s3rver, addressed path-style), with
+ * `S3_ACCESS_KEY_ID` / `S3_SECRET_ACCESS_KEY` (optional: the local S3's own
+ * credential, so that neither its requests nor the URLs it presigns carry the
+ * process's `AWS_ACCESS_KEY_ID`, which locally is DynamoDB Local's secret), and
  * `PAYLOAD_BUCKET` (read on first use, so functions that never meet a large
  * field need not be given it).
  *
@@ -65,6 +68,23 @@ export class PayloadMissingError extends Error {
 }
 
 const endpoint = optionalEnv("S3_ENDPOINT");
+const endpointAccessKeyId = optionalEnv("S3_ACCESS_KEY_ID");
+const endpointSecretAccessKey = optionalEnv("S3_SECRET_ACCESS_KEY");
+
+/** The S3 client's settings: the default chain on AWS; a local endpoint with its own credential when given. */
+function clientSettings(): { endpoint?: string; forcePathStyle?: boolean; credentials?: AwsCredentials } {
+  if (endpoint === undefined) return {};
+  const credentials =
+    endpointAccessKeyId !== undefined && endpointSecretAccessKey !== undefined
+      ? { accessKeyId: endpointAccessKeyId, secretAccessKey: endpointSecretAccessKey }
+      : undefined;
+  return { endpoint, forcePathStyle: true, ...(credentials === undefined ? {} : { credentials }) };
+}
+
+interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
 
 type S3Module = typeof import("@aws-sdk/client-s3");
 
@@ -74,7 +94,7 @@ let s3: Promise<{ module: S3Module; client: InstanceType<S3Module["S3Client"]> }
 function loadS3(): NonNullable<typeof s3> {
   s3 ??= import("@aws-sdk/client-s3").then((module) => ({
     module,
-    client: new module.S3Client(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
+    client: new module.S3Client(clientSettings()),
   }));
   return s3;
 }
@@ -195,6 +215,23 @@ async function readPayload(key: string): Promise<string> {
     if (error instanceof module.NoSuchKey) throw new PayloadMissingError(key, { cause: error });
     throw error;
   }
+}
+
+/**
+ * The text of one field of a stored event item, wherever it is: inline in the item, or the offloaded
+ * object its `<field>Ref` points to (read whatever its size: for a caller that streams it on, such as the
+ * console's field route). Undefined when the item has no such field.
+ *
+ * @throws PayloadMissingError when the object the item points to is not in the bucket.
+ */
+export async function readStoredField(
+  item: Readonly<Record<string, unknown>>,
+  field: OffloadableField,
+): Promise<string | undefined> {
+  const key = item[refAttribute(field)];
+  if (typeof key === "string") return readPayload(key);
+  const inline = item[field];
+  return typeof inline === "string" ? inline : undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type FailureRow,
   type ToolRow,
 } from "../domain/rollup.js";
+import { failureReasonGroup } from "../domain/session-refinements.js";
 import { defineEntity, type Entity, type Item } from "./entity.js";
 import {
   agentSummaryKey,
@@ -30,10 +31,9 @@ import {
   rollupPartition,
   rollupToolKey,
 } from "./keys.js";
-import { queryAll, type TransactItem, updateRequest } from "./table-operations.js";
+import { queryAll, queryPage, type TransactItem, updateRequest } from "./table-operations.js";
 
 export const ROLLUP_ENTITY = "rollup";
-const MAX_REASON_KEY_LENGTH = 200;
 
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
 export type RollupKind = "day" | "tool" | "failure" | "agentSummary";
@@ -193,7 +193,7 @@ export function rollupUpdates(
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
-      const reason = [...change.failure.reason].slice(0, MAX_REASON_KEY_LENGTH).join("");
+      const reason = failureReasonGroup(change.failure.reason);
       items.push(addUpdate(failureRollupEntity, { ...day, reason }, { count }, ["count"]));
     }
     return items;
@@ -241,6 +241,13 @@ export function agentSummaryOf(item: Item): AgentSummary {
   return agentSummaryEntity.fromItem(item);
 }
 
+/** The day, tool and failure rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
+export interface RollupRows {
+  readonly days: DayRow[];
+  readonly tools: ToolRow[];
+  readonly failures: FailureRow[];
+}
+
 /** Stats of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export async function readStats(
   tenantPrefix: string,
@@ -250,6 +257,19 @@ export async function readStats(
   toDay: string,
   nowMs = Date.now(),
 ) {
+  const { days, tools, failures } = await readRollupRows(tenantPrefix, dimension, value, fromDay, toDay, nowMs);
+  return assembleStats(days, tools, failures);
+}
+
+/** The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). */
+export async function readRollupRows(
+  tenantPrefix: string,
+  dimension: RollupDimension,
+  value: string,
+  fromDay: string,
+  toDay: string,
+  nowMs = Date.now(),
+): Promise<RollupRows> {
   const range = rollupDayRange(fromDay, toDay);
   const items = await queryAll({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
@@ -269,7 +289,33 @@ export async function readStats(
     else if (found.kind === "failure") failures.push(found.row);
     else days.push(found.row);
   }
-  return assembleStats(days, tools, failures);
+  return { days, tools, failures };
+}
+
+/**
+ * The last UTC day on which one agent or user started a session (or had one counted), whatever the period: the
+ * newest item of its rollup partition (a day's tool and failure items sort after the day). One item read.
+ */
+export async function lastRollupDay(
+  tenantPrefix: string,
+  dimension: RollupDimension,
+  value: string,
+  nowMs = Date.now(),
+): Promise<string | null> {
+  const range = rollupDayRange("0000-01-01", "9999-12-31");
+  const page = await queryPage({
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    ExpressionAttributeValues: {
+      ":pk": rollupPartition(tenantPrefix, dimension, value),
+      ":from": range.from,
+      ":to": range.to,
+    },
+    ScanIndexForward: false,
+    Limit: 1,
+  });
+  const item = page.items[0];
+  if (item === undefined || !notExpired(item, nowMs / 1000)) return null;
+  return typeof item.day === "string" ? item.day : null;
 }
 
 /** The tenant's agents with their session counts, by name. */

@@ -11,9 +11,9 @@
  * session gone and deletes the event (functions/store/stream-counting.ts).
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { ForbiddenError, NotFoundError } from "../domain/errors.js";
+import { NotFoundError } from "../domain/errors.js";
 import { isId } from "../domain/ids.js";
-import type { Principal } from "../domain/principal.js";
+import { foreignSessionError, type Principal } from "../domain/principal.js";
 import { documentClient, tableName } from "./dynamo-client.js";
 import { sessionKey } from "./keys.js";
 
@@ -52,7 +52,7 @@ function verdict(principal: Principal, sessionId: string, session: KnownSession 
     return new NotFoundError(`Session ${sessionId} not found`);
   }
   if (session.orgId !== principal.orgId || session.environment !== principal.environment) {
-    return new ForbiddenError(`This API key has no access to session ${sessionId}`);
+    return foreignSessionError(principal, sessionId);
   }
   return undefined;
 }

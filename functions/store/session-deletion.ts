@@ -7,12 +7,15 @@
  * is deleted by the consumer (functions/store/stream-counting.ts). The session
  * item goes last, so a deletion that fails part-way is finished by another.
  */
+import { deletionActorOf } from "../domain/deletion-audit.js";
 import { ConflictError } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
 import { outcomeCounters, toolCounts } from "../domain/rollup.js";
 import { isFinal, type Session } from "../domain/session.js";
 import { deleteAll } from "./batch-operations.js";
 import { isConditionFailure } from "./condition-failure.js";
+import { deletionAuditPut } from "./deletion-audit-store.js";
 import { EVENT_PREFIX, sessionKey } from "./keys.js";
 import { deletePayloadsOf } from "./payload-store.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
@@ -70,8 +73,26 @@ export function withdrawal(session: Session): RollupChange {
   };
 }
 
-/** An extra transaction item written with the deletion (an erasure job's counters), given the events it deleted. */
+/**
+ * An extra transaction item written with the deletion, given the events it deleted: an erasure job's
+ * counters, or the audit record of a deletion a caller asked for.
+ */
 export type DeletionReceipt = (session: Session, deletedEvents: number) => TransactItem;
+
+/** The receipt of a session deletion asked for by `principal`: its audit record (deletion-audit-store.ts). */
+export function auditedDeletion(principal: Principal, nowMs = Date.now()): DeletionReceipt {
+  return (session, deletedEvents) =>
+    deletionAuditPut({
+      id: newId("audit", nowMs),
+      orgId: session.orgId,
+      environment: session.environment,
+      action: "session.deleted",
+      target: session.id,
+      actor: deletionActorOf(principal),
+      at: new Date(nowMs).toISOString(),
+      deletedEvents,
+    });
+}
 
 /**
  * Deletes a session of the principal's tenant with its events and its rollup

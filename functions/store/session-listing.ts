@@ -1,10 +1,13 @@
 /**
  * Listing a tenant's sessions, newest first. Every combination of filters is
  * a key condition on one index (docs/data-model.md, patterns 7–11b); the
- * keys-only index page is then hydrated with BatchGetItem.
+ * keys-only index page is then hydrated with BatchGetItem. Refinements (a
+ * failure reason, a tool, a piece of the name) are checked on the sessions
+ * read, within the same bounded number of index queries per page.
  */
 import type { Principal } from "../domain/principal.js";
 import type { Session, SessionStatus } from "../domain/session.js";
+import { hasRefinements, matchesRefinements, type SessionRefinements } from "../domain/session-refinements.js";
 import { batchGetItems } from "./batch-operations.js";
 import { cursorScope, decodeCursor, encodeCursor } from "./cursor-signing.js";
 import { agentSortPrefix, sessionStatusPartition, sessionTimelineKeys, sessionUserStatusPartition } from "./keys.js";
@@ -13,7 +16,7 @@ import { sessionFromItem } from "./session-store.js";
 import { INDEXES, type IndexDefinition } from "./table-definition.js";
 import { keyOf, queryPage } from "./table-operations.js";
 
-export interface SessionFilters {
+export interface SessionFilters extends SessionRefinements {
   readonly agentName?: string | undefined;
   readonly userId?: string | undefined;
   readonly status?: SessionStatus | undefined;
@@ -78,6 +81,11 @@ function indexQueryFor(principal: Principal, filters: SessionFilters): IndexQuer
  * only when sessions past their retention (not yet removed by TTL) were left out.
  */
 export const MAX_QUERIES_PER_PAGE = 3;
+/**
+ * The same bound for a refined listing, whose sessions an index cannot pick out: a page reads at most this many
+ * index pages of up to `limit` keys, and may hold fewer sessions than `limit` (even none) with a cursor to go on.
+ */
+export const MAX_QUERIES_PER_REFINED_PAGE = 5;
 
 export interface SessionPage {
   readonly items: Session[];
@@ -88,7 +96,8 @@ export interface SessionPage {
  * One page of the tenant's sessions matching `filters`, newest first. Reads at most
  * MAX_QUERIES_PER_PAGE keys-only index pages of up to `limit` keys each, and the sessions they name
  * (BatchGetItem); a page holds fewer than `limit` sessions only when it is the last, or when that bound
- * was reached while expired sessions were left out (the cursor then continues).
+ * was reached while expired sessions (or, refined, sessions not matching) were left out (the cursor then
+ * continues).
  */
 export async function listSessions(
   principal: Principal,
@@ -102,8 +111,10 @@ export async function listSessions(
   // Sort keys are `<prefix><createdAt>#<id>`: "0" sorts before every timestamp, "~" after every id character.
   const lower = `${query.prefix}${filters.from ?? "0"}`;
   const upper = `${query.prefix}${filters.to === undefined ? "~" : `${filters.to}#~`}`;
+  const refined = hasRefinements(filters);
+  const maxQueries = refined ? MAX_QUERIES_PER_REFINED_PAGE : MAX_QUERIES_PER_PAGE;
   const items: Session[] = [];
-  for (let queries = 0; queries < MAX_QUERIES_PER_PAGE && items.length < page.limit; queries++) {
+  for (let queries = 0; queries < maxQueries && items.length < page.limit; queries++) {
     const result = await queryPage({
       index: query.index,
       KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :lower AND :upper",
@@ -114,7 +125,8 @@ export async function listSessions(
       startKey,
     });
     const keys = result.items.map(keyOf);
-    items.push(...(await batchGetItems(keys)).filter((item) => !isExpired(item, nowMs)).map(sessionFromItem));
+    const sessions = (await batchGetItems(keys)).filter((item) => !isExpired(item, nowMs)).map(sessionFromItem);
+    items.push(...(refined ? sessions.filter((session) => matchesRefinements(session, filters)) : sessions));
     startKey = result.lastKey;
     if (startKey === undefined) break;
   }

@@ -5,12 +5,12 @@
  * the change stream (functions/stream/), with the session's event counters.
  */
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
+import { ConflictError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { occurredAtProblem } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
-import { ownsTenantData, type Principal } from "../domain/principal.js";
+import { foreignSessionError, ownsTenantData, type Principal } from "../domain/principal.js";
 import { dayOf } from "../domain/rollup.js";
 import {
   completedAtProblem,
@@ -98,8 +98,7 @@ function rejectionFor(
 ): Error | Session {
   if (item === undefined || isExpired(item, nowMs)) return new NotFoundError(`Session ${sessionId} not found`);
   const stored = sessionFromItem(item);
-  if (!ownsTenantData(principal, stored))
-    return new ForbiddenError(`This API key has no access to session ${sessionId}`);
+  if (!ownsTenantData(principal, stored)) return foreignSessionError(principal, sessionId);
   return stored;
 }
 

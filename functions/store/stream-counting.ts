@@ -8,7 +8,9 @@
  * (conditional on the `countVersion` read, so nothing counted in between is
  * counted again) and the rollup and summary increments. A record whose
  * session is gone (deleted, expired) counts nothing; an event written to it
- * after the deletion is deleted here.
+ * after the deletion is deleted here. A session one of whose counted events
+ * offloaded a field to S3 is marked `hasPayloads` in the same update, so that
+ * its expiry can take the payloads with it (functions/stream/expired-payloads.ts).
  */
 import type { Environment } from "../domain/api-key.js";
 import { FINAL_STATUSES, type FinalStatus, isFinal, type Session } from "../domain/session.js";
@@ -137,6 +139,7 @@ function planTransaction(
   shardId: string,
   plan: CountingPlan,
   nowMs: number,
+  offloaded: boolean,
 ): TransactItem[] {
   const session = sessionFromItem(item);
   const names: Record<string, string> = { "#shard": shardId, "#ttl": "ttl" };
@@ -148,6 +151,10 @@ function planTransaction(
     ":outcomeCounted": plan.outcomeCounted,
   };
   const sets = ["startCounted = :startCounted", "outcomeCounted = :outcomeCounted"];
+  if (offloaded && item.hasPayloads !== true) {
+    values[":hasPayloads"] = true;
+    sets.push("hasPayloads = :hasPayloads");
+  }
   if (typeof item.countMarks === "object" && item.countMarks !== null) {
     values[":mark"] = plan.mark;
     sets.push("countMarks.#shard = :mark");
@@ -228,6 +235,7 @@ async function countSession(
   orphans: readonly OrphanCandidate[],
   sink: EndingSink,
   nowMs: number,
+  offloaded: boolean,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const item = await getItem(sessionKey(sessionId));
@@ -249,7 +257,7 @@ async function countSession(
       await sink(plan.endings.map((ended) => ({ session: counted, ended })));
     }
     try {
-      await transact(planTransaction(sessionId, item, shardId, plan, nowMs));
+      await transact(planTransaction(sessionId, item, shardId, plan, nowMs, offloaded));
       return;
     } catch (error) {
       // A conflict, or the session's count version moved (counted or deleted meanwhile): read and plan again.
@@ -274,6 +282,7 @@ export async function countChangeRecords(
   const bySession = new Map<string, SessionChange[]>();
   const orphans = new Map<string, OrphanCandidate[]>();
   const firstSequence = new Map<string, string>();
+  const offloaded = new Set<string>();
   for (const record of records) {
     const counted = sessionChangeOf(record);
     if (counted === undefined) continue;
@@ -281,6 +290,7 @@ export async function countChangeRecords(
     list.push(counted.change);
     bySession.set(counted.sessionId, list);
     if (!firstSequence.has(counted.sessionId)) firstSequence.set(counted.sessionId, record.sequence);
+    if (record.newImage?.entity === "event" && hasOffloadedFields(record.newImage)) offloaded.add(counted.sessionId);
     if (counted.change.kind === "eventAdded" && record.newImage !== undefined) {
       const candidates = orphans.get(counted.sessionId) ?? [];
       candidates.push({ key: { PK: String(record.keys.PK), SK: String(record.keys.SK) }, image: record.newImage });
@@ -293,7 +303,15 @@ export async function countChangeRecords(
     await Promise.all(
       sessions.slice(start, start + CONCURRENCY).map(async ([sessionId, changes]) => {
         try {
-          await countSession(shardId, sessionId, changes, orphans.get(sessionId) ?? [], sink, nowMs);
+          await countSession(
+            shardId,
+            sessionId,
+            changes,
+            orphans.get(sessionId) ?? [],
+            sink,
+            nowMs,
+            offloaded.has(sessionId),
+          );
         } catch (error) {
           onSessionFailure(sessionId, error);
           failed.push(firstSequence.get(sessionId) as string);

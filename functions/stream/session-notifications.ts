@@ -19,7 +19,7 @@ import type { SessionEnding } from "../store/stream-counting.js";
 /** `source` of every notification. */
 export const NOTIFICATION_SOURCE = "agent-tracking";
 
-/** The EventBridge `detail` of a notification (documented in README "Session notifications"). */
+/** The EventBridge `detail` of a notification (documented in docs/notifications.md). */
 export function notificationDetail({ session, ended }: SessionEnding) {
   return {
     notificationId: `${session.id}:${ended.status}`,

@@ -2,7 +2,8 @@
  * The consumer of the table's change stream: counts events and session
  * starts and ends into session counters, rollups and agent summaries,
  * exactly once (functions/store/stream-counting.ts), and publishes session
- * notifications. On AWS an event source mapping invokes it with a tumbling
+ * notifications; and deletes the offloaded payloads of sessions that DynamoDB
+ * TTL removed (expired-payloads.ts). On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
  * (local/stream-poller.ts) calls this very handler with the same event shape.
  *
@@ -17,6 +18,7 @@ import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observab
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
 import { type ChangeRecord, countChangeRecords } from "../store/stream-counting.js";
+import { deleteExpiredPayloads } from "./expired-payloads.js";
 import { publishSessionEndings } from "./session-notifications.js";
 
 /** A stream event as Lambda delivers it with a tumbling window: the records of one shard, and its id. */
@@ -78,11 +80,28 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
       shardId,
     });
   });
+  const payloadsFailedAt = await deleteExpiredPayloads(event.Records, (location, error) => {
+    failures += 1;
+    logError("stream consumer could not delete an expired session's payloads; they will be delivered again", error, {
+      sessionId: location.sessionId,
+      shardId,
+    });
+  });
   const lag = countingLag(records, Date.now());
   if (lag !== undefined) logger.debug("stream records counted", { shardId, records: records.length, lagMs: lag });
   metrics?.write({}, [
     ...(lag === undefined ? [] : [{ name: METRIC.countingLag, unit: "Milliseconds" as const, value: lag }]),
     { name: METRIC.countingFailures, unit: "Count", value: failures },
   ]);
-  return { state: {}, batchItemFailures: failedAt === undefined ? [] : [{ itemIdentifier: failedAt }] };
+  const firstFailure = earliestInBatch(event.Records, [failedAt, payloadsFailedAt]);
+  return { state: {}, batchItemFailures: firstFailure === undefined ? [] : [{ itemIdentifier: firstFailure }] };
+}
+
+/** Of the given sequence numbers, the one the batch holds first (delivery resumes from it). */
+function earliestInBatch(
+  records: readonly DynamoDBRecord[],
+  sequences: readonly (string | undefined)[],
+): string | undefined {
+  const wanted = new Set(sequences.filter((sequence) => sequence !== undefined));
+  return records.find((record) => wanted.has(record.dynamodb?.SequenceNumber ?? ""))?.dynamodb?.SequenceNumber;
 }

@@ -16,15 +16,17 @@ const ESM_REQUIRE_BANNER =
   'import { createRequire as __atsCreateRequire } from "node:module"; const require = __atsCreateRequire(import.meta.url);';
 
 /**
- * SDK clients a handler imports dynamically on a rare path; not bundled, the
- * Lambda runtime provides them (AWS SDK for JavaScript v3 is part of every
- * Node.js runtime).
+ * SDK clients not bundled, because the Lambda runtime provides them (AWS SDK
+ * for JavaScript v3 is part of every Node.js runtime): those a handler imports
+ * dynamically on a rare path, and the WAF client of the edge-protection
+ * custom resource, which runs only during deployments.
  */
 const LAZY_RUNTIME_MODULES = [
   "@aws-sdk/client-s3",
   "@aws-sdk/client-sqs",
   "@aws-sdk/s3-request-presigner",
   "@aws-sdk/client-cognito-identity-provider",
+  "@aws-sdk/client-wafv2",
 ];
 
 /** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */

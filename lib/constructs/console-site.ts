@@ -92,12 +92,20 @@ export const DISTRIBUTION_REASONS = {
   "AwsSolutions-CFR1":
     "No geo restriction by decision: the console and its API are used by the customer's staff wherever they are, and who may use them is decided by authentication (Cognito sign-in for the console, hashed API keys for the SDK routes), not by country. Operators who must restrict countries can add a geoRestriction to the distribution.",
   "AwsSolutions-CFR2":
-    "No AWS WAF web ACL by decision: a CloudFront web ACL must live in us-east-1 (a second stack) and costs a fixed monthly fee plus per-request charges. The API behind /api/* is already throttled per route at the API Gateway stage and authenticates every non-public request in its function; the console itself is static. Operators who want managed rule groups or rate-based rules can attach a web ACL with webAclId.",
+    "No AWS WAF web ACL in the default deployment, by decision: a web ACL costs a fixed monthly fee plus a charge per request, and every /api/* request would also pay CloudFront's request price. The API behind /api/* is throttled per route at the API Gateway stage and authenticates every non-public request in its function; the console itself is static. Deploying with -c edgeProtection=true adds a web ACL with per-address rate-based rules (kept in us-east-1 by a custom resource) and makes the API reachable only through this distribution; docs/deploy.md gives its costs.",
   "AwsSolutions-CFR3":
     "CloudFront access logging is off by decision: every /api/* request already lands in the HTTP API stage's JSON access log (request id, source IP, route, status, latencies) and in the function logs, and the console's static files are the same for every visitor. Standard logging would need a log bucket with ACLs enabled and store one line per request for nothing the existing logs lack; operators can enable it (or real-time logs) on the distribution when an audit needs it.",
   "AwsSolutions-CFR4":
     "The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the security policy at TLSv1 and the minimum protocol version cannot be raised; only a custom domain with its own ACM certificate allows TLSv1.2_2021. Modern browsers negotiate TLS 1.2 or 1.3 anyway. Operators with a custom domain set domainNames, certificate and minimumProtocolVersion TLS_V1_2_2021.",
 } as const;
+
+/** Edge protection's part in the distribution (lib/constructs/edge-protection.ts). */
+export interface ConsoleSiteEdgeProps {
+  /** ARN of the AWS WAF web ACL (CLOUDFRONT scope) in front of the distribution. */
+  readonly webAclArn: string;
+  /** The header CloudFront adds to every request it forwards to the API, so the API can refuse any other. */
+  readonly originHeader: { readonly name: string; readonly value: string };
+}
 
 /** What the console site needs from the rest of the stack. */
 export interface ConsoleSiteProps {
@@ -113,6 +121,13 @@ export interface ConsoleSiteProps {
    * a `connect-src` (token endpoint) and a `form-action`.
    */
   readonly signInOrigin: string;
+  /**
+   * Edge protection: the distribution is fronted by the web ACL, sends the
+   * origin header to the API, and answers over IPv4 only (AWS WAF counts
+   * requests per address, and a single IPv6 host may hold a whole /64 of
+   * them). Without it: no web ACL, IPv4 and IPv6.
+   */
+  readonly edge?: ConsoleSiteEdgeProps;
 }
 
 /**
@@ -135,6 +150,8 @@ export interface ConsoleSiteProps {
  *   with the query string (AllViewerExceptHostHeader: API Gateway needs its
  *   own host name; with caching disabled this policy forwards
  *   `Authorization` too).
+ * - With edge protection (`edge`), an AWS WAF web ACL in front of both
+ *   behaviours, a secret header on every request to the API, and IPv4 only.
  * - Both behaviours answer with the same security headers: HSTS (2 years,
  *   subdomains), `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
  *   `Referrer-Policy: strict-origin-when-cross-origin` and the CSP of
@@ -194,12 +211,14 @@ export class ConsoleSite extends Construct {
     // https://<id>.execute-api.<region>.<suffix> → <id>.execute-api.<region>.<suffix>
     const apiDomain = Fn.select(2, Fn.split("/", props.apiEndpoint));
 
+    const edge = props.edge;
     this.distribution = new Distribution(this, "Distribution", {
       comment: "Agent Tracking Service: web console and /api/*",
       defaultRootObject: "index.html",
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
-      enableIpv6: true,
+      enableIpv6: edge === undefined,
+      ...(edge === undefined ? {} : { webAclId: edge.webAclArn }),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -214,6 +233,7 @@ export class ConsoleSite extends Construct {
           origin: new HttpOrigin(apiDomain, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+            ...(edge === undefined ? {} : { customHeaders: { [edge.originHeader.name]: edge.originHeader.value } }),
           }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
@@ -225,6 +245,8 @@ export class ConsoleSite extends Construct {
       },
     });
     for (const [ruleId, reason] of Object.entries(DISTRIBUTION_REASONS)) {
+      // With edge protection the distribution has its web ACL: nothing to acknowledge.
+      if (ruleId === "AwsSolutions-CFR2" && edge !== undefined) continue;
       Validations.of(this.distribution).acknowledge({ id: ruleId, reason });
     }
 

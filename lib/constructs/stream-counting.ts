@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
 import { SESSION_PARTITION_PREFIX } from "../../functions/store/keys.js";
+import { TTL_DELETION_IDENTITY } from "../../functions/stream/ttl-deletion.js";
 
 /** Stream records per invocation of the consumer. */
 export const STREAM_BATCH_SIZE = 100;
@@ -123,7 +124,8 @@ export class StreamCounting extends Construct {
         onFailure: new SqsDlq(this.failureQueue),
         // Only what counting counts (functions/store/stream-counting.ts sessionChangeOf), so neither a deletion
         // nor the consumer's own counter updates come back as invocations: a new session or event, an event
-        // replaced, a session's move from active to a final status.
+        // replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
+        // of a session holding offloaded payloads, which go with it (functions/stream/expired-payloads.ts).
         filters: [
           FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { Keys: sessionPartition } }),
           FilterCriteria.filter({
@@ -138,6 +140,20 @@ export class StreamCounting extends Construct {
               NewImage: {
                 entity: { S: FilterRule.isEqual("session") },
                 status: { S: FilterRule.or(...FINAL_STATUSES) },
+              },
+            },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual("REMOVE"),
+            userIdentity: {
+              type: FilterRule.isEqual(TTL_DELETION_IDENTITY.type),
+              principalId: FilterRule.isEqual(TTL_DELETION_IDENTITY.principalId),
+            },
+            dynamodb: {
+              Keys: sessionPartition,
+              OldImage: {
+                entity: { S: FilterRule.isEqual("session") },
+                hasPayloads: { BOOL: FilterRule.isEqual(true) },
               },
             },
           }),

@@ -3,7 +3,7 @@
  * stack's `$DATA_DIR/local.json` (written by `npm start`); and a check that
  * the service answers before anything is recorded.
  */
-import { localJsonPath, readLocalJson, readSettings } from "../../local/settings.js";
+import { localJsonPath, noLocalStackHelp, readLocalJson, readSettings } from "../../local/settings.js";
 
 export interface DemoTarget {
   readonly baseUrl: string;
@@ -34,9 +34,7 @@ export function resolveTarget(env: NodeJS.ProcessEnv = process.env): DemoTarget 
   const local = readLocalJson(settings);
   const baseUrl = envUrl ?? local?.apiUrl;
   const apiKey = envKey ?? local?.apiKey;
-  if (baseUrl === undefined || apiKey === undefined) {
-    throw new DemoSetupError(`No local stack found (${path} is missing or incomplete): ${START_HINT}.`);
-  }
+  if (baseUrl === undefined || apiKey === undefined) throw new DemoSetupError(noLocalStackHelp(settings));
   return {
     baseUrl: baseUrl.replace(/\/+$/, ""),
     apiKey,

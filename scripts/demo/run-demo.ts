@@ -3,12 +3,14 @@
  * (no LLM) record a realistic mix of runs over the last 14 days through the
  * SDK into the running local stack (or ATS_BASE_URL / ATS_API_KEY), then print
  * what was recorded, the client's delivery counters and curl commands to look
- * at it. Exit 0 only when every session and event was delivered.
+ * at it. When `python3` is present, a Python agent (scripts/demo/python_agent.py, written with the Python client)
+ * records three more sessions. Exit 0 only when every session and event was delivered.
  */
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../../local/cli-program.js";
 import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
 import { checkService, DemoSetupError, resolveTarget } from "./connection.js";
+import { pythonDelivered, pythonReport, runPythonAgent, withPythonAgent } from "./python-agent.js";
 import { recordSession } from "./record.js";
 import { deliveryReport, headline, mixReport, whereToLook } from "./report.js";
 import { planDemo } from "./scenario.js";
@@ -79,19 +81,23 @@ async function demo(argv: string[]): Promise<void> {
   const ids: string[] = [];
   for (const session of sessions) ids.push(await recordSession(ats, session));
   const stats = await ats.shutdown({ timeoutMs: 60_000 });
+  // The Python agent records its own runs through the Python client, against the same service.
+  const python = await runPythonAgent(target);
   const elapsedMs = performance.now() - startedMs;
 
   const summary = summarize(sessions);
+  const shown = withPythonAgent(summary, python);
   const delivered =
+    pythonDelivered(python) &&
     stats.eventsFailed === 0 &&
     stats.eventsDropped === 0 &&
     stats.sessionsFailed === 0 &&
     stats.eventsDelivered === summary.events &&
     stats.sessionsEnded === summary.sessions;
 
-  console.log(headline(summary, target, elapsedMs));
+  console.log(headline(shown, target, elapsedMs));
   if (!options.quiet) {
-    console.log([...mixReport(summary, options.seed), "", ...deliveryReport(stats)].join("\n"));
+    console.log([...mixReport(shown, options.seed), "", ...deliveryReport(stats), pythonReport(python)].join("\n"));
     if (delivered) console.log(["", ...whereToLook(sessions, ids, target, nowMs)].join("\n"));
   }
   if (!delivered) {
@@ -101,6 +107,12 @@ async function demo(argv: string[]): Promise<void> {
         `${summary.sessions - stats.sessionsEnded} of ${summary.sessions} sessions not ended (${stats.sessionsFailed} failed to start)`,
       ...errors.slice(0, ERRORS_SHOWN).map((error) => `  ${error.code}: ${error.message}`),
     ];
+    if (python.kind === "recorded" && !pythonDelivered(python)) {
+      lines.push(
+        `The Python agent did not deliver everything: ${pythonReport(python).trim()}`,
+        ...python.result.errors.map((error) => `  ${error}`),
+      );
+    }
     if (errors.length > ERRORS_SHOWN) lines.push(`  … and ${errors.length - ERRORS_SHOWN} more`);
     console.error(lines.join("\n"));
     process.exitCode = 1;

@@ -37,6 +37,8 @@ import {
   deploymentFindings,
 } from "../../lib/constructs/console-deployment.js";
 import { DISTRIBUTION_REASONS } from "../../lib/constructs/console-site.js";
+import { edgeLimitOf } from "../../lib/constructs/edge-rate-rules.js";
+import { DEFAULT_EDGE_LIMITS } from "../../lib/constructs/edge-settings.js";
 import {
   LATENCY_P99_THRESHOLD_MS,
   MAX_METRICS_PER_ALARM,
@@ -1050,7 +1052,7 @@ describe("Table stream consumer", () => {
     expect(streamMapping()?.Properties).not.toHaveProperty("MaximumBatchingWindowInSeconds");
   });
 
-  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status (no deletion, no counter update of its own)", () => {
+  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
     // Act
     const criteria = streamMapping()?.Properties.FilterCriteria as
       | { readonly Filters: readonly { readonly Pattern: string }[] }
@@ -1070,6 +1072,11 @@ describe("Table stream consumer", () => {
           OldImage: { status: { S: ["active"] } },
           NewImage: { entity: { S: ["session"] }, status: { S: ["completed", "failed"] } },
         },
+      },
+      {
+        eventName: ["REMOVE"],
+        userIdentity: { type: ["Service"], principalId: ["dynamodb.amazonaws.com"] },
+        dynamodb: { Keys: sessionPartition, OldImage: { entity: { S: ["session"] }, hasPayloads: { BOOL: [true] } } },
       },
     ]);
     expect(PARTITIONS.session).toBe("SESSION#*");
@@ -1847,7 +1854,7 @@ describe("User directory access", () => {
       }
     }
     expect(routes.filter((route: RouteDefinition) => route.createsUsers === true).map((route) => route.id)).toEqual([
-      "AddMember",
+      "CreateInvitation",
     ]);
   });
 });
@@ -1954,6 +1961,33 @@ describe("Cursor-signing secret", () => {
   });
 });
 
+describe("Edge protection off (the default deployment)", () => {
+  it("creates no web ACL, origin secret or authorizer", () => {
+    template.resourceCountIs("Custom::EdgeWebAcl", 0);
+    template.resourceCountIs("Custom::OriginSecret", 0);
+    template.resourceCountIs("AWS::ApiGatewayV2::Authorizer", 0);
+    expect(stack.edge).toBeUndefined();
+  });
+
+  it("leaves every route to authenticate in its function, with no API Gateway authorizer", () => {
+    for (const route of Object.values(template.findResources("AWS::ApiGatewayV2::Route"))) {
+      expect(route.Properties.AuthorizationType ?? "NONE").toBe("NONE");
+    }
+  });
+
+  it("serves the distribution without a web ACL or origin header, over IPv4 and IPv6, the API at its own URL", () => {
+    const [distribution] = Object.values(template.findResources("AWS::CloudFront::Distribution"));
+    const config = distribution?.Properties.DistributionConfig;
+
+    expect(config).not.toHaveProperty("WebACLId");
+    expect(config.IPV6Enabled).toBe(true);
+    for (const origin of config.Origins) expect(origin).not.toHaveProperty("OriginCustomHeaders");
+    template.hasOutput("ApiUrl", {
+      Value: { "Fn::Join": ["", Match.arrayWith([{ Ref: logicalIdOf(stack.api, CfnApi) }, ".execute-api."])] },
+    });
+  });
+});
+
 describe("Per-route throttles", () => {
   it("sets every route's own throttle from the route table as the stage's route settings", () => {
     // Act
@@ -1979,6 +2013,40 @@ describe("Per-route throttles", () => {
 
     // Assess
     for (const routeId of routeIds) expect(stage?.DependsOn).toContain(routeId);
+  });
+
+  /** API Gateway's default regional quota, shared by every API of the account (steady requests per second). */
+  const ACCOUNT_REGIONAL_QUOTA_RPS = 10_000;
+  /**
+   * How many client addresses, each at its default per-address limit of edge protection, it takes to fill a
+   * route's bucket: requests that fail authentication must not spend the budget of those that pass, so no
+   * single source (nor a handful) may empty a bucket the console and every organisation share.
+   */
+  const MIN_SOURCES_TO_FILL = { management: 50, read: 25, all: 5 } as const;
+
+  /** The stage's route settings in the template. */
+  function routeSettings() {
+    const [stage] = Object.values(resourcesOf<StageResource>("AWS::ApiGatewayV2::Stage"));
+    return stage?.Properties.RouteSettings ?? {};
+  }
+
+  for (const route of routes) {
+    const kind = edgeLimitOf(route.throttle) ?? "all";
+    const perAddressRps = DEFAULT_EDGE_LIMITS[kind] / 60;
+    const minimum = MIN_SOURCES_TO_FILL[kind] * perAddressRps;
+    it(`sizes ${route.method} ${route.path}'s bucket so that ${MIN_SOURCES_TO_FILL[kind]} addresses at the ${kind} limit (${perAddressRps} rps each) are needed to fill it (≥ ${minimum} rps)`, () => {
+      const setting = routeSettings()[`${route.method} ${route.path}`];
+
+      expect(setting?.ThrottlingRateLimit).toBeGreaterThanOrEqual(minimum);
+      expect(setting?.ThrottlingBurstLimit).toBeGreaterThanOrEqual(2 * (setting?.ThrottlingRateLimit ?? 0));
+    });
+  }
+
+  it("keeps the routes' buckets together under the account's regional quota, so a flood on every route at once leaves the account's other APIs theirs", () => {
+    const total = Object.values(routeSettings()).reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0);
+
+    expect(Object.keys(routeSettings())).toHaveLength(routes.length);
+    expect(total).toBeLessThanOrEqual(ACCOUNT_REGIONAL_QUOTA_RPS);
   });
 
   it("throttles ingestion highest and key management, erasure and the public document lowest", () => {

@@ -2,7 +2,8 @@
  * The console in a real browser (Debian's Chromium) against a real `npm start`:
  * sign in as dev@localhost; a team's whole journey (a key created and copied,
  * used by the SDK over HTTP, the session found, its timeline, the agent's
- * charts, a member added, the key revoked); every page free of serious or
+ * charts, a member invited, the key revoked); an invited person signing in,
+ * accepting and landing in the organisation; every page free of serious or
  * critical accessibility violations and of page errors (a CSP violation is
  * one), photographed light and dark, desktop and phone.
  */
@@ -54,7 +55,7 @@ async function readAsDev(stack: Stack, path: string): Promise<Record<string, unk
 }
 
 describe("the console", () => {
-  it("offers dev@localhost on the sign-in page, signs in and lands on Sessions; the navigation reaches every page", async () => {
+  it("offers dev@localhost on the sign-in page, signs in and lands on the overview; the navigation reaches every page; a reload or a deep link keeps the session; /favicon.ico is served", async () => {
     const { browser, stack } = ready();
     const { context, page, problems } = await newPage(browser);
     try {
@@ -63,13 +64,29 @@ describe("the console", () => {
       const signInViolations = await seriousViolations(page);
 
       await signIn(page);
-      await heading(page, "Sessions").waitFor();
+      await heading(page, "Overview").waitFor();
+      const landedOn = new URL(page.url()).pathname;
       const navigation = page.getByRole("navigation", { name: "Main" });
       const links = await navigation.getByRole("link").allTextContents();
       for (const name of PAGES) await navigateTo(page, name);
 
+      // A reload, and a deep link typed into the same tab, keep the session.
+      await navigateTo(page, "Agents");
+      await page.reload();
+      await heading(page, "Agents").waitFor();
+      const afterReload = new URL(page.url()).pathname;
+      await page.goto(`${stack.url}/settings/members?env=test`);
+      await heading(page, "Members").waitFor();
+      const signInShown = await heading(page, "Sign in to Agent Tracking").count();
+      const favicon = await fetch(`${stack.url}/favicon.ico`);
+
+      expect(landedOn).toBe("/");
       expect(new URL(page.url()).origin).toBe(stack.url);
-      expect(links).toEqual(expect.arrayContaining([...PAGES]));
+      expect(links).toEqual([...PAGES]);
+      expect(afterReload).toBe("/agents");
+      expect(signInShown).toBe(0);
+      expect(favicon.status).toBe(200);
+      expect(favicon.headers.get("content-type")).toBe("image/x-icon");
       expect(signInViolations, describeViolations(signInViolations)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
@@ -77,7 +94,7 @@ describe("the console", () => {
     }
   }, 120_000);
 
-  it("a team's journey: create and copy a key, record with the SDK, find the session, read its timeline and the agent's charts, add a member, revoke the key", async () => {
+  it("a team's journey: create and copy a key, record with the SDK, find the session, read its timeline and the agent's charts, invite a member, revoke the key", async () => {
     const { browser, stack } = ready();
     const suffix = randomUUID().slice(0, 8);
     const keyName = `journey key ${suffix}`;
@@ -100,6 +117,8 @@ describe("the console", () => {
       rememberSecretsIn(shown);
       await created.getByRole("button", { name: "Copy key" }).click();
       await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+      // The key once, and how to use it (a throwaway stack's key, revoked below): for docs/console.md.
+      await page.screenshot({ path: artifactPath("key-created", "light", "desktop") });
       const copied = String(await page.evaluate("navigator.clipboard.readText()"));
       await created.getByRole("button", { name: "Done" }).click();
       await page.getByRole("rowheader", { name: keyName }).waitFor();
@@ -116,7 +135,12 @@ describe("the console", () => {
       });
       run.stateChange({ from: "investigating", to: "refunding" });
       run.error({ message: "Payment gateway timed out", toolName: "issue_refund" });
-      run.toolCall({ toolName: "issue_refund", toolInput: { orderId: "A-1" }, estimatedCost: 0.01 });
+      run.toolCall({
+        toolName: "issue_refund",
+        toolInput: { orderId: "A-1" },
+        toolOutput: { refunded: true, durationMs: 1250 },
+        estimatedCost: 0.01,
+      });
       await run.end({ status: "completed" });
       const stats = await ats.shutdown({ timeoutMs: 30_000 });
 
@@ -136,7 +160,7 @@ describe("the console", () => {
       const sessionRows = await page.getByRole("table").getByRole("rowheader").allTextContents();
       const filteredUrl = new URL(page.url());
 
-      // Its timeline: every event.
+      // Its timeline: every event, as a card and as a row of the waterfall with its duration.
       await page.getByRole("link", { name: sessionName }).click();
       await heading(page, sessionName).waitFor();
       const timeline = page.getByRole("list", { name: "Event timeline" });
@@ -144,11 +168,13 @@ describe("the console", () => {
       const events = await Promise.all(
         (await timeline.getByRole("article").all()).map((article) => article.getAttribute("aria-label")),
       );
+      const waterfall = await page.getByRole("list", { name: "Run waterfall" }).getByRole("link").allTextContents();
 
-      // The agent's charts. The console keeps lists for 30 s, and the agents list was read before the SDK
-      // recorded: open the console afresh, as a person coming back to it does.
-      await openSignedIn(page, stack, "/agents", "Agents");
-      await page.getByRole("link", { name: agentName }).click();
+      // The agent's charts. The console keeps lists for a while, and the agents list was read before the SDK
+      // recorded: reload the console, as a person coming back to it does (the tab stays signed in).
+      await page.goto(`${stack.url}/agents`);
+      await heading(page, "Agents").waitFor();
+      await page.getByRole("link", { name: agentName, exact: true }).click();
       await heading(page, agentName).waitFor();
       const drawn: Record<string, number> = {};
       for (const title of CHARTS) {
@@ -157,15 +183,19 @@ describe("the console", () => {
         drawn[title] = await chart.locator("svg").count();
       }
 
-      // Add a member and see them listed.
+      // Invite a member and see the invitation pending (they join once they accept: the next test).
       await navigateTo(page, "Members");
-      const addMember = page.getByRole("form", { name: "Add a member" });
-      await addMember.getByLabel("Email").fill(newMember);
-      await addMember.getByLabel("Role").selectOption("member");
-      await addMember.getByRole("button", { name: "Add member" }).click();
-      await addMember.getByRole("status").filter({ hasText: "Member added." }).waitFor();
-      await page.getByRole("rowheader", { name: newMember }).waitFor();
-      const memberRole = await page.getByRole("combobox", { name: `Role of ${newMember}` }).inputValue();
+      const inviteForm = page.getByRole("form", { name: "Invite a member" });
+      await inviteForm.getByLabel("Email").fill(newMember);
+      await inviteForm.getByLabel("Role").selectOption("member");
+      await inviteForm.getByRole("button", { name: "Invite" }).click();
+      await inviteForm
+        .getByRole("status")
+        .filter({ hasText: `Invitation sent to ${newMember}` })
+        .waitFor();
+      const pending = page.getByRole("table", { name: "Pending invitations to dev" });
+      const invitedRow = pending.getByRole("row").filter({ has: page.getByRole("rowheader", { name: newMember }) });
+      const memberRole = await invitedRow.getByRole("cell").first().textContent();
 
       // Revoke the key: the next API call with it is refused (within the key cache's lifetime).
       await navigateTo(page, "API keys");
@@ -191,17 +221,24 @@ describe("the console", () => {
       expect(filteredUrl.searchParams.get("agentName")).toBe(agentName);
       expect(sessionRows).toEqual([sessionName]);
       // Events recorded within the same millisecond have no order of their own: compare them as a set.
-      expect([...events].sort()).toEqual(
-        [
-          "Tool call: lookup_order",
-          "Decision",
-          "State change",
-          "Error: issue_refund",
-          "Tool call: issue_refund",
-        ].sort(),
-      );
+      const recorded = [
+        "Tool call: lookup_order",
+        "Decision",
+        "State change: investigating → refunding",
+        "Error: issue_refund",
+        "Tool call: issue_refund",
+      ];
+      expect([...events].sort()).toEqual([...recorded].sort());
+      // Every event is a row of the waterfall, with its duration (a recorded one, or none: a moment).
+      expect(waterfall).toHaveLength(recorded.length);
+      for (const title of recorded) {
+        const row = waterfall.find((text) => text.includes(`${title}, at +`));
+        expect(row, title).toBeDefined();
+        expect(row, title).toMatch(title === "Tool call: issue_refund" ? /, 1\.3 s$/ : /, —a moment$/);
+      }
       for (const title of CHARTS) expect(drawn[title], title).toBeGreaterThan(0);
       expect(memberRole).toBe("member");
+      expect(await page.getByRole("table", { name: "Members of dev" }).getByText(newMember).count()).toBe(0);
       await expect.poll(afterRevocation, { timeout: 20_000, interval: 500 }).toBe(401);
       expect(problems).toEqual([]);
     } catch (error) {
@@ -209,6 +246,191 @@ describe("the console", () => {
       throw error;
     } finally {
       await context.close();
+    }
+  }, 180_000);
+
+  it("the overview's figures equal the API's; a drill-down from a failure reason lands on exactly those sessions", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const agentName = `drill-agent-${suffix}`;
+    const reason = `Card declined ${suffix}`;
+    // Prepare: four runs of one agent, two failing for the same reason, one for another, one fine.
+    const ats = new AgentTracker({ apiKey: stack.local.apiKey, baseUrl: stack.url });
+    const outcomes = [reason, "Out of stock", reason, null] as const;
+    const ids: { id: string; reason: string | null }[] = [];
+    for (const [index, failure] of outcomes.entries()) {
+      const run = await ats.startSession({ name: `Checkout ${index} ${suffix}`, agentName, userId: `buyer-${index}` });
+      run.toolCall({ toolName: "charge_card", toolInput: { index }, toolOutput: { durationMs: 80 } });
+      await run.end(
+        failure === null ? { status: "completed", success: true } : { status: "failed", failureReason: failure },
+      );
+      ids.push({ id: run.id, reason: failure });
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.parse(today) - 29 * 86_400_000).toISOString().slice(0, 10);
+    // The rollups are counted from the table's stream, a moment after the writes.
+    const overview = async () => readAsDev(stack, `/api/sdk/agents?from=${from}&to=${today}`);
+    await expect
+      .poll(
+        async () =>
+          ((await overview()).items as { agentName: string; totals?: { failed: number } }[]).find(
+            (agent) => agent.agentName === agentName,
+          )?.totals?.failed,
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(3);
+    // The organisation's totals also count the sessions earlier tests (and the demo) recorded, which the stack may
+    // still be counting: compare the page with totals that held still across two reads (a page read between two
+    // moving reads could show either).
+    type Totals = { totals: { sessions: number; failed: number; successRate: number | null } };
+    let api = (await overview()) as Totals;
+    await expect
+      .poll(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          const again = (await overview()) as Totals;
+          const settled = JSON.stringify(again.totals) === JSON.stringify(api.totals);
+          api = again;
+          return settled;
+        },
+        { timeout: 60_000, interval: 0 },
+      )
+      .toBe(true);
+    const { context, page, problems } = await newPage(browser);
+    try {
+      // Act: the overview's tiles
+      await openSignedIn(page, stack, "/", "Overview");
+      const tile = (label: string) =>
+        page
+          .getByLabel("Totals of the period")
+          .getByRole("link", { name: new RegExp(`^${label}:`) })
+          .textContent();
+      const shown = {
+        sessions: await tile("Sessions"),
+        failed: await tile("Failed"),
+        rate: await tile("Success rate"),
+      };
+
+      // Act: the agent's top failure reason → its sessions
+      await page.goto(`${stack.url}/agents/${encodeURIComponent(agentName)}`);
+      await heading(page, agentName).waitFor();
+      await page.getByRole("table", { name: "Top failure reasons" }).getByRole("link", { name: reason }).click();
+      await heading(page, "Sessions").waitFor();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /^2 sessions shown$/ })
+        .waitFor();
+      const listed = await page
+        .getByRole("table", { name: /^Sessions/ })
+        .getByRole("rowheader")
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => (link as { href: string }).href.split("/").at(-1)));
+      const chip = await page.getByRole("list", { name: "Also filtered by" }).textContent();
+
+      // Assess
+      expect(shown).toEqual({
+        sessions: String(api.totals.sessions),
+        failed: String(api.totals.failed),
+        rate: api.totals.successRate === null ? "—" : `${Math.round(api.totals.successRate * 1000) / 10}%`,
+      });
+      expect([...listed].sort()).toEqual(
+        ids
+          .filter((run) => run.reason === reason)
+          .map((run) => run.id)
+          .sort(),
+      );
+      expect(chip).toContain(`Failure reason: ${reason}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("opens a field over 1 MiB through the API on its own origin: no CSP violation, the whole field shown (issue 21)", async () => {
+    const { browser, stack } = ready();
+    const headers = { authorization: `Bearer ${stack.local.apiKey}`, "content-type": "application/json" };
+    const name = `Large export ${randomUUID().slice(0, 8)}`;
+    const created = await fetch(`${stack.url}/api/sdk/sessions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name, agentName: "exporter", userId: "customer-large" }),
+    });
+    const { id: sessionId } = (await created.json()) as { id: string };
+    const rows = Array.from({ length: 12_000 }, (_, index) => ({ row: index, text: "x".repeat(90) }));
+    const recorded = await fetch(`${stack.url}/api/sdk/events`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ sessionId, eventType: "tool_call", toolName: "export_rows", toolOutput: { rows } }),
+    });
+    const { context, page, problems } = await newPage(browser);
+    try {
+      await openSignedIn(page, stack, `/sessions/${sessionId}`, name);
+      await page.getByRole("button", { name: "Show input and output" }).click();
+      await page.getByRole("button", { name: /^Load output \(1\.\d MiB\)$/ }).click();
+      await page.getByText('"row"').first().waitFor();
+      const shown = await page.getByText(/"row"/).count();
+
+      expect(recorded.status).toBe(201);
+      expect(shown).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("an invited person: the owner invites, they sign in, see the invitation (and nothing of the organisation), accept and land in it", async () => {
+    const { browser, stack } = ready();
+    const invitee = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+    const owner = await newPage(browser);
+    const guest = await newPage(browser);
+    try {
+      // The owner invites them as an admin.
+      await owner.page.goto(stack.url);
+      await signIn(owner.page);
+      await navigateTo(owner.page, "Members");
+      const inviteForm = owner.page.getByRole("form", { name: "Invite a member" });
+      await inviteForm.getByLabel("Email").fill(invitee);
+      await inviteForm.getByLabel("Role").selectOption("admin");
+      await inviteForm.getByRole("button", { name: "Invite" }).click();
+      await inviteForm
+        .getByRole("status")
+        .filter({ hasText: `Invitation sent to ${invitee}` })
+        .waitFor();
+
+      // They sign in (the invitation made them a local user): no organisation yet, the invitation apart.
+      await guest.page.goto(stack.url);
+      await signIn(guest.page, invitee);
+      await heading(guest.page, "No organisation").waitFor();
+      const prompt = guest.page.getByRole("complementary", { name: "Your invitations" });
+      const promptText = await prompt.textContent();
+      const promptViolations = await seriousViolations(guest.page);
+      const navigationBefore = await guest.page.getByRole("navigation", { name: "Main" }).count();
+
+      // They accept, and land in the organisation, with the role they were invited with.
+      await prompt.getByRole("button", { name: "Accept the invitation to dev" }).click();
+      await heading(guest.page, "Overview").waitFor();
+      const organisation = await guest.page.getByText("dev (admin)").first().textContent();
+      await navigateTo(guest.page, "Members");
+      const members = guest.page.getByRole("table", { name: "Members of dev" });
+      await members.getByRole("rowheader", { name: new RegExp(`^${invitee}`) }).waitFor();
+
+      expect(promptText).toContain("dev invites you as admin");
+      expect(promptText).toContain("dev@localhost");
+      expect(navigationBefore).toBe(0);
+      expect(promptViolations, describeViolations(promptViolations)).toEqual([]);
+      expect(organisation).toContain("dev (admin)");
+      expect(await guest.page.getByRole("complementary", { name: "Your invitations" }).count()).toBe(0);
+      expect(owner.problems).toEqual([]);
+      expect(guest.problems).toEqual([]);
+    } catch (error) {
+      await guest.page.screenshot({
+        path: artifactPath("invitation", "light", "desktop").replace(/\.png$/, "-failed.png"),
+      });
+      throw error;
+    } finally {
+      await owner.context.close();
+      await guest.context.close();
     }
   }, 180_000);
 
@@ -226,18 +448,50 @@ describe("the console", () => {
         found.push(`${name} (${variant.colorScheme}, ${variant.device}):\n${describeViolations(violations)}`);
       }
     };
+    // The failed session with the most events: a run worth a picture.
+    const failed = (
+      (await readAsDev(stack, "/api/sdk/sessions?status=failed&limit=50")).items as {
+        id: string;
+        name: string;
+        eventCount: number;
+      }[]
+    ).sort((a, b) => b.eventCount - a.eventCount)[0];
+    if (failed === undefined) throw new Error("no failed session recorded");
     const pages: readonly { name: string; path: string; title: string; ready?: (page: Page) => Promise<void> }[] = [
+      {
+        name: "overview",
+        path: "/?days=14",
+        title: "Overview",
+        ready: (page) => page.getByRole("table", { name: "Latest failed sessions" }).waitFor(),
+      },
+      {
+        name: "overview-empty",
+        path: "/?env=test",
+        title: "Overview",
+        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
+      },
       { name: "sessions", path: "/sessions", title: "Sessions" },
+      {
+        name: "session-failed",
+        path: `/sessions/${encodeURIComponent(failed.id)}`,
+        title: failed.name,
+        ready: (page) => page.getByRole("list", { name: "Run waterfall" }).waitFor(),
+      },
       {
         name: "session-timeline",
         path: `/sessions/${encodeURIComponent(session.id)}`,
         title: session.name,
         ready: (page) => page.getByRole("list", { name: "Event timeline" }).waitFor(),
       },
-      { name: "agents", path: "/agents", title: "Agents" },
+      {
+        name: "agents",
+        path: "/agents",
+        title: "Agents",
+        ready: (page) => page.getByRole("table", { name: /^Agents/ }).waitFor(),
+      },
       {
         name: "agent-stats",
-        path: `/agents/${encodeURIComponent(agent.agentName)}?days=14`,
+        path: `/agents/${encodeURIComponent(agent.agentName)}`,
         title: agent.agentName,
         ready: (page) => page.getByRole("figure").first().locator("svg").first().waitFor(),
       },

@@ -21,7 +21,7 @@ import { type RouteDefinition, routes } from "../../functions/routes.js";
 // ---------------------------------------------------------------------------
 
 /** A value resolved by the test file: ids of its world (sessions, keys, jobs). */
-export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId";
+export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId" | "eventId";
 
 export type JsonNode =
   | { readonly kind: "null" }
@@ -509,6 +509,55 @@ const createKeyBody: fc.Arbitrary<ObjectNode> = fc
       ...(scopes === undefined ? [] : [["scopes", { kind: "array", items: scopes.map(str) }] as const]),
     ]),
   );
+
+/**
+ * Email addresses an owner might invite (issue 21): fresh valid ones (a person new to the directory, so the
+ * invitation is created until the organisation's daily limit answers 429), prototype names, and the
+ * look-alikes issue 21 names (item 9), which must be a 400 storing nothing: NUL and other control
+ * characters, full-width letters and signs, letters of other scripts, invisible and direction marks.
+ */
+export const EMAIL_LOOK_ALIKES = [
+  "grace\u0000@example.com",
+  "grace@example.com\u0000",
+  "grace@example.com\nBcc: victim@example.com",
+  "grace\u0085@example.com",
+  "\uff47\uff52\uff41\uff43\uff45@example.com",
+  "grace\uff20example.com",
+  "grace@\uff45xample.com",
+  "\uff27RACE@EXAMPLE.COM",
+  "gr\u0430ce@example.com",
+  "grace@ex\u03bfmple.com",
+  "gra\u200bce@example.com",
+  "grace\u202e@example.com",
+  "jos\u00e9@example.com",
+  "grace@b\u00fccher.example",
+  " grace@example.com",
+  "grace@localhost",
+  "grace..hopper@example.com",
+] as const;
+
+const invitationEmail: fc.Arbitrary<string> = fc.oneof(
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("fuzz-invitee", "Fuzz.Invitee", "o'brien+fuzz", ...PROTOTYPE_NAMES), fc.nat(1_000_000_000))
+      .map(([local, n]) => `${local}-${n}@example.com`),
+    weight: 3,
+  },
+  { arbitrary: fc.constantFrom(...EMAIL_LOOK_ALIKES), weight: 2 },
+);
+
+const invitationBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(invitationEmail, fc.constantFrom("member", "admin", "owner"))
+  .map(([email, role]) =>
+    obj([
+      ["email", str(email)],
+      ["role", str(role)],
+    ]),
+  );
+
+const memberRoleBody: fc.Arbitrary<ObjectNode> = fc
+  .constantFrom("member", "admin", "owner")
+  .map((role) => obj([["role", str(role)]]));
 
 const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
   .option(fc.nat(604_800), { nil: undefined })
@@ -1617,6 +1666,8 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateEventBatch: { body: batchBody, fields: ["events"] },
   CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
+  CreateInvitation: { body: invitationBody, fields: ["email", "role"] },
+  UpdateMember: { body: memberRoleBody, fields: ["role"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
   ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
@@ -2046,7 +2097,7 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
     { arbitrary: fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: reference, pick })), weight: 2 },
     {
       arbitrary: fc
-        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId")
+        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId", "eventId")
         .chain((other) => fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: other, pick }))),
       weight: 1,
     },
@@ -2057,6 +2108,7 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
 /** The world reference that fits each path parameter of a route. */
 export function referenceFor(route: RouteDefinition, parameter: string): Reference {
   if (parameter === "jobId") return "jobId";
+  if (parameter === "eventId") return "eventId";
   if (parameter === "id") return route.path.startsWith("/api/keys") ? "keyId" : "session";
   return "session"; // agentName / userId: any text works; a session id is as good as any
 }
@@ -2077,6 +2129,16 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
     else if (name === "userId")
       parameters[name] = fc
         .constantFrom("fuzz-user", "nobody-here", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "field")
+      // The event field route (issue 21): its three fields, and names an object lookup would find.
+      parameters[name] = fc
+        .constantFrom("toolInput", "toolOutput", "reasoning", "toolOutputJson", "toolInputJsonRef", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "orgId")
+      // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.
+      parameters[name] = fc
+        .constantFrom("acme", "fuzz-org-none", "ORG#x#ENV#live", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else
       parameters[name] = fc
@@ -2314,6 +2376,13 @@ export const extraHeaders: fc.Arbitrary<(readonly [string, string])[]> = fc.arra
           "dev",
           "PATCH",
           "*/*",
+          "identity",
+          "gzip;q=0",
+          "*;q=0",
+          "gzip, deflate, br",
+          "br",
+          "null",
+          "http://[::1].evil.example",
           "\u00ff",
           "a".repeat(2_000),
         ),

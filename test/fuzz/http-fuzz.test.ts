@@ -71,7 +71,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
@@ -180,6 +180,8 @@ interface World {
   /** Keys of the fuzz organisation that may be rotated or revoked (never a key the requests use). */
   readonly keyIds: string[];
   readonly jobIds: string[];
+  /** Events of the fuzz sessions: small, with a field offloaded to S3, with a reasoning. */
+  readonly eventIds: readonly string[];
   /** The tenant (`ORG#<org>#ENV#<environment>`) of each API key, for where an accepted OTLP export may write. */
   readonly tenants: Readonly<Partial<Record<CredentialName, string>>>;
 }
@@ -219,11 +221,28 @@ beforeAll(async () => {
     await call(api, "PATCH", `/api/sdk/sessions/${id}`, { key: main.key, body: { status } });
     sessions.push(id);
   }
+  const eventIds: string[] = [];
   for (const sessionId of sessions.slice(0, 2)) {
-    await call(api, "POST", "/api/sdk/events", {
+    const recorded = await call(api, "POST", "/api/sdk/events", {
       key: main.key,
       body: { sessionId, eventType: "tool_call", toolName: "search", confidence: 0.5 },
     });
+    eventIds.push(String(recorded.body.id));
+  }
+  for (const body of [
+    {
+      eventType: "tool_call",
+      toolName: "export",
+      toolInput: { __proto__: 1 },
+      toolOutput: { page: "p".repeat(40_000) },
+    },
+    { eventType: "llm_decision", reasoning: 'constructor\n"quoted"' },
+  ]) {
+    const recorded = await call(api, "POST", "/api/sdk/events", {
+      key: main.key,
+      body: { sessionId: sessions[0], ...body },
+    });
+    eventIds.push(String(recorded.body.id));
   }
   const keyIds: string[] = [];
   for (let index = 0; index < 4; index++) keyIds.push((await createTestKey({ orgId })).keyId);
@@ -245,6 +264,7 @@ beforeAll(async () => {
     otherEnvSessions: [await createTestSession(api, otherEnv.key)],
     keyIds,
     jobIds: [String(job.body.jobId)],
+    eventIds,
     tenants: {
       apiKey: `ORG#${orgId}#ENV#live`,
       readOnlyKey: `ORG#${orgId}#ENV#live`,
@@ -332,6 +352,8 @@ function resolveReference(reference: Reference, index: number): string {
       return pick(world.keyIds, index);
     case "jobId":
       return pick(world.jobIds, index);
+    case "eventId":
+      return pick(world.eventIds, index);
   }
 }
 
@@ -507,7 +529,17 @@ function send(request: FuzzRequest, trace: string): Promise<Sent> {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
+        // The field route answers gzip when asked (Accept-Encoding among the extra headers).
+        let bytes = Buffer.concat(chunks);
+        if (response.headers["content-encoding"] === "gzip") {
+          try {
+            bytes = gunzipSync(bytes);
+          } catch (error) {
+            done({ status: response.statusCode ?? 0, headers: response.headers, text: "", error: `gzip: ${error}` });
+            return;
+          }
+        }
+        const text = bytes.toString("utf8");
         rememberSecretsIn(text);
         done({ status: response.statusCode ?? 0, headers: response.headers, text });
       });
@@ -770,7 +802,10 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
     /^application\/x-protobuf/.test(String(sent.headers["content-type"]));
   if (binaryAnswer && !OTLP_PROTOBUF.test(request.contentType?.trim() ?? ""))
     problems.push(`a protobuf answer to a request of content type ${String(request.contentType)}`);
-  if (sent.text.length > 0 && !binaryAnswer) {
+  // An event field's 200 is the field itself: JSON for the tool objects, plain text for the reasoning.
+  const fieldAnswer = request.routeId === "GetEventField" && sent.status === 200;
+  if (fieldAnswer) problems.push(...fieldAnswerProblems(request, sent));
+  if (sent.text.length > 0 && !binaryAnswer && !fieldAnswer) {
     try {
       parsed = JSON.parse(sent.text);
     } catch {
@@ -816,6 +851,24 @@ const OTLP_ROUTES = new Map([
   ["ExportTraces", "rejectedSpans"],
   ["ExportLogs", "rejectedLogRecords"],
 ]);
+
+/** A 200 of the field route: the field as its media type says, never cached, gzip only when accepted. */
+function fieldAnswerProblems(request: FuzzRequest, sent: Sent): string[] {
+  const problems: string[] = [];
+  const type = String(sent.headers["content-type"]);
+  if (sent.error !== undefined) problems.push(`field: ${sent.error}`);
+  if (sent.headers["cache-control"] !== "no-store") problems.push("field: not Cache-Control: no-store");
+  if (/^application\/json/.test(type)) {
+    try {
+      JSON.parse(sent.text);
+    } catch {
+      problems.push("field: application/json that is not JSON");
+    }
+  } else if (!/^text\/plain/.test(type)) problems.push(`field: content-type ${type}`);
+  const accepted = request.headers.some(([name, value]) => name === "accept-encoding" && /gzip|\*/.test(value));
+  if (sent.headers["content-encoding"] === "gzip" && !accepted) problems.push("field: gzip that was not accepted");
+  return problems;
+}
 
 /** A 200 of an OTLP JSON export: an Export…ServiceResponse, `{}` or `{ partialSuccess }`. */
 function exportResponseProblems(parsed: unknown, countField: string): string[] {

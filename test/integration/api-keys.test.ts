@@ -31,6 +31,8 @@ describe("POST /api/keys", () => {
     const response = await call(api, "POST", "/api/keys", { key: owner.token, body: { name: "production agents" } });
 
     expect(response.status).toBe(201);
+    // The key is shown once: no cache may keep the answer (issue 21).
+    expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.body).toEqual({
       id: expect.stringMatching(/^key_[0-9A-HJKMNP-TV-Z]{26}$/),
       name: "production agents",
@@ -79,7 +81,7 @@ describe("POST /api/keys", () => {
     expect(response.status).toBe(403);
     expect(response.body).toEqual({
       error: "Forbidden",
-      message: `Your role in organisation ${owner.orgId} is member; this action needs admin or owner`,
+      message: `Your role in organisation ${owner.orgId} is member; this action needs admin or above`,
     });
     expect(await itemsOfOrganisation(owner.orgId)).toEqual(before);
   });
@@ -111,6 +113,8 @@ describe("GET /api/keys", () => {
         lastUsedAt: null,
         expiresAt: null,
         revokedAt: null,
+        rotatedFrom: null,
+        rotatedTo: null,
         status: "active",
       },
     ]);
@@ -137,6 +141,7 @@ describe("POST /api/keys/:id/rotate", () => {
     const response = await call(api, "POST", `/api/keys/${old.id}/rotate`, { key: user.token });
 
     expect(response.status).toBe(201);
+    expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.body).toMatchObject({ name: "rotating", scopes: ["sessions:write"], environment: "live" });
     expect(response.body.id).not.toBe(old.id);
     const expiresAt = Date.parse(String((response.body.rotatedFrom as { expiresAt: string }).expiresAt));
@@ -146,10 +151,12 @@ describe("POST /api/keys/:id/rotate", () => {
       expect((await call(api, "POST", "/api/sdk/sessions", { key, body: session })).status).toBe(201);
     }
     const listed = await call(api, "GET", "/api/keys", { key: user.token });
-    expect((listed.body.items as { id: string; status: string }[]).map((key) => [key.id, key.status])).toEqual([
-      [old.id, "expiring"],
-      [response.body.id, "active"],
+    type Listed = { id: string; status: string; rotatedFrom: string | null; rotatedTo: string | null };
+    expect((listed.body.items as Listed[]).map((key) => [key.id, key.status, key.rotatedFrom, key.rotatedTo])).toEqual([
+      [old.id, "expiring", null, response.body.id],
+      [response.body.id, "active", old.id, null],
     ]);
+    expect(response.body.rotatedFrom).toMatchObject({ id: old.id, rotatedTo: response.body.id });
   });
 
   it("with overlapSeconds 0 the old key is refused (401) once the cache bound has passed", async () => {

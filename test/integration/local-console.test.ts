@@ -79,8 +79,36 @@ function rawGet(
   });
 }
 
+/** A sign-in as the console's page sends it (a POST from the server's own origin). */
 function signIn(body: unknown, headers: Record<string, string> = {}) {
-  return call(api, "POST", "/local/sign-in", { body, headers });
+  return call(api, "POST", "/local/sign-in", { body, headers: { origin: api.url, ...headers } });
+}
+
+/** A sign-in with every header chosen (Host included), as a hostile page or tool could send it. */
+function rawSignIn(
+  headers: Record<string, string>,
+  email = "dev@localhost",
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        hostname,
+        port,
+        path: "/local/sign-in",
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(JSON.stringify({ email }));
+  });
 }
 
 describe("the console's files", () => {
@@ -325,6 +353,37 @@ describe("local sign-in", () => {
       message: "Local sign-in answers only on 127.0.0.1 or localhost",
     });
     expect(viaLocalhost.status).toBe(200);
+  });
+
+  it("requires the exact loopback Host and the exact Origin: look-alikes, Origin null and no Origin are 403 (issue 21)", async () => {
+    const port = new URL(api.url).port;
+    const own = { host: `127.0.0.1:${port}`, origin: api.url };
+    const attempts: [string, Record<string, string>, string][] = [
+      ["a bracketed look-alike Host", { ...own, host: `[::1].evil.example:${port}` }, "on 127.0.0.1 or localhost"],
+      [
+        "a Host with a loopback prefix",
+        { ...own, host: `127.0.0.1.evil.example:${port}` },
+        "on 127.0.0.1 or localhost",
+      ],
+      ["a Host of another port", { ...own, host: `127.0.0.1:${Number(port) + 1}` }, "on 127.0.0.1 or localhost"],
+      ["a Host without a port", { ...own, host: "localhost" }, "on 127.0.0.1 or localhost"],
+      ["Origin: null (a sandboxed page)", { ...own, origin: "null" }, "its own origin"],
+      ["no Origin", { host: own.host }, "its own origin"],
+      ["an Origin of another scheme", { ...own, origin: `https://127.0.0.1:${port}` }, "its own origin"],
+      ["an Origin with a path", { ...own, origin: `${api.url}/x` }, "its own origin"],
+    ];
+    for (const [what, headers, answer] of attempts) {
+      const response = await rawSignIn(headers);
+      expect(response.status, what).toBe(403);
+      expect(JSON.parse(response.body), what).toEqual({
+        error: "Forbidden",
+        message: `Local sign-in answers only ${answer}`,
+      });
+    }
+    const user = identity.ensureUser(`${randomUUID().slice(0, 8)}@example.com`);
+    const signedIn = await rawSignIn({ host: `localhost:${port}`, origin: `http://localhost:${port}` }, user.email);
+    rememberSecretsIn(signedIn.body);
+    expect(signedIn.status).toBe(200);
   });
 
   it("answers 405 to another method on a local endpoint", async () => {

@@ -3,7 +3,7 @@
  * anyone on the developer's network could read every item or write a forged credential. Now its data is
  * reachable only with the local stack's own access key id, kept in a file only its owner can read.
  */
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListTablesCommand, PutItemCommand, ScanCommand } from "@aws-sdk/client-dynamodb";
@@ -58,6 +58,12 @@ describe("the local DynamoDB's data", () => {
     expect(statSync(dataDirectory).mode & 0o777).toBe(0o700);
     expect(dynamo.credentials.accessKeyId).toMatch(/^ATSLOCAL[0-9A-F]{32}$/);
     expect(credentialsFor(dataDirectory)).toEqual(dynamo.credentials);
+  });
+
+  it("runs with -disableTelemetry and without -sharedDb: a local stack phones nowhere (issue 21)", () => {
+    const commandLine = readFileSync(`/proc/${dynamo.pid}/cmdline`, "utf8").split("\0");
+    expect(commandLine).toContain("-disableTelemetry");
+    expect(commandLine).not.toContain("-sharedDb");
   });
 
   it("refuses a damaged credentials file with a clear message instead of quietly making a new, empty database", () => {

@@ -20,8 +20,8 @@ import { exited, isAlive, runTool, startTool, waitForFile } from "../support/pro
 
 const dataDirectories: string[] = [];
 const children: ChildProcess[] = [];
-function start(env: Record<string, string>) {
-  const started = startTool("local/start.ts", env);
+function start(env: Record<string, string>, args: readonly string[] = []) {
+  const started = startTool("local/start.ts", env, args);
   children.push(started.child);
   return started;
 }
@@ -63,7 +63,7 @@ function dynamoPidsOf(parentPid: number): number[] {
 describe("npm start", () => {
   it("starts DynamoDB Local under DATA_DIR, serves the API, persists data and shuts down cleanly", async () => {
     const dataDirectory = freshDataDirectory();
-    const env = { DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: "", TABLE_NAME: "" };
+    const env = { DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: "", TABLE_NAME: "", LOG_LEVEL: "" };
 
     // First start: creates the table, the dev organisation and a key shown in the banner.
     const first = start(env);
@@ -77,6 +77,11 @@ describe("npm start", () => {
     });
     expect(first.output()).toContain(local.apiKey);
     expect(first.output()).toContain(`Console:   ${local.apiUrl}/ — sign in as dev@localhost`);
+    // What another terminal exports to reach this stack (issue 24: settings carry over).
+    expect(first.output()).toContain(`export ATS_BASE_URL=${local.apiUrl}\n`);
+    expect(first.output()).toContain(
+      `export ATS_API_KEY=$(node -p 'require("${join(dataDirectory, "local.json")}").apiKey')\n`,
+    );
     const consolePage = await fetch(`${local.apiUrl}/sessions`);
     expect(consolePage.status).toBe(200);
     expect(consolePage.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -90,6 +95,9 @@ describe("npm start", () => {
     expect(((await keys.json()) as { items: { name: string }[] }).items.map((key) => key.name)).toEqual([
       "local development",
     ]);
+    // The request log is off by default (issue 24: it pushed the banner out of view), and the banner says how.
+    expect(first.output()).not.toContain('"message":"request"');
+    expect(first.output()).toContain("Request log off (npm start -- --log-requests shows it).");
     const [javaPid] = dynamoPidsOf(first.child.pid ?? -1);
     expect(javaPid).toBeDefined();
 
@@ -97,8 +105,8 @@ describe("npm start", () => {
     expect(await exited(first.child)).toBe(0);
     expect(isAlive(javaPid ?? -1)).toBe(false);
 
-    // Second start: same data, same key (not shown again).
-    const second = start(env);
+    // Second start: same data, same key (not shown again); with the request log.
+    const second = start(env, ["--log-requests"]);
     const localJsonPath = join(dataDirectory, "local.json");
     const secondLocal = JSON.parse(
       await (async () => {
@@ -114,6 +122,7 @@ describe("npm start", () => {
     expect(second.output()).not.toContain(local.apiKey);
     expect(second.output()).not.toContain("(created)");
     expect((await createSession(secondLocal)).status).toBe(201);
+    await expect.poll(() => second.output()).toMatch(/"message":"request".*"route":"POST \/api\/sdk\/sessions"/);
     second.child.kill("SIGINT");
     expect(await exited(second.child)).toBe(0);
   });

@@ -14,7 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { PayloadLocation } from "../../functions/store/payload-layout.js";
 import { DEFAULT_LOCAL_CREDENTIALS as LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-credentials.js";
-import { type RunningS3, startS3Local } from "../../local/s3-local.js";
+import { type RunningS3, s3Environment, startS3Local } from "../../local/s3-local.js";
 
 type PayloadStore = typeof import("../../functions/store/payload-store.js");
 
@@ -26,8 +26,7 @@ beforeAll(async () => {
   s3 = await startS3Local();
   const { hostname } = new URL(s3.endpoint);
   if (hostname !== "127.0.0.1") throw new Error(`Tests only run against a local S3, not ${s3.endpoint}`);
-  process.env.S3_ENDPOINT = s3.endpoint;
-  process.env.PAYLOAD_BUCKET = s3.bucket;
+  Object.assign(process.env, s3Environment(s3));
   process.env.AWS_REGION = LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
@@ -36,7 +35,7 @@ beforeAll(async () => {
     endpoint: s3.endpoint,
     forcePathStyle: true,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: { ...s3.credentials },
   });
 });
 

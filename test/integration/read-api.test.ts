@@ -234,6 +234,64 @@ describe("GET /api/sdk/sessions", () => {
       { path: "colour", message: "Unknown field" },
     ]);
   });
+
+  it("refines by failure reason, tool called, tool failing and a piece of the name: exactly the matching sessions, newest first, across pages, never a Scan", async () => {
+    // Prepare
+    const { sessions, events } = await rawItems(orgA.orgId);
+    const sessionsWith = (eventType: string, toolName: string) =>
+      new Set(
+        events
+          .filter((event) => event.eventType === eventType && event.toolName === toolName)
+          .map((event) => String(event.sessionId)),
+      );
+    const calledRefund = sessionsWith("tool_call", "refund");
+    const emailErrors = sessionsWith("error", "send_email");
+    const cases: { query: string; expected: Item[] }[] = [
+      {
+        query: `agentName=support-bot&status=failed&failureReason=${encodeURIComponent("tool timed out")}`,
+        expected: sessions.filter(
+          (session) =>
+            session.agentName === "support-bot" &&
+            session.status === "failed" &&
+            session.failureReason === "tool timed out",
+        ),
+      },
+      { query: "toolName=refund", expected: sessions.filter((session) => calledRefund.has(String(session.id))) },
+      {
+        query: "agentName=triage&toolError=send_email",
+        expected: sessions.filter((session) => session.agentName === "triage" && emailErrors.has(String(session.id))),
+      },
+      {
+        query: "nameContains=RUN%2012",
+        expected: sessions.filter((session) => String(session.name).startsWith("run 12")),
+      },
+    ];
+    counter.reset();
+
+    // Act
+    const listed: string[][] = [];
+    for (const { query } of cases) listed.push(await pageThrough(orgA.key, `/api/sdk/sessions?${query}`, 7));
+
+    // Assess
+    cases.forEach(({ query, expected }, index) => {
+      expect(expected.length, query).toBeGreaterThan(0);
+      expect(listed[index], query).toEqual([...expected].sort(newestFirst).map((session) => session.id));
+    });
+    expect(counter.commands()).not.toContain("ScanCommand");
+  });
+
+  it("rejects bad refinements with 400 naming them", async () => {
+    const response = await call(api, "GET", `/api/sdk/sessions?nameContains=&toolName=${"t".repeat(257)}`, {
+      key: orgA.key,
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: "Bad Request" });
+    expect(response.body.issues).toEqual([
+      { path: "toolName", message: "Must be at most 256 characters" },
+      { path: "nameContains", message: "Must not be empty" },
+    ]);
+  });
 });
 
 describe("GET /api/sdk/sessions/:id and /events", () => {
@@ -332,6 +390,50 @@ describe("analytics", () => {
     })).filter((agent) => agent.sessionCount > 0);
     expect(response.body.items).toEqual(expect.arrayContaining(expected));
     expect((response.body.items as unknown[]).length).toBe(expected.length);
+  });
+
+  it("with a period, lists each agent's totals and last active day, and the organisation's figures as their sum: equal to a brute-force recomputation", async () => {
+    // Prepare
+    const { sessions, events } = await rawItems(orgA.orgId);
+    counter.reset();
+
+    // Act
+    const response = await call(api, "GET", `/api/sdk/agents?${period()}`, { key: orgA.key });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(comparable(response.body as never)).toEqual(bruteForceStats(sessions, events, () => true));
+    const items = response.body.items as {
+      agentName: string;
+      totals: Record<string, unknown>;
+      lastActiveDay: string;
+    }[];
+    expect(items.map((item) => item.agentName).sort()).toEqual(
+      [...new Set(sessions.map((session) => String(session.agentName)))].sort(),
+    );
+    for (const item of items) {
+      const mine = (session: Item) => session.agentName === item.agentName;
+      const empty = { days: [], topFailureReasons: [], topToolsByCalls: [], topToolsByErrors: [] };
+      expect(comparable({ totals: item.totals, ...empty } as never).totals, item.agentName).toEqual(
+        bruteForceStats(sessions, events, mine).totals,
+      );
+      const newestDay = sessions
+        .filter(mine)
+        .map((session) => String(session.createdAt).slice(0, 10))
+        .sort()
+        .at(-1);
+      expect(item.lastActiveDay, item.agentName).toBe(newestDay);
+    }
+    expect(response.body).toMatchObject({ agentsWithoutStats: 0 });
+    expect(counter.commands()).not.toContain("ScanCommand");
+  });
+
+  it("refuses a period that ends before it starts with 400 naming the parameter", async () => {
+    const response = await call(api, "GET", "/api/sdk/agents?from=2026-11-22&to=2026-11-01", { key: orgA.key });
+
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: "Bad Request" });
+    expect(response.body.issues).toEqual([{ path: "to", message: "Must not be before from" }]);
   });
 
   it("per-agent and per-user stats equal a brute-force recomputation from the raw items", async () => {

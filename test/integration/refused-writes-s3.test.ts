@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEFAULT_LOCAL_CREDENTIALS as LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-credentials.js";
+import { LOCAL_REGION } from "../../local/dynamo-credentials.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestKey, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 
@@ -21,7 +21,10 @@ beforeAll(async () => {
     endpoint: inject("s3Endpoint"),
     forcePathStyle: true,
     region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials: {
+      accessKeyId: inject("s3Environment").S3_ACCESS_KEY_ID ?? "",
+      secretAccessKey: inject("s3Environment").S3_SECRET_ACCESS_KEY ?? "",
+    },
   });
   owner = await createTestKey({ scopes: ["sessions:write", "events:write", "read"] });
   stranger = await createTestKey({ scopes: ["sessions:write", "events:write", "read"] });

@@ -45,6 +45,8 @@ interface World {
   victim: TestKey;
   victimOwner: TestUser;
   victimMember: TestUser;
+  /** A person with a pending invitation to the victim organisation. */
+  victimInviteeId: string;
   victimSessionId: string;
   victimKeyId: string;
   victimJobId: string;
@@ -65,6 +67,11 @@ beforeAll(async () => {
   const victim = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
   const victimOwner = await createTestUser(api, { orgId: victim.orgId, role: "owner" });
   const victimMember = await createTestUser(api, { orgId: victim.orgId, role: "member" });
+  const invitation = await call(api, "POST", "/api/invitations", {
+    key: victimOwner.token,
+    body: { email: `invitee-${victim.orgId}@example.com`, role: "admin" },
+  });
+  if (invitation.status !== 201) throw new Error(`invitation not created: ${invitation.text}`);
   const revokedKey = await createTestKey({ orgId: victim.orgId });
   await revokeApiKey(victim.orgId, revokedKey.keyId, { name: "tests" });
   const rotatedKey = await createTestKey({ orgId: victim.orgId });
@@ -75,6 +82,7 @@ beforeAll(async () => {
     victim,
     victimOwner,
     victimMember,
+    victimInviteeId: String(invitation.body.userId),
     victimSessionId: await createTestSession(api, victim.key),
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
@@ -95,14 +103,25 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
   const path = (route?.path ?? "")
     .replace("{id}", routeId.includes("ApiKey") ? world.victimKeyId : world.victimSessionId)
     .replace("{agentName}", "test-agent")
-    .replace("{userId}", routeId.includes("Member") ? world.victimOwner.userId : "user-1")
+    .replace(
+      "{userId}",
+      routeId.includes("Invitation")
+        ? world.victimInviteeId
+        : routeId.includes("Member")
+          ? world.victimOwner.userId
+          : "user-1",
+    )
+    .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId);
   const bodies: Record<string, unknown> = {
     CreateSession: { name: "n", agentName: "a", userId: "u" },
     UpdateSession: { status: "failed" },
     CreateEvent: { sessionId: world.victimSessionId, eventType: "error", estimatedCost: 1 },
     CreateApiKey: { name: "intruder" },
-    AddMember: { email: `intruder-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, role: "owner" },
+    CreateInvitation: {
+      email: `intruder-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+      role: "owner",
+    },
     UpdateMember: { role: "member" },
     RotateApiKey: { overlapSeconds: 0 },
   };
@@ -157,7 +176,12 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   // The caller's own memberships: another organisation's owner reads their own, a member theirs.
   GetMe: { "other organisation": 200, "missing scope or role": 200 },
   ListMembers: { "other organisation": 200, "missing scope or role": 200 },
-  AddMember: { "other organisation": 201, "missing scope or role": 403 },
+  // Another organisation's owner invites into their own organisation; nobody has an invitation to the victim's.
+  ListInvitations: { "other organisation": 200, "missing scope or role": 403 },
+  CreateInvitation: { "other organisation": 201, "missing scope or role": 403 },
+  RevokeInvitation: { "other organisation": 404, "missing scope or role": 403 },
+  AcceptInvitation: { "other organisation": 404, "missing scope or role": 404 },
+  DeclineInvitation: { "other organisation": 404, "missing scope or role": 404 },
   UpdateMember: { "other organisation": 404, "missing scope or role": 403 },
   RemoveMember: { "other organisation": 404, "missing scope or role": 403 },
 };

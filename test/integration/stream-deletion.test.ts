@@ -1,7 +1,7 @@
 /**
  * Issue 14: session deletion and user erasure racing new events, with the
  * run's shared stream consumer counting meanwhile. The intended invariant
- * (README "Data lifecycle", docs/data-model.md "Deletion"): a deleted
+ * (docs/read-api.md "Data lifecycle", docs/data-model.md "Deletion"): a deleted
  * session's contribution to the rollups is withdrawn — exactly what the
  * consumer had counted of it — and an event written to it after the deletion
  * is deleted by the consumer. So once everything settles: no event item of a

@@ -1,5 +1,5 @@
 /**
- * Issue 14, session notifications (README "Session notifications"): ending a
+ * Issue 14, session notifications (docs/notifications.md): ending a
  * session produces one session.completed / session.failed notification (here
  * the local form: JSON lines appended to SESSION_EVENTS_FILE) with the
  * documented detail; a batch delivered again or a consumer restarted from the

@@ -21,6 +21,7 @@ import type { LocalApi } from "../../local/http-adapter.js";
 import {
   createTestKey,
   createTestUser,
+  identity,
   settleCounts,
   startTestApi,
   type TestKey,
@@ -369,6 +370,20 @@ describe("every table access of every route is within the route's declared grant
     for (const eventType of ["state_change", "state_change"]) {
       await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
     }
+    const withOutput = await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId, eventType: "tool_call", toolOutput: { ok: true } } },
+      201,
+    );
+    const eventId = String(withOutput.id);
+    await invoke(
+      "GetEventField",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events/${eventId}/toolOutput`,
+        pathParameters: { id: sessionId, eventId, field: "toolOutput" },
+      },
+      200,
+    );
     await invoke(
       "GetSession",
       { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, token: sdk.key },
@@ -384,6 +399,9 @@ describe("every table access of every route is within the route's declared grant
       { userId: "grants-reader", status: "active" },
       { agentName: "grants-reading-agent", userId: "grants-reader", status: "active" },
       { from: `${period.from}T00:00:00Z`, to: new Date().toISOString() },
+      // Refinements: checked on the sessions a page reads, within the same grants.
+      { agentName: "grants-reading-agent", nameContains: "session", toolName: "lookup" },
+      { status: "active", failureReason: "timeout", toolError: "lookup" },
     ];
     for (const filter of filters) {
       const page = await invoke("ListSessions", { path: "/api/sdk/sessions", query: { ...filter, limit: "1" } }, 200);
@@ -411,6 +429,8 @@ describe("every table access of every route is within the route's declared grant
       200,
     );
     await invoke("ListAgents", { path: "/api/sdk/agents" }, 200);
+    // With a period: each agent's rollups over it and its newest rollup item.
+    await invoke("ListAgents", { path: "/api/sdk/agents", query: period }, 200);
     await invoke(
       "AgentStats",
       {
@@ -487,7 +507,7 @@ describe("every table access of every route is within the route's declared grant
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
   });
 
-  it("the console: reads and a deletion with a user's access token, GET /api/me, members add/list/change/remove", async () => {
+  it("the console: reads and a deletion with a user's access token, GET /api/me, invitations, members list/change/remove", async () => {
     const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
     const owner = await createTestUser(api, { orgId: sdk.orgId, role: "owner" });
     const reader = await createTestUser(api, { orgId: sdk.orgId, role: "member" });
@@ -496,7 +516,25 @@ describe("every table access of every route is within the route's declared grant
     for (const eventType of ["state_change", "state_change"]) {
       await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType } }, 201);
     }
+    const toolCall = await invoke(
+      "CreateEvent",
+      {
+        path: "/api/sdk/events",
+        body: { sessionId, eventType: "tool_call", toolName: "export", toolOutput: { page: "p".repeat(40_000) } },
+      },
+      201,
+    );
     const asReader = { token: reader.token, headers: tenantHeaders };
+    const eventId = String(toolCall.id);
+    await invoke(
+      "GetEventField",
+      {
+        path: `/api/sdk/sessions/${sessionId}/events/${eventId}/toolOutput`,
+        pathParameters: { id: sessionId, eventId, field: "toolOutput" },
+        ...asReader,
+      },
+      200,
+    );
     await invoke(
       "GetSession",
       { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId }, ...asReader },
@@ -586,21 +624,43 @@ describe("every table access of every route is within the route's declared grant
 
     await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
     const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
-    const added = await invoke(
-      "AddMember",
-      {
-        path: "/api/members",
-        body: { email: `grants-${randomUUID().slice(0, 8)}@example.com`, role: "member" },
-        ...asOwner,
-      },
-      201,
-    );
-    const userId = String(added.userId);
+    await invoke("ListDeletionAudit", { path: "/api/audit/deletions", ...asOwner }, 200);
+    // Invitations: created (a new person, then an existing user), refused (already invited, already a member),
+    // listed, revoked, declined and accepted (the membership written with the invitation consumed).
+    const invite = (email: string, status: number) =>
+      invoke("CreateInvitation", { path: "/api/invitations", body: { email, role: "member" }, ...asOwner }, status);
+    const inviteeEmail = `grants-${randomUUID().slice(0, 8)}@example.com`;
+    const invited = await invite(inviteeEmail, 201);
+    const userId = String(invited.userId);
+    await invite(inviteeEmail, 409);
+    await invite(reader.email, 409);
+    await invoke("ListInvitations", { path: "/api/invitations", ...asOwner }, 200);
+    const invitee = identity.findUser(inviteeEmail);
+    if (invitee === undefined) throw new Error("the invited person is not in the local directory");
+    const asInvitee = { token: identity.issueAccessToken(invitee, api.url) };
+    await invoke("GetMe", { path: "/api/me", ...asInvitee }, 200);
+    const invitation = { pathParameters: { orgId: sdk.orgId }, ...asInvitee };
+    const decisions = {
+      accept: `/api/me/invitations/${sdk.orgId}/accept`,
+      decline: `/api/me/invitations/${sdk.orgId}/decline`,
+    };
     await invoke(
-      "AddMember",
-      { path: "/api/members", body: { email: String(added.email), role: "admin" }, ...asOwner },
-      409,
+      "RevokeInvitation",
+      { path: `/api/invitations/${userId}`, pathParameters: { userId }, ...asOwner },
+      204,
     );
+    await invoke(
+      "RevokeInvitation",
+      { path: `/api/invitations/${userId}`, pathParameters: { userId }, ...asOwner },
+      404,
+    );
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 404);
+    await invite(inviteeEmail, 201);
+    await invoke("DeclineInvitation", { path: decisions.decline, ...invitation }, 204);
+    await invoke("DeclineInvitation", { path: decisions.decline, ...invitation }, 404);
+    await invite(inviteeEmail, 201);
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 201);
+    await invoke("AcceptInvitation", { path: decisions.accept, ...invitation }, 404);
     await invoke("ListMembers", { path: "/api/members", ...asOwner }, 200);
     await invoke(
       "UpdateMember",

@@ -80,7 +80,7 @@ describe("npm run demo against the local API", () => {
   });
   afterAll(() => api.close());
 
-  it("records 12 sessions that the read API shows as printed: spread over days, failures, every event type", async () => {
+  it("records 12 sessions and the Python agent's 3 that the read API shows as printed: spread over days, failures, every event type", async () => {
     // Act
     const startedMs = Date.now();
     const result = await runTool(DEMO, ["--sessions", "12"], { ATS_BASE_URL: api.url, ATS_API_KEY: owner.key });
@@ -89,7 +89,11 @@ describe("npm run demo against the local API", () => {
     // Assess: the run
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(output).toMatch(/^Recorded 12 sessions \(\d+ failed\) with [\d,]+ events in [\d.]+ s → /);
+    // The 12 scripted sessions of the TypeScript agents and the 3 of the Python agent (scripts/demo/python_agent.py).
+    expect(output).toMatch(/^Recorded 15 sessions \(\d+ failed\) with [\d,]+ events in [\d.]+ s → /);
+    expect(output).toMatch(
+      /Python {4}docs-bot-py: 3 sessions \(1 failed\), \d+ events through the Python client — \d+ delivered · 0 failed · 0 dropped/,
+    );
     expect(output).toMatch(/Events {4}[\d,]+ delivered · 0 failed · 0 dropped/);
     expect(output).toMatch(/Wire {6}[\d.]+ KiB sent with gzip, [\d.]+ KiB without/);
     expect(output).toContain("KEY=$ATS_API_KEY");
@@ -99,8 +103,8 @@ describe("npm run demo against the local API", () => {
     const list = await call(api, "GET", "/api/sdk/sessions?limit=100", { key: owner.key });
     expect(list.status).toBe(200);
     const sessions = list.body.items as Record<string, unknown>[];
-    expect(sessions).toHaveLength(12);
-    const agentNames = new Set(DEMO_AGENTS.map((agent) => agent.name));
+    expect(sessions).toHaveLength(15);
+    const agentNames = new Set([...DEMO_AGENTS.map((agent) => agent.name), "docs-bot-py"]);
     for (const session of sessions) {
       expect(agentNames.has(session.agentName as string)).toBe(true);
       const createdMs = Date.parse(session.createdAt as string);
@@ -160,7 +164,7 @@ describe("npm run demo against the local API", () => {
 
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
-      `No local stack found (${join(dataDirectory, "local.json")} is missing or incomplete): start the local stack with \`npm start\` (in another terminal) and run \`npm run demo\` again.`,
+      `No local stack found: ${join(dataDirectory, "local.json")} is missing or incomplete. Start one with \`npm start\` (in another terminal); if it runs with a DATA_DIR of its own, give this command the same DATA_DIR=<dir>, or export ATS_BASE_URL and ATS_API_KEY as the banner of \`npm start\` shows.`,
     ]);
   });
 

@@ -5,7 +5,8 @@
  * machine has one, an older system Node (≥ 20).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -121,4 +122,60 @@ ats.startSession({ name: "fire and exit", agentName: "exit-check", userId: "u" }
       });
     }
   }
+
+  it("`npm run package` makes the clients' packages (npm tarball, Python wheel) with their licence, installable outside the repository, offline (issue 24)", async () => {
+    // Prepare: a project of the user's own, elsewhere on the machine.
+    const packed = execFileSync("npm", ["run", "--silent", "package"], { cwd: REPOSITORY_ROOT, encoding: "utf8" });
+    const tarball = packed
+      .trim()
+      .split("\n")
+      .find((line) => /ats-client-[\d.]+\.tgz$/.test(line));
+    const project = mkdtempSync(join(tmpdir(), "ats-user-project-"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-agent", private: true, type: "module" }));
+
+    // Act
+    execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", String(tarball)], {
+      cwd: project,
+      stdio: "pipe",
+    });
+    writeFileSync(join(project, "agent.mjs"), recordOneRun('import { AgentTracker } from "@ats/client";'));
+    const child = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      const run = spawn(process.execPath, ["agent.mjs"], {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? "", ATS_API_KEY: owner.key, ATS_BASE_URL: api.url },
+      });
+      let stdout = "";
+      let stderr = "";
+      run.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      run.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      run.on("error", reject);
+      run.on("close", () => resolve({ stdout, stderr }));
+    });
+
+    // Assess
+    const installed = join(project, "node_modules", "@ats", "client");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.license).toBe("Apache-2.0");
+    for (const file of ["LICENSE", "README.md", "dist/index.js", "dist/index.cjs", "dist/types/index.d.ts"])
+      expect(existsSync(join(installed, file)), file).toBe(true);
+    expect(child.stderr).toBe("");
+    const { sessionId } = JSON.parse(child.stdout) as { sessionId: string };
+    const session = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
+    expect(session.body).toMatchObject({ status: "completed", eventCount: 2 });
+
+    // The same command built the Python client's wheel: pip installs it in a fresh environment without an index.
+    const wheel = packed
+      .trim()
+      .split("\n")
+      .find((line) => /ats_client-[\d.]+-py3-none-any\.whl$/.test(line));
+    const venv = join(project, "venv");
+    execFileSync("python3", ["-m", "venv", venv], { stdio: "pipe" });
+    execFileSync(join(venv, "bin", "pip"), ["install", "--quiet", "--no-index", String(wheel)], { stdio: "pipe" });
+    const shown = execFileSync(join(venv, "bin", "pip"), ["show", "ats-client"], { encoding: "utf8" });
+    const imported = execFileSync(join(venv, "bin", "python"), ["-c", "import ats; print(ats.AgentTracker.__name__)"], {
+      encoding: "utf8",
+    });
+    expect(shown).toMatch(/^License: Apache-2\.0$/m);
+    expect(imported.trim()).toBe("AgentTracker");
+  }, 180_000);
 });

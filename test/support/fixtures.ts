@@ -22,6 +22,7 @@ import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
 import { type LocalDeletionWorker, startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
+import { auditResponses } from "./response-audit.js";
 import { rememberSecretsIn } from "./secrets-ledger.js";
 
 export interface TestKey {
@@ -82,6 +83,12 @@ export async function startTestApi(): Promise<LocalApi> {
     root: REPOSITORY_ROOT,
     documents: { "/.well-known/jwks.json": () => identity.jwks() },
   });
+  const dynamodb = inject("dynamodbCredentials");
+  auditResponses(api.server, [
+    dynamodb.accessKeyId,
+    dynamodb.secretAccessKey,
+    inject("s3Environment").S3_SECRET_ACCESS_KEY ?? "",
+  ]);
   configureLocalIssuer(api.url);
   process.env.LOCAL_IDENTITY_DIR = identityDirectory;
   return api;

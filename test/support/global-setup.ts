@@ -12,7 +12,7 @@ import type { TestProject } from "vitest/node";
 import type { LocalCredentials } from "../../local/dynamo-credentials.js";
 import { createLocalDynamoClient, LOCAL_REGION } from "../../local/dynamo-endpoint.js";
 import { startDynamoDbLocal } from "../../local/dynamodb-local.js";
-import { startS3Local } from "../../local/s3-local.js";
+import { s3Environment, startS3Local } from "../../local/s3-local.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { ensureTable } from "../../local/table-setup.js";
 import { readLedger } from "./secrets-ledger.js";
@@ -25,6 +25,8 @@ declare module "vitest" {
     secretsLedger: string;
     s3Endpoint: string;
     payloadBucket: string;
+    /** S3_ENDPOINT, PAYLOAD_BUCKET and the local S3's own credential (S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY). */
+    s3Environment: Record<string, string>;
     /** POST here: resolves (204) once the run's stream consumer has counted every record written before. */
     streamDrainUrl: string;
     /** Where the run's stream consumer appends session notifications (JSON lines). */
@@ -36,7 +38,7 @@ const TABLE_NAME = "ats-test";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dynamo = await startDynamoDbLocal();
-  const s3 = await startS3Local({ accessKeyIds: [dynamo.credentials.accessKeyId] });
+  const s3 = await startS3Local();
   const client = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   try {
     await ensureTable(client, TABLE_NAME);
@@ -48,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("tableName", TABLE_NAME);
   project.provide("s3Endpoint", s3.endpoint);
   project.provide("payloadBucket", s3.bucket);
+  project.provide("s3Environment", s3Environment(s3));
   const ledger = join(tmpdir(), `ats-test-secrets-${process.pid}.txt`);
   rmSync(ledger, { force: true });
   project.provide("secretsLedger", ledger);
@@ -59,8 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     AWS_REGION: process.env.AWS_REGION ?? LOCAL_REGION,
     AWS_ACCESS_KEY_ID: dynamo.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: dynamo.credentials.secretAccessKey,
-    S3_ENDPOINT: s3.endpoint,
-    PAYLOAD_BUCKET: s3.bucket,
+    ...s3Environment(s3),
     SESSION_EVENTS_FILE: sessionEventsFile,
     LOG_LEVEL: "WARN",
   });

@@ -31,8 +31,12 @@ export function runTool(script: string, args: string[], env: Record<string, stri
   });
 }
 
-export function startTool(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), script], {
+export function startTool(
+  script: string,
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(NODE_WITH_TSX[0], [...NODE_WITH_TSX.slice(1), script, ...args], {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
   });

@@ -5,6 +5,7 @@
  */
 import { afterAll, expect, inject } from "vitest";
 import { configureServiceEnvironment } from "../../local/dynamo-endpoint.js";
+import { responseLeaks } from "./response-audit.js";
 import { readLedger, SECRET_PATTERN } from "./secrets-ledger.js";
 
 const endpoint = inject("dynamodbEndpoint");
@@ -13,8 +14,7 @@ if (hostname !== "127.0.0.1" && hostname !== "localhost") {
   throw new Error(`Tests only run against a local DynamoDB, not ${endpoint}`);
 }
 configureServiceEnvironment(endpoint, inject("tableName"), inject("dynamodbCredentials"));
-process.env.S3_ENDPOINT = inject("s3Endpoint");
-process.env.PAYLOAD_BUCKET = inject("payloadBucket");
+Object.assign(process.env, inject("s3Environment"));
 // A short key cache keeps the revocation test quick; the bound itself is what it checks.
 process.env.KEY_CACHE_TTL_SECONDS = "1";
 
@@ -36,4 +36,5 @@ afterAll(() => {
     (line) => secrets.some((secret) => line.includes(secret)) || new RegExp(SECRET_PATTERN.source).test(line),
   );
   expect(leaks, "log lines containing an API key or access token").toEqual([]);
+  expect(responseLeaks, "API responses carrying the local stack's DynamoDB or S3 credential").toEqual([]);
 });

@@ -395,6 +395,28 @@ describe("decodeExportTraceRequest: the wire", () => {
     expect(() => decodeExportTraceRequest(huge)).toThrow("A length runs past the end of the body");
   });
 
+  it("reads a length prefix as the 64-bit varint it is: 2^62 (2^32 + 3) is past the end, not 0 (3) (issue 21)", () => {
+    // The wire reader's uint32() keeps the low 32 bits: these bodies used to decode as an empty request (a 200).
+    const bare = new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .uint64(2n ** 62n)
+      .finish();
+    expect(() => decodeExportTraceRequest(bare)).toThrow("A length runs past the end of the body");
+    for (const length of [2n ** 62n, 2n ** 32n, 2n ** 32n + 3n]) {
+      const message = new BinaryWriter()
+        .tag(1, WireType.LengthDelimited)
+        .uint64(length)
+        .raw(new Uint8Array(3))
+        .finish();
+      expect(() => decodeExportTraceRequest(message), String(length)).toThrow("A length runs past the end of the body");
+      const name = new BinaryWriter().tag(1, WireType.LengthDelimited).uint64(length).raw(Buffer.from("abc")).finish();
+      const inSpan = field(1, field(2, field(2, concat(name))));
+      expect(() => decodeExportTraceRequest(inSpan), `string of ${length}`).toThrow(
+        "A length runs past the end of the body",
+      );
+    }
+  });
+
   it("property: every proper prefix of an encoded request throws", () => {
     const bytes = encodeRequest(jsonRequest([jsonSpan({ spanId: id(1), name: "s", attributes: { a: [1, 2] } })]));
     fc.assert(

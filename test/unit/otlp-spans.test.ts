@@ -94,7 +94,26 @@ describe("readNanosAsMs", () => {
   });
 
   it("refuses zero, negatives, fractions as text, and anything else", () => {
-    for (const value of [0, 0n, "0", -1, -1n, "-5", "1.5", "", "12abc", null, undefined, {}, Number.NaN, Infinity]) {
+    // 1e300 and 2^64 ns: past what a fixed64 holds (an exception event's time of 1e300 made a whole export 503).
+    for (const value of [
+      0,
+      0n,
+      "0",
+      -1,
+      -1n,
+      "-5",
+      "1.5",
+      "",
+      "12abc",
+      null,
+      undefined,
+      {},
+      Number.NaN,
+      Infinity,
+      1e300,
+      2n ** 64n,
+      "18446744073709551616",
+    ]) {
       expect(() => readNanosAsMs(value, "startTimeUnixNano"), String(value)).toThrow(
         "startTimeUnixNano must be a time in Unix nanoseconds",
       );

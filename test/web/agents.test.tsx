@@ -3,8 +3,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
 import type { AgentStats } from "../../web/src/api/types";
-import { dailySeries } from "../../web/src/lib/stats-period";
-import { agentPathSegment } from "../../web/src/pages/agents/AgentsPage";
+import { dailySeries, dayTick, fittingPeriod, spansYears } from "../../web/src/lib/stats-period";
+import { agentPathSegment } from "../../web/src/pages/agents/agent-path";
 import { baseRoutes, json, mockFetch, renderApp } from "./support/render-app";
 
 const summary = {
@@ -41,31 +41,104 @@ describe("agents", () => {
     ]);
   });
 
-  test("list → one agent's stats; the period is kept in the URL", async () => {
+  test("list → one agent's stats; the period is kept in the URL; percentiles read as numbers", async () => {
     const user = userEvent.setup();
     const requests = mockFetch({
       ...baseRoutes("member"),
-      "GET /api/sdk/agents": json({ items: [{ agentName: "support-bot", sessionCount: 4 }] }),
+      "GET /api/sdk/agents": (request) =>
+        json({
+          items: [{ agentName: "support-bot", sessionCount: 4, totals: summary, lastActiveDay: "2026-11-21" }],
+          from: request.query.get("from"),
+          to: request.query.get("to"),
+          totals: summary,
+          days: [],
+          topFailureReasons: [],
+          topToolsByCalls: [],
+          topToolsByErrors: [],
+          agentsWithoutStats: 0,
+        }),
       "GET /api/sdk/agents/support-bot/stats": json(STATS),
     });
-    renderApp("/agents");
-    await user.click(await screen.findByRole("link", { name: "support-bot" }));
+    renderApp("/agents?days=7");
+    const row = (await screen.findByRole("rowheader", { name: "support-bot" })).closest("tr");
+    if (row === null) throw new Error("no row");
+    expect(
+      within(row)
+        .getAllByRole("cell")
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      "4",
+      "75%",
+      "1",
+      "$0.5000",
+      // Intl's compact notation: "1.5K" in browsers, "1.5k" in some ICU builds.
+      expect.stringMatching(/^1\.5[kK]$/),
+      "21 Nov 2026",
+    ]);
+    expect(within(row).getByRole("link", { name: "1 failed session of support-bot" }).getAttribute("href")).toMatch(
+      /^\/sessions\?agentName=support-bot&status=failed&from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/,
+    );
+    await user.click(within(row).getByRole("link", { name: "support-bot" }));
     expect(await screen.findByRole("heading", { name: "support-bot", level: 1 })).toBeTruthy();
-    expect(await screen.findByText("Order not found")).toBeTruthy();
-    expect(screen.getByText("No tool errors in this period.")).toBeTruthy();
+    expect(await screen.findByText("No tool errors in this period.")).toBeTruthy();
     expect(within(screen.getByRole("table", { name: "Top tools by calls" })).getByText("lookup_order")).toBeTruthy();
     expect(screen.getByText("75%")).toBeTruthy();
-    expect(screen.getByText("≤ 2.50 s")).toBeTruthy();
-    expect(screen.getByText("6.00 s")).toBeTruthy();
+    const durations = screen.getByRole("region", { name: "Session duration" });
+    expect([...durations.querySelectorAll("div")].map((figure) => figure.textContent)).toEqual([
+      "p502.5 s",
+      "p9530 s",
+      "mean6.0 s",
+    ]);
+    // Failure reasons and tools lead to exactly their sessions.
+    expect(screen.getByRole("link", { name: "Order not found" }).getAttribute("href")).toBe(
+      "/sessions?agentName=support-bot&status=failed&from=2026-11-20&to=2026-11-22&failureReason=Order+not+found",
+    );
+    expect(screen.getByRole("link", { name: "lookup_order" }).getAttribute("href")).toBe(
+      "/sessions?agentName=support-bot&from=2026-11-20&to=2026-11-22&toolName=lookup_order",
+    );
 
-    await user.selectOptions(screen.getByLabelText("Period"), "Last 7 days");
+    await user.selectOptions(screen.getByLabelText("Period"), "Last 30 days");
     await waitFor(() =>
-      expect(screen.getByRole("status", { name: "Current location" }).textContent).toBe("/agents/support-bot?days=7"),
+      expect(screen.getByRole("status", { name: "Current location" }).textContent).toBe("/agents/support-bot?days=30"),
     );
     const last = requests.filter((request) => request.path.endsWith("/stats")).at(-1);
     const from = last?.query.get("from") ?? "";
     const to = last?.query.get("to") ?? "";
-    expect((Date.parse(to) - Date.parse(from)) / 86_400_000).toBe(6);
+    expect((Date.parse(to) - Date.parse(from)) / 86_400_000).toBe(29);
+  });
+
+  test("without a period in the URL, the shortest one that holds the agent's data", async () => {
+    // Prepare: the agent's first day was 10 days ago.
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents/support-bot/stats": (request) =>
+        json({
+          ...STATS,
+          from: request.query.get("from"),
+          to: request.query.get("to"),
+          days: [{ day: tenDaysAgo, ...summary }],
+        }),
+    });
+    renderApp("/agents/support-bot");
+    expect(await screen.findByRole("option", { name: "Last 14 days", selected: true })).toBeTruthy();
+    const spans = requests
+      .filter((request) => request.path.endsWith("/stats"))
+      .map(
+        (request) =>
+          (Date.parse(request.query.get("to") ?? "") - Date.parse(request.query.get("from") ?? "")) / 86_400_000 + 1,
+      );
+    expect(spans).toEqual([366, 14]);
+  });
+
+  test("axis labels carry the year when the period spans two", () => {
+    expect(dayTick("2026-11-22", false)).toBe("22 Nov");
+    expect(dayTick("2027-01-02", true)).toBe("2 Jan 2027");
+    expect(spansYears("2026-12-01", "2027-01-02")).toBe(true);
+    expect(spansYears("2026-01-01", "2026-12-31")).toBe(false);
+    expect(fittingPeriod(undefined)).toBe(30);
+    expect(fittingPeriod("2026-11-22", Date.parse("2026-11-22T12:00:00Z"))).toBe(7);
+    expect(fittingPeriod("2025-01-01", Date.parse("2026-11-22T12:00:00Z"))).toBe(366);
   });
 });
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, test } from "vitest";
-import { JsonView } from "../../web/src/components/JsonView";
+import { HIGHLIGHTED_TOKENS, JsonTextView, JsonView } from "../../web/src/components/JsonView";
 import { tokenizeJson, tokenizeJsonText } from "../../web/src/lib/json-tokens";
 
 afterEach(cleanup);
@@ -40,5 +40,17 @@ describe("JSON highlighter", () => {
     expect(container.textContent).toContain('"<img src=x onerror=alert(1)>"');
     expect(container.querySelectorAll(".json__key")).toHaveLength(2);
     expect(container.querySelectorAll(".json__string")).toHaveLength(2);
+  });
+
+  test("a field of megabytes: the first tokens highlighted, the rest shown whole as text (a page that stays quick)", () => {
+    // Prepare
+    const rows = Array.from({ length: 5_000 }, (_, index) => ({ row: index, text: "x".repeat(20) }));
+    const text = JSON.stringify({ rows });
+    // Act
+    const { container } = render(<JsonTextView text={text} label="Tool output" />);
+    // Assess
+    expect(container.querySelectorAll("span").length).toBeLessThanOrEqual(HIGHLIGHTED_TOKENS);
+    expect(container.querySelectorAll(".json__key").length).toBeGreaterThan(500);
+    expect(JSON.parse(container.textContent ?? "")).toEqual({ rows });
   });
 });

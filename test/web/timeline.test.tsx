@@ -5,34 +5,45 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import type { SessionEvent } from "../../web/src/api/types";
 import { Timeline } from "../../web/src/components/Timeline";
-import { buildTimeline } from "../../web/src/lib/timeline";
+import { Waterfall } from "../../web/src/components/Waterfall";
+import { buildTimeline, modelUsage, stackTraceOf, timeAxis } from "../../web/src/lib/timeline";
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-function renderTimeline(list: SessionEvent[]) {
+const START = "2026-11-22T10:00:00.000Z";
+const SESSION = {
+  createdAt: START,
+  completedAt: "2026-11-22T10:00:10.000Z",
+  durationMs: 10_000,
+  lastActivityAt: "2026-11-22T10:00:10.000Z",
+};
+
+function renderRun(list: SessionEvent[]) {
+  const entries = buildTimeline(list, START);
   return render(
     <QueryClientProvider client={new QueryClient()}>
-      <Timeline events={list} sessionStart={START} />
+      <Waterfall entries={entries} session={SESSION} />
+      <Timeline entries={entries} />
     </QueryClientProvider>,
   );
 }
-
-const START = "2026-11-22T10:00:00.000Z";
 
 function event(id: string, fields: Partial<SessionEvent>): SessionEvent {
   return { id, sessionId: "ses_1", eventType: "tool_call", createdAt: START, ...fields };
 }
 
+const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000).toISOString();
+
 const events: SessionEvent[] = [
   // Stored first, but happened last (a late batch): occurredAt wins over createdAt.
-  event("evt_c", { toolName: "refund", createdAt: "2026-11-22T10:00:01.000Z", occurredAt: "2026-11-22T10:00:09.000Z" }),
+  event("evt_c", { toolName: "refund", createdAt: at(1), occurredAt: at(9) }),
   event("evt_a", {
     eventType: "llm_decision",
-    createdAt: "2026-11-22T10:00:02.000Z",
-    occurredAt: "2026-11-22T10:00:00.500Z",
+    createdAt: at(2),
+    occurredAt: at(0.5),
     confidence: 0.42,
     reasoning: "The order shipped",
     alternativesConsidered: ["escalate", "refuse"],
@@ -41,7 +52,7 @@ const events: SessionEvent[] = [
   event("evt_b", {
     eventType: "error",
     toolName: "lookup_order",
-    createdAt: "2026-11-22T10:00:03.250Z",
+    createdAt: at(3.25),
     toolInput: { orderId: "A-1" },
     estimatedCost: 0.002,
   }),
@@ -60,11 +71,107 @@ describe("timeline ordering", () => {
   });
 });
 
-describe("Timeline", () => {
-  test("shows type, tool, reasoning, confidence, alternatives, cost and offset; errors stand out", async () => {
+describe("a run's steps", () => {
+  test("durations come from toolOutput.durationMs; a tool call fails by its output's error or by its tool's error event during it", () => {
+    // Prepare: the SDK's wrapTool (error in the output), the demo (an error event at the call's end), a call that
+    // went well followed much later by an error of the same tool, which is not the call's.
+    const entries = buildTimeline(
+      [
+        event("evt_1", {
+          toolName: "search",
+          occurredAt: at(0),
+          toolOutput: { error: { message: "boom" }, durationMs: 40 },
+        }),
+        event("evt_2", { toolName: "refund", occurredAt: at(1), toolOutput: { durationMs: 1200 } }),
+        event("evt_3", { eventType: "error", toolName: "refund", occurredAt: at(2.2), reasoning: "Gateway timed out" }),
+        event("evt_4", { toolName: "email", occurredAt: at(3), toolOutput: { ok: true, durationMs: -5 } }),
+        event("evt_5", { eventType: "error", toolName: "email", occurredAt: at(8), reasoning: "Bounced" }),
+      ],
+      START,
+    );
+
+    // Assess
+    expect(entries.map((entry) => [entry.event.id, entry.durationMs, entry.failure])).toEqual([
+      ["evt_1", 40, "boom"],
+      ["evt_2", 1200, "Gateway timed out"],
+      ["evt_3", undefined, undefined],
+      ["evt_4", undefined, undefined],
+      ["evt_5", undefined, undefined],
+    ]);
+  });
+
+  test("a model call's usage from the SDK's llmCall and from the OpenTelemetry receiver; other decisions have none", () => {
+    const sdk = event("evt_1", {
+      eventType: "llm_decision",
+      toolInput: { model: "gpt-4o-mini" },
+      toolOutput: { promptTokens: 1200, completionTokens: 300, durationMs: 820 },
+    });
+    const otel = event("evt_2", {
+      eventType: "llm_decision",
+      toolInput: { operation: "chat", provider: "openai", model: "gpt-4o" },
+      toolOutput: { model: "gpt-4o-2024-08-06", totalTokens: 99 },
+    });
+    expect(modelUsage(sdk)).toEqual({
+      model: "gpt-4o-mini",
+      provider: undefined,
+      promptTokens: 1200,
+      completionTokens: 300,
+      totalTokens: 1500,
+    });
+    expect(modelUsage(otel)).toMatchObject({ model: "gpt-4o-2024-08-06", provider: "openai", totalTokens: 99 });
+    expect(modelUsage(event("evt_3", { eventType: "llm_decision", reasoning: "refund" }))).toBeUndefined();
+  });
+
+  test("stack traces: OpenTelemetry's stacktrace, a serialised Error's stack", () => {
+    const trace = "Error: boom\n    at refund (refund.ts:12:5)";
+    expect(stackTraceOf(event("e", { eventType: "error", toolOutput: { stacktrace: trace } }))).toBe(trace);
+    expect(
+      stackTraceOf(event("e", { eventType: "error", toolOutput: { error: { message: "boom", stack: trace } } })),
+    ).toBe(trace);
+    expect(stackTraceOf(event("e", { eventType: "error", toolOutput: { stack: "" } }))).toBeUndefined();
+  });
+
+  test("the time axis runs from the session start to its end or its last step's end, whichever is later", () => {
+    const entries = buildTimeline([event("evt_1", { occurredAt: at(9), toolOutput: { durationMs: 3000 } })], START);
+    expect(timeAxis(entries, SESSION)).toEqual({ startMs: Date.parse(START), endMs: Date.parse(START) + 12_000 });
+    expect(timeAxis([], { ...SESSION, completedAt: null, durationMs: null })).toEqual({
+      startMs: Date.parse(START),
+      endMs: Date.parse(SESSION.lastActivityAt),
+    });
+  });
+});
+
+describe("Waterfall and cards", () => {
+  test("every event is a row with its duration; slow and failing steps are drawn to scale; rows link to their cards", () => {
+    // Prepare
+    renderRun([
+      event("evt_1", { toolName: "search", occurredAt: at(0), toolOutput: { durationMs: 500 } }),
+      event("evt_2", { toolName: "refund", occurredAt: at(1), toolOutput: { error: "declined", durationMs: 5000 } }),
+      event("evt_3", { eventType: "state_change", occurredAt: at(6), toolInput: { from: "a", to: "b" } }),
+    ]);
+
+    // Assess
+    const rows = within(screen.getByRole("list", { name: "Run waterfall" })).getAllByRole("link");
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "⚙Tool call: search, at +0 ms, 500 ms",
+      "⚙Tool call: refund, at +1.0 s, 5.0 s failed",
+      "↻State change: a → b, at +6.0 s, —a moment",
+    ]);
+    expect(rows.map((row) => row.getAttribute("href"))).toEqual(["#event-evt_1", "#event-evt_2", "#event-evt_3"]);
+    const bars = [...document.querySelectorAll<HTMLElement>(".waterfall__bar")];
+    // The axis is the session's 10 s: 500 ms is 5 % wide at 0 %, 5 s is 50 % wide at 10 %.
+    expect(bars.map((bar) => [bar.style.left, bar.style.width])).toEqual([
+      ["0%", "5%"],
+      ["10%", "50%"],
+    ]);
+    expect(bars[1]?.className).toContain("waterfall__bar--failed");
+    expect(document.getElementById("event-evt_2")?.className).toContain("timeline__item--failed");
+  });
+
+  test("cards show type, tool, reasoning, confidence, alternatives, chips and offset; errors stand out", async () => {
     // Prepare
     const user = userEvent.setup();
-    renderTimeline(events);
+    renderRun(events);
     // Assess
     const items = within(screen.getByRole("list", { name: "Event timeline" })).getAllByRole("article");
     expect(items.map((item) => item.getAttribute("aria-label"))).toEqual([
@@ -78,32 +185,57 @@ describe("Timeline", () => {
     expect(within(decision).getByText("The order shipped")).toBeTruthy();
     expect(within(decision).getByText("escalate")).toBeTruthy();
     expect(within(decision).getByText("+500 ms")).toBeTruthy();
-    expect(within(error).getByText("+3.25 s")).toBeTruthy();
+    expect(within(error).getByText("+3.3 s")).toBeTruthy();
     expect(within(error).getByText("$0.0020")).toBeTruthy();
     expect(error.closest("li")?.className).toContain("timeline__item--error");
     // Act: expand the payload
-    await user.click(within(error).getByRole("button", { name: "Show input and output" }));
+    await user.click(within(error).getByRole("button", { name: "Show details" }));
     // Assess
-    expect(within(error).getByRole("button", { name: "Hide input and output" }).getAttribute("aria-expanded")).toBe(
-      "true",
-    );
+    expect(within(error).getByRole("button", { name: "Hide details" }).getAttribute("aria-expanded")).toBe("true");
     expect(within(error).getByText('"A-1"')).toBeTruthy();
   });
 
-  test("an offloaded field is fetched only when asked for, and shown highlighted", async () => {
-    // Prepare
+  test("a model call's model, tokens, cost and duration are chips on its card; its payloads are its request and response", async () => {
     const user = userEvent.setup();
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ rows: 3 })));
-    vi.stubGlobal("fetch", fetchMock);
-    renderTimeline([
-      event("evt_big", { toolName: "export", toolOutputUrl: "https://s3.test/presigned", toolOutputBytes: 2_097_152 }),
+    renderRun([
+      event("evt_1", {
+        eventType: "llm_decision",
+        reasoning: "Refund it",
+        estimatedCost: 0.00042,
+        toolInput: { model: "gpt-4o-mini", messages: [] },
+        toolOutput: { promptTokens: 1200, completionTokens: 300, durationMs: 820 },
+      }),
     ]);
-    await user.click(screen.getByRole("button", { name: "Show input and output" }));
-    expect(fetchMock).not.toHaveBeenCalled();
-    // Act
-    await user.click(screen.getByRole("button", { name: "Load tool output (2.0 MiB)" }));
-    // Assess
-    expect(await screen.findByText('"rows"')).toBeTruthy();
-    expect(fetchMock).toHaveBeenCalledWith("https://s3.test/presigned", expect.anything());
+    const card = screen.getByRole("article", { name: "Model call: gpt-4o-mini" });
+    expect([...card.querySelectorAll(".chip dd")].map((chip) => chip.textContent)).toEqual([
+      "gpt-4o-mini",
+      "1,500 (1,200 in, 300 out)",
+      "$0.0004",
+      "820 ms",
+    ]);
+    await user.click(within(card).getByRole("button", { name: "Show request and response" }));
+    expect(within(card).getByRole("heading", { name: "Request" })).toBeTruthy();
+    expect(within(card).getByRole("heading", { name: "Response" })).toBeTruthy();
+  });
+
+  test("a failing tool call says so on its card; a stack trace reads as lines of text", () => {
+    const trace = "TimeoutError: gateway\n    at pay (pay.ts:3:9)";
+    renderRun([
+      event("evt_1", { toolName: "pay", occurredAt: at(1), toolOutput: { durationMs: 300 } }),
+      event("evt_2", {
+        eventType: "error",
+        toolName: "pay",
+        occurredAt: at(1.3),
+        reasoning: "Gateway timed out",
+        toolOutput: { stacktrace: trace },
+      }),
+    ]);
+    const call = screen.getByRole("article", { name: "Tool call: pay" });
+    expect(within(call).getByText("failed")).toBeTruthy();
+    expect(call.textContent).toContain("Failed: Gateway timed out");
+    const error = screen.getByRole("article", { name: "Error: pay" });
+    const pre = error.querySelector("pre.stack");
+    expect(pre?.textContent).toBe(trace);
+    expect(pre?.textContent).not.toContain("\\n");
   });
 });

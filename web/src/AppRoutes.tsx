@@ -1,4 +1,7 @@
-/** Every route of the console. The agent charts (recharts) load only when an agent is opened. */
+/**
+ * Every route of the console. The overview is the first page after sign-in; the agent charts (recharts) load only
+ * when an agent is opened.
+ */
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { RequireAuth } from "./auth/require-auth";
@@ -10,6 +13,7 @@ import { AgentsPage } from "./pages/agents/AgentsPage";
 import { KeysPage } from "./pages/keys/KeysPage";
 import { MembersPage } from "./pages/members/MembersPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { OverviewPage } from "./pages/overview/OverviewPage";
 import { SignInPage } from "./pages/SignInPage";
 import { SessionDetailPage } from "./pages/sessions/SessionDetailPage";
 import { SessionsPage } from "./pages/sessions/SessionsPage";
@@ -32,7 +36,7 @@ export function AppRoutes() {
           </RequireAuth>
         }
       >
-        <Route index element={<Navigate to="/sessions" replace />} />
+        <Route index element={<OverviewPage />} />
         <Route path="/sessions" element={<SessionsPage />} />
         <Route path="/sessions/:id" element={<SessionDetailPage />} />
         <Route path="/agents" element={<AgentsPage />} />

@@ -2,7 +2,7 @@
  * Screenshots of the console's pages in every look it has: light and dark,
  * desktop (1280×800) and phone (390×844), written to
  * `test/e2e/artifacts/<page>-<light|dark>-<desktop|phone>.png` (git-ignored;
- * the README's pictures are copied from there to docs/screenshots/).
+ * the docs' pictures are copied from there to docs/screenshots/).
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -45,8 +45,7 @@ export async function startStack(): Promise<Stack> {
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     TABLE_NAME: `ats-e2e-${randomUUID().slice(0, 8)}`,
-    S3_ENDPOINT: inject("s3Endpoint"),
-    PAYLOAD_BUCKET: inject("payloadBucket"),
+    ...inject("s3Environment"),
   });
   const child: ChildProcess = tool.child;
   const stop = async () => {

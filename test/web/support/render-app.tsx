@@ -67,6 +67,7 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 export const ME = "ada@example.com";
@@ -75,7 +76,7 @@ export const ME = "ada@example.com";
 export function baseRoutes(role: Role): Routes {
   return {
     "GET /console-config.json": json({ auth: { kind: "local" } }),
-    "GET /api/me": json({ userId: "user-1", email: ME, organisations: [{ orgId: "acme", role }] }),
+    "GET /api/me": json({ userId: "user-1", email: ME, organisations: [{ orgId: "acme", role }], invitations: [] }),
   };
 }
 

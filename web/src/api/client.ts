@@ -14,6 +14,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal | undefined;
+  /** Answer the body as text instead of parsing it as JSON (an event field: JSON or plain text). */
+  text?: boolean;
 }
 
 export function withQuery(path: string, query: RequestOptions["query"]): string {
@@ -28,7 +30,7 @@ export function withQuery(path: string, query: RequestOptions["query"]): string 
 
 export async function apiRequest<T>(context: RequestContext, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = {
-    Accept: "application/json",
+    Accept: options.text === true ? "application/json, text/plain" : "application/json",
     Authorization: `Bearer ${context.accessToken}`,
   };
   if (context.orgId !== null) headers["X-Organization-Id"] = context.orgId;
@@ -49,5 +51,6 @@ export async function apiRequest<T>(context: RequestContext, path: string, optio
   if (!response.ok) throw await apiErrorFrom(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
+  if (options.text === true) return text as T;
   return (text === "" ? undefined : JSON.parse(text)) as T;
 }

@@ -1,148 +1,61 @@
-/** Response shapes of the API, as README "API reference" and functions/schemas/response-schemas.ts describe them. */
+/**
+ * Response shapes of the API, derived from the zod schemas the API's responses are tested against
+ * (functions/schemas/response-schemas.ts): a field added to the API reaches these types without a copy.
+ * Type-only imports: nothing of the service is bundled into the console.
+ */
+import type * as z from "zod";
+import type {
+  agentListResponse,
+  agentStatsResponse,
+  apiKeyAuditResponse,
+  apiKeyResponse,
+  createdApiKeyResponse,
+  eventResponse,
+  invitationResponse,
+  memberResponse,
+  meResponse,
+  rotatedApiKeyResponse,
+  sessionResponse,
+} from "../../../functions/schemas/response-schemas";
 
-export type Role = "member" | "admin" | "owner";
-export type Environment = "live" | "test";
-export type Scope = "sessions:write" | "events:write" | "read" | "delete";
-export const SCOPES: readonly Scope[] = ["sessions:write", "events:write", "read", "delete"];
+export type Session = z.output<typeof sessionResponse>;
+export type SessionEvent = z.output<typeof eventResponse>;
+export type Me = z.output<typeof meResponse>;
+export type ApiKey = z.output<typeof apiKeyResponse>;
+/** 201 of POST /api/keys: the only response carrying the key itself. */
+export type CreatedApiKey = z.output<typeof createdApiKeyResponse>;
+export type RotatedApiKey = z.output<typeof rotatedApiKeyResponse>;
+export type ApiKeyAuditRecord = z.output<typeof apiKeyAuditResponse>["items"][number];
+export type Member = z.output<typeof memberResponse>;
+/** A pending invitation as the organisation's owners see it (GET/POST /api/invitations). */
+export type Invitation = z.output<typeof invitationResponse>;
+/** An invitation as the invited person sees it (GET /api/me). */
+export type MyInvitation = Me["invitations"][number];
+export type AgentList = z.output<typeof agentListResponse>;
+export type AgentSummary = AgentList["items"][number];
+export type AgentStats = z.output<typeof agentStatsResponse>;
+export type StatsSummary = AgentStats["totals"];
+export type DayStats = AgentStats["days"][number];
+
+export type Role = Me["organisations"][number]["role"];
+export type Environment = Session["environment"];
+export type Scope = ApiKey["scopes"][number];
+export type SessionStatus = Session["status"];
+export type EventType = SessionEvent["eventType"];
+export type ApiKeyStatus = ApiKey["status"];
+
+/** Every value of a union type, checked both ways: a value the API adds is a compile error until listed here. */
+function allOf<T extends string>() {
+  return <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) => values;
+}
+
+export const SCOPES = allOf<Scope>()(["sessions:write", "events:write", "read", "delete"]);
 export const DEFAULT_SCOPES: readonly Scope[] = ["sessions:write", "events:write", "read"];
-export type SessionStatus = "active" | "completed" | "failed";
-export const SESSION_STATUSES: readonly SessionStatus[] = ["active", "completed", "failed"];
-export type EventType = "tool_call" | "llm_decision" | "state_change" | "error";
+export const SESSION_STATUSES = allOf<SessionStatus>()(["active", "completed", "failed"]);
+export const ROLES = allOf<Role>()(["member", "admin", "owner"]);
+export const ENVIRONMENTS = allOf<Environment>()(["live", "test"]);
 
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
-}
-
-export interface Me {
-  userId: string;
-  email: string;
-  organisations: { orgId: string; role: Role }[];
-}
-
-export type ApiKeyStatus = "active" | "expiring" | "expired" | "revoked";
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  hint: string;
-  environment: Environment;
-  scopes: Scope[];
-  createdAt: string;
-  createdBy: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  status: ApiKeyStatus;
-}
-
-/** 201 of POST /api/keys: the only response carrying the key itself. */
-export interface CreatedApiKey {
-  id: string;
-  name: string;
-  key: string;
-  hint: string;
-  environment: Environment;
-  scopes: Scope[];
-  createdAt: string;
-  createdBy: string;
-}
-
-export interface RotatedApiKey extends CreatedApiKey {
-  rotatedFrom: ApiKey;
-}
-
-export interface ApiKeyAuditRecord {
-  id: string;
-  keyId: string;
-  action: "key.created" | "key.rotated" | "key.revoked";
-  actor: string;
-  actorId: string | null;
-  at: string;
-  details: Record<string, string | number>;
-}
-
-export interface Member {
-  userId: string;
-  email: string;
-  role: Role;
-  createdAt: string;
-}
-
-export interface Session {
-  id: string;
-  name: string;
-  agentName: string;
-  userId: string;
-  environment: Environment;
-  metadata: Record<string, unknown> | null;
-  status: SessionStatus;
-  success: boolean | null;
-  failureReason: string | null;
-  estimatedCost: number | null;
-  durationMs: number | null;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  totalTokens: number | null;
-  customMetrics: Record<string, number> | null;
-  eventCount: number;
-  eventCost: number;
-  toolCalls: Record<string, number>;
-  toolErrors: Record<string, number>;
-  createdAt: string;
-  updatedAt: string;
-  lastActivityAt: string;
-  completedAt: string | null;
-  stale: boolean;
-}
-
-export interface SessionEvent {
-  id: string;
-  sessionId: string;
-  eventType: EventType;
-  toolName?: string;
-  toolInput?: Record<string, unknown>;
-  toolOutput?: Record<string, unknown>;
-  reasoning?: string;
-  toolInputUrl?: string;
-  toolInputBytes?: number;
-  toolOutputUrl?: string;
-  toolOutputBytes?: number;
-  reasoningUrl?: string;
-  reasoningBytes?: number;
-  alternativesConsidered?: string[];
-  confidence?: number;
-  estimatedCost?: number;
-  occurredAt?: string;
-  createdAt: string;
-}
-
-export interface AgentSummary {
-  agentName: string;
-  sessionCount: number;
-}
-
-export interface StatsSummary {
-  sessions: number;
-  completed: number;
-  failed: number;
-  successRate: number | null;
-  reportedCost: number;
-  eventCost: number;
-  events: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  durationMs: { p50: number | null; p95: number | null; mean: number | null };
-}
-
-export interface AgentStats {
-  agentName: string;
-  from: string;
-  to: string;
-  totals: StatsSummary;
-  days: (StatsSummary & { day: string })[];
-  topFailureReasons: { reason: string; count: number }[];
-  topToolsByCalls: { toolName: string; calls: number }[];
-  topToolsByErrors: { toolName: string; errors: number }[];
 }

@@ -1,8 +1,12 @@
-/** Who is signed in: the console configuration, the tokens (memory only) and the sign-in notice. */
+/**
+ * Who is signed in: the console configuration, the tokens and the sign-in notice. Tokens live in memory; a local
+ * sign-in is also kept for the tab (tab-session.ts), so a reload keeps it.
+ */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { cognitoLogoutUrl, refreshCognitoTokens } from "./cognito";
 import { type AuthConfig, fetchConsoleConfig } from "./config";
+import { forgetLocalSession, rememberLocalSession, restoreLocalSession } from "./tab-session";
 import { REFRESH_MARGIN_MS, type TokenSet } from "./tokens";
 
 export interface AuthState {
@@ -11,7 +15,8 @@ export interface AuthState {
   tokens: TokenSet | null;
   /** Why the user is asked to sign in (e.g. their session expired). */
   notice: string | null;
-  signIn: (tokens: TokenSet) => void;
+  /** `keepForTab`: a local sign-in, kept across reloads of this tab. */
+  signIn: (tokens: TokenSet, options?: { keepForTab?: boolean }) => void;
   signOut: () => void;
   /** The API refused the token: forget it and ask for a new sign-in, keeping the page. */
   expire: (message?: string) => void;
@@ -30,17 +35,19 @@ export function AuthProvider({
 }) {
   const queryClient = useQueryClient();
   const configQuery = useQuery({ queryKey: ["console-config"], queryFn: fetchConsoleConfig, staleTime: Infinity });
-  const [tokens, setTokens] = useState<TokenSet | null>(initialTokens);
+  const [tokens, setTokens] = useState<TokenSet | null>(() => initialTokens ?? restoreLocalSession());
   const [notice, setNotice] = useState<string | null>(null);
   const config = configQuery.data?.auth;
 
-  const signIn = useCallback((next: TokenSet) => {
+  const signIn = useCallback((next: TokenSet, options: { keepForTab?: boolean } = {}) => {
+    if (options.keepForTab === true) rememberLocalSession(next);
     setNotice(null);
     setTokens(next);
   }, []);
 
   const expire = useCallback(
     (message: string = EXPIRED_NOTICE) => {
+      forgetLocalSession();
       setTokens(null);
       setNotice(message);
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "console-config" });
@@ -48,7 +55,16 @@ export function AuthProvider({
     [queryClient],
   );
 
+  // A local session kept for the tab means nothing to a deployment that signs in through Cognito.
+  useEffect(() => {
+    if (config?.kind === "cognito" && initialTokens === null && restoreLocalSession() !== null) {
+      forgetLocalSession();
+      setTokens(null);
+    }
+  }, [config, initialTokens]);
+
   const signOut = useCallback(() => {
+    forgetLocalSession();
     setTokens(null);
     setNotice(null);
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== "console-config" });

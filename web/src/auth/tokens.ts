@@ -1,4 +1,7 @@
-/** A signed-in user's tokens. They live in memory only (React state): a reload signs in again. */
+/**
+ * A signed-in user's tokens, in memory (React state). A local sign-in is also kept for the tab (tab-session.ts);
+ * Cognito's are renewed through Cognito's session on a reload, never stored.
+ */
 export interface TokenSet {
   accessToken: string;
   /** Epoch milliseconds. */

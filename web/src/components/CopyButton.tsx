@@ -1,8 +1,8 @@
-/** Copies a text to the clipboard and says so (to screen readers too). */
-import { useState } from "react";
+/** Copies a text to the clipboard and says so (to screen readers too); the note clears itself. */
+import { useTransient } from "../lib/use-transient";
 
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const [state, setState] = useTransient<"copied" | "failed">();
   async function copy() {
     try {
       await navigator.clipboard.writeText(text);

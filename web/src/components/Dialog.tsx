@@ -10,9 +10,11 @@ export interface DialogProps {
   children: ReactNode;
   /** A describing paragraph's id, for aria-describedby. */
   describedBy?: string;
+  /** Room for code (a new key's environment variables). */
+  wide?: boolean;
 }
 
-export function Dialog({ title, onClose, children, describedBy }: DialogProps) {
+export function Dialog({ title, onClose, children, describedBy, wide = false }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -51,7 +53,7 @@ export function Dialog({ title, onClose, children, describedBy }: DialogProps) {
     <div className="dialog-backdrop">
       <div
         ref={panel}
-        className="dialog"
+        className={`dialog${wide ? " dialog--wide" : ""}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

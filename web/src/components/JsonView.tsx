@@ -2,12 +2,27 @@
 import { useMemo } from "react";
 import { type JsonToken, tokenizeJson, tokenizeJsonText } from "../lib/json-tokens";
 
+/**
+ * Tokens highlighted one span each, up to this many: a field of megabytes (a tool's whole export) has
+ * hundreds of thousands of tokens, and as many spans would take the page seconds to lay out. The rest is
+ * shown whole, as plain text.
+ */
+export const HIGHLIGHTED_TOKENS = 4_000;
+
 function Tokens({ tokens, label }: { tokens: JsonToken[]; label: string }) {
+  const highlighted = tokens.length > HIGHLIGHTED_TOKENS ? tokens.slice(0, HIGHLIGHTED_TOKENS) : tokens;
+  const rest =
+    tokens.length > HIGHLIGHTED_TOKENS
+      ? tokens
+          .slice(HIGHLIGHTED_TOKENS)
+          .map((token) => token.text)
+          .join("")
+      : "";
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
     <pre className="json" tabIndex={0} title={label}>
       <code>
-        {tokens.map((token, index) =>
+        {highlighted.map((token, index) =>
           token.kind === "whitespace" || token.kind === "punctuation" ? (
             token.text
           ) : (
@@ -17,6 +32,7 @@ function Tokens({ tokens, label }: { tokens: JsonToken[]; label: string }) {
             </span>
           ),
         )}
+        {rest}
       </code>
     </pre>
   );

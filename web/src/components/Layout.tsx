@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { useAuth } from "../auth/auth-context";
 import { useOrganisation } from "../auth/organisation-context";
 import { useEnvironment, withEnvironment } from "../lib/environment";
+import { InvitationsPrompt } from "../pages/members/InvitationsPrompt";
 
 function OrganisationSwitcher() {
   const { me, orgId, role, setOrgId } = useOrganisation();
@@ -63,6 +64,7 @@ export function Layout() {
     setMenuOpen(false);
   }
   const links = [
+    { to: withEnvironment("/", environment), label: "Overview", end: true },
     { to: withEnvironment("/sessions", environment), label: "Sessions" },
     { to: withEnvironment("/agents", environment), label: "Agents" },
     { to: withEnvironment("/settings/keys", environment), label: "API keys" },
@@ -91,7 +93,7 @@ export function Layout() {
             <ul className="nav">
               {links.map((link) => (
                 <li key={link.label}>
-                  <NavLink to={link.to} className="nav__link">
+                  <NavLink to={link.to} end={link.end === true} className="nav__link">
                     {link.label}
                   </NavLink>
                 </li>
@@ -109,6 +111,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="page" tabIndex={-1}>
+        <InvitationsPrompt />
         <Outlet />
       </main>
     </div>

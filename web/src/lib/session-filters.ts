@@ -1,46 +1,68 @@
-/** The session list's filters as URL search parameters (the URL is their home: shareable, back-button friendly). */
+/**
+ * The session list's filters as URL search parameters (the URL is their home: shareable, back-button friendly).
+ * Days are UTC days, as the stats count them, so a link from a chart's day lists exactly that day's sessions.
+ */
 import type { SessionFilters } from "../api/sessions";
 
-export const FILTER_NAMES = ["agentName", "userId", "status", "from", "to"] as const;
+/** Set in the filter form. */
+export const FORM_FILTERS = ["q", "agentName", "userId", "status", "from", "to"] as const;
+/** Set by a drill-down from the stats (a failure reason, a tool); shown as removable chips. */
+export const DRILL_DOWN_FILTERS = ["failureReason", "toolName", "toolError"] as const;
+export const FILTER_NAMES = [...FORM_FILTERS, ...DRILL_DOWN_FILTERS] as const;
 export type FilterName = (typeof FILTER_NAMES)[number];
 export type FilterValues = Record<FilterName, string>;
 
+export const NO_FILTERS: FilterValues = Object.fromEntries(FILTER_NAMES.map((name) => [name, ""])) as FilterValues;
+
 export function readFilters(params: URLSearchParams): FilterValues {
-  return {
-    agentName: params.get("agentName") ?? "",
-    userId: params.get("userId") ?? "",
-    status: params.get("status") ?? "",
-    from: params.get("from") ?? "",
-    to: params.get("to") ?? "",
-  };
+  return Object.fromEntries(FILTER_NAMES.map((name) => [name, params.get(name) ?? ""])) as FilterValues;
 }
 
 /** Writes the filters over `current`, keeping other parameters (the environment). */
-export function writeFilters(current: URLSearchParams, values: FilterValues): URLSearchParams {
+export function writeFilters(current: URLSearchParams, values: Partial<FilterValues>): URLSearchParams {
   const next = new URLSearchParams(current);
   for (const name of FILTER_NAMES) {
-    const value = values[name].trim();
-    if (value === "") next.delete(name);
-    else next.set(name, value);
+    const value = values[name];
+    if (value === undefined) continue;
+    if (value.trim() === "") next.delete(name);
+    else next.set(name, value.trim());
   }
   return next;
 }
 
-/** A day (YYYY-MM-DD, the user's time zone) as the ISO instant the API filters on: its start, or its end. */
+/** A session id as the service mints them: searching for one opens it rather than searching names. */
+const SESSION_ID = /^ses_[0-9A-HJKMNP-TV-Z]{26}$/i;
+
+export function sessionIdIn(search: string): string | undefined {
+  const text = search.trim();
+  return SESSION_ID.test(text) ? `ses_${text.slice(4).toUpperCase()}` : undefined;
+}
+
+/** A UTC day (YYYY-MM-DD) as the ISO instant the API filters on: its first millisecond, or its last. */
 export function dayBoundary(day: string, end: boolean): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const date = new Date(`${day}T${end ? "23:59:59.999" : "00:00:00.000"}`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  const date = new Date(`${day}T${end ? "23:59:59.999" : "00:00:00.000"}Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day ? undefined : date.toISOString();
 }
 
 export function toApiFilters(values: FilterValues): SessionFilters {
   const filters: SessionFilters = {};
-  if (values.agentName !== "") filters.agentName = values.agentName;
-  if (values.userId !== "") filters.userId = values.userId;
-  if (values.status !== "") filters.status = values.status;
+  for (const name of ["agentName", "userId", "status", ...DRILL_DOWN_FILTERS] as const) {
+    if (values[name] !== "") filters[name] = values[name];
+  }
+  const search = values.q.trim();
+  if (search !== "" && sessionIdIn(search) === undefined) filters.nameContains = search;
   const from = dayBoundary(values.from, false);
   const to = dayBoundary(values.to, true);
   if (from !== undefined) filters.from = from;
   if (to !== undefined) filters.to = to;
   return filters;
+}
+
+/** The sessions page's URL for these filters (a drill-down link), in `environment`'s terms. */
+export function sessionsLink(values: Partial<FilterValues>, environment: "live" | "test"): string {
+  const params = writeFilters(new URLSearchParams(), values);
+  if (environment === "test") params.set("env", "test");
+  const query = params.toString();
+  return query === "" ? "/sessions" : `/sessions?${query}`;
 }

@@ -1,22 +1,139 @@
-/** Event timeline order: by occurredAt (when it happened), falling back to createdAt (when it was stored). */
-import type { SessionEvent } from "../api/types";
+/**
+ * A session's events as a run: in time order, each with its start on the session's time axis, its duration when
+ * one was recorded (`toolOutput.durationMs`, as the SDK, the demo and the OpenTelemetry receiver record tool and
+ * model calls), whether a tool call failed, and a model call's usage. Pure.
+ *
+ * An event's time is `occurredAt` (when it happened), else `createdAt` (when it was stored), and is read as the
+ * step's start, as the OpenTelemetry receiver (a span's start) and the demo record it.
+ */
+import type { Session, SessionEvent } from "../api/types";
 
 export function eventTime(event: Pick<SessionEvent, "occurredAt" | "createdAt">): number {
   const occurred = event.occurredAt === undefined ? Number.NaN : Date.parse(event.occurredAt);
   return Number.isNaN(occurred) ? Date.parse(event.createdAt) : occurred;
 }
 
-export interface TimelineEntry {
-  event: SessionEvent;
-  /** Milliseconds since the session started. */
-  offsetMs: number;
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
-/** Sorted by time (stable for equal times: the API's order, then id), with offsets from the session start. */
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** How long the step took, when it was recorded. */
+export function eventDuration(event: SessionEvent): number | undefined {
+  return finiteNumber(event.toolOutput?.durationMs);
+}
+
+/** What a model call (an `llm_decision` with a model or token counts) used. */
+export interface ModelUsage {
+  model?: string | undefined;
+  provider?: string | undefined;
+  promptTokens?: number | undefined;
+  completionTokens?: number | undefined;
+  totalTokens?: number | undefined;
+}
+
+export function modelUsage(event: SessionEvent): ModelUsage | undefined {
+  if (event.eventType !== "llm_decision") return undefined;
+  const input = event.toolInput ?? {};
+  const output = event.toolOutput ?? {};
+  const usage: ModelUsage = {
+    model: text(output.model) ?? text(input.model),
+    provider: text(input.provider),
+    promptTokens: finiteNumber(output.promptTokens),
+    completionTokens: finiteNumber(output.completionTokens),
+    totalTokens: finiteNumber(output.totalTokens),
+  };
+  if (usage.totalTokens === undefined && (usage.promptTokens !== undefined || usage.completionTokens !== undefined)) {
+    usage.totalTokens = (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0);
+  }
+  return Object.values(usage).some((value) => value !== undefined) ? usage : undefined;
+}
+
+/** The message of an error value: a string, or an object's `message`. */
+function errorMessage(value: unknown): string | undefined {
+  return text(value) ?? text(record(value)?.message) ?? (record(value) === undefined ? undefined : "failed");
+}
+
+/** A stack trace recorded with an event: OpenTelemetry's `stacktrace`, a serialised Error's `stack`. */
+export function stackTraceOf(event: SessionEvent): string | undefined {
+  const output = event.toolOutput ?? {};
+  return (
+    text(output.stacktrace) ??
+    text(output["exception.stacktrace"]) ??
+    text(output.stack) ??
+    text(record(output.error)?.stack) ??
+    text(record(output.details)?.stack)
+  );
+}
+
+export interface TimelineEntry {
+  event: SessionEvent;
+  /** Epoch milliseconds. */
+  startMs: number;
+  /** Milliseconds since the session started. */
+  offsetMs: number;
+  durationMs: number | undefined;
+  /** A tool call that failed: why (its output's `error`, or the error event of the same tool it led to). */
+  failure?: string | undefined;
+}
+
+/** How long after a tool call's end (or its start, without a duration) an error of the same tool still belongs to it. */
+const ERROR_PAIRING_MS = 1_000;
+
+/**
+ * Sorted by time (stable for equal times: the API's order), with offsets from the session start; each tool call
+ * that failed carries why. A tool's `error` event is paired with the latest call of that tool before it.
+ */
 export function buildTimeline(events: readonly SessionEvent[], sessionStart: string): TimelineEntry[] {
   const start = Date.parse(sessionStart);
-  return events
+  const entries: TimelineEntry[] = events
     .map((event, index) => ({ event, index, time: eventTime(event) }))
     .sort((a, b) => a.time - b.time || a.index - b.index)
-    .map(({ event, time }) => ({ event, offsetMs: Number.isNaN(start) ? 0 : time - start }));
+    .map(({ event, time }) => {
+      const failure = event.eventType === "tool_call" ? errorMessage(event.toolOutput?.error) : undefined;
+      return {
+        event,
+        startMs: time,
+        offsetMs: Number.isNaN(start) ? 0 : time - start,
+        durationMs: eventDuration(event),
+        ...(failure === undefined ? {} : { failure }),
+      };
+    });
+  entries.forEach((entry, index) => {
+    const { event } = entry;
+    if (event.eventType !== "error" || event.toolName === undefined) return;
+    for (let candidate = index; candidate >= 0; candidate--) {
+      const call = entries[candidate];
+      if (call === undefined || call.event.eventType !== "tool_call" || call.event.toolName !== event.toolName)
+        continue;
+      const end = call.startMs + (call.durationMs ?? 0);
+      if (entry.startMs <= end + ERROR_PAIRING_MS) call.failure ??= event.reasoning ?? "failed";
+      return;
+    }
+  });
+  return entries;
+}
+
+/** The session's time axis: from its start (or its first event, if earlier) to its end or its last step's end. */
+export function timeAxis(
+  entries: readonly TimelineEntry[],
+  session: Pick<Session, "createdAt" | "completedAt" | "durationMs" | "lastActivityAt">,
+): { startMs: number; endMs: number } {
+  const created = Date.parse(session.createdAt);
+  const startMs = Math.min(created, ...entries.map((entry) => entry.startMs));
+  const ends = entries.map((entry) => entry.startMs + (entry.durationMs ?? 0));
+  if (session.completedAt !== null) ends.push(Date.parse(session.completedAt));
+  if (session.durationMs !== null) ends.push(created + session.durationMs);
+  if (ends.length === 0) ends.push(Date.parse(session.lastActivityAt));
+  const endMs = Math.max(startMs + 1, ...ends.filter((end) => Number.isFinite(end)));
+  return { startMs, endMs };
 }

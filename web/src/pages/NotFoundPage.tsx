@@ -5,7 +5,7 @@ export function NotFoundPage() {
     <>
       <h1>Page not found</h1>
       <p>
-        There is nothing at this address. <Link to="/sessions">Go to the sessions</Link>.
+        There is nothing at this address. <Link to="/">Go to the overview</Link>.
       </p>
     </>
   );

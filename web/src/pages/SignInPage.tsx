@@ -17,7 +17,7 @@ function LocalSignIn({ returnTo }: { returnTo: string }) {
   const mutation = useMutation({
     mutationFn: localSignIn,
     onSuccess: (tokens) => {
-      signIn(tokens);
+      signIn(tokens, { keepForTab: true });
       navigate(returnTo, { replace: true });
     },
   });

@@ -1,39 +1,44 @@
-/** One agent's stats over a selectable period: per-day charts, duration percentiles, failures and tools. */
-import { Link, useParams, useSearchParams } from "react-router";
+/**
+ * One agent's stats over a period: per-day charts, duration percentiles, failure reasons and tools (each a link to
+ * the sessions behind it). Without a period in the URL, the shortest one that holds the agent's data.
+ */
+import { Link, useParams } from "react-router";
 import { useAgentStats } from "../../api/agents";
+import type { AgentStats, Environment } from "../../api/types";
+import { DurationPercentiles } from "../../components/DurationPercentiles";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
+import { PeriodSelect } from "../../components/PeriodSelect";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
-import { formatCompact, formatCost, formatDuration, formatNumber, formatPercent } from "../../lib/format";
-import { dailySeries, PERIODS, parsePeriod, periodRange } from "../../lib/stats-period";
+import { formatCompact, formatCost, formatDay, formatNumber, formatPercent } from "../../lib/format";
+import { sessionsLink } from "../../lib/session-filters";
+import { costOf, dailySeries, fittingPeriod, LONGEST_PERIOD, periodRange } from "../../lib/stats-period";
+import { usePeriodParam } from "../../lib/use-period";
 import { DailyChart } from "./DailyChart";
 import { RankedList } from "./RankedList";
 
-/** Cost ticks with one precision for the whole axis (4 decimals under a cent). */
-function formatAxisCost(value: number): string {
-  return `$${value.toFixed(Math.abs(value) >= 1 ? 2 : value === 0 ? 2 : 4)}`;
-}
-
-function atMost(ms: number | null): string {
-  return ms === null ? "—" : `≤ ${formatDuration(ms)}`;
+/**
+ * The period to show: the URL's, else the one that fits the agent's data, found from its longest-period stats
+ * (read once, and kept: choosing "Last 12 months" afterwards costs nothing).
+ */
+function usePeriodFittingData(environment: Environment, name: string) {
+  const [chosen, setDays] = usePeriodParam();
+  const longest = periodRange(LONGEST_PERIOD);
+  const probe = useAgentStats(environment, name, longest.from, longest.to, { enabled: chosen === undefined });
+  const fitted = probe.data === undefined ? undefined : fittingPeriod(probe.data.days[0]?.day);
+  const days = chosen ?? fitted;
+  return { days, setDays, probe };
 }
 
 export function AgentDetailPage() {
   const { name = "" } = useParams();
   const [environment] = useEnvironment();
-  const [params, setParams] = useSearchParams();
-  const days = parsePeriod(params.get("days"));
-  const { from, to } = periodRange(days);
-  const stats = useAgentStats(environment, name, from, to);
-  // One series for the four charts (every day of the period, empty days filled).
-  const series = stats.data === undefined ? [] : dailySeries(stats.data);
-  const setDays = (value: string) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      next.set("days", value);
-      return next;
-    });
+  const { days, setDays, probe } = usePeriodFittingData(environment, name);
+  const range = periodRange(days ?? LONGEST_PERIOD);
+  const stats = useAgentStats(environment, name, range.from, range.to, { enabled: days !== undefined });
+  const pending = days === undefined ? probe.isPending : stats.isPending;
+  const error = days === undefined ? probe.error : stats.error;
   return (
     <>
       <p>
@@ -41,114 +46,129 @@ export function AgentDetailPage() {
       </p>
       <div className="page__header">
         <h1>{name}</h1>
-        <label className="field field--inline">
-          <span>Period</span>
-          <select value={days} onChange={(event) => setDays(event.target.value)}>
-            {PERIODS.map((value) => (
-              <option key={value} value={value}>
-                Last {value} days
-              </option>
-            ))}
-          </select>
-        </label>
+        {days === undefined ? null : <PeriodSelect days={days} onChange={setDays} />}
       </div>
       <p className="muted">
-        {from} to {to} (UTC days). Sessions count on the day they started; their outcome once they end.
+        {formatDay(range.from)} to {formatDay(range.to)} (UTC days). Sessions count on the day they started; their
+        outcome once they end.
       </p>
-      {stats.isPending ? <Loading label="Loading stats…" /> : null}
-      {stats.isError ? <ErrorState error={stats.error} onRetry={() => stats.refetch()} /> : null}
-      {stats.data !== undefined && stats.data.totals.sessions === 0 ? (
+      {pending && error === null ? <Loading label="Loading stats…" /> : null}
+      {error !== null ? (
+        <ErrorState error={error} onRetry={() => (days === undefined ? probe.refetch() : stats.refetch())} />
+      ) : null}
+      {stats.data !== undefined && stats.data.totals.sessions === 0 && stats.data.totals.events === 0 ? (
         <EmptyState title="No sessions of this agent in this period.">Choose a longer period.</EmptyState>
       ) : null}
-      {stats.data !== undefined && stats.data.totals.sessions > 0 ? (
-        <>
-          <dl className="metrics">
-            <div className="metric">
-              <dt>Sessions</dt>
-              <dd>{formatNumber(stats.data.totals.sessions)}</dd>
-            </div>
-            <div className="metric">
-              <dt>Success rate</dt>
-              <dd>{formatPercent(stats.data.totals.successRate)}</dd>
-            </div>
-            <div className="metric">
-              <dt>Cost</dt>
-              <dd>{formatCost(stats.data.totals.reportedCost || stats.data.totals.eventCost)}</dd>
-            </div>
-            <div className="metric">
-              <dt>Tokens</dt>
-              <dd>{formatCompact(stats.data.totals.totalTokens)}</dd>
-            </div>
-            <div className="metric">
-              <dt>Duration mean</dt>
-              <dd>{formatDuration(stats.data.totals.durationMs.mean)}</dd>
-            </div>
-            {/* The service keeps durations in histogram buckets: a percentile is its bucket's upper bound. */}
-            <div className="metric" title="Upper bound of the duration bucket holding the median">
-              <dt>Duration p50</dt>
-              <dd>{atMost(stats.data.totals.durationMs.p50)}</dd>
-            </div>
-            <div className="metric" title="Upper bound of the duration bucket holding the 95th percentile">
-              <dt>Duration p95</dt>
-              <dd>{atMost(stats.data.totals.durationMs.p95)}</dd>
-            </div>
-          </dl>
-          <div className="charts">
-            <DailyChart
-              title="Sessions per day"
-              data={series}
-              field="sessions"
-              kind="bar"
-              format={formatCompact}
-              color="var(--chart-1)"
-            />
-            <DailyChart
-              title="Success rate per day (%)"
-              data={series}
-              field="successRate"
-              kind="line"
-              format={(v) => `${Math.round(v)}%`}
-              color="var(--chart-2)"
-            />
-            <DailyChart
-              title="Cost per day (USD)"
-              data={series}
-              field="cost"
-              kind="bar"
-              format={formatAxisCost}
-              color="var(--chart-3)"
-            />
-            <DailyChart
-              title="Tokens per day"
-              data={series}
-              field="tokens"
-              kind="bar"
-              format={formatCompact}
-              color="var(--chart-4)"
-            />
-          </div>
-          <div className="ranked-grid">
-            <RankedList
-              title="Top failure reasons"
-              countLabel="Sessions"
-              empty="No failures in this period."
-              rows={stats.data.topFailureReasons.map((row) => ({ label: row.reason, count: row.count }))}
-            />
-            <RankedList
-              title="Top tools by calls"
-              countLabel="Calls"
-              empty="No tool calls in this period."
-              rows={stats.data.topToolsByCalls.map((row) => ({ label: row.toolName, count: row.calls }))}
-            />
-            <RankedList
-              title="Top tools by errors"
-              countLabel="Errors"
-              empty="No tool errors in this period."
-              rows={stats.data.topToolsByErrors.map((row) => ({ label: row.toolName, count: row.errors }))}
-            />
-          </div>
-        </>
+      {stats.data !== undefined && (stats.data.totals.sessions > 0 || stats.data.totals.events > 0) ? (
+        <AgentFigures stats={stats.data} environment={environment} />
       ) : null}
     </>
   );
 }
+
+function AgentFigures({ stats, environment }: { stats: AgentStats; environment: Environment }) {
+  const { totals, from, to, agentName } = stats;
+  // One series for the four charts (every day of the period, empty days filled).
+  const series = dailySeries(stats);
+  const link = (filters: Record<string, string>) => sessionsLink({ agentName, from, to, ...filters }, environment);
+  return (
+    <>
+      <dl className="metrics">
+        <div className="metric">
+          <dt>Sessions</dt>
+          <dd>
+            <Link to={link({})}>{formatNumber(totals.sessions)}</Link>
+          </dd>
+        </div>
+        <div className="metric">
+          <dt>Success rate</dt>
+          <dd>{formatPercent(totals.successRate)}</dd>
+        </div>
+        <div className="metric">
+          <dt>Failed</dt>
+          <dd>
+            {totals.failed === 0 ? "0" : <Link to={link({ status: "failed" })}>{formatNumber(totals.failed)}</Link>}
+          </dd>
+        </div>
+        <div className="metric">
+          <dt>Cost</dt>
+          <dd>{formatCost(costOf(totals))}</dd>
+        </div>
+        <div className="metric">
+          <dt>Tokens</dt>
+          <dd>{formatCompact(totals.totalTokens)}</dd>
+        </div>
+      </dl>
+      <DurationPercentiles durations={totals.durationMs} />
+      <div className="charts">
+        <DailyChart
+          title="Sessions per day"
+          data={series}
+          field="sessions"
+          kind="bar"
+          format={formatCompact}
+          color="var(--chart-1)"
+        />
+        <DailyChart
+          title="Success rate per day (%)"
+          data={series}
+          field="successRate"
+          kind="line"
+          format={(v) => `${Math.round(v)}%`}
+          color="var(--chart-2)"
+        />
+        <DailyChart
+          title="Cost per day (USD)"
+          data={series}
+          field="cost"
+          kind="bar"
+          format={formatCost}
+          color="var(--chart-3)"
+        />
+        <DailyChart
+          title="Tokens per day"
+          data={series}
+          field="tokens"
+          kind="bar"
+          format={formatCompact}
+          color="var(--chart-4)"
+        />
+      </div>
+      <div className="ranked-grid">
+        <RankedList
+          title="Top failure reasons"
+          countLabel="Sessions"
+          empty="No failures in this period."
+          rows={stats.topFailureReasons.map((row) => ({
+            label: row.reason,
+            count: row.count,
+            to: link({ status: "failed", failureReason: row.reason }),
+          }))}
+        />
+        <RankedList
+          title="Top tools by calls"
+          countLabel="Calls"
+          empty="No tool calls in this period."
+          rows={stats.topToolsByCalls.map((row) => ({
+            label: row.toolName,
+            count: row.calls,
+            to: row.toolName === OTHER_TOOLS ? undefined : link({ toolName: row.toolName }),
+          }))}
+        />
+        <RankedList
+          title="Top tools by errors"
+          countLabel="Errors"
+          empty="No tool errors in this period."
+          rows={stats.topToolsByErrors.map((row) => ({
+            label: row.toolName,
+            count: row.errors,
+            to: row.toolName === OTHER_TOOLS ? undefined : link({ toolError: row.toolName }),
+          }))}
+        />
+      </div>
+    </>
+  );
+}
+
+/** Where a session's tools past its first 20 are counted (functions/domain/rollup.ts): no session lists it by name. */
+const OTHER_TOOLS = "(other)";

@@ -1,6 +1,6 @@
 /** One per-day chart (recharts) in a captioned figure. */
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { DayPoint } from "../../lib/stats-period";
+import { type DayPoint, dayTick, spansYears } from "../../lib/stats-period";
 
 export interface DailyChartProps {
   title: string;
@@ -16,10 +16,15 @@ const tooltipStyle = { background: "var(--surface)", border: "1px solid var(--bo
 
 export function DailyChart({ title, data, field, kind, format, color }: DailyChartProps) {
   const tick = (value: number) => format(value);
+  const withYear = spansYears(data[0]?.day ?? "", data[data.length - 1]?.day ?? "");
+  const dayLabel = (day: string) => dayTick(day, withYear);
+  // Every day with a value is drawn as a point too: a day alone between empty days is a point, not a 0-length line.
+  const dot = { r: data.length > 90 ? 1.5 : 3, fill: color, strokeWidth: 0 };
   const tooltip = (
     <Tooltip
       contentStyle={tooltipStyle}
       labelStyle={{ color: "var(--text)" }}
+      labelFormatter={(day) => (typeof day === "string" ? dayTick(day, true) : String(day ?? ""))}
       formatter={(value) => (typeof value === "number" ? format(value) : String(value ?? ""))}
     />
   );
@@ -31,7 +36,7 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
           {kind === "bar" ? (
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="var(--border)" vertical={false} />
-              <XAxis dataKey="day" tick={axis} tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
+              <XAxis dataKey="day" tick={axis} tickFormatter={dayLabel} minTickGap={16} />
               {/* Counts have whole ticks; costs share the axis's precision so ticks do not jump between formats. */}
               <YAxis
                 tick={axis}
@@ -45,7 +50,7 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
           ) : (
             <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid stroke="var(--border)" vertical={false} />
-              <XAxis dataKey="day" tick={axis} tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
+              <XAxis dataKey="day" tick={axis} tickFormatter={dayLabel} minTickGap={16} />
               <YAxis
                 tick={axis}
                 tickFormatter={tick}
@@ -58,7 +63,7 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
                 name={title}
                 stroke={color}
                 strokeWidth={2}
-                dot={false}
+                dot={dot}
                 connectNulls
                 isAnimationActive={false}
               />

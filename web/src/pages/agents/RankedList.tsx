@@ -1,6 +1,14 @@
-/** A top-N list (failure reasons, tools) as a small table. */
+/** A top-N list (failure reasons, tools) as a small table; each row links to the sessions behind it. */
+import { Link } from "react-router";
 import { EmptyState } from "../../components/EmptyState";
 import { formatNumber } from "../../lib/format";
+
+export interface RankedRow {
+  label: string;
+  count: number;
+  /** The sessions behind the row, when a listing can find them. */
+  to?: string | undefined;
+}
 
 export function RankedList({
   title,
@@ -9,7 +17,7 @@ export function RankedList({
   empty,
 }: {
   title: string;
-  rows: { label: string; count: number }[];
+  rows: RankedRow[];
   countLabel: string;
   empty: string;
 }) {
@@ -33,7 +41,7 @@ export function RankedList({
             {rows.map((row) => (
               <tr key={row.label}>
                 <th scope="row" className="ranked__label">
-                  {row.label}
+                  {row.to === undefined ? row.label : <Link to={row.to}>{row.label}</Link>}
                 </th>
                 <td className="num">{formatNumber(row.count)}</td>
               </tr>

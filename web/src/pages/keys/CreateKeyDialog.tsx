@@ -7,6 +7,7 @@ import { Dialog } from "../../components/Dialog";
 import { DialogActions } from "../../components/DialogActions";
 import { InlineError } from "../../components/ErrorState";
 import { NewKeySecret } from "../../components/NewKeySecret";
+import { KeyUsage } from "./KeyUsage";
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "sessions:write": "create and update sessions",
@@ -15,7 +16,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   delete: "delete sessions and users' data",
 };
 
-export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
+/** `onClose` gets the new key's name once it was created. */
+export function CreateKeyDialog({ onClose }: { onClose: (created?: string) => void }) {
   const create = useCreateKey();
   const [name, setName] = useState("");
   const [environment, setEnvironment] = useState<Environment>("live");
@@ -39,11 +41,12 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   if (create.data !== undefined) {
     const key = create.data;
     return (
-      <Dialog title={`Key "${key.name}" created`} onClose={onClose}>
+      <Dialog title={`Key "${key.name}" created`} onClose={() => onClose(key.name)} wide>
         <NewKeySecret plaintext={key.key} />
+        <KeyUsage apiKey={key.key} scopes={key.scopes} />
         <div className="dialog__actions">
           <CopyButton text={key.key} label="Copy key" />
-          <button type="button" className="button button--primary" onClick={onClose}>
+          <button type="button" className="button button--primary" onClick={() => onClose(key.name)}>
             Done
           </button>
         </div>
@@ -52,7 +55,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog title="Create an API key" onClose={onClose}>
+    <Dialog title="Create an API key" onClose={() => onClose()}>
       <form onSubmit={submit} noValidate>
         <label className="field">
           <span>Name</span>
@@ -98,7 +101,12 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
           </p>
         )}
         <InlineError error={create.error} />
-        <DialogActions onCancel={onClose} pending={create.isPending} label="Create key" pendingLabel="Creating…" />
+        <DialogActions
+          onCancel={() => onClose()}
+          pending={create.isPending}
+          label="Create key"
+          pendingLabel="Creating…"
+        />
       </form>
     </Dialog>
   );

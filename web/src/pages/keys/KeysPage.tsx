@@ -1,4 +1,7 @@
-/** Organisation settings → API keys: list, create, rotate, revoke, audit (buttons only for the roles allowed). */
+/**
+ * Organisation settings → API keys: list, create, rotate, revoke, audit (buttons only for the roles allowed; a
+ * button whose action would be refused is disabled and says why). A rotation's two keys name each other.
+ */
 import { useState } from "react";
 import { useKeys, useRevokeKey } from "../../api/keys";
 import type { ApiKey } from "../../api/types";
@@ -8,15 +11,30 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { StatusBadge } from "../../components/StatusBadge";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, formatShortDateTime } from "../../lib/format";
+import { useTransient } from "../../lib/use-transient";
 import { CreateKeyDialog } from "./CreateKeyDialog";
 import { KeyAuditDialog } from "./KeyAuditDialog";
 import { RotateKeyDialog } from "./RotateKeyDialog";
 
 type Open = { kind: "create" } | { kind: "rotate" | "revoke" | "audit"; key: ApiKey } | null;
 
-function isUsable(key: ApiKey): boolean {
-  return key.status === "active";
+/** Why a key cannot be rotated now, or null when it can. */
+function rotationRefusal(key: ApiKey): string | null {
+  if (key.rotatedTo !== null) return "Already rotated: rotate its replacement.";
+  if (key.status !== "active") return `A ${key.status} key cannot be rotated.`;
+  return null;
+}
+
+function Lineage({ apiKey, keys }: { apiKey: ApiKey; keys: readonly ApiKey[] }) {
+  const hint = (id: string | null) => {
+    const other = keys.find((candidate) => candidate.id === id);
+    return other === undefined ? "an older key" : `…${other.hint}`;
+  };
+  if (apiKey.rotatedFrom !== null)
+    return <span className="key-lineage">Replacement of {hint(apiKey.rotatedFrom)}</span>;
+  if (apiKey.rotatedTo !== null) return <span className="key-lineage">Replaced by {hint(apiKey.rotatedTo)}</span>;
+  return null;
 }
 
 export function KeysPage() {
@@ -24,6 +42,7 @@ export function KeysPage() {
   const keys = useKeys();
   const revoke = useRevokeKey();
   const [open, setOpen] = useState<Open>(null);
+  const [message, showMessage] = useTransient<string>();
   const canManage = hasRole(role, "admin");
   const close = () => {
     revoke.reset();
@@ -46,6 +65,9 @@ export function KeysPage() {
           revoke them.
         </p>
       )}
+      <p className="muted status-line" role="status">
+        {message ?? ""}
+      </p>
       {keys.isPending ? <Loading label="Loading keys…" /> : null}
       {keys.isError ? <ErrorState error={keys.error} onRetry={() => keys.refetch()} /> : null}
       {keys.data?.length === 0 ? (
@@ -53,7 +75,7 @@ export function KeysPage() {
       ) : null}
       {keys.data !== undefined && keys.data.length > 0 ? (
         <div className="table-scroll">
-          <table className="table table--cards">
+          <table className="table table--cards table--keys">
             <caption>API keys of {orgId}</caption>
             <thead>
               <tr>
@@ -68,77 +90,126 @@ export function KeysPage() {
               </tr>
             </thead>
             <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row" data-label="Name">
-                    {key.name}
-                  </th>
-                  <td data-label="Key">
-                    <code>…{key.hint}</code>
-                  </td>
-                  <td data-label="Environment">
-                    <StatusBadge status={key.environment} />
-                  </td>
-                  <td data-label="Scopes">{key.scopes.join(", ")}</td>
-                  <td data-label="Created">
-                    {formatDateTime(key.createdAt)}
-                    <br />
-                    <span className="muted">by {key.createdBy}</span>
-                  </td>
-                  <td data-label="Last used">{key.lastUsedAt === null ? "Never" : formatDateTime(key.lastUsedAt)}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={key.status} />
-                    {key.status === "expiring" && key.expiresAt !== null ? (
-                      <span className="muted"> until {formatDateTime(key.expiresAt)}</span>
-                    ) : null}
-                  </td>
-                  <td data-label="Actions">
-                    <div className="actions">
-                      <button
-                        type="button"
-                        className="button button--small"
-                        onClick={() => setOpen({ kind: "audit", key })}
-                        aria-label={`Audit trail of ${key.name}`}
-                      >
-                        Audit
-                      </button>
-                      {canManage && isUsable(key) ? (
+              {keys.data.map((key) => {
+                const refusal = rotationRefusal(key);
+                return (
+                  <tr key={key.id}>
+                    <th scope="row" data-label="Name">
+                      {key.name}
+                      <Lineage apiKey={key} keys={keys.data} />
+                    </th>
+                    <td data-label="Key" className="cell--nowrap">
+                      <code>…{key.hint}</code>
+                    </td>
+                    <td data-label="Environment">
+                      <StatusBadge status={key.environment} />
+                    </td>
+                    <td data-label="Scopes">
+                      <ul className="scopes">
+                        {key.scopes.map((scope) => (
+                          <li key={scope}>
+                            <code>{scope}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td data-label="Created" className="cell--nowrap">
+                      <time dateTime={key.createdAt} title={formatDateTime(key.createdAt)}>
+                        {formatShortDateTime(key.createdAt)}
+                      </time>
+                      <br />
+                      <span className="muted">by {key.createdBy}</span>
+                    </td>
+                    <td data-label="Last used" className="cell--nowrap">
+                      {key.lastUsedAt === null ? (
+                        "Never"
+                      ) : (
+                        <time dateTime={key.lastUsedAt} title={formatDateTime(key.lastUsedAt)}>
+                          {formatShortDateTime(key.lastUsedAt)}
+                        </time>
+                      )}
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={key.status} />
+                      {key.status === "expiring" && key.expiresAt !== null ? (
+                        <span className="muted key-until"> until {formatShortDateTime(key.expiresAt)}</span>
+                      ) : null}
+                    </td>
+                    <td data-label="Actions">
+                      <div className="actions">
                         <button
                           type="button"
                           className="button button--small"
-                          onClick={() => setOpen({ kind: "rotate", key })}
-                          aria-label={`Rotate ${key.name}`}
+                          onClick={() => setOpen({ kind: "audit", key })}
+                          aria-label={`Audit trail of ${key.name} (…${key.hint})`}
                         >
-                          Rotate
+                          Audit
                         </button>
+                        {canManage && key.status !== "revoked" && key.status !== "expired" ? (
+                          <>
+                            <button
+                              type="button"
+                              className="button button--small"
+                              onClick={() => setOpen({ kind: "rotate", key })}
+                              aria-label={`Rotate ${key.name} (…${key.hint})`}
+                              disabled={refusal !== null}
+                              title={refusal ?? undefined}
+                            >
+                              Rotate
+                            </button>
+                            <button
+                              type="button"
+                              className="button button--small button--danger"
+                              onClick={() => setOpen({ kind: "revoke", key })}
+                              aria-label={`Revoke ${key.name} (…${key.hint})`}
+                            >
+                              Revoke
+                            </button>
+                          </>
+                        ) : null}
+                      </div>
+                      {canManage && refusal !== null && key.rotatedTo !== null && key.status === "expiring" ? (
+                        <p className="muted action-note">{refusal}</p>
                       ) : null}
-                      {canManage && key.status !== "revoked" && key.status !== "expired" ? (
-                        <button
-                          type="button"
-                          className="button button--small button--danger"
-                          onClick={() => setOpen({ kind: "revoke", key })}
-                          aria-label={`Revoke ${key.name}`}
-                        >
-                          Revoke
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
       ) : null}
-      {open?.kind === "create" ? <CreateKeyDialog onClose={close} /> : null}
-      {open?.kind === "rotate" ? <RotateKeyDialog apiKey={open.key} onClose={close} /> : null}
+      {open?.kind === "create" ? (
+        <CreateKeyDialog
+          onClose={(created) => {
+            close();
+            if (created !== undefined) showMessage(`Key “${created}” created.`);
+          }}
+        />
+      ) : null}
+      {open?.kind === "rotate" ? (
+        <RotateKeyDialog
+          apiKey={open.key}
+          onClose={(rotated) => {
+            close();
+            if (rotated) showMessage(`Key “${open.key.name}” rotated.`);
+          }}
+        />
+      ) : null}
       {open?.kind === "audit" ? <KeyAuditDialog apiKey={open.key} onClose={close} /> : null}
       {open?.kind === "revoke" ? (
         <ConfirmDialog
           title={`Revoke "${open.key.name}"?`}
           confirmLabel="Revoke key"
           onCancel={close}
-          onConfirm={() => revoke.mutate(open.key.id, { onSuccess: close })}
+          onConfirm={() =>
+            revoke.mutate(open.key.id, {
+              onSuccess: () => {
+                close();
+                showMessage(`Key “${open.key.name}” (…${open.key.hint}) revoked.`);
+              },
+            })
+          }
           pending={revoke.isPending}
           error={revoke.error}
         >

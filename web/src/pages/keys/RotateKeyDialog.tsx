@@ -8,6 +8,7 @@ import { DialogActions } from "../../components/DialogActions";
 import { InlineError } from "../../components/ErrorState";
 import { NewKeySecret } from "../../components/NewKeySecret";
 import { formatDateTime } from "../../lib/format";
+import { KeyUsage } from "./KeyUsage";
 
 const OVERLAPS = [
   { seconds: 0, label: "No overlap: the old key stops working now" },
@@ -17,7 +18,8 @@ const OVERLAPS = [
   { seconds: 604_800, label: "7 days (the most allowed)" },
 ];
 
-export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
+/** `onClose` is told whether the key was rotated. */
+export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (rotated?: boolean) => void }) {
   const rotate = useRotateKey();
   const [overlapSeconds, setOverlapSeconds] = useState(86_400);
 
@@ -29,18 +31,18 @@ export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
   if (rotate.data !== undefined) {
     const rotated = rotate.data;
     return (
-      <Dialog title={`Key "${apiKey.name}" rotated`} onClose={onClose}>
+      <Dialog title={`Key "${apiKey.name}" rotated`} onClose={() => onClose(true)} wide>
         <NewKeySecret plaintext={rotated.key} />
         <p>
-          The old key (…{rotated.rotatedFrom.hint}){" "}
+          This key (…{rotated.hint}) replaces …{rotated.rotatedFrom.hint}, which{" "}
           {rotated.rotatedFrom.expiresAt === null
             ? "has stopped working."
-            : `works until ${formatDateTime(rotated.rotatedFrom.expiresAt)}.`}{" "}
-          Deploy the new key before then.
+            : `works until ${formatDateTime(rotated.rotatedFrom.expiresAt)}: deploy the new key before then.`}
         </p>
+        <KeyUsage apiKey={rotated.key} scopes={rotated.scopes} />
         <div className="dialog__actions">
           <CopyButton text={rotated.key} label="Copy key" />
-          <button type="button" className="button button--primary" onClick={onClose}>
+          <button type="button" className="button button--primary" onClick={() => onClose(true)}>
             Done
           </button>
         </div>
@@ -49,7 +51,7 @@ export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
   }
 
   return (
-    <Dialog title={`Rotate "${apiKey.name}"`} onClose={onClose}>
+    <Dialog title={`Rotate "${apiKey.name}"`} onClose={() => onClose()}>
       <form onSubmit={submit}>
         <p>
           A new key replaces …{apiKey.hint}. The old key can keep working for a while, so you can deploy the new one.
@@ -69,7 +71,12 @@ export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
           </select>
         </label>
         <InlineError error={rotate.error} />
-        <DialogActions onCancel={onClose} pending={rotate.isPending} label="Rotate key" pendingLabel="Rotating…" />
+        <DialogActions
+          onCancel={() => onClose()}
+          pending={rotate.isPending}
+          label="Rotate key"
+          pendingLabel="Rotating…"
+        />
       </form>
     </Dialog>
   );

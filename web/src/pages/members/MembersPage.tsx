@@ -1,6 +1,18 @@
-/** Organisation settings → Members: everyone sees the list; owners add, change roles and remove. */
-import { type FormEvent, useState } from "react";
-import { useAddMember, useChangeRole, useMembers, useRemoveMember } from "../../api/members";
+/**
+ * Organisation settings → Members: everyone sees the list; owners invite people (who join when they accept),
+ * see and revoke pending invitations, change roles and remove members. What the service would refuse (the last
+ * owner demoted or removed) is disabled, with the reason beside it; confirmations clear themselves.
+ */
+import { type FormEvent, useEffect, useState } from "react";
+import { isApiError } from "../../api/errors";
+import {
+  useChangeRole,
+  useInvitations,
+  useInvite,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+} from "../../api/members";
 import type { Member, Role } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -8,19 +20,27 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { formatDateTime } from "../../lib/format";
+import { useTransient } from "../../lib/use-transient";
 
 const ROLES: readonly Role[] = ["member", "admin", "owner"];
 
-function AddMemberForm() {
-  const add = useAddMember();
+function InviteForm() {
+  const invite = useInvite();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  // The confirmation clears itself; each invitation sent shows it again.
+  const [sent, showSent] = useTransient<string>();
+  useEffect(() => {
+    if (invite.data !== undefined) {
+      showSent(`Invitation sent to ${invite.data.email}: they join as ${invite.data.role} once they accept.`);
+    }
+  }, [invite.data, showSent]);
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    add.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
+    invite.mutate({ email: email.trim(), role }, { onSuccess: () => setEmail("") });
   }
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Add a member">
+    <form className="inline-form" onSubmit={submit} aria-label="Invite a member">
       <label className="field">
         <span>Email</span>
         <input
@@ -41,16 +61,80 @@ function AddMemberForm() {
           ))}
         </select>
       </label>
-      <button type="submit" className="button button--primary" disabled={add.isPending}>
-        {add.isPending ? "Adding…" : "Add member"}
+      <button type="submit" className="button button--primary" disabled={invite.isPending}>
+        {invite.isPending ? "Inviting…" : "Invite"}
       </button>
-      <InlineError error={add.error} />
-      {add.isSuccess ? <p role="status">Member added.</p> : null}
+      {/* The daily limit is not a moment's wait: its message says when. */}
+      {isApiError(invite.error, 429) ? (
+        <p className="inline-error" role="alert">
+          {invite.error.message}
+        </p>
+      ) : (
+        <InlineError error={invite.error} />
+      )}
+      <p role="status" className="inline-form__status">
+        {sent ?? ""}
+      </p>
     </form>
   );
 }
 
-function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
+/** Why the service would refuse to demote or remove this member, or null. */
+function lastOwnerReason(member: Member, members: readonly Member[]): string | null {
+  const owners = members.filter((candidate) => candidate.role === "owner").length;
+  return member.role === "owner" && owners === 1 ? "The only owner: make another member an owner first." : null;
+}
+
+function PendingInvitations() {
+  const { orgId } = useOrganisation();
+  const invitations = useInvitations(true);
+  const revoke = useRevokeInvitation();
+  if (invitations.isPending) return <Loading label="Loading invitations…" />;
+  if (invitations.isError) return <ErrorState error={invitations.error} onRetry={() => invitations.refetch()} />;
+  if (invitations.data.length === 0) return <p className="muted">No pending invitations.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table table--cards">
+        <caption>Pending invitations to {orgId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Invited by</th>
+            <th scope="col">Open until</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.data.map((invitation) => (
+            <tr key={invitation.userId}>
+              <th scope="row" data-label="Email">
+                {invitation.email}
+              </th>
+              <td data-label="Role">{invitation.role}</td>
+              <td data-label="Invited by">{invitation.invitedBy}</td>
+              <td data-label="Open until">{formatDateTime(invitation.expiresAt)}</td>
+              <td data-label="Actions">
+                <button
+                  type="button"
+                  className="button button--small button--danger"
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate(invitation.userId)}
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <InlineError error={revoke.error} />
+    </div>
+  );
+}
+
+function RoleCell({ member, editable, locked }: { member: Member; editable: boolean; locked: string | null }) {
   const change = useChangeRole();
   if (!editable) return <>{member.role}</>;
   return (
@@ -58,7 +142,8 @@ function RoleCell({ member, editable }: { member: Member; editable: boolean }) {
       <select
         aria-label={`Role of ${member.email}`}
         value={member.role}
-        disabled={change.isPending}
+        disabled={change.isPending || locked !== null}
+        title={locked ?? undefined}
         onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as Role })}
       >
         {ROLES.map((value) => (
@@ -78,6 +163,7 @@ export function MembersPage() {
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
   const isOwner = hasRole(role, "owner");
+  const [removed, showRemoved] = useTransient<string>();
   const close = () => {
     remove.reset();
     setRemoving(null);
@@ -88,10 +174,16 @@ export function MembersPage() {
         <h1>Members</h1>
       </div>
       {isOwner ? (
-        <AddMemberForm />
+        <>
+          <InviteForm />
+          <PendingInvitations />
+        </>
       ) : (
-        <p className="muted">Only owners of {orgId} add members, change roles and remove members.</p>
+        <p className="muted">Only owners of {orgId} invite members, change roles and remove members.</p>
       )}
+      <p className="muted status-line" role="status">
+        {removed ?? ""}
+      </p>
       {members.isPending ? <Loading label="Loading members…" /> : null}
       {members.isError ? <ErrorState error={members.error} onRetry={() => members.refetch()} /> : null}
       {members.data?.length === 0 ? <EmptyState title="No members." /> : null}
@@ -108,30 +200,36 @@ export function MembersPage() {
               </tr>
             </thead>
             <tbody>
-              {members.data.map((member) => (
-                <tr key={member.userId}>
-                  <th scope="row" data-label="Email">
-                    {member.email}
-                    {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
-                  </th>
-                  <td data-label="Role">
-                    <RoleCell member={member} editable={isOwner} />
-                  </td>
-                  <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
-                  {isOwner ? (
-                    <td data-label="Actions">
-                      <button
-                        type="button"
-                        className="button button--small button--danger"
-                        onClick={() => setRemoving(member)}
-                        aria-label={`Remove ${member.email}`}
-                      >
-                        Remove
-                      </button>
+              {members.data.map((member) => {
+                const locked = lastOwnerReason(member, members.data);
+                return (
+                  <tr key={member.userId}>
+                    <th scope="row" data-label="Email">
+                      {member.email}
+                      {member.userId === me.userId ? <span className="muted"> (you)</span> : null}
+                    </th>
+                    <td data-label="Role">
+                      <RoleCell member={member} editable={isOwner} locked={locked} />
                     </td>
-                  ) : null}
-                </tr>
-              ))}
+                    <td data-label="Member since">{formatDateTime(member.createdAt)}</td>
+                    {isOwner ? (
+                      <td data-label="Actions">
+                        <button
+                          type="button"
+                          className="button button--small button--danger"
+                          onClick={() => setRemoving(member)}
+                          aria-label={`Remove ${member.email}`}
+                          disabled={locked !== null}
+                          title={locked ?? undefined}
+                        >
+                          Remove
+                        </button>
+                        {locked === null ? null : <p className="muted action-note">{locked}</p>}
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -141,11 +239,18 @@ export function MembersPage() {
           title={`Remove ${removing.email}?`}
           confirmLabel="Remove member"
           onCancel={close}
-          onConfirm={() => remove.mutate(removing.userId, { onSuccess: close })}
+          onConfirm={() =>
+            remove.mutate(removing.userId, {
+              onSuccess: () => {
+                close();
+                showRemoved(`${removing.email} removed.`);
+              },
+            })
+          }
           pending={remove.isPending}
           error={remove.error}
         >
-          <p>They lose access to {orgId} at once. You can add them again later.</p>
+          <p>They lose access to {orgId} at once. You can invite them again later.</p>
         </ConfirmDialog>
       )}
     </>

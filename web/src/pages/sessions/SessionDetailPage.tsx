@@ -1,29 +1,50 @@
-/** One session: its metrics, then its events in time order; admins may delete it. */
+/** One session: its outcome and figures, the run as a waterfall, then its events as cards; admins may delete it. */
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { useDeleteSession, useSession, useSessionEvents } from "../../api/sessions";
+import type { Session } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
 import { Timeline } from "../../components/Timeline";
+import { Waterfall } from "../../components/Waterfall";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
+import { plural } from "../../lib/format";
+import { buildTimeline } from "../../lib/timeline";
 import { SessionMetrics } from "./SessionMetrics";
 
-function Events({ sessionId, sessionStart }: { sessionId: string; sessionStart: string }) {
+function Events({ session }: { session: Session }) {
   const [environment] = useEnvironment();
-  const events = useSessionEvents(environment, sessionId);
+  const events = useSessionEvents(environment, session.id);
   const items = events.data?.pages.flatMap((page) => page.items) ?? [];
+  const entries = buildTimeline(items, session.createdAt);
   return (
-    <section aria-labelledby="events-heading">
-      <h2 id="events-heading">Events</h2>
+    <>
       {events.isPending ? <Loading label="Loading events…" /> : null}
       {events.isError && items.length === 0 ? (
         <ErrorState error={events.error} onRetry={() => events.refetch()} />
       ) : null}
       {events.isSuccess && items.length === 0 ? <EmptyState title="This session has no events yet." /> : null}
-      {items.length > 0 ? <Timeline events={items} sessionStart={sessionStart} /> : null}
+      {entries.length > 0 ? (
+        <>
+          <section aria-labelledby="waterfall-heading" className="section">
+            <div className="section__header">
+              <h2 id="waterfall-heading">Run</h2>
+              <p className="muted">
+                {plural(entries.length, "event")}
+                {events.hasNextPage ? " so far" : ""}; bars are steps with a recorded duration.
+              </p>
+            </div>
+            <Waterfall entries={entries} session={session} />
+          </section>
+          <section aria-labelledby="events-heading" className="section">
+            <h2 id="events-heading">Events</h2>
+            <Timeline entries={entries} />
+          </section>
+        </>
+      ) : null}
       {events.hasNextPage ? (
         <div className="load-more">
           <button
@@ -37,7 +58,7 @@ function Events({ sessionId, sessionStart }: { sessionId: string; sessionStart: 
         </div>
       ) : null}
       {events.isFetchNextPageError ? <InlineError error={events.error} /> : null}
-    </section>
+    </>
   );
 }
 
@@ -73,7 +94,7 @@ export function SessionDetailPage() {
             ) : null}
           </div>
           <SessionMetrics session={session.data} />
-          <Events sessionId={id} sessionStart={session.data.createdAt} />
+          <Events session={session.data} />
           {confirming ? (
             <ConfirmDialog
               title="Delete this session?"
@@ -87,8 +108,8 @@ export function SessionDetailPage() {
               error={remove.error}
             >
               <p>
-                “{session.data.name}”, its {session.data.eventCount} events and its share of the agent's stats are
-                deleted for good.
+                “{session.data.name}”, its {plural(session.data.eventCount, "event")} and its share of the agent's stats
+                are deleted for good.
               </p>
             </ConfirmDialog>
           ) : null}

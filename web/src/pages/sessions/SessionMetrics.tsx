@@ -1,29 +1,47 @@
 /** The session detail's header: outcome, cost, tokens, duration, counts and times. */
+import { Link } from "react-router";
 import type { Session } from "../../api/types";
 import { JsonView } from "../../components/JsonView";
 import { StatusBadge } from "../../components/StatusBadge";
+import { useEnvironment, withEnvironment } from "../../lib/environment";
 import { formatCost, formatDateTime, formatDuration, formatNumber } from "../../lib/format";
-import { successLabel } from "./SessionsTable";
+import { agentPathSegment } from "../agents/agent-path";
+import { sessionCost } from "./session-cost";
 
-function Metric({ label, value }: { label: string; value: string }) {
+function Metric({ label, value, detail }: { label: string; value: string; detail?: string | undefined }) {
   return (
     <div className="metric">
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd>
+        {value}
+        {detail === undefined ? null : <span className="metric__detail"> {detail}</span>}
+      </dd>
     </div>
   );
 }
 
 export function SessionMetrics({ session }: { session: Session }) {
+  const [environment] = useEnvironment();
   const toolCalls = Object.values(session.toolCalls).reduce((sum, count) => sum + count, 0);
   const toolErrors = Object.values(session.toolErrors).reduce((sum, count) => sum + count, 0);
+  const cost = sessionCost(session);
   return (
     <section aria-label="Session metrics" className="metrics-section">
       <p className="session-status">
         <StatusBadge status={session.status} />
+        {session.status === "completed" && session.success === false ? (
+          <StatusBadge status="failed" label="not successful" />
+        ) : null}
         {session.stale ? <StatusBadge status="stale" label="stale: no activity for a while" /> : null}
         <span>
-          Agent <strong>{session.agentName}</strong> · user <strong>{session.userId}</strong> · {session.environment}
+          Agent{" "}
+          <Link to={withEnvironment(`/agents/${agentPathSegment(session.agentName)}`, environment)}>
+            {session.agentName}
+          </Link>{" "}
+          · user <strong>{session.userId}</strong> · {session.environment} ·{" "}
+          <code className="muted" title="Session id">
+            {session.id}
+          </code>
         </span>
       </p>
       {session.failureReason === null ? null : (
@@ -32,19 +50,21 @@ export function SessionMetrics({ session }: { session: Session }) {
         </p>
       )}
       <dl className="metrics">
-        <Metric label="Success" value={successLabel(session)} />
-        <Metric label="Cost (reported)" value={formatCost(session.estimatedCost)} />
-        <Metric label="Cost (events)" value={formatCost(session.eventCost)} />
-        <Metric label="Tokens" value={formatNumber(session.totalTokens)} />
+        <Metric label="Cost" value={formatCost(cost.amount)} detail={cost.source} />
         <Metric
-          label="Prompt / completion"
-          value={`${formatNumber(session.promptTokens)} / ${formatNumber(session.completionTokens)}`}
+          label="Tokens"
+          value={formatNumber(session.totalTokens)}
+          detail={
+            session.promptTokens === null && session.completionTokens === null
+              ? undefined
+              : `(${formatNumber(session.promptTokens)} in, ${formatNumber(session.completionTokens)} out)`
+          }
         />
         <Metric label="Duration" value={formatDuration(session.durationMs)} />
         <Metric label="Events" value={formatNumber(session.eventCount)} />
         <Metric label="Tool calls / errors" value={`${formatNumber(toolCalls)} / ${formatNumber(toolErrors)}`} />
-        <Metric label="Created" value={formatDateTime(session.createdAt)} />
-        <Metric label="Completed" value={formatDateTime(session.completedAt)} />
+        <Metric label="Started" value={formatDateTime(session.createdAt)} />
+        <Metric label="Ended" value={formatDateTime(session.completedAt)} />
         <Metric label="Last activity" value={formatDateTime(session.lastActivityAt)} />
         {Object.entries(session.customMetrics ?? {}).map(([name, value]) => (
           <Metric key={name} label={name} value={formatNumber(value)} />

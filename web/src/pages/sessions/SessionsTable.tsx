@@ -1,27 +1,38 @@
-/** The session list: newest first, one row per session (cards on phones). */
+/** The session list: newest first, one line per session at desktop widths (cards on phones). */
 import { Link } from "react-router";
 import type { Environment, Session } from "../../api/types";
 import { StatusBadge } from "../../components/StatusBadge";
 import { withEnvironment } from "../../lib/environment";
-import { formatCost, formatDateTime, formatDuration, formatNumber } from "../../lib/format";
+import {
+  formatCompact,
+  formatCost,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatShortDateTime,
+} from "../../lib/format";
+import { sessionCost } from "./session-cost";
 
-export function successLabel(session: Session): string {
-  if (session.success === null) return "—";
-  return session.success ? "Yes" : "No";
-}
-
-export function SessionsTable({ sessions, environment }: { sessions: Session[]; environment: Environment }) {
+export function SessionsTable({
+  sessions,
+  environment,
+  caption,
+}: {
+  sessions: readonly Session[];
+  environment: Environment;
+  caption: string;
+}) {
   return (
     <div className="table-scroll">
-      <table className="table table--cards">
-        <caption>Sessions ({environment}), newest first</caption>
+      <table className="table table--cards table--sessions">
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Agent</th>
             <th scope="col">User</th>
             <th scope="col">Status</th>
-            <th scope="col">Success</th>
+            <th scope="col">Failure reason</th>
             <th scope="col" className="num">
               Cost
             </th>
@@ -34,29 +45,38 @@ export function SessionsTable({ sessions, environment }: { sessions: Session[]; 
             <th scope="col" className="num">
               Events
             </th>
-            <th scope="col">Created</th>
+            <th scope="col">Started</th>
           </tr>
         </thead>
         <tbody>
           {sessions.map((session) => (
             <tr key={session.id}>
-              <th scope="row" data-label="Name">
-                <Link to={withEnvironment(`/sessions/${encodeURIComponent(session.id)}`, environment)}>
+              <th scope="row" data-label="Name" className="cell--name">
+                <Link
+                  to={withEnvironment(`/sessions/${encodeURIComponent(session.id)}`, environment)}
+                  title={session.name}
+                >
                   {session.name}
                 </Link>
               </th>
-              <td data-label="Agent">{session.agentName}</td>
-              <td data-label="User">{session.userId}</td>
-              <td data-label="Status">
+              <td data-label="Agent" className="cell--clip" title={session.agentName}>
+                {session.agentName}
+              </td>
+              <td data-label="User" className="cell--clip" title={session.userId}>
+                {session.userId}
+              </td>
+              <td data-label="Status" className="cell--nowrap">
                 <StatusBadge status={session.status} />
                 {session.stale ? <StatusBadge status="stale" label="stale" /> : null}
               </td>
-              <td data-label="Success">{successLabel(session)}</td>
-              <td data-label="Cost" className="num">
-                {formatCost(session.estimatedCost ?? session.eventCost)}
+              <td data-label="Failure reason" className="cell--reason" title={session.failureReason ?? undefined}>
+                {session.failureReason ?? ""}
               </td>
-              <td data-label="Tokens" className="num">
-                {formatNumber(session.totalTokens)}
+              <td data-label="Cost" className="num">
+                {formatCost(sessionCost(session).amount)}
+              </td>
+              <td data-label="Tokens" className="num" title={formatNumber(session.totalTokens)}>
+                {formatCompact(session.totalTokens)}
               </td>
               <td data-label="Duration" className="num">
                 {formatDuration(session.durationMs)}
@@ -64,8 +84,10 @@ export function SessionsTable({ sessions, environment }: { sessions: Session[]; 
               <td data-label="Events" className="num">
                 {formatNumber(session.eventCount)}
               </td>
-              <td data-label="Created">
-                <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
+              <td data-label="Started" className="cell--nowrap">
+                <time dateTime={session.createdAt} title={formatDateTime(session.createdAt)}>
+                  {formatShortDateTime(session.createdAt)}
+                </time>
               </td>
             </tr>
           ))}

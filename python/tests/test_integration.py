@@ -1,0 +1,130 @@
+"""The client against the real local stack (the service's Lambda handlers behind the local adapter, DynamoDB
+Local, the stream consumer): what a run records reads back exactly through the read API."""
+
+from __future__ import annotations
+
+import datetime
+import time
+import unittest
+from typing import List
+
+from ats import AgentTracker, AtsError, current_run, wrap_tool
+from tests.support.local_stack import LocalStack
+
+
+class RecordedRunTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.stack = LocalStack.shared()
+
+    def setUp(self) -> None:
+        self.errors: List[AtsError] = []
+
+    def tracker(self) -> AgentTracker:
+        return AgentTracker(
+            api_key=self.stack.api_key, base_url=self.stack.api_url, on_error=self.errors.append, flush_interval=0.1
+        )
+
+    def test_a_recorded_run_reads_back_exactly(self) -> None:
+        ats = self.tracker()
+        run = ats.start_session(
+            "Refund request", "support-bot", "customer-42", metadata={"plan": "pro", "constructor": "kept"}
+        )
+        run.decision("Look up the order first", alternatives_considered=["refund", "escalate"], confidence=0.8, estimated_cost=0.25)
+        run.tool_call(
+            "lookup_order",
+            {"order_id": "A-1"},
+            {"status": "delivered", "history": ["placed", "shipped", "delivered"] * 40},  # over 1 KiB: gzip
+            estimated_cost=0.5,
+        )
+        run.state_change("investigating", "refunding", details={"amount": 42})
+        try:
+            raise TypeError("card declined")
+        except TypeError as error:
+            run.error(error)
+        run.llm_call("gpt-test", reasoning="user: refund? → assistant: yes", prompt_tokens=100, completion_tokens=20)
+        ended_at = time.time()
+        run.end(custom_metrics={"retries": 1})
+        stats = ats.shutdown(30)
+        self.assertEqual(self.errors, [])
+        self.assertEqual((stats.events_recorded, stats.events_delivered, stats.sessions_ended), (5, 5, 1))
+        self.assertLess(stats.bytes_sent, stats.bytes_before_compression)
+
+        session = self.stack.session_when_counted(run.id, 5)
+        expected = {
+            "id": run.id,
+            "name": "Refund request",
+            "agentName": "support-bot",
+            "userId": "customer-42",
+            "metadata": {"plan": "pro", "constructor": "kept"},
+            "status": "completed",
+            "success": True,
+            "eventCount": 5,
+            "eventCost": 0.75,
+            "estimatedCost": 0.75,
+            "promptTokens": 100,
+            "completionTokens": 20,
+            "totalTokens": 120,
+            "customMetrics": {"retries": 1},
+            "toolCalls": {"lookup_order": 1},
+        }
+        self.assertEqual({key: session.get(key) for key in expected}, expected)
+        self.assertGreaterEqual(session["durationMs"], 0)
+        completed = datetime.datetime.fromisoformat(session["completedAt"].replace("Z", "+00:00")).timestamp()
+        self.assertLess(abs(completed - ended_at), 0.05)  # the client's end time, not the delivery's
+
+        events = self.stack.events(run.id)
+        self.assertEqual(
+            [event["eventType"] for event in events], ["llm_decision", "tool_call", "state_change", "error", "llm_decision"]
+        )
+        self.assertEqual(
+            (events[0]["reasoning"], events[0]["alternativesConsidered"], events[0]["confidence"]),
+            ("Look up the order first", ["refund", "escalate"], 0.8),
+        )
+        self.assertEqual((events[1]["toolName"], events[1]["toolInput"]), ("lookup_order", {"order_id": "A-1"}))
+        self.assertEqual(len(events[1]["toolOutput"]["history"]), 120)
+        self.assertEqual(events[2]["toolInput"], {"from": "investigating", "to": "refunding", "amount": 42})
+        self.assertEqual(events[3]["reasoning"], "TypeError: card declined")
+        self.assertEqual(events[3]["toolOutput"]["error"]["name"], "TypeError")
+        self.assertEqual(events[4]["toolInput"], {"model": "gpt-test"})
+        self.assertEqual(events[4]["toolOutput"], {"promptTokens": 100, "completionTokens": 20, "totalTokens": 120})
+        self.assertTrue(all(event["id"].startswith("evt_") for event in events))
+
+    def test_trace_and_wrap_tool_read_back_with_the_failure_and_the_tool_error(self) -> None:
+        ats = self.tracker()
+
+        @wrap_tool
+        def search(query: str) -> dict:
+            return {"hits": len(query)}
+
+        @wrap_tool
+        def charge(amount: int) -> str:
+            raise RuntimeError(f"amount {amount} over the limit")
+
+        @ats.trace(name="nested", agent_name="trace-bot", user_id="u-1")
+        def agent() -> None:
+            search("refund policy")
+            current_run().decision("enough context", confidence=0.9)  # type: ignore[union-attr]
+            charge(50)
+
+        with self.assertRaises(RuntimeError):
+            agent()
+        ats.shutdown(30)
+        self.assertEqual(self.errors, [])
+        status, page = self.stack.get("/api/sdk/sessions?agentName=trace-bot&limit=10")
+        self.assertEqual(status, 200)
+        [listed] = page["items"]
+        session = self.stack.session_when_counted(listed["id"], 4)
+        self.assertEqual(
+            (session["status"], session["success"], session["failureReason"]),
+            ("failed", False, "RuntimeError: amount 50 over the limit"),
+        )
+        self.assertEqual((session["eventCount"], session["toolCalls"], session["toolErrors"]), (4, {"search": 1, "charge": 1}, {"charge": 1}))
+        events = self.stack.events(listed["id"])
+        self.assertEqual([e["eventType"] for e in events], ["tool_call", "llm_decision", "tool_call", "error"])
+        self.assertEqual(events[0]["toolInput"], {"query": "refund policy"})
+        self.assertEqual(events[0]["toolOutput"]["result"], {"hits": 13})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,140 @@
+/**
+ * Issue 21, finding 6: `DELETE /api/sdk/sessions/{id}` and a user's erasure logged no key or user id and
+ * wrote no audit item. Now each is attributed, like key changes are: the request's log line names the key id
+ * (never the key) or the signed-in user, and an audit record is written with the deletion itself.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  createTestUser,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
+
+let api: LocalApi;
+let key: TestKey;
+let owner: TestUser;
+let member: TestUser;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  key = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  owner = await createTestUser(api, { orgId: key.orgId, role: "owner" });
+  member = await createTestUser(api, { orgId: key.orgId, role: "member" });
+});
+afterAll(() => api.close());
+afterEach(() => vi.restoreAllMocks());
+
+/** The request log lines written while `act` runs (off Lambda the logger writes JSON lines to the console). */
+async function requestLogLines(act: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  for (const method of ["log", "info"] as const) {
+    const original = console[method].bind(console);
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(" "));
+      original(...args);
+    });
+  }
+  await act();
+  vi.restoreAllMocks();
+  return lines.flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      return parsed.message === "request" ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const asUser = (user: TestUser) => ({ key: user.token, headers: { "x-organization-id": key.orgId } });
+
+async function audit(): Promise<Record<string, unknown>[]> {
+  const response = await call(api, "GET", "/api/audit/deletions", { key: owner.token });
+  expect(response.status).toBe(200);
+  return response.body.items as Record<string, unknown>[];
+}
+
+describe("deletions are attributed", () => {
+  it("a session deleted with an API key: its key id in the log line and in the audit, with the events deleted", async () => {
+    const sessionId = await createTestSession(api, key.key);
+    await call(api, "POST", "/api/sdk/events", {
+      key: key.key,
+      body: { sessionId, eventType: "tool_call", toolName: "lookup" },
+    });
+
+    const lines = await requestLogLines(() => call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: key.key }));
+
+    expect(lines.find((line) => line.route === "DELETE /api/sdk/sessions/{id}")).toMatchObject({
+      status: 204,
+      orgId: key.orgId,
+      keyId: key.keyId,
+    });
+    expect((await audit()).find((record) => record.target === sessionId)).toEqual({
+      id: expect.stringMatching(/^aud_/),
+      action: "session.deleted",
+      environment: "live",
+      target: sessionId,
+      actor: { kind: "apiKey", id: key.keyId },
+      at: expect.any(String),
+      jobId: null,
+      deletedEvents: 1,
+    });
+  });
+
+  it("a session deleted from the console: the signed-in user in the log line and in the audit", async () => {
+    const sessionId = await createTestSession(api, key.key);
+
+    const lines = await requestLogLines(() => call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, asUser(owner)));
+
+    const line = lines.find((entry) => entry.route === "DELETE /api/sdk/sessions/{id}");
+    expect(line).toMatchObject({ status: 204, userId: owner.userId });
+    expect(line).not.toHaveProperty("keyId");
+    expect((await audit()).find((record) => record.target === sessionId)).toMatchObject({
+      action: "session.deleted",
+      actor: { kind: "user", id: owner.userId },
+      deletedEvents: 0,
+    });
+  });
+
+  it("an erasure: its key id in the log line, one audit record with its job, none for a repeated request", async () => {
+    const userId = `leaving-${Date.now()}`;
+    await createTestSession(api, key.key, { userId });
+
+    const lines = await requestLogLines(() => call(api, "DELETE", `/api/sdk/users/${userId}`, { key: key.key }));
+    const repeated = await call(api, "DELETE", `/api/sdk/users/${userId}`, { key: key.key });
+
+    expect(lines.find((line) => line.route === "DELETE /api/sdk/users/{userId}")).toMatchObject({
+      status: 202,
+      keyId: key.keyId,
+    });
+    const records = (await audit()).filter((record) => record.target === userId);
+    expect(records).toEqual([
+      expect.objectContaining({
+        action: "user.erasure.requested",
+        actor: { kind: "apiKey", id: key.keyId },
+        jobId: repeated.body.jobId,
+      }),
+    ]);
+  });
+
+  it("the audit is for admins and owners of the organisation only, newest first", async () => {
+    const refused = await call(api, "GET", "/api/audit/deletions", { key: member.token });
+    const stranger = await createTestKey();
+    const strangerOwner = await createTestUser(api, { orgId: stranger.orgId, role: "owner" });
+    const theirs = await call(api, "GET", "/api/audit/deletions", { key: strangerOwner.token });
+    const ours = await audit();
+
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(
+      new RegExp(`^Your role in organisation ${key.orgId} is member; this action needs admin`),
+    );
+    expect(theirs.body.items).toEqual([]);
+    const times = ours.map((record) => String(record.at));
+    expect(times).toEqual([...times].sort().reverse());
+  });
+});

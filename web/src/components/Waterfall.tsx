@@ -1,0 +1,91 @@
+/**
+ * The run as a picture: every event a row on the session's time axis, a step with a recorded duration a bar that
+ * long, a moment (a decision, a state change, an error) a mark; failing steps in the alarm colour. Each row links
+ * to the event's card below.
+ */
+import type { Session } from "../api/types";
+import { formatDuration, formatOffset } from "../lib/format";
+import { type TimelineEntry, timeAxis } from "../lib/timeline";
+import { EVENT_TYPE_LABELS, eventAnchor, eventTitle } from "./event-labels";
+
+const TICKS = [0, 0.25, 0.5, 0.75, 1];
+/** The narrowest bar drawn, in percent of the axis, so a 1 ms step is still seen. */
+const MIN_BAR_PERCENT = 0.6;
+
+export function Waterfall({
+  entries,
+  session,
+}: {
+  entries: readonly TimelineEntry[];
+  session: Pick<Session, "createdAt" | "completedAt" | "durationMs" | "lastActivityAt">;
+}) {
+  const axis = timeAxis(entries, session);
+  const span = axis.endMs - axis.startMs;
+  const sessionOffset = Date.parse(session.createdAt) - axis.startMs;
+  const percent = (ms: number) => (ms / span) * 100;
+  return (
+    <figure className="waterfall">
+      <figcaption className="visually-hidden">
+        The run on its time axis: {formatDuration(span)} from the first step to the end.
+      </figcaption>
+      <div className="waterfall__axis" aria-hidden="true">
+        {TICKS.map((tick) => (
+          <span
+            key={tick}
+            className={`waterfall__tick${tick === 0 || tick === 1 ? "" : " waterfall__tick--mid"}`}
+            style={{ left: `${tick * 100}%` }}
+          >
+            {formatOffset(tick * span - sessionOffset)}
+          </span>
+        ))}
+      </div>
+      <ol className="waterfall__rows" aria-label="Run waterfall">
+        {entries.map((entry) => {
+          const { event } = entry;
+          const left = percent(entry.startMs - axis.startMs);
+          const width =
+            entry.durationMs === undefined ? undefined : Math.max(MIN_BAR_PERCENT, percent(entry.durationMs));
+          const failing = entry.failure !== undefined || event.eventType === "error";
+          const type = EVENT_TYPE_LABELS[event.eventType];
+          return (
+            <li key={event.id} className={`waterfall__row waterfall__row--${event.eventType}`}>
+              <a href={`#${eventAnchor(event)}`} className="waterfall__link">
+                <span className="waterfall__label">
+                  <span className={`waterfall__icon waterfall__icon--${event.eventType}`} aria-hidden="true">
+                    {type.icon}
+                  </span>
+                  <span className="waterfall__name">{eventTitle(event)}</span>
+                  <span className="visually-hidden">, at {formatOffset(entry.offsetMs)}, </span>
+                </span>
+                <span className="waterfall__track">
+                  {width === undefined ? (
+                    <span
+                      className={`waterfall__mark${failing ? " waterfall__mark--failed" : ""}`}
+                      style={{ left: `${left}%` }}
+                    />
+                  ) : (
+                    <span
+                      className={`waterfall__bar waterfall__bar--${event.eventType}${failing ? " waterfall__bar--failed" : ""}`}
+                      style={{ left: `${Math.min(left, 100 - width)}%`, width: `${width}%` }}
+                    />
+                  )}
+                </span>
+                <span className="waterfall__duration">
+                  {entry.durationMs === undefined ? (
+                    <>
+                      <span aria-hidden="true">—</span>
+                      <span className="visually-hidden">a moment</span>
+                    </>
+                  ) : (
+                    formatDuration(entry.durationMs)
+                  )}
+                  {entry.failure === undefined ? null : <span className="waterfall__failed"> failed</span>}
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ol>
+    </figure>
+  );
+}
