@@ -87,6 +87,8 @@ export interface Session extends NewSession, Omit<SessionPatch, "status" | "comp
   readonly startCounted?: boolean | undefined;
   readonly outcomeCounted?: boolean | undefined;
   readonly countVersion?: number | undefined;
+  /** Per stream shard, the padded sequence of the last change counted into the session (its high-water mark). */
+  readonly countMarks?: Readonly<Record<string, string>> | undefined;
   /** How long the session's rollups are kept (its organisation's tier when it started). */
   readonly rollupRetentionDays?: number | undefined;
 }

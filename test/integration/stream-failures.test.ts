@@ -21,6 +21,18 @@ import { workloadEvent } from "../support/stream-workload.js";
 
 const FAILURE_LINE = "stream consumer could not count a session's records; they will be delivered again";
 
+/** The consumer's counting write of a session: an UpdateItem of the session item that advances its count version. */
+function isCountingWrite(command: { input?: Record<string, unknown> }, sessionId: string): boolean {
+  const key = command.input?.Key as { PK?: string; SK?: string } | undefined;
+  const expression = command.input?.UpdateExpression;
+  return (
+    key?.PK === sessionKey(sessionId).PK &&
+    key.SK === sessionKey(sessionId).SK &&
+    typeof expression === "string" &&
+    expression.includes("countVersion :one")
+  );
+}
+
 let api: LocalApi;
 const consumers: SoloConsumer[] = [];
 
@@ -91,7 +103,7 @@ describe("a session that cannot be counted", () => {
     const { consumer, answers } = await answeringConsumer(owner);
     const healthy = await createTestSession(api, owner.key, { agentName: "fail-agent", userId: "f-1" });
     const broken = await createTestSession(api, owner.key, { agentName: "fail-agent", userId: "f-2" });
-    // Its tool counters are no map: the counting transaction's `toolCalls.<tool> = …` is refused by DynamoDB.
+    // Its tool counters are no map: the counting update's `toolCalls.<tool> = …` is refused by DynamoDB.
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
@@ -144,7 +156,7 @@ describe("a session that cannot be counted", () => {
     expect(recount.events).toHaveLength(12);
   });
 
-  it("a DynamoDB error (throttling) on one session's transaction: logged, failed at its first record, delivered again once the fault is gone", async () => {
+  it("a DynamoDB error (throttling) on one session's counting write: logged, failed at its first record, delivered again once the fault is gone", async () => {
     const owner = await createSoloKey();
     const { consumer, answers } = await answeringConsumer(owner);
     const throttled = await createTestSession(api, owner.key, { agentName: "throttle-agent", userId: "t-1" });
@@ -153,8 +165,7 @@ describe("a session that cannot be counted", () => {
     let faulty = true;
     const send = documentClient.send.bind(documentClient);
     vi.spyOn(documentClient, "send").mockImplementation(((command: { input?: Record<string, unknown> }) => {
-      const items = command.input?.TransactItems as { Update?: { Key?: { PK?: string } } }[] | undefined;
-      if (faulty && items?.[0]?.Update?.Key?.PK === sessionKey(throttled).PK) {
+      if (faulty && isCountingWrite(command, throttled)) {
         return Promise.reject(
           new ProvisionedThroughputExceededException({ message: "injected throttling", $metadata: {} }),
         );

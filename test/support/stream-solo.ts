@@ -66,6 +66,8 @@ export async function startSoloConsumer(
     tableName: inject("tableName"),
     startAt: options.startAt,
     intervalMs: 0,
+    // Small batches, so that a workload spans several and the faults can hit a batch in the middle.
+    batchSize: 100,
     consume: async (event) => {
       const records = event.Records.filter((record) => orgOf(record) === orgId);
       if (records.length === 0) return { state: {}, batchItemFailures: [] };
