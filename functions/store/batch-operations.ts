@@ -1,8 +1,8 @@
 /**
  * BatchGetItem and BatchWriteItem with their unprocessed items retried: the
  * one copy of each loop. Reads fetch the items an index page names (the
- * indexes project keys only) and the replays of a batch of events; writes put
- * a batch of events or delete a session's events.
+ * indexes project keys only) and the sessions of a stream batch being
+ * counted; writes put a batch of events or delete a session's events.
  */
 import { BatchGetCommand, BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient, tableName } from "./dynamo-client.js";
