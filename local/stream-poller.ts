@@ -22,11 +22,10 @@ import {
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBRecord } from "aws-lambda";
 import type { StreamBatchEvent, StreamBatchResponse } from "../functions/stream/stream-consumer.js";
+import { WINDOWED_STREAM_BATCH_SIZE } from "../lib/stream-batching.js";
 import type { LocalCredentials } from "./dynamo-credentials.js";
 import { LOCAL_REGION } from "./dynamo-endpoint.js";
 
-/** Records per consumer invocation by default (the stack's batch size, lib/constructs/stream-counting.ts). */
-const DEFAULT_BATCH_SIZE = 10_000;
 const GET_RECORDS_LIMIT = 1000;
 
 export interface StreamPollerOptions {
@@ -125,7 +124,7 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
     maxAttempts: 1,
   });
   const consume = options.consume ?? (await import("../functions/stream/stream-consumer.js")).handler;
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const batchSize = options.batchSize ?? WINDOWED_STREAM_BATCH_SIZE;
   let streamArn: string | undefined;
   let shards = new Map<string, ShardState>();
   let firstDescribe = true;
@@ -277,14 +276,24 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const report = options.onError ?? (() => undefined);
-  function schedule(): void {
+  // As the event source mapping: a batch waits for the window unless a full batch is there already (a shard
+  // that was not read to its end is read again at once).
+  function schedule(delayMs: number): void {
     if (stopped || options.intervalMs === 0) return;
     timer = setTimeout(() => {
-      exclusive(pollOnce).catch(report).finally(schedule);
-    }, options.intervalMs);
+      exclusive(pollOnce)
+        .then(
+          ({ caughtUp, accepted }) => schedule(caughtUp || accepted === 0 ? options.intervalMs : 0),
+          (error: unknown) => {
+            report(error);
+            schedule(options.intervalMs);
+          },
+        )
+        .catch(report);
+    }, delayMs);
     timer.unref();
   }
-  schedule();
+  schedule(options.intervalMs);
 
   return {
     async drain() {
