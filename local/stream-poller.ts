@@ -276,14 +276,17 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const report = options.onError ?? (() => undefined);
-  // As the event source mapping: a batch waits for the window unless a full batch is there already (a shard
-  // that was not read to its end is read again at once).
+  // As the event source mapping: records wait for the window, counted from the previous poll's start (records
+  // that came while a long batch was counted have waited already), unless a full batch is there already (a
+  // shard that was not read to its end is read again at once).
   function schedule(delayMs: number): void {
     if (stopped || options.intervalMs === 0) return;
     timer = setTimeout(() => {
+      const startedAt = Date.now();
       exclusive(pollOnce)
         .then(
-          ({ caughtUp, accepted }) => schedule(caughtUp || accepted === 0 ? options.intervalMs : 0),
+          ({ caughtUp, accepted }) =>
+            schedule(caughtUp || accepted === 0 ? Math.max(0, options.intervalMs - (Date.now() - startedAt)) : 0),
           (error: unknown) => {
             report(error);
             schedule(options.intervalMs);

@@ -16,6 +16,12 @@
  * not, the condition failure returns the item (ALL_OLD), the shares at or
  * below its mark are dropped and the write is tried again on that exact mark.
  * A retried request that had in fact been written finds its own nonce.
+ *
+ * Marks of shards that have not written to an item for longer than the
+ * stream's 24-hour retention can never be needed again (no record at or below
+ * them can be delivered any more): every write returns the item as it was
+ * (ALL_OLD, no extra cost) and the next write of that item from this container
+ * removes them, so long-lived items (agent summaries, busy days) keep few marks.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { conditionFailureItem, isConditionFailure } from "./condition-failure.js";
@@ -94,6 +100,32 @@ export function rollupMarkAttribute(shardId: string): string {
 
 /** Sequences are padded to this width (functions/domain/session-counting.ts paddedSequence). */
 const SEQUENCE_WIDTH = 40;
+const MARK_PREFIX = "cm_";
+/** A mark not rewritten for this long is past the stream's 24-hour retention (with an hour to spare). */
+const STALE_MARK_SECONDS = 25 * 60 * 60;
+/** Items whose stale marks this container will remove on their next write (bounded: forgotten when full). */
+const staleMarks = new Map<string, string[]>();
+const STALE_MARKS_KEPT = 10_000;
+
+/** A mark's value: the padded sequence, the writing flush's nonce, and when it was written (epoch seconds). */
+function markValue(sequence: string, nonce: string, nowSeconds: number): string {
+  return `${sequence}.${nonce}.${nowSeconds}`;
+}
+
+/** The marks of `item` (as returned by a write) other than `own` that are past the stream's retention. */
+export function staleMarksOf(item: Record<string, unknown>, own: string, nowSeconds: number): string[] {
+  return Object.entries(item).flatMap(([name, value]) => {
+    if (!name.startsWith(MARK_PREFIX) || name === own || typeof value !== "string") return [];
+    const writtenAt = Number(value.split(".")[2]);
+    return Number.isFinite(writtenAt) && nowSeconds - writtenAt > STALE_MARK_SECONDS ? [name] : [];
+  });
+}
+
+function rememberStale(id: string, names: readonly string[]): void {
+  if (names.length === 0) return;
+  if (staleMarks.size >= STALE_MARKS_KEPT) staleMarks.clear();
+  staleMarks.set(id, [...names]);
+}
 /** Rollup items written at once. */
 const CONCURRENCY = 32;
 /** Attempts per item (each after a condition failure that moved its mark, or a throttle). */
@@ -126,7 +158,9 @@ function sum(contributions: readonly Contribution[]): Record<string, number> {
   return Object.fromEntries(Object.entries(totals).filter(([, value]) => value !== 0));
 }
 
-async function flushItem(markAttribute: string, item: PendingItem, nonce: string): Promise<void> {
+async function flushItem(markAttribute: string, item: PendingItem, nonce: string, nowSeconds: number): Promise<void> {
+  const id = `${item.key.PK}\u0000${item.key.SK}`;
+  const removals = staleMarks.get(id) ?? [];
   const sequences = item.contributions.map((contribution) => contribution.sequence);
   const last = sequences.reduce((highest, sequence) => (sequence > highest ? sequence : highest));
   const before = item.contributions.filter((contribution) => !contribution.appliedNow);
@@ -145,7 +179,7 @@ async function flushItem(markAttribute: string, item: PendingItem, nonce: string
     const newMark = markSequence !== undefined && markSequence > last ? markSequence : last;
     if (kept.length === 0 && newMark === markSequence) return;
     const names: Record<string, string> = { "#mark": markAttribute };
-    const values: Record<string, unknown> = { ":mark": `${newMark}.${nonce}` };
+    const values: Record<string, unknown> = { ":mark": markValue(newMark, nonce, nowSeconds) };
     const sets = ["#mark = :mark"];
     Object.entries(item.set).forEach(([name, value], index) => {
       names[`#s${index}`] = name;
@@ -166,15 +200,28 @@ async function flushItem(markAttribute: string, item: PendingItem, nonce: string
       condition = "#mark = :expected";
       values[":expected"] = known;
     }
+    const removes = removals.map((name, index) => {
+      names[`#r${index}`] = name;
+      return `#r${index}`;
+    });
     try {
-      await updateItem({
+      const old = await updateItem({
         Key: { PK: item.key.PK, SK: item.key.SK },
-        UpdateExpression: `SET ${sets.join(", ")}${adds.length === 0 ? "" : ` ADD ${adds.join(", ")}`}`,
+        UpdateExpression:
+          `SET ${sets.join(", ")}` +
+          (adds.length === 0 ? "" : ` ADD ${adds.join(", ")}`) +
+          (removes.length === 0 ? "" : ` REMOVE ${removes.join(", ")}`),
         ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
+        ReturnValues: "ALL_OLD",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       });
+      staleMarks.delete(id);
+      rememberStale(
+        id,
+        staleMarksOf(old ?? {}, markAttribute, nowSeconds).filter((name) => !removals.includes(name)),
+      );
       return;
     } catch (error) {
       if (!isConditionFailure(error)) {
@@ -184,7 +231,7 @@ async function flushItem(markAttribute: string, item: PendingItem, nonce: string
       }
       const mark = conditionFailureItem(error)?.[markAttribute];
       // Our own write, sent again by a retry after its answer was lost: done.
-      if (typeof mark === "string" && mark.endsWith(`.${nonce}`)) return;
+      if (typeof mark === "string" && mark.split(".")[1] === nonce) return;
       known = typeof mark === "string" ? mark : undefined;
     }
   }
@@ -199,10 +246,11 @@ async function flushItem(markAttribute: string, item: PendingItem, nonce: string
 export async function flushRollups(shardId: string, shares: readonly RollupShare[]): Promise<number> {
   const items = pendingItems(shares);
   const markAttribute = rollupMarkAttribute(shardId);
-  const nonce = randomBytes(6).toString("base64url");
+  const nonce = randomBytes(6).toString("hex");
+  const nowSeconds = Math.floor(Date.now() / 1000);
   for (let start = 0; start < items.length; start += CONCURRENCY) {
     const outcomes = await Promise.allSettled(
-      items.slice(start, start + CONCURRENCY).map((item) => flushItem(markAttribute, item, nonce)),
+      items.slice(start, start + CONCURRENCY).map((item) => flushItem(markAttribute, item, nonce, nowSeconds)),
     );
     const failure = outcomes.find((outcome) => outcome.status === "rejected");
     if (failure !== undefined) throw failure.reason;

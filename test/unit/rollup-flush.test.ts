@@ -4,7 +4,7 @@
  * rollup-store adds — and the short per-shard mark attribute.
  */
 import { describe, expect, it } from "vitest";
-import { incrementOf, pendingItems, rollupMarkAttribute } from "../../functions/store/rollup-flush.js";
+import { incrementOf, pendingItems, rollupMarkAttribute, staleMarksOf } from "../../functions/store/rollup-flush.js";
 import { agentSummaryUpdate, rollupUpdates } from "../../functions/store/rollup-store.js";
 
 const target = { tenant: "ORG#o#ENV#live", agentName: "a", userId: "u", day: "2030-01-02", ttl: 1_900_000_000 };
@@ -69,5 +69,21 @@ describe("rollupMarkAttribute", () => {
     const second = rollupMarkAttribute("shardId-00000001700000000000-1a2b3c4e");
     expect(first).toMatch(/^cm_[0-9a-f]{12}$/);
     expect(first).not.toBe(second);
+  });
+});
+
+describe("staleMarksOf", () => {
+  it("names other shards' marks not rewritten for over 25 hours (past the stream's retention), never its own", () => {
+    const now = 2_000_000_000;
+    const sequence = "1".padStart(40, "0");
+    const item = {
+      PK: "p",
+      SK: "s",
+      events: 3,
+      cm_aaaaaaaaaaaa: `${sequence}.n1.${now - 26 * 3600}`,
+      cm_bbbbbbbbbbbb: `${sequence}.n2.${now - 3600}`,
+      cm_cccccccccccc: `${sequence}.n3.${now - 30 * 3600}`,
+    };
+    expect(staleMarksOf(item, "cm_cccccccccccc", now)).toEqual(["cm_aaaaaaaaaaaa"]);
   });
 });
