@@ -363,7 +363,7 @@ export function renderMarkdown(results: BenchResults): string {
       `- Single event on a warm container: **${n(single.work.roundTrips.mode, 0)} round trip** per event (mean ${n(single.work.roundTrips.mean, 3)} with the amortised lease/key writes), ` +
         `**${n(single.work.writeUnits.mode, 1)} WCU** per event (mean ${n(single.work.writeUnits.mean, 3)}) for an event item of ≈ ${floor.eventItemBytes} bytes (< 1 KB).`,
       `- Batched (100 events to one session, no client ids: the plain lane): ${n(batch.work.roundTrips.mode, 0)} round trips per request ("${batch.work.typicalCommands.signature}"), ` +
-        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**. (Events with the client's own id, as the SDK sends them, add one consistent BatchGetItem per request for the replay check: reads, not writes.)`,
+        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**. (Events with the client's own id, as the SDK sends them, are one conditional PutItem each instead: the same WCU, no read; section 1 times both lanes' raw calls.)`,
       `- First event of a session in a container (${results.firstEvent.first.invocations} sessions this process had not seen): ` +
         `${n(results.firstEvent.first.roundTrips.mode, 0)} round trips, "${results.firstEvent.first.typicalCommands.signature}" (${n(results.firstEvent.first.readUnits.mean, 2)} RRU, ${n(results.firstEvent.first.writeUnits.mean, 2)} WRU mean); ` +
         `the second event of each: ${n(results.firstEvent.later.roundTrips.mode, 0)}, "${results.firstEvent.later.typicalCommands.signature}".`,
