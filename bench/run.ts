@@ -121,6 +121,11 @@ const WRITE_ORG = "bench-write";
 const READ_ORG = "bench-read";
 /** CloudWatch Logs standard ingestion, us-east-1, as known; only for a note (not in the brief's price list). */
 const CLOUDWATCH_LOGS_PER_GB = 0.5;
+/** EventBridge custom events and DynamoDB standard storage, us-east-1, as known; only for a note (not in the brief's price list). */
+const EVENTBRIDGE_PER_MILLION_EVENTS = 1.0;
+const DYNAMODB_STORAGE_PER_GB_MONTH = 0.25;
+/** A session item as the issue's review measured it (1.26–1.75 KB), for the storage note. */
+const SESSION_ITEM_BYTES = 1500;
 /** Hard stop: a stuck run must not hang a CI job (the target itself is 5 minutes). */
 const WATCHDOG_MS = 9 * 60 * 1000;
 
@@ -524,6 +529,34 @@ try {
       TARGETS.maxCostPerMillionBatchedEvents,
     ),
   ];
+  /**
+   * Per million events, what the cost table leaves out (issue 25), at an assumed session length: the sessions'
+   * own requests (POST + PATCH, the "session" row), the counting of their starts and ends (section 4b's "other"
+   * class, per record), one EventBridge notification per ended session, and the items' storage.
+   */
+  const beyondRequestsAndCounting = (): string => {
+    const eventsPerSession = 100;
+    const sessionsPerMillion = 1_000_000 / eventsPerSession;
+    const sessionLine = costLines.find((line) => line.unit === "session");
+    const other = countingOf("other");
+    const lifecycleCountingWru = other.records === 0 ? Number.NaN : (2 * other.writeUnits) / other.records;
+    const lifecycleCountingRru = other.records === 0 ? Number.NaN : (2 * other.readUnits) / other.records;
+    const lifecycleCounting =
+      ((lifecycleCountingWru * PRICES.dynamoDbPerMillionWriteRequestUnits +
+        lifecycleCountingRru * PRICES.dynamoDbPerMillionReadRequestUnits) *
+        sessionsPerMillion) /
+      1_000_000;
+    const eventBridge = (EVENTBRIDGE_PER_MILLION_EVENTS * sessionsPerMillion) / 1_000_000;
+    const storedGb = (1_000_000 * floorResult.eventItemBytes + sessionsPerMillion * SESSION_ITEM_BYTES) / 1024 ** 3;
+    return (
+      `Beyond the table's requests and counting, per million events at an assumed ${eventsPerSession} events per session (${sessionsPerMillion.toLocaleString("en-US")} sessions): ` +
+      `the sessions' own requests (POST + PATCH, the "session" row) ${usd(((sessionLine?.cost.total ?? Number.NaN) * sessionsPerMillion) / 1_000_000)}; ` +
+      `counting their starts and ends (section 4b's "other" records: ${fmt(lifecycleCountingWru, 2)} WRU + ${fmt(lifecycleCountingRru, 2)} RRU per session) ${usd(lifecycleCounting)}; ` +
+      `one EventBridge notification per ended session ($${EVENTBRIDGE_PER_MILLION_EVENTS.toFixed(2)} per million custom events, as known, unverified) ${usd(eventBridge)}; ` +
+      `storage of ${fmt(storedGb, 3)} GB (event items of ≈ ${floorResult.eventItemBytes} bytes, session items of ≈ ${SESSION_ITEM_BYTES} bytes) at $${DYNAMODB_STORAGE_PER_GB_MONTH.toFixed(2)} per GB-month (as known, unverified) ${usd(storedGb * DYNAMODB_STORAGE_PER_GB_MONTH)} per month kept (${usd(storedGb * DYNAMODB_STORAGE_PER_GB_MONTH * 3)} over the default 90-day retention). ` +
+      "Not in the targets, which are per event on the request path and counting."
+    );
+  };
   const costLines = [
     ...singleCost,
     ...batchedCost,
@@ -873,7 +906,8 @@ try {
       `The stream consumer ran in the bench process (the poller of local/stream-poller.ts every ${SETTINGS.streamPollMs} ms with the service's handler, as \`npm start\` runs it) ` +
         "from the first request of the endpoints' runs under load (section 2) to their last, then drained (not during the memory run, whose 60 s of single events would leave it minutes of backlog on this machine); it shared the 2 cores with DynamoDB Local, the server child and the load generator, " +
         "so its durations and the lag are this machine's, and the endpoints' throughput under load is measured with counting running alongside. " +
-        "On AWS the event source mapping polls each shard continuously and invokes as soon as records arrive (no batching window configured), so its batches, and the events per session per batch the counting cost depends on, follow the traffic.",
+        `On AWS the event source mapping gathers each shard's records for its batching window (${SETTINGS.streamPollMs / 1000} s by default, up to 10,000 records) and invokes at once when a batch is full, so its batches, and the events per session per batch the counting cost depends on, follow the traffic and the window.`,
+      beyondRequestsAndCounting(),
       "Before issue 14 (bench/results.md/json at commit 470ee37, 2026-11-22, same machine): a single event was one 2-item TransactWriteItems, 4 WCU, " +
         "POST /api/sdk/events p50 5.32 ms = 4.01× a plain PutItem's 1.33 ms; a 100-event batch 204 WRU (2.04 per event, 99-put transactions) and p50 82.75 ms; " +
         "319 single and 1,278 batched events/s at 32 connections; $3.782 per million single events and $1.298 per million batched events (no counting stage then: counters were written on the request path).",
