@@ -8,7 +8,6 @@
  * its key from keys.ts, the descriptive attributes every ADD stamps on it, and
  * a checked `fromItem` for the readers.
  */
-
 import { type DurationBins, durationBinOf } from "../domain/duration-bins.js";
 import {
   assembleStats,
@@ -191,12 +190,13 @@ export interface RollupChange {
   readonly failure?: { readonly reason: string; readonly count: number };
 }
 
+type Counters = Record<string, number | undefined>;
+
 /** A change's counters split between the day item and its duration item (the fine bins, `b<bin>`). */
-function splitBins(counters: DayCounters): { dayCounters: Record<string, number>; bins: Record<string, number> } {
-  const dayCounters: Record<string, number> = {};
-  const bins: Record<string, number> = {};
+function splitBins(counters: DayCounters): { dayCounters: Counters; bins: Counters } {
+  const dayCounters: Counters = {};
+  const bins: Counters = {};
   for (const [name, value] of Object.entries(counters)) {
-    if (value === undefined) continue;
     if (durationBinOf(name) === undefined) dayCounters[name] = value;
     else bins[name] = value;
   }
@@ -226,6 +226,7 @@ export function rollupUpdates(
     const { dayCounters, bins } = splitBins(change.counters);
     const items = [addUpdate(dayRollupEntity, day, dayCounters, DAY_COUNTER_ATTRIBUTES)];
     if (Object.values(bins).some((count) => count !== 0)) {
+      // A value that is not a finite number is refused by addUpdate, as on the day item.
       items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
     }
     for (const [toolName, counts] of Object.entries(change.tools ?? {})) {

@@ -87,6 +87,7 @@ describe("rollupUpdates", () => {
 
   it("refuses a counter that is not a finite number, or not a day counter", () => {
     expect(() => rollupUpdates(target, { counters: { events: Number.NaN } })).toThrow("not a finite number");
+    expect(() => rollupUpdates(target, { counters: { b12: Number.POSITIVE_INFINITY } })).toThrow("not a finite number");
     expect(() => rollupUpdates(target, { counters: { h99: 1 } })).toThrow(DisallowedAttributeError);
   });
 });
