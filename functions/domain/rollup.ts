@@ -8,8 +8,19 @@
  * tool errors) are folded in when it ends; events recorded after the end are
  * folded in as they arrive.
  */
+import {
+  type DurationBins,
+  durationBin,
+  durationBinAttribute,
+  mergeDurationBins,
+  percentileFromBins,
+} from "./duration-bins.js";
 
-/** Upper bounds (ms, inclusive) of the duration histogram buckets; the last bucket is open-ended. */
+/**
+ * Upper bounds (ms, inclusive) of the coarse duration histogram buckets (`h00`…`h14` on the day item); the last
+ * bucket is open-ended. Still counted beside the fine bins (duration-bins.ts) so that a day counted before the
+ * fine bins existed stays exact when its sessions are deleted or moved, and is answered from these buckets.
+ */
 export const DURATION_BUCKETS_MS = [
   100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
 ] as const;
@@ -19,6 +30,7 @@ export function bucketAttribute(index: number): string {
   return `h${String(index).padStart(2, "0")}`;
 }
 
+/** The coarse bucket holding `durationMs`. */
 export function durationBucket(durationMs: number): number {
   const index = DURATION_BUCKETS_MS.findIndex((bound) => durationMs <= bound);
   return index === -1 ? DURATION_BUCKETS_MS.length : index;
@@ -46,7 +58,8 @@ export const DAY_COUNTERS = [
 ] as const;
 export type DayCounter = (typeof DAY_COUNTERS)[number];
 
-export type DayCounters = Partial<Record<DayCounter | `h${string}`, number>>;
+/** Day counters, coarse buckets (`h…`, on the day item) and fine duration bins (`b…`, on the day's duration item). */
+export type DayCounters = Partial<Record<DayCounter | `h${string}` | `b${number}`, number>>;
 
 /** What an ended session contributes to its day (negated to take it back out). */
 export interface SessionOutcome {
@@ -77,6 +90,7 @@ export function outcomeCounters(outcome: SessionOutcome, sign: 1 | -1 = 1): DayC
     counters.durationCount = sign;
     counters.durationSum = sign * outcome.durationMs;
     counters[bucketAttribute(durationBucket(outcome.durationMs)) as `h${string}`] = sign;
+    counters[durationBinAttribute(durationBin(outcome.durationMs))] = sign;
   }
   return counters;
 }
@@ -106,7 +120,10 @@ export function toolCounts(
 
 export interface DayRow extends Required<Record<DayCounter, number>> {
   readonly day: string;
+  /** The coarse buckets, by index. */
   histogram: readonly number[];
+  /** The fine bins counted (empty for a day counted before they existed). */
+  durationBins: DurationBins;
 }
 
 export interface ToolRow {
@@ -122,7 +139,7 @@ export interface FailureRow {
   readonly count: number;
 }
 
-/** Estimated percentile from the histogram: the upper bound of the bucket holding it (null when empty). */
+/** Coarse percentile from the buckets: the upper bound of the bucket holding it (null when empty or open-ended). */
 export function percentileFromHistogram(histogram: readonly number[], fraction: number): number | null {
   const total = histogram.reduce((sum, count) => sum + count, 0);
   if (total === 0) return null;
@@ -139,6 +156,35 @@ function round(value: number): number {
   return Math.round(value * 1e9) / 1e9;
 }
 
+/** Percentiles read from the fine bins, or from the coarse buckets when some duration is counted only there. */
+export type DurationPrecision = "fine" | "coarse";
+
+/**
+ * Whether every duration of the row is in its fine bins. The coarse buckets and `durationCount` count every
+ * duration ever counted (and withdrawn); the fine bins miss exactly those counted before the bins existed
+ * (their withdrawal takes them out of both), so the two totals are equal exactly when there is none.
+ */
+export function durationPrecision(row: Pick<DayRow, "durationCount" | "durationBins">): DurationPrecision {
+  let binned = 0;
+  for (const count of row.durationBins.values()) binned += count;
+  return binned === row.durationCount ? "fine" : "coarse";
+}
+
+function durationSummary(row: Omit<DayRow, "day">) {
+  const precision = durationPrecision(row);
+  const percentile = (fraction: number) =>
+    precision === "fine"
+      ? percentileFromBins(row.durationBins, fraction)
+      : percentileFromHistogram(row.histogram, fraction);
+  return {
+    p50: percentile(0.5),
+    p95: percentile(0.95),
+    p99: percentile(0.99),
+    mean: row.durationCount === 0 ? null : round(row.durationSum / row.durationCount),
+    precision,
+  };
+}
+
 function summary(row: Omit<DayRow, "day">) {
   const ended = row.completed + row.failed;
   return {
@@ -152,11 +198,7 @@ function summary(row: Omit<DayRow, "day">) {
     promptTokens: row.promptTokens,
     completionTokens: row.completionTokens,
     totalTokens: row.totalTokens,
-    durationMs: {
-      p50: percentileFromHistogram(row.histogram, 0.5),
-      p95: percentileFromHistogram(row.histogram, 0.95),
-      mean: row.durationCount === 0 ? null : round(row.durationSum / row.durationCount),
-    },
+    durationMs: durationSummary(row),
   };
 }
 
@@ -167,6 +209,7 @@ export function assembleStats(days: readonly DayRow[], tools: readonly ToolRow[]
   const totals: Omit<DayRow, "day"> = {
     ...(Object.fromEntries(DAY_COUNTERS.map((counter) => [counter, 0])) as Record<DayCounter, number>),
     histogram: Array.from({ length: BUCKET_COUNT }, () => 0),
+    durationBins: mergeDurationBins(days.map((day) => day.durationBins)),
   };
   for (const day of days) {
     for (const counter of DAY_COUNTERS) totals[counter] += day[counter];

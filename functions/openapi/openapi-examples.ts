@@ -254,7 +254,7 @@ const daySummary = {
   promptTokens: 14400,
   completionTokens: 3600,
   totalTokens: 18000,
-  durationMs: { p50: 5000, p95: 30000, mean: 6120.5 },
+  durationMs: { p50: 4987, p95: 28410, p99: 51230, mean: 6120.5, precision: "fine" as const },
 };
 
 const stats = {

@@ -212,11 +212,18 @@ const statsSummary = {
   totalTokens: count,
   durationMs: z
     .strictObject({
-      p50: z.number().nullable(),
-      p95: z.number().nullable(),
+      p50: z.number().nonnegative().nullable(),
+      p95: z.number().nonnegative().nullable(),
+      p99: z.number().nonnegative().nullable(),
       mean: z.number().nullable(),
+      precision: z
+        .enum(["fine", "coarse"])
+        .describe(
+          "fine: each percentile is within 2 % of the exact (nearest-rank) one; coarse: the period holds durations " +
+            "counted before the fine histogram existed, and each percentile is the upper bound of a coarse bucket",
+        ),
     })
-    .describe("Percentiles are the upper bound of a histogram bucket; null when no duration was reported"),
+    .describe("Percentiles of the ended sessions' durationMs; null when no duration was reported"),
 };
 
 const stats = {

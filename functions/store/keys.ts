@@ -233,7 +233,7 @@ export function rollupPartition(tenantPrefix: string, dimension: RollupDimension
   return `ROLLUP#${tenantPrefix}#${dimension}#${value}`;
 }
 
-/** Day counters: `DAY#<yyyy-mm-dd>`; its tools and failure reasons sort right after it. */
+/** Day counters: `DAY#<yyyy-mm-dd>`; its duration bins, tools and failure reasons sort right after it. */
 export function rollupDayKey(partition: string, day: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}` };
 }
@@ -242,11 +242,16 @@ export function rollupToolKey(partition: string, day: string, toolName: string):
   return { PK: partition, SK: `DAY#${day}#TOOL#${toolName}` };
 }
 
+/** A day's fine duration bins, in an item of their own so the day item stays small. */
+export function rollupDurationsKey(partition: string, day: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#DUR` };
+}
+
 export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
 }
 
-/** Sort-key bounds of the days `from`…`to` (inclusive) with their tool and failure items. */
+/** Sort-key bounds of the days `from`…`to` (inclusive) with their duration, tool and failure items. */
 export function rollupDayRange(fromDay: string, toDay: string): { from: string; to: string } {
   return { from: `DAY#${fromDay}`, to: `DAY#${toDay}#~` };
 }

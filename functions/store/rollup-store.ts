@@ -8,6 +8,7 @@
  * its key from keys.ts, the descriptive attributes every ADD stamps on it, and
  * a checked `fromItem` for the readers.
  */
+import { type DurationBins, durationBinOf } from "../domain/duration-bins.js";
 import {
   assembleStats,
   BUCKET_COUNT,
@@ -27,6 +28,7 @@ import {
   type RollupDimension,
   rollupDayKey,
   rollupDayRange,
+  rollupDurationsKey,
   rollupFailureKey,
   rollupPartition,
   rollupToolKey,
@@ -36,7 +38,7 @@ import { queryAll, queryPage, type TransactItem, updateRequest } from "./table-o
 export const ROLLUP_ENTITY = "rollup";
 
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
-export type RollupKind = "day" | "tool" | "failure" | "agentSummary";
+export type RollupKind = "day" | "durations" | "tool" | "failure" | "agentSummary";
 
 /** Where a day's items live and when they expire. */
 interface RollupDay {
@@ -69,7 +71,30 @@ const dayRollupEntity = defineEntity<DayRow, RollupDay>({
       day: String(fields.day),
       ...(counters as Record<DayCounter, number>),
       histogram: Array.from({ length: BUCKET_COUNT }, (_, index) => num(fields[bucketAttribute(index)])),
+      durationBins: new Map(),
     };
+  },
+});
+
+/** A day's fine duration bins, the counted (`b<bin>`) ones only (`DAY#<day>#DUR`). */
+export interface DurationsRow {
+  readonly day: string;
+  readonly bins: DurationBins;
+}
+
+const durationsRollupEntity = defineEntity<DurationsRow, RollupDay>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day }) => rollupDurationsKey(partition, day),
+  attributes: ({ day, ttl }) => ({ day, ttl, rollupKind: "durations" satisfies RollupKind }),
+  fromFields: (fields) => {
+    const bins = new Map<number, number>();
+    for (const [name, value] of Object.entries(fields)) {
+      const bin = durationBinOf(name);
+      if (bin !== undefined && typeof value === "number" && value !== 0) bins.set(bin, value);
+    }
+    return { day: String(fields.day), bins };
   },
 });
 
@@ -165,12 +190,28 @@ export interface RollupChange {
   readonly failure?: { readonly reason: string; readonly count: number };
 }
 
+type Counters = Record<string, number | undefined>;
+
+/** A change's counters split between the day item and its duration item (the fine bins, `b<bin>`). */
+function splitBins(counters: DayCounters): { dayCounters: Counters; bins: Counters } {
+  const dayCounters: Counters = {};
+  const bins: Counters = {};
+  for (const [name, value] of Object.entries(counters)) {
+    if (durationBinOf(name) === undefined) dayCounters[name] = value;
+    else bins[name] = value;
+  }
+  return { dayCounters, bins };
+}
+
 const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupTarget) => string }[] = [
   { dimension: "AGENT", value: (target) => target.agentName },
   { dimension: "USER", value: (target) => target.userId },
 ];
 
-/** Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named). */
+/**
+ * Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named): the
+ * day item, its duration item when the change moves a fine bin, its tool and failure items.
+ */
 export function rollupUpdates(
   target: RollupTarget,
   change: RollupChange,
@@ -182,7 +223,12 @@ export function rollupUpdates(
       day: target.day,
       ttl: target.ttl,
     };
-    const items = [addUpdate(dayRollupEntity, day, change.counters, DAY_COUNTER_ATTRIBUTES)];
+    const { dayCounters, bins } = splitBins(change.counters);
+    const items = [addUpdate(dayRollupEntity, day, dayCounters, DAY_COUNTER_ATTRIBUTES)];
+    if (Object.values(bins).some((count) => count !== 0)) {
+      // A value that is not a finite number is refused by addUpdate, as on the day item.
+      items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
+    }
     for (const [toolName, counts] of Object.entries(change.tools ?? {})) {
       if (counts.calls === 0 && counts.errors === 0) continue;
       const tool = { ...day, toolName };
@@ -216,7 +262,14 @@ function notExpired(item: Item, nowSeconds: number): boolean {
  * client text (a failure reason may contain `#TOOL#`).
  */
 function rollupKindOf(item: Item): RollupKind {
-  if (item.rollupKind === "day" || item.rollupKind === "tool" || item.rollupKind === "failure") return item.rollupKind;
+  if (
+    item.rollupKind === "day" ||
+    item.rollupKind === "durations" ||
+    item.rollupKind === "tool" ||
+    item.rollupKind === "failure"
+  ) {
+    return item.rollupKind;
+  }
   if (item.rollupKind === "agentSummary") return "agentSummary";
   if (Object.hasOwn(item, "toolName")) return "tool";
   if (Object.hasOwn(item, "reason")) return "failure";
@@ -226,6 +279,7 @@ function rollupKindOf(item: Item): RollupKind {
 /** An item of a day-rollup partition as the row of its kind (checked: ItemShapeError when it is none). */
 export type RollupRow =
   | { readonly kind: "day"; readonly row: DayRow }
+  | { readonly kind: "durations"; readonly row: DurationsRow }
   | { readonly kind: "tool"; readonly row: ToolRow }
   | { readonly kind: "failure"; readonly row: FailureRow };
 
@@ -233,6 +287,7 @@ export function rollupRowOf(item: Item): RollupRow {
   const kind = rollupKindOf(item);
   if (kind === "tool") return { kind, row: toolRollupEntity.fromItem(item) };
   if (kind === "failure") return { kind, row: failureRollupEntity.fromItem(item) };
+  if (kind === "durations") return { kind, row: durationsRollupEntity.fromItem(item) };
   return { kind: "day", row: dayRollupEntity.fromItem(item) };
 }
 
@@ -282,13 +337,17 @@ export async function readRollupRows(
   const days: DayRow[] = [];
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
+  const bins = new Map<string, DurationBins>();
   for (const item of items) {
     if (!notExpired(item, nowMs / 1000)) continue;
     const found = rollupRowOf(item);
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
+    else if (found.kind === "durations") bins.set(found.row.day, found.row.bins);
     else days.push(found.row);
   }
+  // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
+  for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
   return { days, tools, failures };
 }
 

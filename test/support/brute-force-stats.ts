@@ -2,7 +2,7 @@
  * Stats recomputed from the raw session and event items, independently of
  * the rollups, to check what the stats routes answer.
  */
-import { DURATION_BUCKETS_MS } from "../../functions/domain/rollup.js";
+import { durationBin, durationBinValue } from "../../functions/domain/duration-bins.js";
 
 type Item = Record<string, unknown>;
 
@@ -36,12 +36,15 @@ function emptyDay(): Day {
   };
 }
 
-/** The bucket upper bound holding the given percentile of the durations (as a fixed-bucket histogram reports it). */
-function bucketPercentile(durations: readonly number[], fraction: number): number | null {
+/**
+ * The exact nearest-rank percentile of the durations, as the fine bin holding it reads (to four significant
+ * digits): what the stats routes answer for sessions counted with fine bins.
+ */
+function binnedPercentile(durations: readonly number[], fraction: number): number | null {
   if (durations.length === 0) return null;
   const sorted = [...durations].sort((a, b) => a - b);
   const value = sorted[Math.ceil(fraction * sorted.length) - 1] ?? 0;
-  return DURATION_BUCKETS_MS.find((bound) => value <= bound) ?? null;
+  return Number(durationBinValue(durationBin(value)).toPrecision(4));
 }
 
 function summary(day: Day) {
@@ -57,8 +60,10 @@ function summary(day: Day) {
     promptTokens: day.promptTokens,
     completionTokens: day.completionTokens,
     totalTokens: day.totalTokens,
-    p50: bucketPercentile(day.durations, 0.5),
-    p95: bucketPercentile(day.durations, 0.95),
+    p50: binnedPercentile(day.durations, 0.5),
+    p95: binnedPercentile(day.durations, 0.95),
+    p99: binnedPercentile(day.durations, 0.99),
+    precision: "fine",
   };
 }
 
@@ -137,21 +142,22 @@ export function bruteForceStats(
   };
 }
 
+type Durations = { p50: number | null; p95: number | null; p99: number | null; precision: string };
+
 /** The stats route's answer reduced to the same shape (percentiles flattened). */
 export function comparable(stats: {
-  totals: Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } };
-  days: (Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } })[];
+  totals: Record<string, unknown> & { durationMs: Durations };
+  days: (Record<string, unknown> & { durationMs: Durations })[];
   topFailureReasons: unknown;
   topToolsByCalls: unknown;
   topToolsByErrors: unknown;
 }) {
-  const flatten = ({
-    durationMs,
-    ...rest
-  }: Record<string, unknown> & { durationMs: { p50: number | null; p95: number | null } }) => ({
+  const flatten = ({ durationMs, ...rest }: Record<string, unknown> & { durationMs: Durations }) => ({
     ...rest,
     p50: durationMs.p50,
     p95: durationMs.p95,
+    p99: durationMs.p99,
+    precision: durationMs.precision,
   });
   return {
     totals: flatten(stats.totals),

@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { ItemShapeError } from "../../functions/store/entity.js";
-import { agentSummaryKey, rollupDayKey, rollupPartition, tenant } from "../../functions/store/keys.js";
+import {
+  agentSummaryKey,
+  rollupDayKey,
+  rollupDurationsKey,
+  rollupPartition,
+  tenant,
+} from "../../functions/store/keys.js";
 import { agentSummaryOf, agentSummaryUpdate, rollupRowOf, rollupUpdates } from "../../functions/store/rollup-store.js";
 import { DisallowedAttributeError } from "../../functions/store/update-expression.js";
 
@@ -59,8 +65,29 @@ describe("rollupUpdates", () => {
     expect(items).toHaveLength(6);
   });
 
+  it("ADDs the fine duration bins to the day's duration item, beside the day item, and only when one moves", () => {
+    // Act
+    const items = rollupUpdates(target, { counters: { durationCount: 1, h03: 1, b169: 1, b170: 0 } }, ["AGENT"]);
+    const none = rollupUpdates(target, { counters: { sessions: 1, b169: 0 } }, ["AGENT"]);
+
+    // Assess
+    const [day, durations] = items.map((item) => item.Update);
+    expect(items).toHaveLength(2);
+    expect(day?.UpdateExpression).toBe(
+      "SET #entity = :entity, #day = :day, #ttl = :ttl, #rollupKind = :rollupKind ADD #durationCount :durationCount, #h03 :h03",
+    );
+    expect(durations?.Key).toEqual(rollupDurationsKey(rollupPartition(tenantPrefix, "AGENT", "bot"), "2024-05-01"));
+    expect(durations?.Key?.SK).toBe("DAY#2024-05-01#DUR");
+    expect(durations?.UpdateExpression).toBe(
+      "SET #entity = :entity, #day = :day, #ttl = :ttl, #rollupKind = :rollupKind ADD #b169 :b169",
+    );
+    expect(durations?.ExpressionAttributeValues).toMatchObject({ ":rollupKind": "durations", ":b169": 1 });
+    expect(none).toHaveLength(1);
+  });
+
   it("refuses a counter that is not a finite number, or not a day counter", () => {
     expect(() => rollupUpdates(target, { counters: { events: Number.NaN } })).toThrow("not a finite number");
+    expect(() => rollupUpdates(target, { counters: { b12: Number.POSITIVE_INFINITY } })).toThrow("not a finite number");
     expect(() => rollupUpdates(target, { counters: { h99: 1 } })).toThrow(DisallowedAttributeError);
   });
 });
@@ -102,6 +129,32 @@ describe("reading rollup items", () => {
     expect(rollupRowOf({ rollupKind: "tool", day: "d", toolName: "t", calls: 1 })).toEqual({
       kind: "tool",
       row: { day: "d", toolName: "t", calls: 1, errors: 0 },
+    });
+  });
+
+  it("reads a duration item as its counted bins only", () => {
+    expect(
+      rollupRowOf({
+        PK: "p",
+        SK: "DAY#2024-05-01#DUR",
+        entity: "rollup",
+        rollupKind: "durations",
+        day: "2024-05-01",
+        ttl: 1,
+        b0: 2,
+        b169: 1,
+        b170: 0,
+        b07: 5,
+      }),
+    ).toEqual({
+      kind: "durations",
+      row: {
+        day: "2024-05-01",
+        bins: new Map([
+          [0, 2],
+          [169, 1],
+        ]),
+      },
     });
   });
 

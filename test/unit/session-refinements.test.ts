@@ -74,6 +74,7 @@ describe("merged day rows", () => {
       events: 3,
       eventCost: 0.01,
       histogram,
+      durationBins: new Map([[100 + bucket, sessions]]),
     };
   }
 
@@ -87,7 +88,12 @@ describe("merged day rows", () => {
     expect(merged.map((row) => row.day)).toEqual(["2026-11-01", "2026-11-02"]);
     expect(merged[1]).toMatchObject({ sessions: 5, completed: 5, reportedCost: 2.5, totalTokens: 30, events: 6 });
     expect(merged[1]?.histogram.slice(0, 4)).toEqual([0, 2, 0, 3]);
+    expect([...(merged[1]?.durationBins ?? [])].sort()).toEqual([
+      [101, 2],
+      [103, 3],
+    ]);
     expect(a.sessions).toBe(2);
     expect(a.histogram[3]).toBe(0);
+    expect([...a.durationBins]).toEqual([[101, 2]]);
   });
 });

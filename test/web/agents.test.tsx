@@ -18,7 +18,7 @@ const summary = {
   promptTokens: 1000,
   completionTokens: 500,
   totalTokens: 1500,
-  durationMs: { p50: 2500, p95: 30000, mean: 6000 },
+  durationMs: { p50: 2487, p95: 29830, p99: 61200, mean: 6000, precision: "fine" as const },
 };
 
 const STATS: AgentStats = {
@@ -87,8 +87,10 @@ describe("agents", () => {
     expect([...durations.querySelectorAll("div")].map((figure) => figure.textContent)).toEqual([
       "p502.5 s",
       "p9530 s",
+      "p991 min 1 s",
       "mean6.0 s",
     ]);
+    expect(within(durations).queryByText(/coarse buckets/)).toBeNull();
     // Failure reasons and tools lead to exactly their sessions.
     expect(screen.getByRole("link", { name: "Order not found" }).getAttribute("href")).toBe(
       "/sessions?agentName=support-bot&status=failed&from=2026-11-20&to=2026-11-22&failureReason=Order+not+found",
@@ -129,6 +131,29 @@ describe("agents", () => {
           (Date.parse(request.query.get("to") ?? "") - Date.parse(request.query.get("from") ?? "")) / 86_400_000 + 1,
       );
     expect(spans).toEqual([366, 14]);
+  });
+
+  test("percentiles answered from coarse buckets (days counted before the fine bins) say so", async () => {
+    // Prepare: a period that holds a day counted before the fine duration bins existed.
+    const coarse = {
+      ...summary,
+      durationMs: { p50: 10_000, p95: 30_000, p99: 60_000, mean: 9590, precision: "coarse" as const },
+    };
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents/support-bot/stats": json({ ...STATS, totals: coarse, days: [] }),
+    });
+    // Act
+    renderApp("/agents/support-bot?days=7");
+    // Assess
+    const durations = await screen.findByRole("region", { name: "Session duration" });
+    await waitFor(() => expect(within(durations).getByText(/upper bounds of coarse buckets/)).toBeTruthy());
+    expect([...durations.querySelectorAll("dl div")].map((figure) => figure.textContent)).toEqual([
+      "p5010 s",
+      "p9530 s",
+      "p991 min 0 s",
+      "mean9.6 s",
+    ]);
   });
 
   test("axis labels carry the year when the period spans two", () => {

@@ -16,7 +16,7 @@ function summary(fields: Record<string, number | null> = {}) {
     promptTokens: 9000,
     completionTokens: 3000,
     totalTokens: 12000,
-    durationMs: { p50: 5000, p95: 30000, mean: 7000 },
+    durationMs: { p50: 5000, p95: 30000, p99: 30000, mean: 7000, precision: "coarse" as const },
     ...fields,
   };
 }
