@@ -57,6 +57,7 @@ export function tombstonePut(session: Session, nowMs: number): TransactItem {
         toolCalls: storedCounters(session.toolCalls),
         toolErrors: storedCounters(session.toolErrors),
         countMarks: { ...(session.countMarks ?? {}) },
+        ...(session.countMoves === undefined ? {} : { countMoves: session.countMoves }),
         ttl: Math.floor(nowMs / 1000) + TOMBSTONE_SECONDS,
       },
     },

@@ -26,7 +26,7 @@
  * was written is recognised by the marks).
  */
 import type { Environment } from "../domain/api-key.js";
-import { FINAL_STATUSES, type FinalStatus, type Session } from "../domain/session.js";
+import { type CountMove, FINAL_STATUSES, type FinalStatus, type Session } from "../domain/session.js";
 import {
   type CountedEvent,
   type CountingPlan,
@@ -308,27 +308,65 @@ function sessionShares(
     return sequence <= markAfter && (limit === undefined || sequence < limit);
   });
   if (owed.length === 0) return [];
-  const agentName = String(recorded.agentName);
-  const target = rollupTargetOf(
-    {
-      orgId: String(recorded.orgId),
-      environment: recorded.environment as Session["environment"],
-      agentName,
-      userId: String(recorded.userId),
-      createdAt: String(recorded.createdAt),
-      rollupRetentionDays: typeof recorded.rollupRetentionDays === "number" ? recorded.rollupRetentionDays : undefined,
-    },
-    nowMs,
-  );
+  const moves = countMovesOf(recorded);
   const before = stateBefore(countingStateOf(recorded, shardId), isLegacy(recorded), owed);
-  return changeShares(before, owed).map((share) => ({
-    sequence: share.sequence,
-    appliedNow: markBefore === undefined || share.sequence > markBefore,
-    updates: [
-      ...rollupUpdates(target, share.rollup),
-      ...(share.agentSessions === 1 ? [agentSummaryUpdate(target.tenant, agentName, 1, target.ttl)] : []),
-    ] satisfies TransactItem[],
-  }));
+  return changeShares(before, owed).map((share) => {
+    const where = countedUnder(recorded, moves, shardId, share.sequence);
+    const target = rollupTargetOf(
+      {
+        orgId: String(recorded.orgId),
+        environment: recorded.environment as Session["environment"],
+        agentName: where.agentName,
+        userId: where.userId,
+        createdAt: where.createdAt,
+        rollupRetentionDays:
+          typeof recorded.rollupRetentionDays === "number" ? recorded.rollupRetentionDays : undefined,
+      },
+      nowMs,
+    );
+    return {
+      sequence: share.sequence,
+      appliedNow: markBefore === undefined || share.sequence > markBefore,
+      updates: [
+        ...rollupUpdates(target, share.rollup),
+        ...(share.agentSessions === 1 ? [agentSummaryUpdate(target.tenant, where.agentName, 1, target.ttl)] : []),
+      ] satisfies TransactItem[],
+    };
+  });
+}
+
+/** The moves recorded on a session item or tombstone (session-revision.ts), oldest first; malformed ones skipped. */
+function countMovesOf(recorded: Item): CountMove[] {
+  if (!Array.isArray(recorded.countMoves)) return [];
+  return recorded.countMoves.flatMap((move: unknown): CountMove[] => {
+    if (typeof move !== "object" || move === null) return [];
+    const { marks, agentName, userId, createdAt } = move as Record<string, unknown>;
+    if (typeof marks !== "object" || marks === null) return [];
+    if (typeof agentName !== "string" || typeof userId !== "string" || typeof createdAt !== "string") return [];
+    return [{ marks: marks as Record<string, string>, agentName, userId, createdAt }];
+  });
+}
+
+/**
+ * Where the change of `shardId` at `sequence` was counted: under what the session was before the first move that
+ * had already counted it (that move withdrew its share from there, whether or not the share had arrived), else
+ * where it is now.
+ */
+function countedUnder(
+  recorded: Item,
+  moves: readonly CountMove[],
+  shardId: string,
+  sequence: string,
+): Pick<CountMove, "agentName" | "userId" | "createdAt"> {
+  for (const move of moves) {
+    const mark = Object.hasOwn(move.marks, shardId) ? move.marks[shardId] : undefined;
+    if (typeof mark === "string" && sequence <= mark) return move;
+  }
+  return {
+    agentName: String(recorded.agentName),
+    userId: String(recorded.userId),
+    createdAt: String(recorded.createdAt),
+  };
 }
 
 /** What a batch's counting wrote, for the consumer's log line. */
