@@ -16,22 +16,17 @@ import type { StreamBatchResponse } from "../../functions/stream/stream-consumer
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 import { expectExactDerivedData, storedRecord } from "../support/stream-recount.js";
-import { apiGet, createSoloKey, runTable, type SoloConsumer, startSoloConsumer } from "../support/stream-solo.js";
+import {
+  apiGet,
+  createSoloKey,
+  isCountingWrite,
+  runTable,
+  type SoloConsumer,
+  startSoloConsumer,
+} from "../support/stream-solo.js";
 import { workloadEvent } from "../support/stream-workload.js";
 
 const FAILURE_LINE = "stream consumer could not count a session's records; they will be delivered again";
-
-/** The consumer's counting write of a session: an UpdateItem of the session item that advances its count version. */
-function isCountingWrite(command: { input?: Record<string, unknown> }, sessionId: string): boolean {
-  const key = command.input?.Key as { PK?: string; SK?: string } | undefined;
-  const expression = command.input?.UpdateExpression;
-  return (
-    key?.PK === sessionKey(sessionId).PK &&
-    key.SK === sessionKey(sessionId).SK &&
-    typeof expression === "string" &&
-    expression.includes("countVersion :one")
-  );
-}
 
 let api: LocalApi;
 const consumers: SoloConsumer[] = [];

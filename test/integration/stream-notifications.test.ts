@@ -14,23 +14,16 @@ import { join } from "node:path";
 import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { documentClient } from "../../functions/store/dynamo-client.js";
-import { sessionKey } from "../../functions/store/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
-import { apiGet, createSoloKey, type SoloConsumer, startSoloConsumer } from "../support/stream-solo.js";
+import {
+  apiGet,
+  createSoloKey,
+  isCountingWrite,
+  type SoloConsumer,
+  startSoloConsumer,
+} from "../support/stream-solo.js";
 import { workloadEvent } from "../support/stream-workload.js";
-
-/** The consumer's counting write of a session: an UpdateItem of the session item that advances its count version. */
-function isCountingWrite(command: { input?: Record<string, unknown> }, sessionId: string): boolean {
-  const key = command.input?.Key as { PK?: string; SK?: string } | undefined;
-  const expression = command.input?.UpdateExpression;
-  return (
-    key?.PK === sessionKey(sessionId).PK &&
-    key.SK === sessionKey(sessionId).SK &&
-    typeof expression === "string" &&
-    expression.includes("countVersion :one")
-  );
-}
 
 let api: LocalApi;
 const consumers: SoloConsumer[] = [];
