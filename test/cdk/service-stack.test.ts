@@ -1188,9 +1188,13 @@ describe("Table stream consumer", () => {
   it("grants the consumer its table grants: read sessions, count sessions and rollups, delete orphaned events", () => {
     // Prepare: what functions/store/stream-counting.ts calls, per partition.
     const expected: readonly TableGrant[] = [
-      // GetItem of the session; the transaction's Update of its counters; BatchWriteItem deletes of orphaned events.
-      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"], partitions: ["SESSION#*"] },
-      // The transaction's Updates of day rollups and agent summaries.
+      // BatchGetItem of the batch's sessions, GetItem of a gone one and its tombstone; the Update of its counters;
+      // BatchWriteItem deletes of orphaned events.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"],
+        partitions: ["SESSION#*"],
+      },
+      // The Updates of day rollups and agent summaries, each item once per batch.
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
     ];
 
