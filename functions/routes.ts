@@ -433,7 +433,14 @@ export const routes = [
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       {
-        actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
+        // PutItem: the session's counting tombstone (SESSION#<id> / TOMBSTONE), in the deletion's transaction.
+        actions: [
+          "dynamodb:GetItem",
+          "dynamodb:Query",
+          "dynamodb:BatchWriteItem",
+          "dynamodb:DeleteItem",
+          "dynamodb:PutItem",
+        ],
         partitions: [P.session],
       },
       rollupUpdates,
@@ -725,7 +732,14 @@ export const deletionWorker: WorkerDefinition = {
     // The user's sessions, found on GSI3, each deleted with its events and rollup contribution.
     { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: [I.userSessions.indexName] },
     {
-      actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem"],
+      // PutItem: the session's counting tombstone (SESSION#<id> / TOMBSTONE), in the deletion's transaction.
+      actions: [
+        "dynamodb:GetItem",
+        "dynamodb:Query",
+        "dynamodb:BatchWriteItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:PutItem",
+      ],
       partitions: [P.session],
     },
     rollupUpdates,
@@ -735,15 +749,19 @@ export const deletionWorker: WorkerDefinition = {
 };
 
 /**
- * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per session of a batch
- * it reads the session, then one transaction updates its counters and its rollups; events whose session is
- * gone are deleted (with their offloaded payloads).
+ * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per batch it reads the
+ * batch's sessions (BatchGetItem; a gone session again with GetItem, then its tombstone), updates each
+ * session's counters, then each rollup item once; events whose session is gone are deleted (with their
+ * offloaded payloads).
  */
 export const streamConsumer: WorkerDefinition = {
   id: "StreamConsumer",
   entry: "functions/stream/stream-consumer.ts",
   tableGrants: [
-    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"], partitions: [P.session] },
+    {
+      actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"],
+      partitions: [P.session],
+    },
     rollupUpdates,
   ],
   payloadAccess: "delete",

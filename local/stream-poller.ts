@@ -1,9 +1,10 @@
 /**
  * The local stand-in for Lambda's event source mapping on the table's
  * stream: polls DynamoDB Local's own stream (the DynamoDB Streams API) and
- * hands each shard's records, in order and at most 100 at a time, to the very
- * stream consumer module AWS runs (functions/stream/stream-consumer.ts), with
- * the shard id as a tumbling window gives it. A child shard is read only once
+ * hands each shard's records gathered since its last poll, in order and in one
+ * batch (up to the stack's batch size), to the very stream consumer module AWS
+ * runs (functions/stream/stream-consumer.ts), with the shard id as a tumbling
+ * window gives it: the poll interval is the local batching window. A child shard is read only once
  * its parent is finished; a batch whose answer names a failed record is read
  * again from that record. Positions live in memory: after a restart the
  * poller reads the stream from its oldest record again, which counting
@@ -21,11 +22,10 @@ import {
 } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBRecord } from "aws-lambda";
 import type { StreamBatchEvent, StreamBatchResponse } from "../functions/stream/stream-consumer.js";
+import { WINDOWED_STREAM_BATCH_SIZE } from "../lib/stream-batching.js";
 import type { LocalCredentials } from "./dynamo-credentials.js";
 import { LOCAL_REGION } from "./dynamo-endpoint.js";
 
-/** Records per consumer invocation (the stack's batch size). */
-const BATCH_SIZE = 100;
 const GET_RECORDS_LIMIT = 1000;
 
 export interface StreamPollerOptions {
@@ -34,8 +34,15 @@ export interface StreamPollerOptions {
   readonly tableName: string;
   /** Where shards present at start are read from: all their records, or only records written from now on. */
   readonly startAt: "oldest" | "now";
-  /** Milliseconds between polls in the background; 0: no background polling (call `drain`). */
+  /**
+   * Milliseconds between polls in the background; 0: no background polling (call `drain`). Each poll hands a
+   * shard's records gathered since the last one to the consumer in one invocation (up to `batchSize`): the
+   * interval is the local batching window, as the event source mapping's MaximumBatchingWindowInSeconds on AWS.
+   * `drain()` polls at once.
+   */
   readonly intervalMs: number;
+  /** Records per invocation at most (default: the stack's batch size). */
+  readonly batchSize?: number;
   /** The consumer (default: functions/stream/stream-consumer.ts `handler`). */
   readonly consume?: (event: StreamBatchEvent) => Promise<StreamBatchResponse>;
   /** Called with each failure of a poll (the poller goes on). */
@@ -117,6 +124,7 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
     maxAttempts: 1,
   });
   const consume = options.consume ?? (await import("../functions/stream/stream-consumer.js")).handler;
+  const batchSize = options.batchSize ?? WINDOWED_STREAM_BATCH_SIZE;
   let streamArn: string | undefined;
   let shards = new Map<string, ShardState>();
   let firstDescribe = true;
@@ -184,27 +192,32 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   }
 
   /**
-   * Reads one page of a shard and hands it to the consumer; resolves with the records accepted, and whether the
-   * shard was read to its end (a short page, every record accepted).
+   * Reads a shard (GetRecords pages until a short one or a full batch) and hands what it read to the consumer, a
+   * batch at a time; resolves with the records accepted, and whether the shard was read to its end (a short
+   * page, every record accepted).
    */
   async function pollShard(shard: ShardState): Promise<PollResult> {
-    const iterator = await iteratorOf(shard);
+    let iterator = await iteratorOf(shard);
     if (iterator === undefined) {
       shard.finished = true;
       return { accepted: 0, caughtUp: true };
     }
+    const records: StreamRecord[] = [];
     let page: GetRecordsCommandOutput;
-    try {
-      page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: GET_RECORDS_LIMIT }));
-    } catch (error) {
-      shard.iterator = undefined;
-      if (errorName(error) === "ExpiredIteratorException") return { accepted: 0, caughtUp: false };
-      throw error;
-    }
-    const records = page.Records ?? [];
+    do {
+      try {
+        page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: GET_RECORDS_LIMIT }));
+      } catch (error) {
+        shard.iterator = undefined;
+        if (errorName(error) === "ExpiredIteratorException") return { accepted: 0, caughtUp: false };
+        throw error;
+      }
+      records.push(...(page.Records ?? []));
+      iterator = page.NextShardIterator;
+    } while (iterator !== undefined && (page.Records ?? []).length >= GET_RECORDS_LIMIT && records.length < batchSize);
     let accepted = 0;
-    for (let start = 0; start < records.length; start += BATCH_SIZE) {
-      const batch = records.slice(start, start + BATCH_SIZE);
+    for (let start = 0; start < records.length; start += batchSize) {
+      const batch = records.slice(start, start + batchSize);
       const answer = await consume({ Records: batch.map(lambdaRecord), shardId: shard.shardId, state: {} });
       const failed = answer.batchItemFailures[0]?.itemIdentifier;
       if (failed !== undefined) {
@@ -222,9 +235,9 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
       shard.lastSequence = batch.at(-1)?.dynamodb?.SequenceNumber ?? shard.lastSequence;
       shard.retryFrom = undefined;
     }
-    shard.iterator = page.NextShardIterator;
-    if (page.NextShardIterator === undefined) shard.finished = true;
-    return { accepted: records.length, caughtUp: records.length < GET_RECORDS_LIMIT };
+    shard.iterator = iterator;
+    if (iterator === undefined) shard.finished = true;
+    return { accepted: records.length, caughtUp: (page.Records ?? []).length < GET_RECORDS_LIMIT };
   }
 
   /** One pass over the readable shards; resolves with the records accepted and whether every shard was read to its end. */
@@ -263,14 +276,27 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const report = options.onError ?? (() => undefined);
-  function schedule(): void {
+  // As the event source mapping: records wait for the window, counted from the previous poll's start (records
+  // that came while a long batch was counted have waited already), unless a full batch is there already (a
+  // shard that was not read to its end is read again at once).
+  function schedule(delayMs: number): void {
     if (stopped || options.intervalMs === 0) return;
     timer = setTimeout(() => {
-      exclusive(pollOnce).catch(report).finally(schedule);
-    }, options.intervalMs);
+      const startedAt = Date.now();
+      exclusive(pollOnce)
+        .then(
+          ({ caughtUp, accepted }) =>
+            schedule(caughtUp || accepted === 0 ? Math.max(0, options.intervalMs - (Date.now() - startedAt)) : 0),
+          (error: unknown) => {
+            report(error);
+            schedule(options.intervalMs);
+          },
+        )
+        .catch(report);
+    }, delayMs);
     timer.unref();
   }
-  schedule();
+  schedule(options.intervalMs);
 
   return {
     async drain() {

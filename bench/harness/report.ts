@@ -363,7 +363,7 @@ export function renderMarkdown(results: BenchResults): string {
       `- Single event on a warm container: **${n(single.work.roundTrips.mode, 0)} round trip** per event (mean ${n(single.work.roundTrips.mean, 3)} with the amortised lease/key writes), ` +
         `**${n(single.work.writeUnits.mode, 1)} WCU** per event (mean ${n(single.work.writeUnits.mean, 3)}) for an event item of ≈ ${floor.eventItemBytes} bytes (< 1 KB).`,
       `- Batched (100 events to one session, no client ids: the plain lane): ${n(batch.work.roundTrips.mode, 0)} round trips per request ("${batch.work.typicalCommands.signature}"), ` +
-        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**. (Events with the client's own id, as the SDK sends them, add one consistent BatchGetItem per request for the replay check: reads, not writes.)`,
+        `**${n(batch.work.writeUnits.mean / batch.eventsPerRequest, 3)} WCU per event**. (Events with the client's own id, as the SDK sends them, are one conditional PutItem each instead: the same WCU, no read; section 1 times both lanes' raw calls.)`,
       `- First event of a session in a container (${results.firstEvent.first.invocations} sessions this process had not seen): ` +
         `${n(results.firstEvent.first.roundTrips.mode, 0)} round trips, "${results.firstEvent.first.typicalCommands.signature}" (${n(results.firstEvent.first.readUnits.mean, 2)} RRU, ${n(results.firstEvent.first.writeUnits.mean, 2)} WRU mean); ` +
         `the second event of each: ${n(results.firstEvent.later.roundTrips.mode, 0)}, "${results.firstEvent.later.typicalCommands.signature}".`,
@@ -374,12 +374,15 @@ export function renderMarkdown(results: BenchResults): string {
   out.push("## 4b. Counting: the stream consumer under the load phase", "");
   const counting = results.counting;
   out.push(
-    `The poller of local/stream-poller.ts with the service's consumer (functions/stream/stream-consumer.ts), every ${counting.intervalMs} ms (STREAM_POLL_MS), ` +
+    `The poller of local/stream-poller.ts with the service's consumer (functions/stream/stream-consumer.ts), every ${counting.intervalMs} ms (BENCH_STREAM_WINDOW_MS; by default the deployed batching window, lib/stream-batching.ts: each poll hands a shard's records gathered since the last one to the consumer as one batch), ` +
       `up to ${counting.batchSize} records per invocation, from the first request of the endpoints' runs under load (section 2) to their last, then drained (not during the memory run): ${n(counting.seconds, 1)} s, of which ${n(counting.drainSeconds, 1)} s draining after the load stopped. ` +
       "Records filtered as the stack's event source mapping filters them (INSERT or MODIFY of a session partition; a batch with none left is no invocation): " +
       `${int(counting.invocations)} invocations, records per invocation p50 ${n(counting.recordsPerInvocation.p50, 0)} (max ${n(counting.recordsPerInvocation.max, 0)}), ${int(counting.filteredOut)} records filtered out, ` +
-      `${counting.partialFailures} partial failures. DynamoDB work metered per invocation (round trips, Local-reported RRU for the consistent GetItem, ` +
-      "transactions costed by the capacity model from the items' images read after the run — final images, an upper bound since counters only grow — so nothing was read around a transaction while counting). " +
+      `${counting.partialFailures} partial failures. DynamoDB work metered per invocation (round trips, units as DynamoDB Local reports them: the sessions' BatchGetItem, one conditional UpdateItem per session and per rollup item; ` +
+      "any transaction costed by the capacity model from the items' images read after the run). A session's own commands are its class's; the batch's shared commands (the BatchGetItem, the rollup items summed across its sessions) are shared by the classes in proportion to their records. " +
+      `Over the run: ${int(counting.writes.sessionCounters.commands)} session counter writes (${n(counting.writes.sessionCounters.units / counting.writes.sessionCounters.commands, 2)} WCU each), ` +
+      `${int(counting.writes.rollupItems.commands)} rollup item writes (${n(counting.writes.rollupItems.units / counting.writes.rollupItems.commands, 2)} WCU each), ` +
+      `${int(counting.writes.sessionReads.commands)} BatchGetItems of ${int(counting.writes.sessionReads.keys)} session keys (${n(counting.writes.sessionReads.units / counting.writes.sessionReads.keys, 2)} RRU per key); ${n(counting.msPerRecord, 3)} ms per record. ` +
       "Lag = the time the handler returned (counts committed) − the event's createdAt (set just before its PutItem). Classes: the sessions written by single events, by batches, and the rest " +
       "(the sessions created and completed by the session endpoints: starts and ends, no events). Duration and invocations are shared between classes by their records; the consumer's own session updates " +
       "pass the filter and come back as records (they count nothing).",

@@ -7,8 +7,10 @@
  * - records are filtered as the stack's filter does (INSERT or MODIFY of a `SESSION#` partition); a batch
  *   with none left is not an invocation (Lambda would not invoke);
  * - each invocation's wall time (Lambda bills it rounded up to 1 ms) and its DynamoDB commands (the meter on,
- *   capacity requested, transactions costed afterwards from the items' final images — so nothing is read
- *   around a transaction while the consumer runs and the lag is not inflated by the metering);
+ *   capacity requested, any transaction costed afterwards from the items' final images — so nothing is read
+ *   around a transaction while the consumer runs and the lag is not inflated by the metering); a session's
+ *   own commands go to its class, the batch's shared ones (the sessions' BatchGetItem, the rollup items
+ *   summed across sessions) to every class by its share of the invocation's records;
  * - for every event record, the lag from its acknowledgement to its counting: the time the handler returned
  *   (its counts committed) − the event's `createdAt` (set just before the event's PutItem, so the lag is
  *   overstated by that one write);
@@ -73,6 +75,19 @@ export interface CountingResult {
   /** Invocations whose answer named a failed record (read again by the poller). */
   readonly partialFailures: number;
   readonly classes: readonly ClassCounting[];
+  /** The consumer's commands by kind over the whole run, for the production-shaped model: count and billed units. */
+  readonly writes: {
+    readonly sessionCounters: CommandTotals;
+    readonly rollupItems: CommandTotals;
+    readonly sessionReads: CommandTotals & { readonly keys: number };
+  };
+  /** Consumer wall time per record handed to it (ms). */
+  readonly msPerRecord: number;
+}
+
+export interface CommandTotals {
+  readonly commands: number;
+  readonly units: number;
 }
 
 export interface CountingConsumer {
@@ -214,15 +229,19 @@ export async function startCountingConsumer(options: {
           billedShare += Math.ceil(invocation.ms) * share;
           sessionBatches += invocation.sessionsWithEvents[trafficClass];
           for (const command of invocation.commands) {
-            if (classOfPartition(command.partition) !== trafficClass) continue;
-            commandCounts[command.command] = (commandCounts[command.command] ?? 0) + 1;
-            roundTrips += command.attempts;
+            // A session's own commands are its class's; the batch's shared ones (the BatchGetItem of its sessions,
+            // the rollup items summed across its sessions) are shared by the classes in proportion to their records.
+            const own = command.partition?.startsWith(SESSION_PREFIX) === true;
+            const weight = own ? (classOfPartition(command.partition) === trafficClass ? 1 : 0) : share;
+            if (weight === 0) continue;
+            commandCounts[command.command] = (commandCounts[command.command] ?? 0) + weight;
+            roundTrips += command.attempts * weight;
             if (command.command === "TransactWriteItems") {
-              transactions += 1;
-              transactionItems += command.items;
+              transactions += weight;
+              transactionItems += command.items * weight;
             }
-            if (command.kind === "write") writeUnits += billedUnits(command);
-            if (command.kind === "read") readUnits += billedUnits(command);
+            if (command.kind === "write") writeUnits += billedUnits(command) * weight;
+            if (command.kind === "read") readUnits += billedUnits(command) * weight;
           }
         }
         const events = lags[trafficClass].length;
@@ -253,7 +272,26 @@ export async function startCountingConsumer(options: {
           },
         };
       });
+      const totals = { sessionCounters: { commands: 0, units: 0 }, rollupItems: { commands: 0, units: 0 } };
+      const sessionReads = { commands: 0, units: 0, keys: 0 };
+      for (const command of modelled) {
+        if (command.command === "UpdateItem") {
+          const kind = command.partition?.startsWith(SESSION_PREFIX) === true ? "sessionCounters" : "rollupItems";
+          totals[kind].commands += 1;
+          totals[kind].units += billedUnits(command);
+        } else if (command.command === "BatchGetItem") {
+          sessionReads.commands += 1;
+          sessionReads.units += billedUnits(command);
+          sessionReads.keys += command.items;
+        }
+      }
+      const allRecords = invocations.reduce(
+        (sum, invocation) => sum + invocation.records.single + invocation.records.batch + invocation.records.other,
+        0,
+      );
       return {
+        writes: { ...totals, sessionReads },
+        msPerRecord: allRecords === 0 ? Number.NaN : invocations.reduce((sum, i) => sum + i.ms, 0) / allRecords,
         intervalMs: options.intervalMs,
         batchSize,
         seconds,

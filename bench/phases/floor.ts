@@ -16,7 +16,14 @@
  *
  * Imported only after the service environment points at DynamoDB Local.
  */
-import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import type { AgentEvent, NewEvent } from "../../functions/domain/event.js";
 import { newId } from "../../functions/domain/ids.js";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
@@ -42,6 +49,8 @@ export type FloorOperationId =
   | "batchWrite25"
   | "batchWrite4x25Sequential"
   | "batchWrite4x25Parallel"
+  | "keyedReadThenBatchWrite"
+  | "keyedConditionalPuts"
   | "legacyEventTransaction";
 
 export interface FloorOperation {
@@ -229,6 +238,58 @@ export async function floorBench(options: {
       items: 4 * chunk,
       unitKind: "WCU",
       make: (items) => () => Promise.all(Array.from({ length: 4 }, () => batchWrite(items))),
+    },
+    {
+      id: "keyedReadThenBatchWrite",
+      label:
+        "before issue 25, 100 events with client ids: a consistent BatchGetItem of their keys (the replay check), then 4 × BatchWriteItem of 25 in parallel (units: WCU + the read's RCU)",
+      items: 4 * chunk,
+      unitKind: "WCU",
+      make: (items) => async () => {
+        const batches = Array.from({ length: 4 }, () => Array.from({ length: chunk }, () => items()));
+        await documentClient.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName]: { Keys: batches.flat().map((item) => ({ PK: item.PK, SK: item.SK })), ConsistentRead: true },
+            },
+          }),
+        );
+        await Promise.all(
+          batches.map(async (batch) => {
+            let pending = batch.map((item) => ({ PutRequest: { Item: item } }));
+            while (pending.length > 0) {
+              const result = await documentClient.send(
+                new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
+              );
+              pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+            }
+          }),
+        );
+      },
+    },
+    {
+      id: "keyedConditionalPuts",
+      label:
+        "100 events with client ids (issue 25): 100 conditional PutItems (ALL_OLD on failure answers a replay), 50 in flight",
+      items: 4 * chunk,
+      unitKind: "WCU",
+      make: (items) => async () => {
+        const all = Array.from({ length: 4 * chunk }, () => items());
+        for (let start = 0; start < all.length; start += 50) {
+          await Promise.all(
+            all.slice(start, start + 50).map((item) =>
+              documentClient.send(
+                new PutCommand({
+                  TableName: tableName,
+                  Item: item,
+                  ConditionExpression: "attribute_not_exists(PK)",
+                  ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+                }),
+              ),
+            ),
+          );
+        }
+      },
     },
     {
       id: "legacyEventTransaction",

@@ -218,3 +218,70 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
     countedAtEnd,
   };
 }
+
+/** One change's share of the rollups, as counted when its session's counters took it in. */
+export interface ChangeShare {
+  /** The change's padded sequence number. */
+  readonly sequence: string;
+  readonly rollup: CountingPlan["rollup"];
+  /** 1 when the change counts the session's start into its agent's summary. */
+  readonly agentSessions: 0 | 1;
+}
+
+/**
+ * Each change's share of the rollups (changes that add nothing left out), planned one after another from
+ * `before`: the session's counting state before the first of them (its mark is ignored). The stream consumer
+ * aggregates the shares of a batch across its sessions per rollup item (functions/store/rollup-flush.ts), and
+ * needs them per change because a rollup item's mark says which changes it already holds.
+ */
+export function changeShares(before: CountingState, changes: readonly SessionChange[]): ChangeShare[] {
+  const toolCalls = new Map(Object.entries(before.toolCalls));
+  const toolErrors = new Map(Object.entries(before.toolErrors));
+  let startCounted = before.startCounted;
+  let outcomeCounted = before.outcomeCounted;
+  const shares: ChangeShare[] = [];
+  for (const change of changes) {
+    const plan = planCounting(
+      {
+        mark: undefined,
+        startCounted,
+        outcomeCounted,
+        toolCalls: Object.fromEntries(toolCalls),
+        toolErrors: Object.fromEntries(toolErrors),
+      },
+      [change],
+    );
+    if (plan === undefined) continue;
+    startCounted = plan.startCounted;
+    outcomeCounted = plan.outcomeCounted;
+    for (const increment of plan.toolIncrements) {
+      const counts = increment.counter === "toolCalls" ? toolCalls : toolErrors;
+      counts.set(increment.toolName, (counts.get(increment.toolName) ?? 0) + increment.by);
+    }
+    const { counters, tools, failure } = plan.rollup;
+    if (Object.keys(counters).length === 0 && Object.keys(tools).length === 0 && failure === undefined) continue;
+    shares.push({ sequence: plan.mark, rollup: plan.rollup, agentSessions: plan.agentSessions });
+  }
+  return shares;
+}
+
+/**
+ * The counting state before `changes`, from the state a session item (or its deletion's tombstone) records
+ * now, with `mark` for this shard: the changes at or below the mark were counted into it, so their start and
+ * end are taken back out (a session has one start and one end on the stream; a legacy session's were counted
+ * on the request path and stay counted). Per-tool names stay as recorded: replayed in order, a change maps
+ * its tool to the same name (or to OTHER_TOOL) as when it was counted.
+ */
+export function stateBefore(
+  recorded: CountingState,
+  legacy: boolean,
+  changes: readonly SessionChange[],
+): CountingState {
+  if (legacy || recorded.mark === undefined) return recorded;
+  const counted = changes.filter((change) => paddedSequence(change.sequence) <= (recorded.mark as string));
+  return {
+    ...recorded,
+    startCounted: recorded.startCounted && !counted.some((change) => change.kind === "sessionStarted"),
+    outcomeCounted: recorded.outcomeCounted && !counted.some((change) => change.kind === "sessionEnded"),
+  };
+}

@@ -87,8 +87,24 @@ export interface Session extends NewSession, Omit<SessionPatch, "status" | "comp
   readonly startCounted?: boolean | undefined;
   readonly outcomeCounted?: boolean | undefined;
   readonly countVersion?: number | undefined;
+  /** Per stream shard, the padded sequence of the last change counted into the session (its high-water mark). */
+  readonly countMarks?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Where the session was counted before each move of its agent, user or start (oldest first), with its marks at
+   * the move: a batch delivered again after a move owes the shares of the changes counted before it to the rollups
+   * the session was counted under then (the move withdrew them from there).
+   */
+  readonly countMoves?: readonly CountMove[] | undefined;
   /** How long the session's rollups are kept (its organisation's tier when it started). */
   readonly rollupRetentionDays?: number | undefined;
+}
+
+/** Where a session was counted until one move, and how far counting had got on each shard then. */
+export interface CountMove {
+  readonly marks: Readonly<Record<string, string>>;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly createdAt: string;
 }
 
 export function isFinal(status: SessionStatus): status is FinalStatus {

@@ -1,8 +1,8 @@
 /**
  * BatchGetItem and BatchWriteItem with their unprocessed items retried: the
  * one copy of each loop. Reads fetch the items an index page names (the
- * indexes project keys only) and the replays of a batch of events; writes put
- * a batch of events or delete a session's events.
+ * indexes project keys only) and the sessions of a stream batch being
+ * counted; writes put a batch of events or delete a session's events.
  */
 import { BatchGetCommand, BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { documentClient, tableName } from "./dynamo-client.js";
@@ -21,11 +21,14 @@ function identify(key: { PK?: unknown; SK?: unknown }): string {
 }
 
 /**
- * Fetches items by key (strongly consistent), 100 keys per request, retrying unprocessed keys with
+ * Fetches items by key (strongly consistent unless `consistent: false`), 100 keys per request, retrying unprocessed keys with
  * backoff; returns the items in the order of `keys`, missing ones left out. Throws when keys stay
  * unprocessed after MAX_ATTEMPTS.
  */
-export async function batchGetItems(keys: readonly ItemKey[]): Promise<Item[]> {
+export async function batchGetItems(
+  keys: readonly ItemKey[],
+  options: { readonly consistent?: boolean } = {},
+): Promise<Item[]> {
   const found = new Map<string, Item>();
   for (const group of chunked(keys, BATCH_GET_LIMIT)) {
     let pending: Item[] = group.map((key) => ({ PK: key.PK, SK: key.SK }));
@@ -33,7 +36,9 @@ export async function batchGetItems(keys: readonly ItemKey[]): Promise<Item[]> {
       if (attempt === MAX_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
       if (attempt > 0) await backoff(attempt + 2);
       const result = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        new BatchGetCommand({
+          RequestItems: { [tableName]: { Keys: pending, ConsistentRead: options.consistent ?? true } },
+        }),
       );
       for (const item of result.Responses?.[tableName] ?? []) found.set(identify(item), item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];

@@ -1,8 +1,10 @@
 /**
  * Batch ingestion: each event is checked on its own (its session's tenant,
  * its `occurredAt`), planned (functions/store/event-batch-plan.ts) and
- * written with BatchWriteItem, 25 puts per request, the requests in parallel:
- * one item write per event. An event is acknowledged (201) only once its put
+ * written with BatchWriteItem, 25 puts per request, the requests in parallel
+ * (events with a client id: one conditional PutItem each, in parallel, whose
+ * failure returns the stored event, so a replay costs no read): one item
+ * write per event. An event is acknowledged (201) only once its put
  * was processed; unprocessed puts are retried with backoff. Counters and
  * rollups follow from the change stream (functions/stream/).
  */
@@ -10,7 +12,7 @@ import { ConflictError, NotFoundError, UnprocessableError } from "../domain/erro
 import type { AgentEvent } from "../domain/event.js";
 import { isId, newId } from "../domain/ids.js";
 import type { Principal } from "../domain/principal.js";
-import { batchGetItems, writeAllWithRetry } from "./batch-operations.js";
+import { writeAllWithRetry } from "./batch-operations.js";
 import { isConditionFailure } from "./condition-failure.js";
 import type { Item } from "./entity.js";
 import { type BatchEventInput, type PlannedEvent, planEventBatch } from "./event-batch-plan.js";
@@ -19,7 +21,7 @@ import { eventIdempotencyRecordEntity } from "./idempotency-store.js";
 import { eventIdempotencyKey, eventKey } from "./keys.js";
 import { expiryEpochSeconds } from "./retention.js";
 import { assertSessionWritable } from "./session-access.js";
-import { getItem, putIfAbsentItem, transact } from "./table-operations.js";
+import { getItem, putIfAbsent, putIfAbsentItem, transact } from "./table-operations.js";
 
 export type { BatchEventInput } from "./event-batch-plan.js";
 
@@ -71,21 +73,33 @@ async function admit(principal: Principal, inputs: readonly BatchEventInput[], n
   return { accepted, refused };
 }
 
-/** Keyed events already stored: a replay (same fingerprint) answers with the stored id; another event is a 422. */
-async function settleReplays(keyed: readonly PlannedEvent[]) {
-  const stored = new Map<string, Item>();
-  const found = await batchGetItems(keyed.map((planned) => eventKey(planned.event.sessionId, planned.id)));
-  for (const item of found) stored.set(String(item.SK), item);
-  const settled: BatchEventResult[] = [];
-  const fresh: PlannedEvent[] = [];
-  for (const planned of keyed) {
-    const item = stored.get(eventKey(planned.event.sessionId, planned.id).SK);
-    if (item === undefined) fresh.push(planned);
-    else if (item.fingerprint === planned.fingerprint)
-      settled.push({ index: planned.index, id: planned.id, replayed: true });
-    else settled.push({ index: planned.index, error: reusedKey(planned) });
+/** Keyed events written at once (each its own conditional PutItem; the SDK's socket pool is 50). */
+const KEYED_CONCURRENCY = 50;
+
+/**
+ * Keyed events (a client id or a key with `occurredAt`: the event id is fixed): each one conditional PutItem
+ * that returns the stored item when the id is taken (ALL_OLD), so a replay is answered without reading first.
+ * A stored event with the same fingerprint is a replay (its id), another event a 409/422.
+ */
+async function putKeyed(keyed: readonly PlannedEvent[], items: ReadonlyMap<number, Item>): Promise<BatchEventResult[]> {
+  const results: BatchEventResult[] = [];
+  for (let start = 0; start < keyed.length; start += KEYED_CONCURRENCY) {
+    const settled = await Promise.all(
+      keyed.slice(start, start + KEYED_CONCURRENCY).map(async (planned): Promise<BatchEventResult> => {
+        try {
+          const outcome = await putIfAbsent(items.get(planned.index) as Item, { returnExisting: true });
+          if (outcome.written) return { index: planned.index, id: planned.id };
+          if (outcome.existing?.fingerprint === planned.fingerprint)
+            return { index: planned.index, id: planned.id, replayed: true };
+          return { index: planned.index, error: reusedKey(planned) };
+        } catch (error) {
+          return { index: planned.index, error };
+        }
+      }),
+    );
+    results.push(...settled);
   }
-  return { settled, fresh };
+  return results;
 }
 
 /** Puts `items` with BatchWriteItem, retrying unprocessed ones; resolves with the sort keys never processed. */
@@ -139,15 +153,13 @@ export async function recordEventBatch(
   const results: BatchEventResult[] = [...refused];
   const plan = planEventBatch(principal, accepted, () => newId("event", nowMs));
   const keyed = plan.events.filter((planned) => planned.lane === "keyed");
-  const replays = keyed.length === 0 ? { settled: [], fresh: [] } : await settleReplays(keyed);
-  results.push(...replays.settled);
-  const toWrite = [...plan.events.filter((planned) => planned.lane === "plain"), ...replays.fresh];
+  const toWrite = plan.events.filter((planned) => planned.lane === "plain");
   const recorded = plan.events.filter((planned) => planned.lane === "recorded");
 
   const now = new Date(nowMs).toISOString();
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
   const prepared = new Map<number, { event: AgentEvent; item: Item }>();
-  for (const planned of [...toWrite, ...recorded]) {
+  for (const planned of [...toWrite, ...keyed, ...recorded]) {
     const event: AgentEvent = {
       ...planned.event,
       id: planned.id,
@@ -173,6 +185,12 @@ export async function recordEventBatch(
   } catch (error) {
     for (const planned of toWrite) results.push({ index: planned.index, error });
   }
+  results.push(
+    ...(await putKeyed(
+      keyed,
+      new Map(keyed.map((planned) => [planned.index, prepared.get(planned.index)?.item as Item])),
+    )),
+  );
   for (const planned of recorded) {
     const { item } = prepared.get(planned.index) as { item: Item };
     try {

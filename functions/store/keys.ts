@@ -132,6 +132,14 @@ export function sessionKey(sessionId: string): ItemKey {
   return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "SESSION" };
 }
 
+/**
+ * What a deleted session's counting had reached (`SESSION#<id>` / `TOMBSTONE`, expiring after the stream's
+ * retention): a batch counted again after the deletion learns from it what the deletion already withdrew.
+ */
+export function sessionTombstoneKey(sessionId: string): ItemKey {
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "TOMBSTONE" };
+}
+
 /** The sort-key prefix of a session's events. */
 export const EVENT_PREFIX = "EVENT#";
 

@@ -1,7 +1,8 @@
 /**
  * Deleting a session: its events (batched deletes), then in one transaction
  * the session item and what the stream consumer counted of it into the
- * rollups (and, for an erasure job, the job's counters). If the consumer
+ * rollups (and, for an erasure job, the job's counters), leaving a tombstone
+ * with the consumer's marks (session-tombstone.ts). If the consumer
  * counts more meanwhile, the transaction fails on the session's count version
  * and the whole step is repeated; an event written after its session is gone
  * is deleted by the consumer (functions/store/stream-counting.ts). The session
@@ -21,6 +22,7 @@ import { deletePayloadsOf } from "./payload-store.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
+import { tombstonePut } from "./session-tombstone.js";
 import { keyOf, queryPages, type TransactItem, transact } from "./table-operations.js";
 import { traceRecordDeletion } from "./trace-record-deletion.js";
 
@@ -132,6 +134,8 @@ export async function deleteSession(
         ? [agentSummaryUpdate(target.tenant, session.agentName, -1, target.ttl)]
         : []),
       ...rollupUpdates(target, withdrawal(session)),
+      // What was withdrawn, for a batch the stream consumer counts again after the deletion.
+      tombstonePut(session, nowMs),
       ...(await traceRecordDeletion(session)),
     ];
     deletedEvents += await deleteEventsOf(sessionId);

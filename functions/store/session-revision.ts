@@ -12,7 +12,7 @@
  * The items are built here; the caller adds its own (e.g. the trace record) and runs the transaction.
  */
 import type { JsonObject } from "../domain/json.js";
-import type { Session } from "../domain/session.js";
+import type { CountMove, Session } from "../domain/session.js";
 import { sessionKey, sessionStatusKeys, sessionTimelineKeys, tenant } from "./keys.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "./rollup-store.js";
 import { withdrawal } from "./session-deletion.js";
@@ -106,6 +106,20 @@ export function revisionItems(session: Session, revision: SessionRevision, nowMs
     })) {
       assign(attribute, value);
     }
+  }
+  const marks = session.countMarks ?? {};
+  if (moves && Object.keys(marks).length > 0) {
+    // Where it was counted until now, for a batch delivered again (stream-counting.ts `countedUnder`).
+    const move: CountMove = {
+      marks: { ...marks },
+      agentName: session.agentName,
+      userId: session.userId,
+      createdAt: session.createdAt,
+    };
+    names["#countMoves"] = "countMoves";
+    values[":noMoves"] = [];
+    values[":move"] = [move];
+    sets.push("#countMoves = list_append(if_not_exists(#countMoves, :noMoves), :move)");
   }
   if (sets.length === 0) return [];
   let condition = "attribute_exists(PK) AND #orgId = :orgId AND #environment = :environment AND #status = :status";

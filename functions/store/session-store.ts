@@ -80,7 +80,10 @@ export function sessionFromItem(item: SessionItem): Session {
 }
 
 /** Where a session's rollups live and how long they are kept (from `nowMs`). */
-export function rollupTargetOf(session: Session, nowMs: number): RollupTarget {
+export function rollupTargetOf(
+  session: Pick<Session, "orgId" | "environment" | "agentName" | "userId" | "createdAt" | "rollupRetentionDays">,
+  nowMs: number,
+): RollupTarget {
   return {
     tenant: tenant(session.orgId, session.environment),
     agentName: session.agentName,

@@ -1,37 +1,55 @@
 /**
  * Counting the table's change stream into sessions, rollups and agent
- * summaries, exactly once (the plan is functions/domain/session-counting.ts).
+ * summaries, exactly once (the plan is functions/domain/session-counting.ts),
+ * aggregated over a whole batch of one shard.
  *
- * Per session of a run of stream records from one shard: read the session
- * (strongly consistent), plan the records above the shard's high-water mark,
- * then one transaction: the session's counters, bookkeeping and new mark
- * (conditional on the `countVersion` read, so nothing counted in between is
- * counted again) and the rollup and summary increments. A record whose
- * session is gone (deleted, expired) counts nothing; an event written to it
- * after the deletion is deleted here. A session one of whose counted events
- * offloaded a field to S3 is marked `hasPayloads` in the same update, so that
- * its expiry can take the payloads with it (functions/stream/expired-payloads.ts).
+ * 1. The batch's sessions are read in one eventually consistent BatchGetItem
+ *    (a stale read only costs a retry: every write below is conditional).
+ * 2. Per session, the records above the shard's high-water mark are planned
+ *    and written in one plain UpdateItem: counters, bookkeeping, the new mark,
+ *    conditional on the `countVersion` read (nothing counted, deleted or moved
+ *    in between). A session one of whose counted events offloaded a field to
+ *    S3 is marked `hasPayloads` in the same update, so that its expiry can take
+ *    the payloads with it (functions/stream/expired-payloads.ts). A session that
+ *    is gone (deleted, expired) counts nothing; events written to it after the
+ *    deletion are deleted here; its tombstone (session-tombstone.ts) tells which
+ *    of the batch's changes its deletion had already withdrawn.
+ * 3. Every change its session took in — now, or before (a batch delivered
+ *    again) — owes its share to its rollup items (agent and user day, tool,
+ *    failure reason, agent summary). The shares are summed per item across the
+ *    batch's sessions and each distinct item written once, with per-shard
+ *    marks for exactly once (functions/store/rollup-flush.ts).
+ *
+ * Any failure of a session reports its first record as the batch's first
+ * failure (records before it are done, rollups included); a failed rollup
+ * flush reports the batch's first record (everything is delivered again; what
+ * was written is recognised by the marks).
  */
 import type { Environment } from "../domain/api-key.js";
-import { FINAL_STATUSES, type FinalStatus, isFinal, type Session } from "../domain/session.js";
+import { type CountMove, FINAL_STATUSES, type FinalStatus, type Session } from "../domain/session.js";
 import {
   type CountedEvent,
   type CountingPlan,
   type CountingState,
+  changeShares,
   type EndedSession,
+  paddedSequence,
   planCounting,
   type SessionChange,
+  stateBefore,
 } from "../domain/session-counting.js";
-import { deleteAll } from "./batch-operations.js";
+import { batchGetItems, deleteAll } from "./batch-operations.js";
 import { isConditionFailure } from "./condition-failure.js";
 import { counterMapKey } from "./counter-keys.js";
 import type { Item } from "./entity.js";
-import { type ItemKey, sessionIdOfPartition, sessionKey } from "./keys.js";
+import { type ItemKey, sessionIdOfPartition, sessionKey, sessionTombstoneKey } from "./keys.js";
 import { deletePayloadsOf, hasOffloadedFields } from "./payload-store.js";
+import { flushRollups, type RollupShare } from "./rollup-flush.js";
 import { agentSummaryUpdate, rollupUpdates } from "./rollup-store.js";
 import { rollupTargetOf, sessionFromItem } from "./session-store.js";
-import { getItem, type TransactItem, transact } from "./table-operations.js";
-import { backoff, isTransactionConflict } from "./write-retry.js";
+import { tombstoneCounters } from "./session-tombstone.js";
+import { getItem, type TransactItem, updateItem } from "./table-operations.js";
+import { backoff } from "./write-retry.js";
 
 /** A stream record as counting needs it (images already unmarshalled). */
 export interface ChangeRecord {
@@ -117,30 +135,31 @@ export function sessionChangeOf(record: ChangeRecord): { sessionId: string; chan
   return undefined;
 }
 
-/** What counting already recorded on a session item. Items written before counting moved to the stream had their start (and, once ended, their outcome) counted on the request path. */
+/**
+ * What counting already recorded on a session item, or on a deleted session's tombstone (the same attributes).
+ * Items written before counting moved to the stream had their start (and, once ended, their outcome) counted
+ * on the request path.
+ */
 function countingStateOf(item: Item, shardId: string): CountingState {
-  const legacy = typeof item.rollupRetentionDays !== "number";
   const marks = typeof item.countMarks === "object" && item.countMarks !== null ? (item.countMarks as Item) : {};
   const mark = Object.hasOwn(marks, shardId) ? marks[shardId] : undefined;
-  const session = sessionFromItem(item);
+  const legacy = isLegacy(item);
   return {
     mark: typeof mark === "string" ? mark : undefined,
     startCounted: legacy || item.startCounted === true,
-    outcomeCounted: (legacy && isFinal(session.status)) || item.outcomeCounted === true,
-    toolCalls: session.toolCalls,
-    toolErrors: session.toolErrors,
+    outcomeCounted: (legacy && isFinalStatus(item.status)) || item.outcomeCounted === true,
+    toolCalls: tombstoneCounters(item.toolCalls),
+    toolErrors: tombstoneCounters(item.toolErrors),
   };
 }
 
-/** The transaction items that apply `plan` to the session item read (`item`) and its rollups. */
-function planTransaction(
-  sessionId: string,
-  item: Item,
-  shardId: string,
-  plan: CountingPlan,
-  nowMs: number,
-  offloaded: boolean,
-): TransactItem[] {
+/** A session written before counting moved to the stream (no `rollupRetentionDays`). */
+function isLegacy(item: Item): boolean {
+  return typeof item.rollupRetentionDays !== "number";
+}
+
+/** The UpdateItem that applies `plan` to the session item read (`item`): counters, bookkeeping, the shard's mark. */
+function sessionUpdate(sessionId: string, item: Item, shardId: string, plan: CountingPlan, offloaded: boolean) {
   const session = sessionFromItem(item);
   const names: Record<string, string> = { "#shard": shardId, "#ttl": "ttl" };
   const values: Record<string, unknown> = {
@@ -181,25 +200,14 @@ function planTransaction(
   });
   const version = typeof item.countVersion === "number" ? item.countVersion : undefined;
   if (version !== undefined) values[":version"] = version;
-  const target = rollupTargetOf(session, nowMs);
-  const { counters, tools, failure } = plan.rollup;
-  const changesRollups = Object.keys(counters).length > 0 || Object.keys(tools).length > 0 || failure !== undefined;
-  const rollups = changesRollups ? rollupUpdates(target, plan.rollup) : [];
-  return [
-    {
-      Update: {
-        Key: sessionKey(sessionId),
-        UpdateExpression: `ADD eventCount :n, eventCost :cost, countVersion :one SET ${sets.join(", ")}`,
-        ConditionExpression: `attribute_exists(PK) AND ${version === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"}`,
-        ...(Object.keys(withoutUnused(names, sets)).length === 0
-          ? {}
-          : { ExpressionAttributeNames: withoutUnused(names, sets) }),
-        ExpressionAttributeValues: values,
-      },
-    },
-    ...(plan.agentSessions === 1 ? [agentSummaryUpdate(target.tenant, session.agentName, 1, target.ttl)] : []),
-    ...rollups,
-  ];
+  const used = withoutUnused(names, sets);
+  return {
+    Key: sessionKey(sessionId),
+    UpdateExpression: `ADD eventCount :n, eventCost :cost, countVersion :one SET ${sets.join(", ")}`,
+    ConditionExpression: `attribute_exists(PK) AND ${version === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"}`,
+    ...(Object.keys(used).length === 0 ? {} : { ExpressionAttributeNames: used }),
+    ExpressionAttributeValues: values,
+  };
 }
 
 /** Expression names referenced by the SET clauses (DynamoDB refuses unused ones). */
@@ -227,27 +235,41 @@ async function deleteOrphans(sessionId: string, orphans: readonly OrphanCandidat
   }
 }
 
-/** Counts one session's changes of one shard; resolves once they are counted (or were before). */
+/** Where a session's counting stands after its changes of the batch were written. */
+interface SessionCounted {
+  /** The session item as read before the write, or its tombstone; undefined when it is gone without one. */
+  readonly recorded: Item | undefined;
+  /** The shard's mark as read (changes at or below it were counted before this batch). */
+  readonly markBefore: string | undefined;
+  /** The shard's mark now: the changes at or below it are counted into the session (or were, before its deletion). */
+  readonly markAfter: string | undefined;
+}
+
+/** Counts one session's changes of one shard into its item; resolves once they are counted (or were before). */
 async function countSession(
   shardId: string,
   sessionId: string,
   changes: readonly SessionChange[],
   orphans: readonly OrphanCandidate[],
   sink: EndingSink,
-  nowMs: number,
   offloaded: boolean,
-): Promise<void> {
+  read: Item | undefined,
+): Promise<SessionCounted> {
+  // The batch's read is eventually consistent: a session it missed is read again, strongly, before it counts as gone.
+  let item = read ?? (await getItem(sessionKey(sessionId)));
   for (let attempt = 0; ; attempt++) {
-    const item = await getItem(sessionKey(sessionId));
     if (item === undefined) {
       await deleteOrphans(sessionId, orphans);
-      return;
+      const tombstone = await getItem(sessionTombstoneKey(sessionId));
+      const mark = tombstone === undefined ? undefined : countingStateOf(tombstone, shardId).mark;
+      return { recorded: tombstone, markBefore: mark, markAfter: mark };
     }
-    const plan = planCounting(countingStateOf(item, shardId), changes);
-    if (plan === undefined) return;
+    const state = countingStateOf(item, shardId);
+    const plan = planCounting(state, changes);
+    if (plan === undefined) return { recorded: item, markBefore: state.mark, markAfter: state.mark };
     if (plan.endings.length > 0) {
       const session = sessionFromItem(item);
-      // The counts at the end: events of the run after it (late ones) are not part of it.
+      // The counts at the end: events of the batch after it (late ones) are not part of it.
       const atEnd = plan.countedAtEnd ?? plan;
       const counted = {
         ...session,
@@ -257,19 +279,106 @@ async function countSession(
       await sink(plan.endings.map((ended) => ({ session: counted, ended })));
     }
     try {
-      await transact(planTransaction(sessionId, item, shardId, plan, nowMs, offloaded));
-      return;
+      await updateItem(sessionUpdate(sessionId, item, shardId, plan, offloaded));
+      return { recorded: item, markBefore: state.mark, markAfter: plan.mark };
     } catch (error) {
-      // A conflict, or the session's count version moved (counted or deleted meanwhile): read and plan again.
-      const retryable = isTransactionConflict(error) || isConditionFailure(error, 0);
-      if (!retryable || attempt + 1 >= ATTEMPTS) throw error;
-      await backoff(attempt + 1);
+      // The session's count version moved (counted, moved or deleted meanwhile), or the read was stale: read and plan again.
+      if (!isConditionFailure(error) || attempt + 1 >= ATTEMPTS) throw error;
+      if (attempt > 0) await backoff(attempt);
+      item = await getItem(sessionKey(sessionId));
     }
   }
 }
 
 /**
- * Counts a run of records of one shard, in sequence order. Resolves with the sequence number of the first
+ * The rollup shares a session owes for the batch's changes below `limit`: those its counters took in (now or
+ * before), each with the rollup items it adds to, as counted where the session was counted.
+ */
+function sessionShares(
+  shardId: string,
+  changes: readonly SessionChange[],
+  counted: SessionCounted,
+  limit: string | undefined,
+  nowMs: number,
+): RollupShare[] {
+  const { recorded, markBefore, markAfter } = counted;
+  if (recorded === undefined || markAfter === undefined) return [];
+  const owed = changes.filter((change) => {
+    const sequence = paddedSequence(change.sequence);
+    return sequence <= markAfter && (limit === undefined || sequence < limit);
+  });
+  if (owed.length === 0) return [];
+  const moves = countMovesOf(recorded);
+  const before = stateBefore(countingStateOf(recorded, shardId), isLegacy(recorded), owed);
+  return changeShares(before, owed).map((share) => {
+    const where = countedUnder(recorded, moves, shardId, share.sequence);
+    const target = rollupTargetOf(
+      {
+        orgId: String(recorded.orgId),
+        environment: recorded.environment as Session["environment"],
+        agentName: where.agentName,
+        userId: where.userId,
+        createdAt: where.createdAt,
+        rollupRetentionDays:
+          typeof recorded.rollupRetentionDays === "number" ? recorded.rollupRetentionDays : undefined,
+      },
+      nowMs,
+    );
+    return {
+      sequence: share.sequence,
+      appliedNow: markBefore === undefined || share.sequence > markBefore,
+      updates: [
+        ...rollupUpdates(target, share.rollup),
+        ...(share.agentSessions === 1 ? [agentSummaryUpdate(target.tenant, where.agentName, 1, target.ttl)] : []),
+      ] satisfies TransactItem[],
+    };
+  });
+}
+
+/** The moves recorded on a session item or tombstone (session-revision.ts), oldest first; malformed ones skipped. */
+function countMovesOf(recorded: Item): CountMove[] {
+  if (!Array.isArray(recorded.countMoves)) return [];
+  return recorded.countMoves.flatMap((move: unknown): CountMove[] => {
+    if (typeof move !== "object" || move === null) return [];
+    const { marks, agentName, userId, createdAt } = move as Record<string, unknown>;
+    if (typeof marks !== "object" || marks === null) return [];
+    if (typeof agentName !== "string" || typeof userId !== "string" || typeof createdAt !== "string") return [];
+    return [{ marks: marks as Record<string, string>, agentName, userId, createdAt }];
+  });
+}
+
+/**
+ * Where the change of `shardId` at `sequence` was counted: under what the session was before the first move that
+ * had already counted it (that move withdrew its share from there, whether or not the share had arrived), else
+ * where it is now.
+ */
+function countedUnder(
+  recorded: Item,
+  moves: readonly CountMove[],
+  shardId: string,
+  sequence: string,
+): Pick<CountMove, "agentName" | "userId" | "createdAt"> {
+  for (const move of moves) {
+    const mark = Object.hasOwn(move.marks, shardId) ? move.marks[shardId] : undefined;
+    if (typeof mark === "string" && sequence <= mark) return move;
+  }
+  return {
+    agentName: String(recorded.agentName),
+    userId: String(recorded.userId),
+    createdAt: String(recorded.createdAt),
+  };
+}
+
+/** What a batch's counting wrote, for the consumer's log line. */
+export interface BatchCounted {
+  /** The sequence number of the first record that could not be counted (delivered again from it on), if any. */
+  readonly failedAt: string | undefined;
+  readonly sessions: number;
+  readonly rollupItems: number;
+}
+
+/**
+ * Counts a batch of records of one shard, in sequence order. Resolves with the sequence number of the first
  * record that could not be counted (every record from it on must be delivered again), or undefined.
  */
 export async function countChangeRecords(
@@ -279,6 +388,17 @@ export async function countChangeRecords(
   onSessionFailure: (sessionId: string, error: unknown) => void,
   nowMs = Date.now(),
 ): Promise<string | undefined> {
+  return (await countBatch(shardId, records, sink, onSessionFailure, nowMs)).failedAt;
+}
+
+/** countChangeRecords, with what it wrote. */
+export async function countBatch(
+  shardId: string,
+  records: readonly ChangeRecord[],
+  sink: EndingSink,
+  onSessionFailure: (sessionId: string, error: unknown) => void,
+  nowMs = Date.now(),
+): Promise<BatchCounted> {
   const bySession = new Map<string, SessionChange[]>();
   const orphans = new Map<string, OrphanCandidate[]>();
   const firstSequence = new Map<string, string>();
@@ -297,20 +417,33 @@ export async function countChangeRecords(
       orphans.set(counted.sessionId, candidates);
     }
   }
+  if (bySession.size === 0) return { failedAt: undefined, sessions: 0, rollupItems: 0 };
+  const read = new Map<string, Item>();
+  for (const item of await batchGetItems(
+    [...bySession.keys()].map((sessionId) => sessionKey(sessionId)),
+    { consistent: false },
+  )) {
+    const sessionId = sessionIdOfPartition(String(item.PK));
+    if (sessionId !== undefined) read.set(sessionId, item);
+  }
   const failed: string[] = [];
+  const counted = new Map<string, SessionCounted>();
   const sessions = [...bySession.entries()];
   for (let start = 0; start < sessions.length; start += CONCURRENCY) {
     await Promise.all(
       sessions.slice(start, start + CONCURRENCY).map(async ([sessionId, changes]) => {
         try {
-          await countSession(
-            shardId,
+          counted.set(
             sessionId,
-            changes,
-            orphans.get(sessionId) ?? [],
-            sink,
-            nowMs,
-            offloaded.has(sessionId),
+            await countSession(
+              shardId,
+              sessionId,
+              changes,
+              orphans.get(sessionId) ?? [],
+              sink,
+              offloaded.has(sessionId),
+              read.get(sessionId),
+            ),
           );
         } catch (error) {
           onSessionFailure(sessionId, error);
@@ -319,8 +452,21 @@ export async function countChangeRecords(
       }),
     );
   }
-  if (failed.length === 0) return undefined;
-  return failed.reduce((lowest, sequence) =>
-    sequence.padStart(40, "0") < lowest.padStart(40, "0") ? sequence : lowest,
+  const failedAt =
+    failed.length === 0
+      ? undefined
+      : failed.reduce((lowest, sequence) => (paddedSequence(sequence) < paddedSequence(lowest) ? sequence : lowest));
+  // Records from the first failure on are delivered again: their shares are written then.
+  const limit = failedAt === undefined ? undefined : paddedSequence(failedAt);
+  const shares = [...counted].flatMap(([sessionId, result]) =>
+    sessionShares(shardId, bySession.get(sessionId) ?? [], result, limit, nowMs),
   );
+  let rollupItems = 0;
+  try {
+    rollupItems = await flushRollups(shardId, shares);
+  } catch (error) {
+    onSessionFailure("(rollups)", error);
+    return { failedAt: records[0]?.sequence, sessions: counted.size, rollupItems };
+  }
+  return { failedAt, sessions: counted.size, rollupItems };
 }

@@ -7,9 +7,12 @@
  * window, which puts the shard id in every event; locally `npm start`'s poller
  * (local/stream-poller.ts) calls this very handler with the same event shape.
  *
- * A record that cannot be counted is reported as the batch's first failure:
- * the stream delivers it and every later record of the shard again (records
- * already counted are recognised by their session's high-water mark).
+ * A batch is counted as a whole: each distinct session written once, each
+ * distinct rollup item once (the event source mapping gathers 10 s of records
+ * per batch). A record that cannot be counted is reported as the batch's first
+ * failure: the stream delivers it and every later record of the shard again
+ * (records already counted are recognised by the marks on the session and
+ * rollup items).
  */
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";

@@ -8,11 +8,11 @@ import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
 import { SESSION_PARTITION_PREFIX } from "../../functions/store/keys.js";
 import { TTL_DELETION_IDENTITY } from "../../functions/stream/ttl-deletion.js";
+import { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE } from "../stream-batching.js";
 
-/** Stream records per invocation of the consumer. */
+/** Stream records per invocation of the consumer without a batching window (`streamBatchingWindowSeconds` 0). */
 export const STREAM_BATCH_SIZE = 100;
-/** Records per invocation with a batching window: large enough that the window, not the count, closes a batch. */
-export const WINDOWED_STREAM_BATCH_SIZE = 1000;
+export { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE };
 /** Invocations of a failing batch (halved each time, bisect on error) before it goes to the failure queue. */
 export const STREAM_RETRY_ATTEMPTS = 10;
 /**
@@ -35,20 +35,21 @@ export const FAILURE_QUEUE_REASON =
 export const LIST_STREAMS_REASON =
   "dynamodb:ListStreams is one of the four actions Lambda's event source mapping needs on the execution role to read a DynamoDB stream (DescribeStream, GetRecords, GetShardIterator, ListStreams), and the Service Authorization Reference lists no resource type for it, so it can only be granted on \"*\" (aws-cdk-lib's DynamoEventSource grants it so). It returns stream ARNs of the account, never item data; the actions that read stream records are granted on this table's stream ARN alone.";
 
-/** Context key of the event source mapping's batching window (seconds, 0–300; default 0). */
+/** Context key of the event source mapping's batching window (seconds, 0–300; default 10). */
 export const STREAM_BATCHING_WINDOW_CONTEXT_KEY = "streamBatchingWindowSeconds";
 /** Lambda's upper bound for MaximumBatchingWindowInSeconds. */
 const MAX_BATCHING_WINDOW_SECONDS = 300;
 
 /**
  * How long the event source mapping gathers records before it invokes the consumer: the context value
- * `streamBatchingWindowSeconds` when set (an integer 0–300, checked at synthesis), else 0 (invoke at once).
- * The trade: counting costs a read and a transaction per session per batch, so a window that gathers more
- * of a session's events into one batch divides that cost by them — and delays its counters by up to the window.
+ * `streamBatchingWindowSeconds` when set (an integer 0–300, checked at synthesis; 0 invokes at once), else
+ * DEFAULT_STREAM_BATCHING_WINDOW_SECONDS. The trade: counting costs a write per distinct session and rollup item
+ * per batch, so a window that gathers more of a session's events into one batch divides that cost by them — and
+ * delays its counters by up to the window.
  */
 export function streamBatchingWindowSeconds(scope: Construct): number {
   const configured: unknown = scope.node.tryGetContext(STREAM_BATCHING_WINDOW_CONTEXT_KEY);
-  if (configured === undefined) return 0;
+  if (configured === undefined) return DEFAULT_STREAM_BATCHING_WINDOW_SECONDS;
   const seconds = typeof configured === "string" && /^\d+$/.test(configured) ? Number(configured) : configured;
   if (
     typeof seconds !== "number" ||

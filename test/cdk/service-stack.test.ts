@@ -1020,12 +1020,13 @@ describe("Table stream consumer", () => {
     expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
   });
 
-  it("reads the stream from its oldest record, 100 records per batch, one batch per shard at a time", () => {
+  it("reads the stream from its oldest record, up to 10,000 records per batch gathered for 10 s, one batch per shard at a time", () => {
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
       EventSourceArn: tableStreamArn(),
       FunctionName: { Ref: consumerLogicalId() },
       StartingPosition: "TRIM_HORIZON",
-      BatchSize: 100,
+      BatchSize: 10_000,
+      MaximumBatchingWindowInSeconds: 10,
       ParallelizationFactor: 1,
     });
   });
@@ -1048,8 +1049,6 @@ describe("Table stream consumer", () => {
       FunctionResponseTypes: ["ReportBatchItemFailures"],
       DestinationConfig: { OnFailure: { Destination: queueArnOf(stack.streamCounting.failureQueue) } },
     });
-    // No batching window unless the deployment asks for one (context streamBatchingWindowSeconds).
-    expect(streamMapping()?.Properties).not.toHaveProperty("MaximumBatchingWindowInSeconds");
   });
 
   it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
@@ -1189,9 +1188,13 @@ describe("Table stream consumer", () => {
   it("grants the consumer its table grants: read sessions, count sessions and rollups, delete orphaned events", () => {
     // Prepare: what functions/store/stream-counting.ts calls, per partition.
     const expected: readonly TableGrant[] = [
-      // GetItem of the session; the transaction's Update of its counters; BatchWriteItem deletes of orphaned events.
-      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"], partitions: ["SESSION#*"] },
-      // The transaction's Updates of day rollups and agent summaries.
+      // BatchGetItem of the batch's sessions, GetItem of a gone one and its tombstone; the Update of its counters;
+      // BatchWriteItem deletes of orphaned events.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"],
+        partitions: ["SESSION#*"],
+      },
+      // The Updates of day rollups and agent summaries, each item once per batch.
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
     ];
 

@@ -4,6 +4,7 @@ import { AttributeType, StreamViewType, Table } from "aws-cdk-lib/aws-dynamodb";
 import { Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { describe, expect, it } from "vitest";
 import {
+  DEFAULT_STREAM_BATCHING_WINDOW_SECONDS,
   STREAM_BATCH_SIZE,
   STREAM_BATCHING_WINDOW_CONTEXT_KEY,
   StreamCounting,
@@ -16,8 +17,9 @@ function stackWith(context: Record<string, unknown>): Stack {
 }
 
 describe("the stream consumer's batching window (context streamBatchingWindowSeconds)", () => {
-  it("is 0 (invoke at once) unless set", () => {
-    expect(streamBatchingWindowSeconds(stackWith({}))).toBe(0);
+  it("is 10 seconds unless set", () => {
+    expect(streamBatchingWindowSeconds(stackWith({}))).toBe(DEFAULT_STREAM_BATCHING_WINDOW_SECONDS);
+    expect(DEFAULT_STREAM_BATCHING_WINDOW_SECONDS).toBe(10);
   });
 
   it("takes whole seconds up to Lambda's 300, as a number or as `-c` passes it, a string", () => {
@@ -57,18 +59,26 @@ describe("the stream mapping with and without a batching window", () => {
     return Object.values(mappings)[0]?.Properties as Record<string, unknown>;
   }
 
-  it("invokes at once, 100 records at most, without one", () => {
-    const mapping = mappingOf({});
+  it("invokes at once, 100 records at most, when the window is set to 0", () => {
+    const mapping = mappingOf({ [STREAM_BATCHING_WINDOW_CONTEXT_KEY]: 0 });
 
     expect(mapping.BatchSize).toBe(STREAM_BATCH_SIZE);
     expect(mapping).not.toHaveProperty("MaximumBatchingWindowInSeconds");
   });
 
-  it("gathers for the window, up to 1,000 records, with one", () => {
-    const mapping = mappingOf({ [STREAM_BATCHING_WINDOW_CONTEXT_KEY]: "10" });
+  it("gathers for the window, up to 10,000 records, with one", () => {
+    const mapping = mappingOf({ [STREAM_BATCHING_WINDOW_CONTEXT_KEY]: "30" });
 
     expect(mapping.BatchSize).toBe(WINDOWED_STREAM_BATCH_SIZE);
-    expect(mapping.MaximumBatchingWindowInSeconds).toBe(10);
+    expect(WINDOWED_STREAM_BATCH_SIZE).toBe(10_000);
+    expect(mapping.MaximumBatchingWindowInSeconds).toBe(30);
     expect(mapping.TumblingWindowInSeconds).toBe(60);
+  });
+
+  it("gathers for 10 seconds by default", () => {
+    const mapping = mappingOf({});
+
+    expect(mapping.BatchSize).toBe(WINDOWED_STREAM_BATCH_SIZE);
+    expect(mapping.MaximumBatchingWindowInSeconds).toBe(DEFAULT_STREAM_BATCHING_WINDOW_SECONDS);
   });
 });

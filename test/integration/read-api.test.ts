@@ -476,6 +476,10 @@ describe("deletion", () => {
     const userId = "user-7";
     const owned = before.sessions.filter((session) => session.userId === userId);
     const otherOrgBefore = (await rawItems(orgB.orgId)).sessions.filter((s) => s.userId === userId).length;
+    // A session of the user deleted earlier (the test above picks its victim among all sessions) left its own.
+    const earlierTombstones = (await scanTable())
+      .filter((item) => item.orgId === orgA.orgId && item.userId === userId && item.entity === "sessionTombstone")
+      .map((item) => item.id);
 
     const accepted = await call(api, "DELETE", `/api/sdk/users/${userId}`, { key: orgA.key });
     expect(accepted.status).toBe(202);
@@ -495,7 +499,18 @@ describe("deletion", () => {
     const ownedIds = new Set(owned.map((session) => session.id));
     const everything = await scanTable();
     const remaining = everything.filter((item) => item.orgId === orgA.orgId && item.userId === userId);
-    expect(remaining.map((item) => item.entity)).toEqual(["deletionJob"]);
+    // The job, and per erased session a counting tombstone (marks and where it was counted, no content) that
+    // DynamoDB TTL removes within two days (functions/store/session-tombstone.ts).
+    const tombstones = remaining.filter((item) => item.entity === "sessionTombstone");
+    expect(remaining.filter((item) => item.entity !== "sessionTombstone").map((item) => item.entity)).toEqual([
+      "deletionJob",
+    ]);
+    expect(tombstones.map((item) => item.id).sort()).toEqual([...ownedIds, ...earlierTombstones].sort());
+    for (const tombstone of tombstones) {
+      expect(Number(tombstone.ttl)).toBeLessThanOrEqual(Date.now() / 1000 + 2 * 24 * 3600 + 60);
+      expect(Object.keys(tombstone)).not.toEqual(expect.arrayContaining(["name"]));
+      expect(Object.keys(tombstone)).not.toEqual(expect.arrayContaining(["metadataJson"]));
+    }
     expect(everything.filter((item) => ownedIds.has(item.sessionId as string))).toEqual([]);
     expect((await rawItems(orgB.orgId)).sessions.filter((s) => s.userId === userId).length).toBe(otherOrgBefore);
     const after = await rawItems(orgA.orgId);

@@ -7,7 +7,9 @@
  * wrapper that injects the fault; the restart is a NEW poller reading the
  * stream from its oldest record, as `npm start` does after a crash.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { documentClient } from "../../functions/store/dynamo-client.js";
 import { handler, type StreamBatchEvent } from "../../functions/stream/stream-consumer.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, startTestApi, type TestKey } from "../support/fixtures.js";
@@ -166,5 +168,97 @@ describe("a batch delivered again counts once", () => {
     }
     const recount = await expectExact(owner, sessionIds);
     expect(recount.events).toHaveLength(events);
+  });
+});
+
+describe("a batch delivered again after its session moved (OpenTelemetry)", () => {
+  it("shares its rollups never got go where the session was counted then: the move withdrew them from there", async () => {
+    const owner = await createSoloKey();
+    const traceId = randomBytes(16).toString("hex");
+    const root = randomBytes(8).toString("hex");
+    const start = Date.now() - 60_000;
+    const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+    const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const span = (spanId: string, parentSpanId: string, name: string, attributes: unknown[]) => ({
+      traceId,
+      spanId,
+      parentSpanId,
+      name,
+      startTimeUnixNano: nanos(start + (parentSpanId === "" ? 0 : 100)),
+      endTimeUnixNano: nanos(start + (parentSpanId === "" ? 5_000 : 200)),
+      attributes,
+    });
+    const exportSpans = async (spans: unknown[]) => {
+      const body = {
+        resourceSpans: [
+          { resource: { attributes: [text("service.name", "stand-in-service")] }, scopeSpans: [{ spans }] },
+        ],
+      };
+      const response = await call(api, "POST", "/api/otel/v1/traces", { key: owner.key, body });
+      expect(response.status).toBe(200);
+    };
+    let moved = false;
+    const consumer = await solo(owner.orgId, "now", async (event, invocation, real) => {
+      if (invocation !== 1) return real(event);
+      // The first batch's session counters are written, its rollup writes are not (the consumer died between).
+      const send = documentClient.send.bind(documentClient);
+      const spy = vi.spyOn(documentClient, "send").mockImplementation(((command: {
+        input?: Record<string, unknown>;
+      }) => {
+        const key = command.input?.Key as { PK?: unknown } | undefined;
+        if (typeof key?.PK === "string" && key.PK.startsWith("ROLLUP#")) {
+          return Promise.reject(new ConsumerDied("the consumer died before its rollup writes"));
+        }
+        return send(command as never);
+      }) as never);
+      let answer: Awaited<ReturnType<typeof real>>;
+      try {
+        answer = await real(event);
+      } finally {
+        spy.mockRestore();
+      }
+      // Before the batch comes again, the root names the real agent and user: the session moves.
+      await exportSpans([
+        span(root, "", "invoke_agent real-agent", [
+          text("gen_ai.operation.name", "invoke_agent"),
+          text("gen_ai.agent.name", "real-agent"),
+          text("user.id", "real-user"),
+        ]),
+      ]);
+      moved = true;
+      return { ...answer, batchItemFailures: [{ itemIdentifier: String(event.Records[0]?.dynamodb?.SequenceNumber) }] };
+    });
+    await exportSpans([
+      span(randomBytes(8).toString("hex"), root, "chat m", [
+        text("gen_ai.operation.name", "chat"),
+        { key: "gen_ai.usage.input_tokens", value: { intValue: "12" } },
+      ]),
+      span(randomBytes(8).toString("hex"), root, "execute_tool lookup", [
+        text("gen_ai.operation.name", "execute_tool"),
+      ]),
+    ]);
+
+    await consumer.drain(); // ends at the failed batch
+    await consumer.drain(); // delivers it again, then the root's records
+
+    expect(moved).toBe(true);
+    expect(consumer.deliveries[1]?.Records[0]?.dynamodb?.SequenceNumber, "the first batch again").toBe(
+      consumer.deliveries[0]?.Records[0]?.dynamodb?.SequenceNumber,
+    );
+    const sessions = (await apiGet(api, owner.key)("/api/sdk/sessions")).items as {
+      id: string;
+      agentName: string;
+    }[];
+    expect(sessions.map((session) => session.agentName)).toEqual(["real-agent"]);
+    const { sessions: stored } = await storedRecord(runTable, [String(sessions[0]?.id)]);
+    expect(stored[0]?.countMoves, "the move recorded where the session was counted").toHaveLength(1);
+    await expectExactDerivedData({
+      reader: runTable,
+      orgId: owner.orgId,
+      sessionIds: sessions.map((session) => session.id),
+      get: apiGet(api, owner.key),
+      agentNames: ["stand-in-service", "real-agent"],
+      userIds: ["anonymous", "real-user"],
+    });
   });
 });

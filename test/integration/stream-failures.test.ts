@@ -16,7 +16,14 @@ import type { StreamBatchResponse } from "../../functions/stream/stream-consumer
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 import { expectExactDerivedData, storedRecord } from "../support/stream-recount.js";
-import { apiGet, createSoloKey, runTable, type SoloConsumer, startSoloConsumer } from "../support/stream-solo.js";
+import {
+  apiGet,
+  createSoloKey,
+  isCountingWrite,
+  runTable,
+  type SoloConsumer,
+  startSoloConsumer,
+} from "../support/stream-solo.js";
 import { workloadEvent } from "../support/stream-workload.js";
 
 const FAILURE_LINE = "stream consumer could not count a session's records; they will be delivered again";
@@ -91,7 +98,7 @@ describe("a session that cannot be counted", () => {
     const { consumer, answers } = await answeringConsumer(owner);
     const healthy = await createTestSession(api, owner.key, { agentName: "fail-agent", userId: "f-1" });
     const broken = await createTestSession(api, owner.key, { agentName: "fail-agent", userId: "f-2" });
-    // Its tool counters are no map: the counting transaction's `toolCalls.<tool> = …` is refused by DynamoDB.
+    // Its tool counters are no map: the counting update's `toolCalls.<tool> = …` is refused by DynamoDB.
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
@@ -144,7 +151,7 @@ describe("a session that cannot be counted", () => {
     expect(recount.events).toHaveLength(12);
   });
 
-  it("a DynamoDB error (throttling) on one session's transaction: logged, failed at its first record, delivered again once the fault is gone", async () => {
+  it("a DynamoDB error (throttling) on one session's counting write: logged, failed at its first record, delivered again once the fault is gone", async () => {
     const owner = await createSoloKey();
     const { consumer, answers } = await answeringConsumer(owner);
     const throttled = await createTestSession(api, owner.key, { agentName: "throttle-agent", userId: "t-1" });
@@ -153,8 +160,7 @@ describe("a session that cannot be counted", () => {
     let faulty = true;
     const send = documentClient.send.bind(documentClient);
     vi.spyOn(documentClient, "send").mockImplementation(((command: { input?: Record<string, unknown> }) => {
-      const items = command.input?.TransactItems as { Update?: { Key?: { PK?: string } } }[] | undefined;
-      if (faulty && items?.[0]?.Update?.Key?.PK === sessionKey(throttled).PK) {
+      if (faulty && isCountingWrite(command, throttled)) {
         return Promise.reject(
           new ProvisionedThroughputExceededException({ message: "injected throttling", $metadata: {} }),
         );

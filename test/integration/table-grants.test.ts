@@ -16,9 +16,17 @@ import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispat
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
 import { newId } from "../../functions/domain/ids.js";
-import { deletionWorker, type RouteDefinition, type RouteId, routeById, routes } from "../../functions/routes.js";
+import {
+  deletionWorker,
+  type RouteDefinition,
+  type RouteId,
+  routeById,
+  routes,
+  streamConsumer,
+} from "../../functions/routes.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
+  call,
   createTestKey,
   createTestUser,
   identity,
@@ -27,6 +35,7 @@ import {
   type TestKey,
   type TestUser,
 } from "../support/fixtures.js";
+import { createSoloKey, startSoloConsumer } from "../support/stream-solo.js";
 import { deniedAccesses, recordTableAccesses } from "../support/table-access-recorder.js";
 
 const recorder = recordTableAccesses();
@@ -335,12 +344,11 @@ describe("every table access of every route is within the route's declared grant
       415,
     );
 
-    // Every write path ran: trace record and session created together, usage recorded, events looked up and
-    // written, the session ended and renamed.
+    // Every write path ran: trace record and session created together, usage recorded, events put (each a
+    // conditional PutItem: their ids are derived from their spans), the session ended and renamed.
     expect([...(touched.get("ExportTraces") ?? [])].sort()).toEqual(
       expect.arrayContaining([
         "dynamodb:BatchGetItem SESSION",
-        "dynamodb:BatchWriteItem SESSION",
         "dynamodb:GetItem OTELTRACE",
         "dynamodb:PutItem OTELTRACE",
         "dynamodb:PutItem SESSION",
@@ -758,6 +766,48 @@ describe("every table access of every route is within the route's declared grant
       { path: "/api/keys", token: admin.token, body: { name: "t", environment: "test" } },
       201,
     );
+  });
+
+  it("the stream consumer: sessions, events, ends, a deleted session's tombstone and its orphaned events", async () => {
+    const owner = await createSoloKey();
+    const consumer = await startSoloConsumer(owner.orgId, { startAt: "now" });
+    try {
+      const send = async (method: string, path: string, body: unknown, status: number) => {
+        const response = await call(api, method, path, { key: owner.key, body });
+        expect(response.status, response.text).toBe(status);
+        return response.body;
+      };
+      const sessionIds: string[] = [];
+      for (const name of ["grants-counted", "grants-deleted"]) {
+        const session = await send("POST", "/api/sdk/sessions", { agentName: "grants-agent", userId: "u", name }, 201);
+        sessionIds.push(String(session.id));
+      }
+      for (const sessionId of sessionIds) {
+        await send(
+          "POST",
+          "/api/sdk/events/batch",
+          {
+            events: [
+              { sessionId, eventType: "tool_call", toolName: "lookup" },
+              { sessionId, eventType: "error" },
+            ],
+          },
+          200,
+        );
+      }
+      await send("PATCH", `/api/sdk/sessions/${sessionIds[0]}`, { status: "completed", success: true }, 200);
+      await consumer.drain();
+      // Deleted after counting, before its next events are counted: they are orphans, its tombstone is read.
+      await send("POST", "/api/sdk/events", { sessionId: sessionIds[1], eventType: "state_change" }, 201);
+      await send("DELETE", `/api/sdk/sessions/${sessionIds[1]}`, undefined, 204);
+
+      recorder.reset();
+      await consumer.drain();
+      expect(recorder.accesses().length).toBeGreaterThan(0);
+    } finally {
+      await consumer.stop();
+    }
+    expect(deniedAccesses(streamConsumer.tableGrants, recorder.accesses()).join("\n"), "StreamConsumer").toBe("");
   });
 
   it("covered every route of the route table", () => {

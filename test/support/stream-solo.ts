@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { DynamoDBRecord } from "aws-lambda";
 import { inject } from "vitest";
 import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { sessionKey } from "../../functions/store/keys.js";
 import { handler, type StreamBatchEvent, type StreamBatchResponse } from "../../functions/stream/stream-consumer.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -66,6 +67,8 @@ export async function startSoloConsumer(
     tableName: inject("tableName"),
     startAt: options.startAt,
     intervalMs: 0,
+    // Small batches, so that a workload spans several and the faults can hit a batch in the middle.
+    batchSize: 100,
     consume: async (event) => {
       const records = event.Records.filter((record) => orgOf(record) === orgId);
       if (records.length === 0) return { state: {}, batchItemFailures: [] };
@@ -116,4 +119,16 @@ export function onlySessions(event: StreamBatchEvent, sessionIds: readonly strin
       sessionIds.some((id) => record.dynamodb?.Keys?.PK?.S === `SESSION#${id}`),
     ),
   };
+}
+
+/** The consumer's counting write of a session: an UpdateItem of the session item that advances its count version. */
+export function isCountingWrite(command: { input?: Record<string, unknown> }, sessionId: string): boolean {
+  const key = command.input?.Key as { PK?: string; SK?: string } | undefined;
+  const expression = command.input?.UpdateExpression;
+  return (
+    key?.PK === sessionKey(sessionId).PK &&
+    key.SK === sessionKey(sessionId).SK &&
+    typeof expression === "string" &&
+    expression.includes("countVersion :one")
+  );
 }

@@ -12,10 +12,12 @@ import {
   type CountedEvent,
   type CountingPlan,
   type CountingState,
+  changeShares,
   type EndedSession,
   paddedSequence,
   planCounting,
   type SessionChange,
+  stateBefore,
 } from "../../functions/domain/session-counting.js";
 
 const EMPTY: CountingState = {
@@ -476,5 +478,58 @@ describe("planCounting folded over redelivered, overlapping batches (property)",
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("changeShares and stateBefore (a batch's rollup shares, per change)", () => {
+  const started: SessionChange = { kind: "sessionStarted", sequence: "1" };
+  const changes: SessionChange[] = [
+    started,
+    added(2, { eventType: "tool_call", toolName: "search", estimatedCost: 0.5 }),
+    added(3, { eventType: "error", toolName: "search" }),
+    ended(4, { status: "failed", failureReason: "timeout", durationMs: 1200 }),
+  ];
+
+  it("sum to the rollup of one plan of all the changes", () => {
+    const shares = changeShares(EMPTY, changes);
+    const plan = planCounting(EMPTY, changes) as CountingPlan;
+    const summed: Record<string, number> = {};
+    for (const share of shares) {
+      for (const [name, value] of Object.entries(share.rollup.counters))
+        summed[name] = (summed[name] ?? 0) + (value ?? 0);
+    }
+    expect(summed).toEqual(plan.rollup.counters);
+    expect(shares.map((share) => share.sequence)).toEqual(changes.map((change) => paddedSequence(change.sequence)));
+    expect(shares.map((share) => share.agentSessions)).toEqual([1, 0, 0, 0]);
+    expect(shares[3]?.rollup.failure).toEqual({ reason: "timeout", count: 1 });
+  });
+
+  it("recomputed after the session counted them (mark at the end), give the same shares as before it did", () => {
+    const plan = planCounting(EMPTY, changes) as CountingPlan;
+    const recorded: CountingState = {
+      mark: plan.mark,
+      startCounted: plan.startCounted,
+      outcomeCounted: plan.outcomeCounted,
+      toolCalls: { search: 1 },
+      toolErrors: { search: 1 },
+    };
+    const before = stateBefore(recorded, false, changes);
+    expect(before.startCounted).toBe(false);
+    expect(before.outcomeCounted).toBe(false);
+    expect(changeShares(before, changes)).toEqual(changeShares(EMPTY, changes));
+  });
+
+  it("keep a start counted in an earlier batch counted (not among the changes), and a legacy session's as recorded", () => {
+    const later = [added(7)];
+    const recorded: CountingState = { ...EMPTY, mark: paddedSequence("7"), startCounted: true, outcomeCounted: false };
+    expect(stateBefore(recorded, false, later).startCounted).toBe(true);
+    const legacy: CountingState = { ...EMPTY, mark: paddedSequence("4"), startCounted: true, outcomeCounted: true };
+    expect(stateBefore(legacy, true, changes)).toEqual(legacy);
+  });
+
+  it("leave out changes that add nothing (an event replaced by the same counts)", () => {
+    const same = event({ eventType: "tool_call", toolName: "search" });
+    const replaced: SessionChange = { kind: "eventReplaced", sequence: "9", before: same, after: same };
+    expect(changeShares({ ...EMPTY, startCounted: true }, [replaced])).toEqual([]);
   });
 });
