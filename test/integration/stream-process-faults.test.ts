@@ -136,11 +136,15 @@ async function runLoad(options: {
           ...workloadEvent(sessionId, index + n),
           id: newId("event"),
         }));
-        const answer = await untilAcknowledged("POST", "/api/sdk/events/batch", { events }, deadline);
-        const statuses = (answer.results as { status: number }[]).map((result) => result.status);
-        // A 5xx result inside a 200 batch: send the same events (same ids) again.
-        if (statuses.some((status) => status >= 500)) {
-          await untilAcknowledged("POST", "/api/sdk/events/batch", { events }, deadline);
+        // As the SDK does: the events answered with a 5xx inside a 200 batch are sent again (the same ids)
+        // until each one has its answer; an event counts as acknowledged only then.
+        let pending = events;
+        while (pending.length > 0) {
+          const answer = await untilAcknowledged("POST", "/api/sdk/events/batch", { events: pending }, deadline);
+          const results = answer.results as { index: number; status: number }[];
+          const failed = new Set(results.filter((result) => result.status >= 500).map((result) => result.index));
+          pending = pending.filter((_, index) => failed.has(index));
+          if (pending.length > 0) await sleep(25 + Math.random() * 100);
         }
         acknowledged += events.length;
       } else {
