@@ -1,19 +1,23 @@
 /**
- * The route table: the single source of truth for every HTTP route of the
- * service. The CDK stack creates one Lambda function and one API Gateway route
- * per entry, with exactly the DynamoDB actions listed here; the local server
- * dispatches to the very same handler modules.
+ * The routes with what their functions may do: per route of the table (route-table.ts), exactly the DynamoDB
+ * actions its function is granted and its API Gateway throttle; and the functions behind no route (workers).
+ * The CDK stack deploys from here and the tests check every grant against what the code does; handlers import
+ * route-table.ts only, so no bundle carries the grants.
  *
- * This module must stay free of runtime imports (no AWS SDK, no CDK) so that
- * both sides can read it cheaply; its runtime imports, the table definition
- * (index names) and the exporters' auth (http/export-route-auth.ts), import nothing.
+ * This module must stay free of runtime imports (no AWS SDK, no CDK); its runtime imports, the route table and
+ * the table definition (index names), import nothing heavy.
  */
-import type { Role } from "./domain/membership.js";
-import type { Scope } from "./domain/scopes.js";
-import { EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
+import { type PayloadAccess, type RouteEntry, type RouteId, routeTable } from "./route-table.js";
 import { INDEXES, type IndexName } from "./store/table-definition.js";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export {
+  acceptsUserToken,
+  type HttpMethod,
+  type PayloadAccess,
+  type RouteAuth,
+  type RouteEntry,
+  type RouteId,
+} from "./route-table.js";
 
 /** DynamoDB actions a handler may perform, granted per function in the stack. */
 export type TableAction =
@@ -25,57 +29,6 @@ export type TableAction =
   | "dynamodb:ConditionCheckItem"
   | "dynamodb:BatchWriteItem"
   | "dynamodb:BatchGetItem";
-
-/**
- * Who may call a route:
- * - `apiKey`: an SDK client with an API key holding `scope`;
- * - `user`: a signed-in user (access token) whose role in the organisation is at least `role`;
- * - `apiKeyOrUser`: either of the two (the console's reads): an API key holding `scope`, or an
- *   access token with `X-Organization-Id` (a membership of at least `role`) and `X-Environment`,
- *   which then acts with the tenancy and rate-limit budget of a key of that organisation and
- *   environment (functions/http/api-key-or-user-auth.ts decides, by the `ats_` prefix of keys);
- * - `signedIn`: any signed-in user, for themselves (no organisation: `GET /api/me`);
- * - `public`: no credential.
- */
-export type RouteAuth =
-  | { readonly kind: "apiKey"; readonly scope: Scope }
-  | { readonly kind: "user"; readonly role: Role }
-  | { readonly kind: "apiKeyOrUser"; readonly scope: Scope; readonly role: Role }
-  | { readonly kind: "signedIn" }
-  | { readonly kind: "public" };
-
-/** Whether a route accepts a signed-in user's access token (its function must verify tokens). */
-export function acceptsUserToken(auth: RouteAuth): boolean {
-  return auth.kind === "user" || auth.kind === "apiKeyOrUser" || auth.kind === "signedIn";
-}
-
-export interface RouteDefinition {
-  /** Stable identifier, used for construct ids and function names in logs. */
-  readonly id: string;
-  readonly method: HttpMethod;
-  /** API Gateway path syntax: `{name}` marks a path parameter. */
-  readonly path: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
-  readonly entry: string;
-  readonly auth: RouteAuth;
-  /**
-   * Least-privilege table access: each grant is a set of DynamoDB actions on
-   * the items of some partitions only (`dynamodb:LeadingKeys`), on the table
-   * or on named indexes. Empty: the function gets no table permission at all.
-   */
-  readonly tableGrants: readonly TableGrant[];
-  /** API Gateway throttle of this route (all callers together), see {@link ROUTE_THROTTLES}. */
-  readonly throttle: RouteThrottle;
-  /** Whether the handler enqueues erasure jobs (needs the deletion queue). */
-  readonly sendsDeletionJobs?: boolean;
-  /** What the handler does with offloaded event payloads in the payload bucket. */
-  readonly payloadAccess?: PayloadAccess;
-  /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
-  readonly createsUsers?: boolean;
-}
-
-/** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
-export type PayloadAccess = "write" | "read" | "delete";
 
 /** A function that is not behind the API (a queue worker, a deployment step). */
 export interface WorkerDefinition {
@@ -243,13 +196,26 @@ const apiKeyOrUserAuthentication: readonly TableGrant[] = [
   { actions: ["dynamodb:GetItem"], partitions: [P.organisation] },
 ];
 
-export const routes = [
-  {
-    id: "CreateSession",
-    method: "POST",
-    path: "/api/sdk/sessions",
-    entry: "functions/sessions/create-session.ts",
-    auth: { kind: "apiKey", scope: "sessions:write" },
+/** What a route's function may do with the table, and its API Gateway throttle. */
+export interface RouteAccess {
+  /**
+   * Least-privilege table access: each grant is a set of DynamoDB actions on
+   * the items of some partitions only (`dynamodb:LeadingKeys`), on the table
+   * or on named indexes. Empty: the function gets no table permission at all.
+   */
+  readonly tableGrants: readonly TableGrant[];
+  /** API Gateway throttle of this route (all callers together), see {@link ROUTE_THROTTLES}. */
+  readonly throttle: RouteThrottle;
+}
+
+/** A route of the table with its access: what the stack deploys. */
+export interface RouteDefinition extends RouteEntry, RouteAccess {
+  readonly id: RouteId;
+}
+
+/** Per route of the table (route-table.ts), its table grants and throttle. */
+export const ROUTE_ACCESS = {
+  CreateSession: {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
@@ -257,12 +223,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
-  {
-    id: "UpdateSession",
-    method: "PATCH",
-    path: "/api/sdk/sessions/{id}",
-    entry: "functions/sessions/update-session.ts",
-    auth: { kind: "apiKey", scope: "sessions:write" },
+  UpdateSession: {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
@@ -270,12 +231,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
-  {
-    id: "CreateEvent",
-    method: "POST",
-    path: "/api/sdk/events",
-    entry: "functions/events/create-event.ts",
-    auth: { kind: "apiKey", scope: "events:write" },
+  CreateEvent: {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
@@ -283,14 +239,8 @@ export const routes = [
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.ingest,
-    payloadAccess: "write",
   },
-  {
-    id: "CreateEventBatch",
-    method: "POST",
-    path: "/api/sdk/events/batch",
-    entry: "functions/events/create-event-batch.ts",
-    auth: { kind: "apiKey", scope: "events:write" },
+  CreateEventBatch: {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
@@ -303,14 +253,8 @@ export const routes = [
       },
     ],
     throttle: ROUTE_THROTTLES.ingest,
-    payloadAccess: "write",
   },
-  {
-    id: "ExportTraces",
-    method: "POST",
-    path: "/api/otel/v1/traces",
-    entry: "functions/otel/export-traces.ts",
-    auth: EXPORT_ROUTE_AUTH,
+  ExportTraces: {
     tableGrants: [
       ...apiKeyAuthentication,
       // The traces' records: looked up (together), created with their sessions, claims and model calls recorded.
@@ -336,14 +280,8 @@ export const routes = [
       rollupUpdates,
     ],
     throttle: ROUTE_THROTTLES.ingest,
-    payloadAccess: "write",
   },
-  {
-    id: "ExportLogs",
-    method: "POST",
-    path: "/api/otel/v1/logs",
-    entry: "functions/otel/export-logs.ts",
-    auth: EXPORT_ROUTE_AUTH,
+  ExportLogs: {
     tableGrants: [
       ...apiKeyAuthentication,
       // The records of each span: written, then read back to attach their messages.
@@ -354,23 +292,12 @@ export const routes = [
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.ingest,
-    payloadAccess: "write",
   },
-  {
-    id: "GetSession",
-    method: "GET",
-    path: "/api/sdk/sessions/{id}",
-    entry: "functions/sessions/get-session.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  GetSession: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
     throttle: ROUTE_THROTTLES.read,
   },
-  {
-    id: "ListSessions",
-    method: "GET",
-    path: "/api/sdk/sessions",
-    entry: "functions/sessions/list-sessions.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  ListSessions: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       cursorSigning,
@@ -400,36 +327,19 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.read,
   },
-  {
-    id: "ListEvents",
-    method: "GET",
-    path: "/api/sdk/sessions/{id}/events",
-    entry: "functions/events/list-events.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  ListEvents: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       cursorSigning,
       { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.read,
-    payloadAccess: "read",
   },
-  {
-    id: "GetEventField",
-    method: "GET",
-    path: "/api/sdk/sessions/{id}/events/{eventId}/{field}",
-    entry: "functions/events/get-event-field.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  GetEventField: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
     throttle: ROUTE_THROTTLES.read,
-    payloadAccess: "read",
   },
-  {
-    id: "DeleteSession",
-    method: "DELETE",
-    path: "/api/sdk/sessions/{id}",
-    entry: "functions/sessions/delete-session.ts",
-    auth: { kind: "apiKeyOrUser", scope: "delete", role: "admin" },
+  DeleteSession: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       {
@@ -449,41 +359,20 @@ export const routes = [
       { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
-    payloadAccess: "delete",
   },
-  {
-    id: "ListAgents",
-    method: "GET",
-    path: "/api/sdk/agents",
-    entry: "functions/analytics/list-agents.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  ListAgents: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
-  {
-    id: "AgentStats",
-    method: "GET",
-    path: "/api/sdk/agents/{agentName}/stats",
-    entry: "functions/analytics/agent-stats.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  AgentStats: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
-  {
-    id: "UserStats",
-    method: "GET",
-    path: "/api/sdk/users/{userId}/stats",
-    entry: "functions/analytics/user-stats.ts",
-    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  UserStats: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
-  {
-    id: "DeleteUserData",
-    method: "DELETE",
-    path: "/api/sdk/users/{userId}",
-    entry: "functions/deletion/delete-user-data.ts",
-    auth: { kind: "apiKey", scope: "delete" },
+  DeleteUserData: {
     tableGrants: [
       ...apiKeyAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.tenantDeletions] },
@@ -492,32 +381,16 @@ export const routes = [
       { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
     throttle: ROUTE_THROTTLES.erasure,
-    sendsDeletionJobs: true,
   },
-  {
-    id: "GetDeletionJob",
-    method: "GET",
-    path: "/api/sdk/deletions/{jobId}",
-    entry: "functions/deletion/get-deletion-job.ts",
-    auth: { kind: "apiKey", scope: "delete" },
+  GetDeletionJob: {
     tableGrants: [...apiKeyAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.tenantDeletions] }],
     throttle: ROUTE_THROTTLES.erasure,
   },
-  {
-    id: "OpenApiDocument",
-    method: "GET",
-    path: "/api/openapi.json",
-    entry: "functions/openapi/get-openapi-document.ts",
-    auth: { kind: "public" },
+  OpenApiDocument: {
     tableGrants: [],
     throttle: ROUTE_THROTTLES.publicDocument,
   },
-  {
-    id: "CreateApiKey",
-    method: "POST",
-    path: "/api/keys",
-    entry: "functions/keys/create-api-key.ts",
-    auth: { kind: "user", role: "admin" },
+  CreateApiKey: {
     tableGrants: [
       ...userAuthentication,
       // The organisation's settings and its active-key count (counted from its key records once, for
@@ -530,21 +403,11 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "ListApiKeys",
-    method: "GET",
-    path: "/api/keys",
-    entry: "functions/keys/list-api-keys.ts",
-    auth: { kind: "user", role: "member" },
+  ListApiKeys: {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "RotateApiKey",
-    method: "POST",
-    path: "/api/keys/{id}/rotate",
-    entry: "functions/keys/rotate-api-key.ts",
-    auth: { kind: "user", role: "admin" },
+  RotateApiKey: {
     tableGrants: [
       ...userAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
@@ -552,12 +415,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "RevokeApiKey",
-    method: "DELETE",
-    path: "/api/keys/{id}",
-    entry: "functions/keys/revoke-api-key.ts",
-    auth: { kind: "user", role: "admin" },
+  RevokeApiKey: {
     tableGrants: [
       ...userAuthentication,
       // The key's record and audit, the organisation's active-key count (counted once, as on creation).
@@ -569,60 +427,30 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "ListApiKeyAudit",
-    method: "GET",
-    path: "/api/keys/{id}/audit",
-    entry: "functions/keys/list-api-key-audit.ts",
-    auth: { kind: "user", role: "member" },
+  ListApiKeyAudit: {
     tableGrants: [
       ...userAuthentication,
       { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.organisation] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "ListDeletionAudit",
-    method: "GET",
-    path: "/api/audit/deletions",
-    entry: "functions/deletion/list-deletion-audit.ts",
-    auth: { kind: "user", role: "admin" },
+  ListDeletionAudit: {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.deletionAudit] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "GetMe",
-    method: "GET",
-    path: "/api/me",
-    entry: "functions/members/get-me.ts",
-    auth: { kind: "signedIn" },
+  GetMe: {
     tableGrants: [...userAuthentication],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "ListMembers",
-    method: "GET",
-    path: "/api/members",
-    entry: "functions/members/list-members.ts",
-    auth: { kind: "user", role: "member" },
+  ListMembers: {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "ListInvitations",
-    method: "GET",
-    path: "/api/invitations",
-    entry: "functions/members/list-invitations.ts",
-    auth: { kind: "user", role: "owner" },
+  ListInvitations: {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "CreateInvitation",
-    method: "POST",
-    path: "/api/invitations",
-    entry: "functions/members/create-invitation.ts",
-    auth: { kind: "user", role: "owner" },
+  CreateInvitation: {
     tableGrants: [
       ...userAuthentication,
       // Before anyone is emailed: the person's membership and invitation (409), the owner's membership (their
@@ -635,14 +463,8 @@ export const routes = [
       { actions: ["dynamodb:PutItem"], partitions: [P.user] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
-    createsUsers: true,
   },
-  {
-    id: "RevokeInvitation",
-    method: "DELETE",
-    path: "/api/invitations/{userId}",
-    entry: "functions/members/revoke-invitation.ts",
-    auth: { kind: "user", role: "owner" },
+  RevokeInvitation: {
     tableGrants: [
       ...userAuthentication,
       // The invitation read, then removed with its audit item; the same invitation under the user removed.
@@ -651,12 +473,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "AcceptInvitation",
-    method: "POST",
-    path: "/api/me/invitations/{orgId}/accept",
-    entry: "functions/members/accept-invitation.ts",
-    auth: { kind: "signedIn" },
+  AcceptInvitation: {
     tableGrants: [
       // The caller's own invitation read and removed, their membership written under them.
       { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:PutItem"], partitions: [P.user] },
@@ -669,12 +486,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "DeclineInvitation",
-    method: "POST",
-    path: "/api/me/invitations/{orgId}/decline",
-    entry: "functions/members/decline-invitation.ts",
-    auth: { kind: "signedIn" },
+  DeclineInvitation: {
     tableGrants: [
       { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.user] },
       // Under the organisation: the invitation removed, its audit item written.
@@ -682,12 +494,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "UpdateMember",
-    method: "PATCH",
-    path: "/api/members/{userId}",
-    entry: "functions/members/update-member.ts",
-    auth: { kind: "user", role: "owner" },
+  UpdateMember: {
     tableGrants: [
       ...userAuthentication,
       // The organisation's members (the last-owner rule: another owner is checked in the transaction),
@@ -700,12 +507,7 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-  {
-    id: "RemoveMember",
-    method: "DELETE",
-    path: "/api/members/{userId}",
-    entry: "functions/members/remove-member.ts",
-    auth: { kind: "user", role: "owner" },
+  RemoveMember: {
     tableGrants: [
       ...userAuthentication,
       {
@@ -716,9 +518,10 @@ export const routes = [
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
-] as const satisfies readonly RouteDefinition[];
+} as const satisfies Readonly<Record<RouteId, RouteAccess>>;
 
-export type RouteId = (typeof routes)[number]["id"];
+/** Every route with its access, in the table's order. */
+export const routes: readonly RouteDefinition[] = routeTable.map((entry) => ({ ...entry, ...ROUTE_ACCESS[entry.id] }));
 
 /** The worker that runs erasure jobs from the deletion queue. */
 export const deletionWorker: WorkerDefinition = {
@@ -783,7 +586,7 @@ export function grantedActions(definition: { readonly tableGrants: readonly Tabl
   return [...new Set(definition.tableGrants.flatMap((grant) => grant.actions))];
 }
 
-/** The route table entry of a handler (handlers take their auth rules from here). */
+/** A route with its access (for the stack and the tests; handlers use route-table.ts routeEntryById). */
 export function routeById(id: RouteId): RouteDefinition {
   const route: RouteDefinition | undefined = routes.find((candidate) => candidate.id === id);
   if (route === undefined) throw new Error(`No route ${id}`);

@@ -4,7 +4,7 @@
  */
 import type * as z from "zod/mini";
 import type { Principal } from "../domain/principal.js";
-import type { RouteId } from "../routes.js";
+import type { RouteId } from "../route-table.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { apiKeyChain } from "./api-key-chain.js";
 import { idempotency, isWrite } from "./idempotency.js";

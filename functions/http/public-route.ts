@@ -1,5 +1,5 @@
 /** Routes anyone may call (the API description): no credential, no table. */
-import type { RouteId } from "../routes.js";
+import type { RouteId } from "../route-table.js";
 import { routeChain } from "./route-chain.js";
 import { routeOfKind } from "./route-of-kind.js";
 import type { HttpResult } from "./sdk-event.js";

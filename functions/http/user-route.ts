@@ -5,7 +5,7 @@
 import type * as z from "zod/mini";
 import { authenticateSignedInUser, type SignedInUser } from "../auth/user-authenticator.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
-import type { RouteId } from "../routes.js";
+import type { RouteId } from "../route-table.js";
 import { type ChainMiddleware, type RouteHandler, type RouteOptions, routeChain, validated } from "./route-chain.js";
 import { routeOfKind } from "./route-of-kind.js";
 import { userAuth } from "./user-auth.js";

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of the service, generated, never written by hand:
  *
- * - paths, methods and authentication come from the route table (`routes.ts`);
+ * - paths, methods and authentication come from the route table (`route-table.ts`);
  * - request bodies and query parameters from the very zod schemas the handlers
  *   validate with (`z.toJSONSchema`, input side); a telemetry protocol's body
  *   (OTLP), which its handler decodes itself, from the schema of its JSON
@@ -22,7 +22,7 @@ import { LIMITS } from "../domain/limits.js";
 import { roleRequirement } from "../domain/membership.js";
 import { errorResponse as errorAnswer } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
-import { type HttpMethod, type RouteDefinition, type RouteId, routes } from "../routes.js";
+import { type HttpMethod, type RouteEntry, type RouteId, routeTable } from "../route-table.js";
 import { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
@@ -1034,7 +1034,7 @@ function queryParameters(routeId: RouteId, query: NonNullable<OperationDoc["quer
   });
 }
 
-function pathParameters(route: RouteDefinition, doc: OperationDoc): Parameter[] {
+function pathParameters(route: RouteEntry, doc: OperationDoc): Parameter[] {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
   for (const name of Object.keys(doc.pathParameters ?? {})) {
     if (!names.includes(name)) throw new Error(`${route.id}: path parameter ${name} is not in ${route.path}`);
@@ -1047,7 +1047,7 @@ function pathParameters(route: RouteDefinition, doc: OperationDoc): Parameter[] 
 }
 
 /** The real 400 answer to the route's documented invalid input: run through the route's own schema. */
-function badRequestExample(route: RouteDefinition, doc: OperationDoc) {
+function badRequestExample(route: RouteEntry, doc: OperationDoc) {
   const schema = doc.body === undefined ? doc.query?.schema : REQUEST_BODIES[doc.body.name];
   if (schema === undefined || doc.invalidInput === undefined) {
     throw new Error(`${route.id}: give an invalidInput for the 400 example`);
@@ -1066,7 +1066,7 @@ interface ErrorCase {
 }
 
 /** Every error status the route can answer with, each with its reasons and their example bodies. */
-function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus, ErrorCase[]> {
+function errorCases(route: RouteEntry, doc: OperationDoc): Map<ErrorStatus, ErrorCase[]> {
   const cases = new Map<ErrorStatus, ErrorCase[]>();
   const add = (status: ErrorStatus, name: string, reason: string, example: unknown = errorExamples[status]) => {
     cases.set(status, [...(cases.get(status) ?? []), { name, reason, example }]);
@@ -1175,7 +1175,7 @@ function errorCases(route: RouteDefinition, doc: OperationDoc): Map<ErrorStatus,
 
 const JSON_MEDIA_TYPE = "application/json";
 
-function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<string, Record<string, unknown>> {
+function errorResponses(route: RouteEntry, doc: OperationDoc): Record<string, Record<string, unknown>> {
   const responses: Record<string, Record<string, unknown>> = {};
   const sorted = [...errorCases(route, doc)].sort(([a], [b]) => a - b);
   for (const [status, cases] of sorted) {
@@ -1196,7 +1196,7 @@ function errorResponses(route: RouteDefinition, doc: OperationDoc): Record<strin
   return responses;
 }
 
-function security(route: RouteDefinition): Pick<Operation, "security" | "x-required-scope" | "x-required-role"> {
+function security(route: RouteEntry): Pick<Operation, "security" | "x-required-scope" | "x-required-role"> {
   switch (route.auth.kind) {
     case "apiKey":
       return { security: [{ apiKey: [] }], "x-required-scope": route.auth.scope };
@@ -1215,7 +1215,7 @@ function security(route: RouteDefinition): Pick<Operation, "security" | "x-requi
   }
 }
 
-function accessNote(route: RouteDefinition): string {
+function accessNote(route: RouteEntry): string {
   switch (route.auth.kind) {
     case "apiKey":
       return `Requires an API key with the \`${route.auth.scope}\` scope.`;
@@ -1277,7 +1277,7 @@ function requestBody(doc: OperationDoc): Pick<Operation, "requestBody"> {
   return {};
 }
 
-function operation(route: RouteDefinition): Operation {
+function operation(route: RouteEntry): Operation {
   const doc = OPERATIONS[route.id as RouteId];
   const parameters: (Parameter | { $ref: string })[] = [
     ...pathParameters(route, doc),
@@ -1318,7 +1318,7 @@ function operation(route: RouteDefinition): Operation {
 
 function buildDocument(): OpenApiDocument {
   const paths: Record<string, Partial<Record<Lowercase<HttpMethod>, Operation>>> = {};
-  for (const route of routes) {
+  for (const route of routeTable) {
     const methods = paths[route.path] ?? {};
     methods[route.method.toLowerCase() as Lowercase<HttpMethod>] = operation(route);
     paths[route.path] = methods;

@@ -1,0 +1,304 @@
+/**
+ * The route table: the single source of truth for every HTTP route of the service — its id, method, path,
+ * handler module and who may call it. The CDK stack creates one Lambda function and one API Gateway route per
+ * entry, the local server dispatches to the very same handler modules, and each handler takes its auth rules
+ * from here (http/route-of-kind.ts). What each route's function may do with the table, and its throttle, are
+ * in routes.ts (keyed by route id): read by the stack and the tests, never bundled into a handler.
+ *
+ * This module must stay free of runtime imports (no AWS SDK, no CDK) so that every handler can read it
+ * cheaply; its one runtime import, the exporters' auth (http/export-route-auth.ts), imports nothing.
+ */
+import type { Role } from "./domain/membership.js";
+import type { Scope } from "./domain/scopes.js";
+import { EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/**
+ * Who may call a route:
+ * - `apiKey`: an SDK client with an API key holding `scope`;
+ * - `user`: a signed-in user (access token) whose role in the organisation is at least `role`;
+ * - `apiKeyOrUser`: either of the two (the console's reads): an API key holding `scope`, or an
+ *   access token with `X-Organization-Id` (a membership of at least `role`) and `X-Environment`,
+ *   which then acts with the tenancy and rate-limit budget of a key of that organisation and
+ *   environment (functions/http/api-key-or-user-auth.ts decides, by the `ats_` prefix of keys);
+ * - `signedIn`: any signed-in user, for themselves (no organisation: `GET /api/me`);
+ * - `public`: no credential.
+ */
+export type RouteAuth =
+  | { readonly kind: "apiKey"; readonly scope: Scope }
+  | { readonly kind: "user"; readonly role: Role }
+  | { readonly kind: "apiKeyOrUser"; readonly scope: Scope; readonly role: Role }
+  | { readonly kind: "signedIn" }
+  | { readonly kind: "public" };
+
+/** Whether a route accepts a signed-in user's access token (its function must verify tokens). */
+export function acceptsUserToken(auth: RouteAuth): boolean {
+  return auth.kind === "user" || auth.kind === "apiKeyOrUser" || auth.kind === "signedIn";
+}
+
+/** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
+export type PayloadAccess = "write" | "read" | "delete";
+
+/** A route: where it is, what handles it and who may call it. */
+export interface RouteEntry {
+  /** Stable identifier, used for construct ids and function names in logs. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: `{name}` marks a path parameter. */
+  readonly path: string;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  readonly auth: RouteAuth;
+  /** Whether the handler enqueues erasure jobs (needs the deletion queue). */
+  readonly sendsDeletionJobs?: boolean;
+  /** What the handler does with offloaded event payloads in the payload bucket. */
+  readonly payloadAccess?: PayloadAccess;
+  /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
+  readonly createsUsers?: boolean;
+}
+
+export const routeTable = [
+  {
+    id: "CreateSession",
+    method: "POST",
+    path: "/api/sdk/sessions",
+    entry: "functions/sessions/create-session.ts",
+    auth: { kind: "apiKey", scope: "sessions:write" },
+  },
+  {
+    id: "UpdateSession",
+    method: "PATCH",
+    path: "/api/sdk/sessions/{id}",
+    entry: "functions/sessions/update-session.ts",
+    auth: { kind: "apiKey", scope: "sessions:write" },
+  },
+  {
+    id: "CreateEvent",
+    method: "POST",
+    path: "/api/sdk/events",
+    entry: "functions/events/create-event.ts",
+    auth: { kind: "apiKey", scope: "events:write" },
+    payloadAccess: "write",
+  },
+  {
+    id: "CreateEventBatch",
+    method: "POST",
+    path: "/api/sdk/events/batch",
+    entry: "functions/events/create-event-batch.ts",
+    auth: { kind: "apiKey", scope: "events:write" },
+    payloadAccess: "write",
+  },
+  {
+    id: "ExportTraces",
+    method: "POST",
+    path: "/api/otel/v1/traces",
+    entry: "functions/otel/export-traces.ts",
+    auth: EXPORT_ROUTE_AUTH,
+    payloadAccess: "write",
+  },
+  {
+    id: "ExportLogs",
+    method: "POST",
+    path: "/api/otel/v1/logs",
+    entry: "functions/otel/export-logs.ts",
+    auth: EXPORT_ROUTE_AUTH,
+    payloadAccess: "write",
+  },
+  {
+    id: "GetSession",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}",
+    entry: "functions/sessions/get-session.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "ListSessions",
+    method: "GET",
+    path: "/api/sdk/sessions",
+    entry: "functions/sessions/list-sessions.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "ListEvents",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events",
+    entry: "functions/events/list-events.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    payloadAccess: "read",
+  },
+  {
+    id: "GetEventField",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/events/{eventId}/{field}",
+    entry: "functions/events/get-event-field.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    payloadAccess: "read",
+  },
+  {
+    id: "DeleteSession",
+    method: "DELETE",
+    path: "/api/sdk/sessions/{id}",
+    entry: "functions/sessions/delete-session.ts",
+    auth: { kind: "apiKeyOrUser", scope: "delete", role: "admin" },
+    payloadAccess: "delete",
+  },
+  {
+    id: "ListAgents",
+    method: "GET",
+    path: "/api/sdk/agents",
+    entry: "functions/analytics/list-agents.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "AgentStats",
+    method: "GET",
+    path: "/api/sdk/agents/{agentName}/stats",
+    entry: "functions/analytics/agent-stats.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "UserStats",
+    method: "GET",
+    path: "/api/sdk/users/{userId}/stats",
+    entry: "functions/analytics/user-stats.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "DeleteUserData",
+    method: "DELETE",
+    path: "/api/sdk/users/{userId}",
+    entry: "functions/deletion/delete-user-data.ts",
+    auth: { kind: "apiKey", scope: "delete" },
+    sendsDeletionJobs: true,
+  },
+  {
+    id: "GetDeletionJob",
+    method: "GET",
+    path: "/api/sdk/deletions/{jobId}",
+    entry: "functions/deletion/get-deletion-job.ts",
+    auth: { kind: "apiKey", scope: "delete" },
+  },
+  {
+    id: "OpenApiDocument",
+    method: "GET",
+    path: "/api/openapi.json",
+    entry: "functions/openapi/get-openapi-document.ts",
+    auth: { kind: "public" },
+  },
+  {
+    id: "CreateApiKey",
+    method: "POST",
+    path: "/api/keys",
+    entry: "functions/keys/create-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListApiKeys",
+    method: "GET",
+    path: "/api/keys",
+    entry: "functions/keys/list-api-keys.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "RotateApiKey",
+    method: "POST",
+    path: "/api/keys/{id}/rotate",
+    entry: "functions/keys/rotate-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "RevokeApiKey",
+    method: "DELETE",
+    path: "/api/keys/{id}",
+    entry: "functions/keys/revoke-api-key.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListApiKeyAudit",
+    method: "GET",
+    path: "/api/keys/{id}/audit",
+    entry: "functions/keys/list-api-key-audit.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "ListDeletionAudit",
+    method: "GET",
+    path: "/api/audit/deletions",
+    entry: "functions/deletion/list-deletion-audit.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "GetMe",
+    method: "GET",
+    path: "/api/me",
+    entry: "functions/members/get-me.ts",
+    auth: { kind: "signedIn" },
+  },
+  {
+    id: "ListMembers",
+    method: "GET",
+    path: "/api/members",
+    entry: "functions/members/list-members.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "ListInvitations",
+    method: "GET",
+    path: "/api/invitations",
+    entry: "functions/members/list-invitations.ts",
+    auth: { kind: "user", role: "owner" },
+  },
+  {
+    id: "CreateInvitation",
+    method: "POST",
+    path: "/api/invitations",
+    entry: "functions/members/create-invitation.ts",
+    auth: { kind: "user", role: "owner" },
+    createsUsers: true,
+  },
+  {
+    id: "RevokeInvitation",
+    method: "DELETE",
+    path: "/api/invitations/{userId}",
+    entry: "functions/members/revoke-invitation.ts",
+    auth: { kind: "user", role: "owner" },
+  },
+  {
+    id: "AcceptInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/accept",
+    entry: "functions/members/accept-invitation.ts",
+    auth: { kind: "signedIn" },
+  },
+  {
+    id: "DeclineInvitation",
+    method: "POST",
+    path: "/api/me/invitations/{orgId}/decline",
+    entry: "functions/members/decline-invitation.ts",
+    auth: { kind: "signedIn" },
+  },
+  {
+    id: "UpdateMember",
+    method: "PATCH",
+    path: "/api/members/{userId}",
+    entry: "functions/members/update-member.ts",
+    auth: { kind: "user", role: "owner" },
+  },
+  {
+    id: "RemoveMember",
+    method: "DELETE",
+    path: "/api/members/{userId}",
+    entry: "functions/members/remove-member.ts",
+    auth: { kind: "user", role: "owner" },
+  },
+] as const satisfies readonly RouteEntry[];
+
+export type RouteId = (typeof routeTable)[number]["id"];
+
+/** The route table entry of a handler (handlers take their auth rules from here). */
+export function routeEntryById(id: RouteId): RouteEntry {
+  const route: RouteEntry | undefined = routeTable.find((candidate) => candidate.id === id);
+  if (route === undefined) throw new Error(`No route ${id}`);
+  return route;
+}
