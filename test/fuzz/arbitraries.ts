@@ -1090,32 +1090,40 @@ function oddSpanField(field: string): fc.Arbitrary<JsonNode> {
   }
 }
 
-/** A span of a valid-ish export with one field awkward (or removed, or an unknown one added). */
-const otlpSpanMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
-  fc
+/**
+ * One item of an OTLP export's list (a span, a log record) with one field awkward (`oddField`), removed, or an unknown
+ * one added; `requestOf` wraps the list in its envelope again.
+ */
+function oneItemAwkward(
+  items: readonly ObjectNode[],
+  fields: readonly string[],
+  oddField: (field: string) => fc.Arbitrary<JsonNode>,
+  requestOf: (items: readonly JsonNode[]) => ObjectNode,
+): fc.Arbitrary<MutatedBody> {
+  return fc
     .tuple(
-      fc.nat(spans.length - 1),
-      fc.constantFrom(...SPAN_FIELDS),
+      fc.nat(items.length - 1),
+      fc.constantFrom(...fields),
       fc.constantFrom("set", "remove", "extra") as fc.Arbitrary<"set" | "remove" | "extra">,
     )
     .chain(([index, field, op]) =>
-      (op === "extra" ? fc.tuple(anyKey, anyJson) : fc.tuple(fc.constant(field), oddSpanField(field))).map(
+      (op === "extra" ? fc.tuple(anyKey, anyJson) : fc.tuple(fc.constant(field), oddField(field))).map(
         ([name, value]): MutatedBody => {
-          const span = spans[index] as ObjectNode;
+          const item = items[index] as ObjectNode;
           const changed =
             op === "set"
-              ? withField(span, name, value)
+              ? withField(item, name, value)
               : op === "remove"
-                ? obj(span.entries.filter(([key]) => key !== name))
-                : obj([...span.entries, [name, value]]);
+                ? obj(item.entries.filter(([key]) => key !== name))
+                : obj([...item.entries, [name, value]]);
           return {
             mutation: { op: "batch-event", index, inner: { op, field: name } },
-            node: exportRequestOf(spans.map((other, position) => (position === index ? changed : other))),
+            node: requestOf(items.map((other, position) => (position === index ? changed : other))),
           };
         },
       ),
-    ),
-);
+    );
+}
 
 /** A span or log record with small attributes and body (its first attribute kept, its body a short text). */
 function smallCopy(node: ObjectNode): ObjectNode {
@@ -1128,6 +1136,28 @@ function smallCopy(node: ObjectNode): ObjectNode {
     }),
   );
 }
+
+/**
+ * At and past the 1,000 items (spans, log records) a request may hold: copies of the first item, its attributes and
+ * body made small, lest a huge value copied 1,000 times fill the fuzzer's memory (one item copied: stored once).
+ */
+function itemsAtTheLimit(
+  items: readonly ObjectNode[],
+  listName: string,
+  requestOf: (items: readonly JsonNode[]) => ObjectNode,
+): fc.Arbitrary<MutatedBody> {
+  return fc.constantFrom(1_000, 1_001).map(
+    (count): MutatedBody => ({
+      mutation: { op: "set", field: `${listName} (${count} copies)` },
+      node: requestOf(Array.from({ length: count }, () => smallCopy(items[0] as ObjectNode))),
+    }),
+  );
+}
+
+/** A span of a valid-ish export with one field awkward (or removed, or an unknown one added). */
+const otlpSpanMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
+  oneItemAwkward(spans, SPAN_FIELDS, oddSpanField, (items) => exportRequestOf(items)),
+);
 
 /** The envelope made awkward: resource attributes, scopeSpans or spans not arrays, spans that are not objects. */
 const otlpEnvelopeMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) =>
@@ -1167,14 +1197,7 @@ const otlpEnvelopeMutation: fc.Arbitrary<MutatedBody> = otlpSpans.chain((spans) 
         node: exportRequestOf([...spans, ...items]),
       }),
     ),
-    // At and past the 1,000 spans a request may hold (copies of one span: one event, stored once; its attributes
-    // cut to the operation, lest a huge value copied 1,000 times fill the fuzzer's memory).
-    fc.constantFrom(1_000, 1_001).map(
-      (count): MutatedBody => ({
-        mutation: { op: "set", field: `spans (${count} copies)` },
-        node: exportRequestOf(Array.from({ length: count }, () => smallCopy(spans[0] as ObjectNode))),
-      }),
-    ),
+    itemsAtTheLimit(spans, "spans", (items) => exportRequestOf(items)),
   ),
 );
 
@@ -1453,29 +1476,7 @@ function oddLogField(field: string): fc.Arbitrary<JsonNode> {
 /** A log record with one field awkward (or removed, or an unknown one added), or the envelope awkward. */
 const otlpLogsMutation: fc.Arbitrary<MutatedBody> = otlpLogRecords.chain((records) =>
   fc.oneof(
-    fc
-      .tuple(
-        fc.nat(records.length - 1),
-        fc.constantFrom(...LOG_FIELDS),
-        fc.constantFrom("set", "remove", "extra") as fc.Arbitrary<"set" | "remove" | "extra">,
-      )
-      .chain(([index, field, op]) =>
-        (op === "extra" ? fc.tuple(anyKey, anyJson) : fc.tuple(fc.constant(field), oddLogField(field))).map(
-          ([name, value]): MutatedBody => {
-            const record = records[index] as ObjectNode;
-            const changed =
-              op === "set"
-                ? withField(record, name, value)
-                : op === "remove"
-                  ? obj(record.entries.filter(([key]) => key !== name))
-                  : obj([...record.entries, [name, value]]);
-            return {
-              mutation: { op: "batch-event", index, inner: { op, field: name } },
-              node: logsRequestOf(records.map((other, position) => (position === index ? changed : other))),
-            };
-          },
-        ),
-      ),
+    oneItemAwkward(records, LOG_FIELDS, oddLogField, logsRequestOf),
     badValue.map(
       (value): MutatedBody => ({
         mutation: { op: "set", field: "scopeLogs" },
@@ -1488,13 +1489,7 @@ const otlpLogsMutation: fc.Arbitrary<MutatedBody> = otlpLogRecords.chain((record
         node: logsRequestOf([...records, ...items]),
       }),
     ),
-    // At and past the 1,000 log records a request may hold.
-    fc.constantFrom(1_000, 1_001).map(
-      (count): MutatedBody => ({
-        mutation: { op: "set", field: `logRecords (${count} copies)` },
-        node: logsRequestOf(Array.from({ length: count }, () => smallCopy(records[0] as ObjectNode))),
-      }),
-    ),
+    itemsAtTheLimit(records, "logRecords", logsRequestOf),
   ),
 );
 
