@@ -44,6 +44,7 @@ import { measurePackaging } from "./harness/packaging.js";
 import {
   type BenchResults,
   type BenchSettings,
+  type BeyondCosts,
   type CostLine,
   renderMarkdown,
   type TargetLine,
@@ -530,11 +531,11 @@ try {
     ),
   ];
   /**
-   * Per million events, what the cost table leaves out (issue 25), at an assumed session length: the sessions'
-   * own requests (POST + PATCH, the "session" row), the counting of their starts and ends (section 4b's "other"
-   * class, per record), one EventBridge notification per ended session, and the items' storage.
+   * Per million events, what the per-event lines leave out (issue 25), each its own row, at an assumed session
+   * length: the sessions' own requests (POST + PATCH, the "session" line), the counting of their starts and ends
+   * (section 4b's "other" class, per record), one EventBridge notification per ended session, and the items' storage.
    */
-  const beyondRequestsAndCounting = (): string => {
+  const beyondRequestsAndCounting = (): BeyondCosts => {
     const eventsPerSession = 100;
     const sessionsPerMillion = 1_000_000 / eventsPerSession;
     const sessionLine = costLines.find((line) => line.unit === "session");
@@ -548,14 +549,37 @@ try {
       1_000_000;
     const eventBridge = (EVENTBRIDGE_PER_MILLION_EVENTS * sessionsPerMillion) / 1_000_000;
     const storedGb = (1_000_000 * floorResult.eventItemBytes + sessionsPerMillion * SESSION_ITEM_BYTES) / 1024 ** 3;
-    return (
-      `Beyond the table's requests and counting, per million events at an assumed ${eventsPerSession} events per session (${sessionsPerMillion.toLocaleString("en-US")} sessions): ` +
-      `the sessions' own requests (POST + PATCH, the "session" row) ${usd(((sessionLine?.cost.total ?? Number.NaN) * sessionsPerMillion) / 1_000_000)}; ` +
-      `counting their starts and ends (section 4b's "other" records: ${fmt(lifecycleCountingWru, 2)} WRU + ${fmt(lifecycleCountingRru, 2)} RRU per session) ${usd(lifecycleCounting)}; ` +
-      `one EventBridge notification per ended session ($${EVENTBRIDGE_PER_MILLION_EVENTS.toFixed(2)} per million custom events, as known, unverified) ${usd(eventBridge)}; ` +
-      `storage of ${fmt(storedGb, 3)} GB (event items of ≈ ${floorResult.eventItemBytes} bytes, session items of ≈ ${SESSION_ITEM_BYTES} bytes) at $${DYNAMODB_STORAGE_PER_GB_MONTH.toFixed(2)} per GB-month (as known, unverified) ${usd(storedGb * DYNAMODB_STORAGE_PER_GB_MONTH)} per month kept (${usd(storedGb * DYNAMODB_STORAGE_PER_GB_MONTH * 3)} over the default 90-day retention). ` +
-      "Not in the targets, which are per event on the request path and counting."
-    );
+    const storagePerMonth = storedGb * DYNAMODB_STORAGE_PER_GB_MONTH;
+    return {
+      eventsPerSession,
+      rows: [
+        {
+          name: "the sessions' own requests",
+          basis: `POST + PATCH per session (the "session" line above) × ${sessionsPerMillion.toLocaleString("en-US")} sessions`,
+          perMillion: ((sessionLine?.cost.total ?? Number.NaN) * sessionsPerMillion) / 1_000_000,
+        },
+        {
+          name: "counting session starts and ends",
+          basis: `section 4b's "other" records: ${fmt(lifecycleCountingWru, 2)} WRU + ${fmt(lifecycleCountingRru, 2)} RRU per session`,
+          perMillion: lifecycleCounting,
+        },
+        {
+          name: "EventBridge",
+          basis: `one notification per ended session, $${EVENTBRIDGE_PER_MILLION_EVENTS.toFixed(2)} per million custom events (as known, unverified)`,
+          perMillion: eventBridge,
+        },
+        {
+          name: "storage, per month kept",
+          basis: `${fmt(storedGb, 3)} GB (event items of ≈ ${floorResult.eventItemBytes} bytes, session items of ≈ ${SESSION_ITEM_BYTES} bytes) at $${DYNAMODB_STORAGE_PER_GB_MONTH.toFixed(2)} per GB-month (as known, unverified)`,
+          perMillion: storagePerMonth,
+        },
+        {
+          name: "storage, over the default 90-day retention",
+          basis: "3 months kept",
+          perMillion: storagePerMonth * 3,
+        },
+      ],
+    };
   };
   const costLines = [
     ...singleCost,
@@ -876,7 +900,13 @@ try {
     endpoints,
     memory,
     packaging,
-    cost: { prices: PRICES, memoryMb, cloudWatchLogsPerGb: CLOUDWATCH_LOGS_PER_GB, lines: costLines },
+    cost: {
+      prices: PRICES,
+      memoryMb,
+      cloudWatchLogsPerGb: CLOUDWATCH_LOGS_PER_GB,
+      lines: costLines,
+      beyond: beyondRequestsAndCounting(),
+    },
     memorySizing: {
       maxSlowdown: TARGETS.maxCpuSlowdownForMemoryChoice,
       options: memoryOptions,
@@ -907,7 +937,6 @@ try {
         "from the first request of the endpoints' runs under load (section 2) to their last, then drained (not during the memory run, whose 60 s of single events would leave it minutes of backlog on this machine); it shared the 2 cores with DynamoDB Local, the server child and the load generator, " +
         "so its durations and the lag are this machine's, and the endpoints' throughput under load is measured with counting running alongside. " +
         `On AWS the event source mapping gathers each shard's records for its batching window (${SETTINGS.streamPollMs / 1000} s by default, up to 10,000 records) and invokes at once when a batch is full, so its batches, and the events per session per batch the counting cost depends on, follow the traffic and the window.`,
-      beyondRequestsAndCounting(),
       "Before issue 14 (bench/results.md/json at commit 470ee37, 2026-11-22, same machine): a single event was one 2-item TransactWriteItems, 4 WCU, " +
         "POST /api/sdk/events p50 5.32 ms = 4.01× a plain PutItem's 1.33 ms; a 100-event batch 204 WRU (2.04 per event, 99-put transactions) and p50 82.75 ms; " +
         "319 single and 1,278 batched events/s at 32 connections; $3.782 per million single events and $1.298 per million batched events (no counting stage then: counters were written on the request path).",

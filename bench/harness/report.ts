@@ -22,6 +22,12 @@ export interface CostLine {
   readonly logIngestionPerMillion: number;
 }
 
+/** Per million events, what the per-event cost lines leave out, one row each (at an assumed session length). */
+export interface BeyondCosts {
+  readonly eventsPerSession: number;
+  readonly rows: readonly { readonly name: string; readonly basis: string; readonly perMillion: number }[];
+}
+
 export interface TargetLine {
   readonly name: string;
   readonly target: string;
@@ -83,6 +89,7 @@ export interface BenchResults {
     readonly memoryMb: number;
     readonly cloudWatchLogsPerGb: number;
     readonly lines: readonly CostLine[];
+    readonly beyond: BeyondCosts;
   };
   readonly memorySizing: {
     readonly maxSlowdown: number;
@@ -516,6 +523,17 @@ export function renderMarkdown(results: BenchResults): string {
         line.target === undefined ? "–" : verdict(line.cost.total <= line.target),
         line.lambdaMsBudget === undefined ? "–" : n(line.lambdaMsBudget, 1),
       ]),
+    ),
+    "",
+  );
+  const { beyond } = cost;
+  out.push(
+    `Per million events, beyond the request path and counting (an assumed ${beyond.eventsPerSession} events per session; not in the targets, which are per event):`,
+    "",
+    table(
+      ["per million events", "cost", "basis"],
+      beyond.rows.map((row) => [row.name, usd(row.perMillion), row.basis]),
+      ["l", "r", "l"],
     ),
     "",
   );
