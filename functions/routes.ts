@@ -183,6 +183,14 @@ const otelTraceDeletion: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"],
   partitions: [P.otelTrace],
 };
+/**
+ * A session deleted with its events (read, then BatchWriteItem deletes), and its counting tombstone
+ * (SESSION#<id> / TOMBSTONE) put in the deletion's transaction: by a key or user (DeleteSession) and by erasure.
+ */
+const sessionDeletion: TableGrant = {
+  actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem"],
+  partitions: [P.session],
+};
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -342,17 +350,7 @@ export const ROUTE_ACCESS = {
   DeleteSession: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
-      {
-        // PutItem: the session's counting tombstone (SESSION#<id> / TOMBSTONE), in the deletion's transaction.
-        actions: [
-          "dynamodb:GetItem",
-          "dynamodb:Query",
-          "dynamodb:BatchWriteItem",
-          "dynamodb:DeleteItem",
-          "dynamodb:PutItem",
-        ],
-        partitions: [P.session],
-      },
+      sessionDeletion,
       rollupUpdates,
       otelTraceDeletion,
       // The deletion's audit record, in the deletion's own transaction.
@@ -534,17 +532,7 @@ export const deletionWorker: WorkerDefinition = {
     { actions: ["dynamodb:DeleteItem"], partitions: [P.pendingDeletions] },
     // The user's sessions, found on GSI3, each deleted with its events and rollup contribution.
     { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: [I.userSessions.indexName] },
-    {
-      // PutItem: the session's counting tombstone (SESSION#<id> / TOMBSTONE), in the deletion's transaction.
-      actions: [
-        "dynamodb:GetItem",
-        "dynamodb:Query",
-        "dynamodb:BatchWriteItem",
-        "dynamodb:DeleteItem",
-        "dynamodb:PutItem",
-      ],
-      partitions: [P.session],
-    },
+    sessionDeletion,
     rollupUpdates,
     otelTraceDeletion,
   ],
