@@ -14,7 +14,7 @@ import {
   mergeDurationBins,
   percentileFromBins,
 } from "../functions/domain/duration-bins.js";
-import { rollupDurationsKey, rollupPartition, tenant } from "../functions/store/keys.js";
+import { rollupDurationsKey, rollupPartition, tenant } from "../functions/store/table/keys.js";
 import {
   DURATION_DISTRIBUTIONS,
   type DurationDistribution,

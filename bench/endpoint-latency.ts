@@ -19,12 +19,12 @@ const sample = (label: string, operation: (index: number) => Promise<void>) =>
 
 const dynamo = await startBenchDatabase(TABLE);
 try {
-  const { documentClient } = await import("../functions/store/dynamo-client.js");
+  const { documentClient } = await import("../functions/store/table/dynamo-client.js");
   const { routes } = await import("../functions/routes.js");
   const { startLocalApi } = await import("../local/http-adapter.js");
   const { REPOSITORY_ROOT } = await import("../local/settings.js");
-  const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
-  const { createApiKey } = await import("../functions/store/api-key-store.js");
+  const { ensureOrganisation } = await import("../functions/store/members/organisation-store.js");
+  const { createApiKey } = await import("../functions/store/keys/api-key-store.js");
   const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
 
   await ensureOrganisation("bench");

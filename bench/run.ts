@@ -163,10 +163,12 @@ try {
   Object.assign(process.env, s3Environment(s3));
 
   // Service modules read their configuration at import: only now.
-  const { documentClient } = await import("../functions/store/dynamo-client.js");
-  const { ensureOrganisation, updateOrganisationSettings } = await import("../functions/store/organisation-store.js");
-  const { createApiKey } = await import("../functions/store/api-key-store.js");
-  const { createSession } = await import("../functions/store/session-store.js");
+  const { documentClient } = await import("../functions/store/table/dynamo-client.js");
+  const { ensureOrganisation, updateOrganisationSettings } = await import(
+    "../functions/store/members/organisation-store.js"
+  );
+  const { createApiKey } = await import("../functions/store/keys/api-key-store.js");
+  const { createSession } = await import("../functions/store/sessions/session-store.js");
   const { seedTenant, principalFor, AGENTS } = await import("../test/support/seed.js");
   const { floorBench, floorOperation } = await import("./phases/floor.js");
   const meter = installMeter(documentClient);
@@ -346,7 +348,7 @@ try {
   }
   // The first event of a session in a container: sessions this process has not seen (created, then forgotten
   // as if another container had created them), each sent two events.
-  const { forgetSession } = await import("../functions/store/session-access.js");
+  const { forgetSession } = await import("../functions/store/sessions/session-access.js");
   const probeSessions = await laneSessions("first-event probe", FIRST_EVENT_SESSIONS);
   for (const id of probeSessions) forgetSession(id);
   const createEventBench = benches.find((bench) => bench.operation.routeId === "CreateEvent");

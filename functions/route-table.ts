@@ -37,7 +37,7 @@ export function acceptsUserToken(auth: RouteAuth): boolean {
   return auth.kind === "user" || auth.kind === "apiKeyOrUser" || auth.kind === "signedIn";
 }
 
-/** Access to the S3 bucket of offloaded event payloads (functions/store/payload-store.ts). */
+/** Access to the S3 bucket of offloaded event payloads (functions/store/payloads/payload-store.ts). */
 export type PayloadAccess = "write" | "read" | "delete";
 
 /** A route: where it is, what handles it and who may call it. */

@@ -8,7 +8,7 @@
  * the table definition (index names), import nothing heavy.
  */
 import { type PayloadAccess, type RouteEntry, type RouteId, routeTable } from "./route-table.js";
-import { INDEXES, type IndexName } from "./store/table-definition.js";
+import { INDEXES, type IndexName } from "./store/table/table-definition.js";
 
 export {
   acceptsUserToken,

@@ -19,8 +19,8 @@ export interface DevKey {
 export async function ensureDevKey(savedKey: string | undefined): Promise<DevKey> {
   const { hashApiKey, parseApiKey } = await import("../functions/domain/api-key.js");
   const { isUsable } = await import("../functions/domain/api-key-record.js");
-  const { createApiKey, findCredential } = await import("../functions/store/api-key-store.js");
-  const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
+  const { createApiKey, findCredential } = await import("../functions/store/keys/api-key-store.js");
+  const { ensureOrganisation } = await import("../functions/store/members/organisation-store.js");
   const { DEFAULT_SCOPES } = await import("../functions/domain/scopes.js");
 
   if (savedKey !== undefined && parseApiKey(savedKey) !== undefined) {
@@ -37,7 +37,7 @@ export async function ensureDevKey(savedKey: string | undefined): Promise<DevKey
 
 /** Makes `dev@localhost` the owner of the dev organisation and returns an access token for it. */
 export async function devUserToken(identity: LocalIdentity, issuer: string): Promise<string> {
-  const { listUserMemberships, putMembership } = await import("../functions/store/membership-store.js");
+  const { listUserMemberships, putMembership } = await import("../functions/store/members/membership-store.js");
   const user = identity.ensureUser(DEV_USER_EMAIL);
   const memberships = await listUserMemberships(user.userId);
   if (!memberships.some((membership) => membership.orgId === DEV_ORGANISATION && membership.role === "owner")) {

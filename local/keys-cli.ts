@@ -42,8 +42,8 @@ async function run(argv: string[]): Promise<void> {
     const { ENVIRONMENTS } = await import("../functions/domain/api-key.js");
     const { isOrganisationId } = await import("../functions/domain/organisation.js");
     const { DEFAULT_SCOPES, isScope } = await import("../functions/domain/scopes.js");
-    const store = await import("../functions/store/api-key-store.js");
-    const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
+    const store = await import("../functions/store/keys/api-key-store.js");
+    const { ensureOrganisation } = await import("../functions/store/members/organisation-store.js");
 
     if (command === "create") {
       const orgId = required(values.org, "org");

@@ -15,7 +15,7 @@ export interface LocalDeletionWorker {
 export async function startLocalDeletionWorker(): Promise<LocalDeletionWorker> {
   const { useLocalDeletionRunner } = await import("../functions/deletion/deletion-dispatch.js");
   const { runDeletionJob } = await import("../functions/deletion/run-deletion-job.js");
-  const { listPendingJobs } = await import("../functions/store/deletion-job-store.js");
+  const { listPendingJobs } = await import("../functions/store/deletion/deletion-job-store.js");
   const { logError } = await import("../functions/runtime/log.js");
 
   let queue: Promise<void> = Promise.resolve();

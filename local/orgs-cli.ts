@@ -45,8 +45,10 @@ async function run(argv: string[]): Promise<void> {
   const perMinute = command === "rate-limit" ? whole(values["per-minute"], "per-minute", 1_000_000) : 0;
   const database = await openCliDatabase({ aws: values.aws });
   try {
-    const { findOrganisation, updateOrganisationSettings } = await import("../functions/store/organisation-store.js");
-    const { DEFAULT_ROLLUP_RETENTION_DAYS } = await import("../functions/store/retention.js");
+    const { findOrganisation, updateOrganisationSettings } = await import(
+      "../functions/store/members/organisation-store.js"
+    );
+    const { DEFAULT_ROLLUP_RETENTION_DAYS } = await import("../functions/store/table/retention.js");
     const organisation = await findOrganisation(orgId);
     if (organisation === undefined) throw new Error(`Organisation ${orgId} not found`);
     if (command === "rate-limit") {

@@ -9,7 +9,7 @@
  * It has a credential of its own, random per start, and answers only
  * requests signed with it from a loopback `Host` (s3-request-gate.ts): the
  * service's S3 client signs with it (`S3_ACCESS_KEY_ID` /
- * `S3_SECRET_ACCESS_KEY`, see functions/store/payload-store.ts), and so do
+ * `S3_SECRET_ACCESS_KEY`, see functions/store/payloads/payload-store.ts), and so do
  * the presigned URLs clients receive. DynamoDB Local's key id never reaches
  * S3, so no URL a client sees can carry it.
  */

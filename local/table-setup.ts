@@ -1,6 +1,6 @@
 /**
  * Creates the table on a local endpoint from the same definition the CDK
- * stack uses (functions/store/table-definition.ts), if it does not exist,
+ * stack uses (functions/store/table/table-definition.ts), if it does not exist,
  * and its cursor-signing secret (as the stack's custom resource does at
  * deployment). `npm start`, the tests' global setup, the benchmarks and the
  * load test all set their tables up here.
@@ -14,7 +14,7 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
-import { ensureCursorSecret } from "../functions/store/cursor-secret.js";
+import { ensureCursorSecret } from "../functions/store/table/cursor-secret.js";
 import {
   GLOBAL_INDEXES,
   INDEX_PROJECTION,
@@ -22,7 +22,7 @@ import {
   SORT_KEY,
   STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
-} from "../functions/store/table-definition.js";
+} from "../functions/store/table/table-definition.js";
 
 export function createTableInput(tableName: string): CreateTableCommandInput {
   const keyAttributes = [

@@ -43,8 +43,10 @@ async function run(argv: string[]): Promise<void> {
   try {
     const { isRole } = await import("../functions/domain/membership.js");
     const { isOrganisationId } = await import("../functions/domain/organisation.js");
-    const { ensureOrganisation } = await import("../functions/store/organisation-store.js");
-    const { hasMembers, listUserMemberships, putMembership } = await import("../functions/store/membership-store.js");
+    const { ensureOrganisation } = await import("../functions/store/members/organisation-store.js");
+    const { hasMembers, listUserMemberships, putMembership } = await import(
+      "../functions/store/members/membership-store.js"
+    );
 
     if (values.role !== undefined && !isRole(values.role))
       throw new UsageError("--role must be owner, admin or member");

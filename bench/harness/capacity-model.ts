@@ -12,7 +12,7 @@
  *   index key changes (remove + write); at the standard rate even inside a
  *   transaction; an update that changes no index key writes no index entry.
  */
-import { GLOBAL_INDEXES } from "../../functions/store/table-definition.js";
+import { GLOBAL_INDEXES } from "../../functions/store/table/table-definition.js";
 
 export type Image = Readonly<Record<string, unknown>>;
 

@@ -25,9 +25,9 @@ export async function startThroughputApi(orgId: string, keyName: string): Promis
   const { startLocalApi } = await import("../../local/http-adapter.js");
   const { REPOSITORY_ROOT } = await import("../../local/settings.js");
   const { ensureOrganisation, updateOrganisationSettings } = await import(
-    "../../functions/store/organisation-store.js"
+    "../../functions/store/members/organisation-store.js"
   );
-  const { createApiKey } = await import("../../functions/store/api-key-store.js");
+  const { createApiKey } = await import("../../functions/store/keys/api-key-store.js");
   const { DEFAULT_SCOPES } = await import("../../functions/domain/scopes.js");
 
   await ensureOrganisation(orgId);

@@ -129,7 +129,7 @@ export async function startCountingConsumer(options: {
   readonly onError: (error: unknown) => void;
 }): Promise<CountingConsumer> {
   const { handler } = await import("../../functions/stream/stream-consumer.js");
-  const { documentClient } = await import("../../functions/store/dynamo-client.js");
+  const { documentClient } = await import("../../functions/store/table/dynamo-client.js");
   const classOfPartition = (partition: string | undefined): TrafficClass =>
     partition?.startsWith(SESSION_PREFIX) ? options.classOf(partition.slice(SESSION_PREFIX.length)) : "other";
   const invocations: Invocation[] = [];

@@ -26,10 +26,10 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import type { AgentEvent, NewEvent } from "../../functions/domain/event.js";
 import { newId } from "../../functions/domain/ids.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { BATCH_WRITE_LIMIT } from "../../functions/store/event-batch-plan.js";
-import { eventItem } from "../../functions/store/event-store.js";
-import { expiryEpochSeconds } from "../../functions/store/retention.js";
+import { BATCH_WRITE_LIMIT } from "../../functions/store/events/event-batch-plan.js";
+import { eventItem } from "../../functions/store/events/event-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { expiryEpochSeconds } from "../../functions/store/table/retention.js";
 import { type Image, itemBytes, standardWriteUnits } from "../harness/capacity-model.js";
 import type { DynamoMeter } from "../harness/dynamo-meter.js";
 import { eventBody } from "../harness/operations.js";

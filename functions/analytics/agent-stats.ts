@@ -3,8 +3,8 @@ import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
-import { tenant } from "../store/keys.js";
-import { readStats } from "../store/rollup-store.js";
+import { readStats } from "../store/counting/rollup-store.js";
+import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
 export const handler = apiKeyOrUserRoute(

@@ -5,9 +5,9 @@
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listAgentsQuery } from "../schemas/read-schemas.js";
-import { readAgentsOverview } from "../store/agent-overview.js";
-import { tenant } from "../store/keys.js";
-import { listAgents } from "../store/rollup-store.js";
+import { readAgentsOverview } from "../store/counting/agent-overview.js";
+import { listAgents } from "../store/counting/rollup-store.js";
+import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
 export const handler = apiKeyOrUserRoute("ListAgents", { query: listAgentsQuery }, async ({ caller, query }) => {

@@ -13,8 +13,8 @@ import { type ApiKeyCredential, isUsable, LAST_USED_WRITE_INTERVAL_MS } from "..
 import { UnauthorizedError } from "../domain/errors.js";
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
-import { findCredential, recordKeyUse } from "../store/api-key-store.js";
-import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/retention.js";
+import { findCredential, recordKeyUse } from "../store/keys/api-key-store.js";
+import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/table/retention.js";
 import { bearerToken } from "./bearer-token.js";
 
 const cacheTtlMs = numberEnv("KEY_CACHE_TTL_SECONDS", 10) * 1000;

@@ -18,8 +18,8 @@ import type { Organisation } from "../domain/organisation.js";
 import type { Principal } from "../domain/principal.js";
 import type { Scope } from "../domain/scopes.js";
 import { numberEnv } from "../runtime/env.js";
-import { findOrganisation } from "../store/organisation-store.js";
-import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/retention.js";
+import { findOrganisation } from "../store/members/organisation-store.js";
+import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/table/retention.js";
 import { authenticateSignedInUser, userInOrganisation } from "./user-authenticator.js";
 
 const cacheTtlMs = numberEnv("KEY_CACHE_TTL_SECONDS", 10) * 1000;

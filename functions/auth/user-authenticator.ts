@@ -7,7 +7,7 @@
 import { parseApiKey } from "../domain/api-key.js";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "../domain/errors.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
-import { listUserMemberships } from "../store/membership-store.js";
+import { listUserMemberships } from "../store/members/membership-store.js";
 import { bearerToken } from "./bearer-token.js";
 import { verifyUserToken } from "./user-token-verifier.js";
 

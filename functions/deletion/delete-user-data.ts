@@ -2,7 +2,7 @@
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
-import { createDeletionJob, messageOf } from "../store/deletion-job-store.js";
+import { createDeletionJob, messageOf } from "../store/deletion/deletion-job-store.js";
 import { dispatchDeletionJob } from "./deletion-dispatch.js";
 
 export const handler = apiKeyRoute("DeleteUserData", {}, async ({ caller, pathParameters }) => {

@@ -1,7 +1,7 @@
 /** GET /api/sdk/deletions/{jobId}: progress of an erasure job. */
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
-import { getDeletionJob } from "../store/deletion-job-store.js";
+import { getDeletionJob } from "../store/deletion/deletion-job-store.js";
 
 export const handler = apiKeyRoute("GetDeletionJob", {}, async ({ caller, pathParameters }) => {
   const job = await getDeletionJob(caller, pathParameters.jobId ?? "");

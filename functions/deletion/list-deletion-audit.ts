@@ -4,7 +4,7 @@
  */
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
-import { listDeletionAudit } from "../store/deletion-audit-store.js";
+import { listDeletionAudit } from "../store/deletion/deletion-audit-store.js";
 
 /** How many of the latest deletions the route returns. */
 export const DELETION_AUDIT_PAGE = 100;

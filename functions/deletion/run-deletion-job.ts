@@ -17,11 +17,11 @@ import {
   jobCounterUpdate,
   markRunning,
   recordJobFailure,
-} from "../store/deletion-job-store.js";
-import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/retention.js";
-import { deleteSession } from "../store/session-deletion.js";
-import { sessionIdsOfUser } from "../store/user-sessions.js";
-import { backoff } from "../store/write-retry.js";
+} from "../store/deletion/deletion-job-store.js";
+import { deleteSession } from "../store/sessions/session-deletion.js";
+import { sessionIdsOfUser } from "../store/sessions/user-sessions.js";
+import { DEFAULT_RETENTION_DAYS, DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/table/retention.js";
+import { backoff } from "../store/table/write-retry.js";
 
 /** Tries per session before it is recorded as failed (throttling and races usually pass on a retry). */
 const TRIES_PER_SESSION = 3;

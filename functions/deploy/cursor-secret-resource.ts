@@ -10,8 +10,8 @@
  * an hour: every failure is reported as FAILED with its message.
  */
 import type { CloudFormationCustomResourceEvent } from "aws-lambda";
-import { ensureCursorSecret } from "../store/cursor-secret.js";
-import { documentClient } from "../store/dynamo-client.js";
+import { ensureCursorSecret } from "../store/table/cursor-secret.js";
+import { documentClient } from "../store/table/dynamo-client.js";
 
 /** The one physical id of the resource: the secret is per table, never replaced. */
 export const CURSOR_SECRET_RESOURCE_ID = "cursor-secret";

@@ -2,7 +2,7 @@
  * Derived data of a session, counted from the table's change stream: what a
  * run of stream changes of one session adds to its counters and rollups.
  * Pure: the stream consumer reads the session, plans here, and writes the
- * plan in one conditional transaction (functions/store/stream-counting.ts).
+ * plan in one conditional transaction (functions/store/counting/stream-counting.ts).
  *
  * Exactly once: changes arrive per stream shard in sequence order; the
  * session keeps, per shard, the sequence number of the last change counted
@@ -231,7 +231,7 @@ export interface ChangeShare {
 /**
  * Each change's share of the rollups (changes that add nothing left out), planned one after another from
  * `before`: the session's counting state before the first of them (its mark is ignored). The stream consumer
- * aggregates the shares of a batch across its sessions per rollup item (functions/store/rollup-flush.ts), and
+ * aggregates the shares of a batch across its sessions per rollup item (functions/store/counting/rollup-flush.ts), and
  * needs them per change because a rollup item's mark says which changes it already holds.
  */
 export function changeShares(before: CountingState, changes: readonly SessionChange[]): ChangeShare[] {

@@ -12,7 +12,7 @@ import { toFieldIssues } from "../http/json-body.js";
 import { jsonResponse } from "../http/responses.js";
 import { logError } from "../runtime/log.js";
 import { batchEventItem, createEventBatchBody } from "../schemas/event-schemas.js";
-import { type BatchEventInput, recordEventBatch } from "../store/event-batch-store.js";
+import { type BatchEventInput, recordEventBatch } from "../store/events/event-batch-store.js";
 
 type ItemResult = { index: number; status: number; id?: string; replayed?: true; error?: unknown };
 

@@ -4,7 +4,7 @@ import { LIMITS } from "../domain/limits.js";
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createEventBody } from "../schemas/event-schemas.js";
-import { createEvent } from "../store/event-store.js";
+import { createEvent } from "../store/events/event-store.js";
 
 export const handler = apiKeyRoute(
   "CreateEvent",

@@ -9,8 +9,8 @@ import { gzipSync } from "node:zlib";
 import { NotAcceptableError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { isId } from "../domain/ids.js";
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
-import { type EventField, getEventField } from "../store/event-store.js";
-import { getSession } from "../store/session-store.js";
+import { type EventField, getEventField } from "../store/events/event-store.js";
+import { getSession } from "../store/sessions/session-store.js";
 
 const FIELDS: readonly EventField[] = ["toolInput", "toolOutput", "reasoning"];
 

@@ -2,9 +2,9 @@
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listEventsQuery } from "../schemas/read-schemas.js";
-import { cursorScope, decodeCursor, encodeCursor } from "../store/cursor-signing.js";
-import { queryEvents } from "../store/event-store.js";
-import { getSession } from "../store/session-store.js";
+import { queryEvents } from "../store/events/event-store.js";
+import { getSession } from "../store/sessions/session-store.js";
+import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-signing.js";
 
 export const handler = apiKeyOrUserRoute(
   "ListEvents",

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
 import { ConflictError, UnprocessableError, ValidationError } from "../domain/errors.js";
-import { claim, complete, release } from "../store/idempotency-store.js";
+import { claim, complete, release } from "../store/events/idempotency-store.js";
 import { errorResponse } from "./error-mapper.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
 

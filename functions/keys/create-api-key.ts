@@ -3,7 +3,7 @@ import { DEFAULT_SCOPES } from "../domain/scopes.js";
 import { jsonResponse, SECRET_RESPONSE_HEADERS } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { createApiKeyBody } from "../schemas/api-key-schemas.js";
-import { createApiKey } from "../store/api-key-store.js";
+import { createApiKey } from "../store/keys/api-key-store.js";
 import { createdKeyView } from "./api-key-view.js";
 
 export const handler = userRoute("CreateApiKey", { body: createApiKeyBody }, async ({ caller, body }) => {

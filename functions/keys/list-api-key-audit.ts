@@ -2,7 +2,7 @@
 
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
-import { listApiKeyAudit } from "../store/api-key-store.js";
+import { listApiKeyAudit } from "../store/keys/api-key-store.js";
 
 export const handler = userRoute("ListApiKeyAudit", {}, async ({ caller, pathParameters }) => {
   const records = await listApiKeyAudit(caller.orgId, pathParameters.id ?? "");

@@ -2,7 +2,7 @@
 
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
-import { listApiKeys } from "../store/api-key-store.js";
+import { listApiKeys } from "../store/keys/api-key-store.js";
 import { apiKeyView } from "./api-key-view.js";
 
 export const handler = userRoute("ListApiKeys", {}, async ({ caller }) => {

@@ -1,6 +1,6 @@
 /** DELETE /api/keys/{id}: revoke a key (idempotent) → 204. */
 import { userRoute } from "../http/user-route.js";
-import { revokeApiKey } from "../store/api-key-store.js";
+import { revokeApiKey } from "../store/keys/api-key-store.js";
 
 export const handler = userRoute("RevokeApiKey", {}, async ({ caller, pathParameters }) => {
   await revokeApiKey(caller.orgId, pathParameters.id ?? "", { name: caller.username, id: caller.userId });

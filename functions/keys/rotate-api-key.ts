@@ -3,7 +3,7 @@ import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
 import { jsonResponse, SECRET_RESPONSE_HEADERS } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { rotateApiKeyBody } from "../schemas/api-key-schemas.js";
-import { rotateApiKey } from "../store/api-key-store.js";
+import { rotateApiKey } from "../store/keys/api-key-store.js";
 import { apiKeyView, createdKeyView } from "./api-key-view.js";
 
 export const handler = userRoute(

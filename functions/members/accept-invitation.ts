@@ -4,7 +4,7 @@
  */
 import { jsonResponse } from "../http/responses.js";
 import { signedInRoute } from "../http/user-route.js";
-import { acceptInvitation } from "../store/invitation-store.js";
+import { acceptInvitation } from "../store/members/invitation-store.js";
 
 export const handler = signedInRoute("AcceptInvitation", {}, async ({ caller, pathParameters }) => {
   const membership = await acceptInvitation(caller.userId, pathParameters.orgId ?? "");

@@ -4,8 +4,8 @@
  */
 import { jsonResponse } from "../http/responses.js";
 import { signedInRoute } from "../http/user-route.js";
-import { listUserInvitations } from "../store/invitation-store.js";
-import { listUserMemberships } from "../store/membership-store.js";
+import { listUserInvitations } from "../store/members/invitation-store.js";
+import { listUserMemberships } from "../store/members/membership-store.js";
 import { myInvitationView } from "./invitation-view.js";
 
 export const handler = signedInRoute("GetMe", {}, async ({ caller }) => {

@@ -11,8 +11,8 @@ import type { UserDirectory } from "../directory/user-directory.js";
 import { type Invitation, invitationExpiry } from "../domain/invitation.js";
 import type { Role } from "../domain/membership.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
-import { assertInvitable, countInvitation, createInvitation } from "../store/invitation-store.js";
-import { findMembership } from "../store/membership-store.js";
+import { assertInvitable, countInvitation, createInvitation } from "../store/members/invitation-store.js";
+import { findMembership } from "../store/members/membership-store.js";
 
 export interface InvitationRequest {
   /** A valid email address, normalised (domain/email-address.ts). */

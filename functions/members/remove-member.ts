@@ -3,7 +3,7 @@
  * user stays in the user directory (they may belong to other organisations).
  */
 import { userRoute } from "../http/user-route.js";
-import { removeMember } from "../store/membership-store.js";
+import { removeMember } from "../store/members/membership-store.js";
 
 export const handler = userRoute("RemoveMember", {}, async ({ caller, pathParameters }) => {
   await removeMember(caller.orgId, pathParameters.userId ?? "", { name: caller.username, id: caller.userId });

@@ -2,7 +2,7 @@
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { updateMemberBody } from "../schemas/member-schemas.js";
-import { changeMemberRole } from "../store/membership-store.js";
+import { changeMemberRole } from "../store/members/membership-store.js";
 import { memberView } from "./member-view.js";
 
 export const handler = userRoute(

@@ -2,12 +2,12 @@
  * Records the GenAI event log records of one OTLP logs export: the records (one item each, keyed by what they
  * are, so a retried export writes the same items), then per trace the spans they belong to marked on the
  * trace's record — which answers with the model calls of the trace already recorded: their `llm_decision`
- * events get the messages now (store/otel-log-store.ts); a model call recorded later gets them when its span
+ * events get the messages now (store/otel/otel-log-store.ts); a model call recorded later gets them when its span
  * arrives (ingest-spans.ts). No HTTP here.
  */
 import type { Principal } from "../domain/principal.js";
-import { attachLogMessages, type LogRecordInput, recordLogRecords } from "../store/otel-log-store.js";
-import { markLogSpans } from "../store/trace-session-store.js";
+import { attachLogMessages, type LogRecordInput, recordLogRecords } from "../store/otel/otel-log-store.js";
+import { markLogSpans } from "../store/otel/trace-session-store.js";
 
 /** Traces of a request marked at once. */
 const TRACE_CONCURRENCY = 8;

@@ -21,9 +21,8 @@ import {
 import type { JsonObject } from "../domain/json.js";
 import type { Principal } from "../domain/principal.js";
 import type { Session } from "../domain/session.js";
-import { type BatchEventInput, recordEventBatch } from "../store/event-batch-store.js";
-import { attachLogMessages } from "../store/otel-log-store.js";
-import { endSession, getSession, readSessions } from "../store/session-store.js";
+import { type BatchEventInput, recordEventBatch } from "../store/events/event-batch-store.js";
+import { attachLogMessages } from "../store/otel/otel-log-store.js";
 import {
   getTraceSession,
   type RecordedCall,
@@ -34,7 +33,8 @@ import {
   startTraceSessions,
   type TraceRevision,
   type TraceSession,
-} from "../store/trace-session-store.js";
+} from "../store/otel/trace-session-store.js";
+import { endSession, getSession, readSessions } from "../store/sessions/session-store.js";
 import type { SpanRefusal } from "./otlp-spans.js";
 
 /** Traces of a request whose sessions are resolved at once. */

@@ -14,8 +14,8 @@
  */
 import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
-import { keyRateLimitBucket, organisationRateLimitBucket, userRateLimitBucket } from "../store/keys.js";
-import { takeWindowTokens } from "../store/rate-limit-store.js";
+import { takeWindowTokens } from "../store/events/rate-limit-store.js";
+import { keyRateLimitBucket, organisationRateLimitBucket, userRateLimitBucket } from "../store/table/keys.js";
 
 export const WINDOW_MS = 60_000;
 /** Requests per minute per organisation (all its keys together) unless it sets its own. */

@@ -3,7 +3,7 @@
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createSessionBody } from "../schemas/session-schemas.js";
-import { createSession } from "../store/session-store.js";
+import { createSession } from "../store/sessions/session-store.js";
 
 export const handler = apiKeyRoute(
   "CreateSession",

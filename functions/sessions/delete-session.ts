@@ -3,7 +3,7 @@
  * organisation's deletion audit with the key or user that asked.
  */
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
-import { auditedDeletion, deleteSession } from "../store/session-deletion.js";
+import { auditedDeletion, deleteSession } from "../store/sessions/session-deletion.js";
 
 export const handler = apiKeyOrUserRoute("DeleteSession", {}, async ({ caller, pathParameters }) => {
   await deleteSession(caller, pathParameters.id ?? "", { receipt: auditedDeletion(caller) });

@@ -2,7 +2,7 @@
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listSessionsQuery } from "../schemas/read-schemas.js";
-import { listSessions } from "../store/session-listing.js";
+import { listSessions } from "../store/sessions/session-listing.js";
 import { sessionView } from "./session-view.js";
 
 export const handler = apiKeyOrUserRoute("ListSessions", { query: listSessionsQuery }, async ({ caller, query }) => {

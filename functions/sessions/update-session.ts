@@ -3,7 +3,7 @@
 import { apiKeyRoute } from "../http/api-key-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { updateSessionBody } from "../schemas/session-schemas.js";
-import { updateSession } from "../store/session-store.js";
+import { updateSession } from "../store/sessions/session-store.js";
 
 export const handler = apiKeyRoute(
   "UpdateSession",

@@ -12,8 +12,8 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBRecord } from "aws-lambda";
-import type { SessionLocation } from "../store/payload-layout.js";
-import { deletePayloadsOf } from "../store/payload-store.js";
+import type { SessionLocation } from "../store/payloads/payload-layout.js";
+import { deletePayloadsOf } from "../store/payloads/payload-store.js";
 import { isTtlDeletion } from "./ttl-deletion.js";
 
 /** The payload location of a session item that TTL removed while marked `hasPayloads`, else undefined. */

@@ -14,7 +14,7 @@ import { appendFile } from "node:fs/promises";
 import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { optionalEnv } from "../runtime/env.js";
 import { logger } from "../runtime/log.js";
-import type { SessionEnding } from "../store/stream-counting.js";
+import type { SessionEnding } from "../store/counting/stream-counting.js";
 
 /** `source` of every notification. */
 export const NOTIFICATION_SOURCE = "agent-tracking";

@@ -1,7 +1,7 @@
 /**
  * The consumer of the table's change stream: counts events and session
  * starts and ends into session counters, rollups and agent summaries,
- * exactly once (functions/store/stream-counting.ts), and publishes session
+ * exactly once (functions/store/counting/stream-counting.ts), and publishes session
  * notifications; and deletes the offloaded payloads of sessions that DynamoDB
  * TTL removed (expired-payloads.ts). On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
@@ -20,7 +20,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord } from "aws-lambda";
 import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observability/embedded-metrics.js";
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
-import { type ChangeRecord, countChangeRecords } from "../store/stream-counting.js";
+import { type ChangeRecord, countChangeRecords } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
 import { publishSessionEndings } from "./session-notifications.js";
 

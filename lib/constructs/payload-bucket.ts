@@ -14,7 +14,7 @@ import {
   PAYLOAD_PREFIX,
   RETENTION_TAG,
   RETENTION_TIERS_DAYS,
-} from "../../functions/store/payload-layout.js";
+} from "../../functions/store/payloads/payload-layout.js";
 
 /**
  * Why the payload bucket has no server access logs (AwsSolutions-S1). Kept as
@@ -56,7 +56,7 @@ function expiryRules(): LifecycleRule[] {
 
 /**
  * The S3 bucket for event fields too large for a DynamoDB item (see
- * `functions/store/payload-store.ts`).
+ * `functions/store/payloads/payload-store.ts`).
  *
  * - Private: all public access blocked, ACLs disabled (bucket owner enforced).
  * - Encrypted with S3-managed keys (SSE-S3: no KMS key to grant or pay per

@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources"
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
-import { SESSION_PARTITION_PREFIX } from "../../functions/store/keys.js";
+import { SESSION_PARTITION_PREFIX } from "../../functions/store/table/keys.js";
 import { TTL_DELETION_IDENTITY } from "../../functions/stream/ttl-deletion.js";
 import { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE } from "../stream-batching.js";
 
@@ -123,7 +123,7 @@ export class StreamCounting extends Construct {
         tumblingWindow: STREAM_TUMBLING_WINDOW,
         ...(batchingWindow > 0 ? { maxBatchingWindow: Duration.seconds(batchingWindow) } : {}),
         onFailure: new SqsDlq(this.failureQueue),
-        // Only what counting counts (functions/store/stream-counting.ts sessionChangeOf), so neither a deletion
+        // Only what counting counts (functions/store/counting/stream-counting.ts sessionChangeOf), so neither a deletion
         // nor the consumer's own counter updates come back as invocations: a new session or event, an event
         // replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
         // of a session holding offloaded payloads, which go with it (functions/stream/expired-payloads.ts).

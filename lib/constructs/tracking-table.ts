@@ -8,11 +8,11 @@ import {
   SORT_KEY,
   STREAM_VIEW_TYPE,
   TTL_ATTRIBUTE,
-} from "../../functions/store/table-definition.js";
+} from "../../functions/store/table/table-definition.js";
 
 /**
  * The service's single DynamoDB table, built from
- * `functions/store/table-definition.ts` (the one definition of key names,
+ * `functions/store/table/table-definition.ts` (the one definition of key names,
  * global secondary indexes and the TTL attribute shared with the local table
  * bootstrap and the tests).
  *

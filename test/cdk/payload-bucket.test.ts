@@ -8,7 +8,7 @@ import {
   MAX_PAYLOAD_RETENTION_DAYS,
   RETENTION_TIERS_DAYS,
   retentionTierDays,
-} from "../../functions/store/payload-layout.js";
+} from "../../functions/store/payloads/payload-layout.js";
 import { ACCESS_LOGS_REASON, PayloadBucket } from "../../lib/constructs/payload-bucket.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 

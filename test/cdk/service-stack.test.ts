@@ -29,7 +29,12 @@ import {
   type TableGrant,
   type WorkerDefinition,
 } from "../../functions/routes.js";
-import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
+import {
+  GLOBAL_INDEXES,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from "../../functions/store/table/table-definition.js";
 import {
   DEPLOYMENT_MANAGED_POLICY_REASON,
   DEPLOYMENT_RUNTIME_REASON,
@@ -1186,7 +1191,7 @@ describe("Table stream consumer", () => {
   });
 
   it("grants the consumer its table grants: read sessions, count sessions and rollups, delete orphaned events", () => {
-    // Prepare: what functions/store/stream-counting.ts calls, per partition.
+    // Prepare: what functions/store/counting/stream-counting.ts calls, per partition.
     const expected: readonly TableGrant[] = [
       // BatchGetItem of the batch's sessions, GetItem of a gone one and its tombstone; the Update of its counters;
       // BatchWriteItem deletes of orphaned events.

@@ -76,8 +76,8 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import type { RouteDefinition } from "../../functions/routes.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { updateOrganisationSettings } from "../../functions/store/organisation-store.js";
+import { updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

@@ -1,7 +1,7 @@
 /** The key-management API over real HTTP: create, list, rotate, revoke, audit; roles and tenancy. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey } from "../../functions/auth/api-key-authenticator.js";
-import { getApiKey, recordKeyUse } from "../../functions/store/api-key-store.js";
+import { getApiKey, recordKeyUse } from "../../functions/store/keys/api-key-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestUser, itemsOfOrganisation, startTestApi, type TestUser } from "../support/fixtures.js";
 

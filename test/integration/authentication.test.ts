@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../../functions/domain/api-key.js";
-import { revokeApiKey } from "../../functions/store/api-key-store.js";
+import { revokeApiKey } from "../../functions/store/keys/api-key-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

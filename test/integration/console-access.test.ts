@@ -9,10 +9,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { membershipKey, organisationKey, userMembershipKey } from "../../functions/store/keys.js";
-import { putMembership } from "../../functions/store/membership-store.js";
-import { ensureOrganisation } from "../../functions/store/organisation-store.js";
+import { putMembership } from "../../functions/store/members/membership-store.js";
+import { ensureOrganisation } from "../../functions/store/members/organisation-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { membershipKey, organisationKey, userMembershipKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

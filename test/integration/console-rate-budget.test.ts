@@ -10,7 +10,7 @@ vi.hoisted(() => {
   process.env.CONSOLE_RATE_LIMIT_PER_MINUTE = "5";
 });
 
-import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
+import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -86,7 +86,7 @@ describe("the console's rate budget", () => {
     const user = await createTestUser(api, { orgId: first, role: "member" });
     const second = uniqueOrgId();
     await createTestUser(api, { orgId: second, role: "member" });
-    const { putMembership } = await import("../../functions/store/membership-store.js");
+    const { putMembership } = await import("../../functions/store/members/membership-store.js");
     await putMembership({ orgId: second, userId: user.userId, email: user.email, role: "member" });
     await intoFreshWindow();
 

@@ -14,8 +14,8 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { CloudFormationCustomResourceEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handler } from "../../functions/deploy/cursor-secret-resource.js";
-import { documentClient } from "../../functions/store/dynamo-client.js";
-import { serviceSecretKey } from "../../functions/store/keys.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
+import { serviceSecretKey } from "../../functions/store/table/keys.js";
 import { createTableInput, ensureTable } from "../../local/table-setup.js";
 
 interface Received {

@@ -6,11 +6,11 @@ import {
   getDeletionJob,
   jobCounterUpdate,
   messageOf,
-} from "../../functions/store/deletion-job-store.js";
-import { createEvent } from "../../functions/store/event-store.js";
-import { ensureOrganisation } from "../../functions/store/organisation-store.js";
-import { deleteSession } from "../../functions/store/session-deletion.js";
-import { createSession } from "../../functions/store/session-store.js";
+} from "../../functions/store/deletion/deletion-job-store.js";
+import { createEvent } from "../../functions/store/events/event-store.js";
+import { ensureOrganisation } from "../../functions/store/members/organisation-store.js";
+import { deleteSession } from "../../functions/store/sessions/session-deletion.js";
+import { createSession } from "../../functions/store/sessions/session-store.js";
 import { startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { scanTable, uniqueOrgId } from "../support/fixtures.js";
 import { principalFor } from "../support/seed.js";

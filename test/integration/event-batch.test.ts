@@ -1,8 +1,8 @@
 /** POST /api/sdk/events/batch and occurredAt: per-event validation and authorisation, exact counters, per-event idempotency. */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionKey } from "../../functions/store/keys.js";
-import { forgetSession } from "../../functions/store/session-access.js";
+import { forgetSession } from "../../functions/store/sessions/session-access.js";
+import { sessionKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
 import {

@@ -2,8 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFingerprint } from "../../functions/http/idempotency.js";
-import { createEvent } from "../../functions/store/event-store.js";
-import { claim, release } from "../../functions/store/idempotency-store.js";
+import { createEvent } from "../../functions/store/events/event-store.js";
+import { claim, release } from "../../functions/store/events/idempotency-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

@@ -1,9 +1,9 @@
 /** Large payloads offloaded to S3, DynamoDB throttling mapped to 503, per-key rate limits with 429. */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { eventKey } from "../../functions/store/keys.js";
-import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
+import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { eventKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

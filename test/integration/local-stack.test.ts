@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DescribeTableCommand, DescribeTimeToLiveCommand, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { routes } from "../../functions/routes.js";
-import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from "../../functions/store/table-definition.js";
+import { GLOBAL_INDEXES, TTL_ATTRIBUTE } from "../../functions/store/table/table-definition.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import { startLocalApi } from "../../local/http-adapter.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";

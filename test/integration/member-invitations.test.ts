@@ -9,15 +9,15 @@ import { randomUUID } from "node:crypto";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITATIONS_PER_DAY } from "../../functions/domain/invitation.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { createInvitation } from "../../functions/store/invitation-store.js";
+import { createInvitation } from "../../functions/store/members/invitation-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import {
   invitationKey,
   membershipKey,
   organisationPartition,
   userInvitationKey,
   userMembershipKey,
-} from "../../functions/store/keys.js";
+} from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   type ApiResponse,

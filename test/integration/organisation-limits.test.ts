@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey } from "../../functions/auth/api-key-authenticator.js";
 import { generateApiKey, hashApiKey } from "../../functions/domain/api-key.js";
 import { LIMITS } from "../../functions/domain/limits.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { apiKeyCredentialKey, apiKeyRecordKey, organisationKey } from "../../functions/store/keys.js";
-import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
+import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { apiKeyCredentialKey, apiKeyRecordKey, organisationKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
 import {

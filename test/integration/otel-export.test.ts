@@ -29,9 +29,9 @@ import { LIMITS } from "../../functions/domain/limits.js";
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { readExportRequest } from "../../functions/otel/otlp-spans.js";
 import { routeById } from "../../functions/routes.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/organisation-store.js";
-import { startTraceSessions } from "../../functions/store/trace-session-store.js";
+import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
+import { startTraceSessions } from "../../functions/store/otel/trace-session-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import {

@@ -12,11 +12,11 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { PayloadLocation } from "../../functions/store/payload-layout.js";
+import type { PayloadLocation } from "../../functions/store/payloads/payload-layout.js";
 import { DEFAULT_LOCAL_CREDENTIALS as LOCAL_CREDENTIALS, LOCAL_REGION } from "../../local/dynamo-credentials.js";
 import { type RunningS3, s3Environment, startS3Local } from "../../local/s3-local.js";
 
-type PayloadStore = typeof import("../../functions/store/payload-store.js");
+type PayloadStore = typeof import("../../functions/store/payloads/payload-store.js");
 
 let s3: RunningS3;
 let store: PayloadStore;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   process.env.AWS_REGION = LOCAL_REGION;
   process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
-  store = await import("../../functions/store/payload-store.js");
+  store = await import("../../functions/store/payloads/payload-store.js");
   inspector = new S3Client({
     endpoint: s3.endpoint,
     forcePathStyle: true,

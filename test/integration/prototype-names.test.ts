@@ -9,7 +9,7 @@ import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../functions/domain/limits.js";
 import { dayOf } from "../../functions/domain/rollup.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import {
   rollupDayKey,
   rollupFailureKey,
@@ -17,7 +17,7 @@ import {
   rollupToolKey,
   sessionKey,
   tenant,
-} from "../../functions/store/keys.js";
+} from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "../support/brute-force-stats.js";
 import {

@@ -7,8 +7,8 @@
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { eventKey, sessionKey } from "../../functions/store/keys.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { eventKey, sessionKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "../support/brute-force-stats.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
@@ -500,7 +500,7 @@ describe("deletion", () => {
     const everything = await scanTable();
     const remaining = everything.filter((item) => item.orgId === orgA.orgId && item.userId === userId);
     // The job, and per erased session a counting tombstone (marks and where it was counted, no content) that
-    // DynamoDB TTL removes within two days (functions/store/session-tombstone.ts).
+    // DynamoDB TTL removes within two days (functions/store/sessions/session-tombstone.ts).
     const tombstones = remaining.filter((item) => item.entity === "sessionTombstone");
     expect(remaining.filter((item) => item.entity !== "sessionTombstone").map((item) => item.entity)).toEqual([
       "deletionJob",

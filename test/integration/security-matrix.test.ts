@@ -9,15 +9,15 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../functions/routes.js";
-import { revokeApiKey, rotateApiKey } from "../../functions/store/api-key-store.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { revokeApiKey, rotateApiKey } from "../../functions/store/keys/api-key-store.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import {
   agentSummaryPartition,
   organisationKey,
   rollupPartition,
   sessionKey,
   tenant,
-} from "../../functions/store/keys.js";
+} from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,

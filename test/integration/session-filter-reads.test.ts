@@ -8,8 +8,8 @@
  * through a filter reads only the sessions it returns.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient } from "../../functions/store/dynamo-client.js";
-import { createSession, updateSession } from "../../functions/store/session-store.js";
+import { createSession, updateSession } from "../../functions/store/sessions/session-store.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestKey, startTestApi, type TestKey } from "../support/fixtures.js";
 import { principalFor } from "../support/seed.js";

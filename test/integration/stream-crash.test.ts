@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { documentClient } from "../../functions/store/dynamo-client.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
 import { handler, type StreamBatchEvent } from "../../functions/stream/stream-consumer.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, startTestApi, type TestKey } from "../support/fixtures.js";

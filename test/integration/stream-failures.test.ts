@@ -10,8 +10,8 @@
 import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { sessionKey } from "../../functions/store/keys.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { sessionKey } from "../../functions/store/table/keys.js";
 import type { StreamBatchResponse } from "../../functions/stream/stream-consumer.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";

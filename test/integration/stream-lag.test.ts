@@ -8,7 +8,7 @@
  */
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 import { expectExactDerivedData, storedRecord } from "../support/stream-recount.js";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProvisionedThroughputExceededException } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { documentClient } from "../../functions/store/dynamo-client.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestSession, startTestApi, type TestKey } from "../support/fixtures.js";
 import {

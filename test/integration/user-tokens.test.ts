@@ -144,7 +144,7 @@ describe("the organisation a user acts for", () => {
     const second = await createTestUser(api);
     const both = await createTestUser(api, { orgId: second.orgId, role: "member" });
     // Make `user` a member of the second organisation too.
-    const { putMembership } = await import("../../functions/store/membership-store.js");
+    const { putMembership } = await import("../../functions/store/members/membership-store.js");
     await putMembership({ orgId: second.orgId, userId: user.userId, email: user.email, role: "member" });
     expect(both.orgId).toBe(second.orgId);
 

@@ -6,7 +6,7 @@
  * lapses after KEY_CACHE_TTL_SECONDS, 1 s in tests, so a slow run re-reads
  * keys between two requests; issue 21's flaky test counted those too).
  */
-import { documentClient } from "../../functions/store/dynamo-client.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
 
 interface SentCommand {
   readonly command: string;

@@ -9,7 +9,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { expect } from "vitest";
 import { ANONYMOUS_USER } from "../../functions/domain/genai-trace-plan.js";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { FINAL_ANSWER, FIRST_USAGE, SECOND_USAGE, TOOL_NAME } from "./fake-chat-server.js";
 import { call, readAllEvents, settleCounts, type TestKey } from "./fixtures.js";

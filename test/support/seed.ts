@@ -5,8 +5,8 @@
  */
 import type { EventType } from "../../functions/domain/event.js";
 import type { Principal } from "../../functions/domain/principal.js";
-import { createEvent } from "../../functions/store/event-store.js";
-import { createSession, updateSession } from "../../functions/store/session-store.js";
+import { createEvent } from "../../functions/store/events/event-store.js";
+import { createSession, updateSession } from "../../functions/store/sessions/session-store.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const AGENTS = ["support-bot", "refund-agent", "triage"] as const;

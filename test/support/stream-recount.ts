@@ -8,8 +8,8 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
-import { countersFromStored } from "../../functions/store/counter-keys.js";
-import { agentSummaryPartition, rollupPartition, sessionKey, tenant } from "../../functions/store/keys.js";
+import { countersFromStored } from "../../functions/store/sessions/counter-keys.js";
+import { agentSummaryPartition, rollupPartition, sessionKey, tenant } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "./brute-force-stats.js";
 import { call, type TestKey } from "./fixtures.js";

@@ -9,8 +9,8 @@
 import { randomUUID } from "node:crypto";
 import type { DynamoDBRecord } from "aws-lambda";
 import { inject } from "vitest";
-import { documentClient, tableName } from "../../functions/store/dynamo-client.js";
-import { sessionKey } from "../../functions/store/keys.js";
+import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { sessionKey } from "../../functions/store/table/keys.js";
 import { handler, type StreamBatchEvent, type StreamBatchResponse } from "../../functions/stream/stream-consumer.js";
 import { createLocalDynamoClient } from "../../local/dynamo-endpoint.js";
 import type { LocalApi } from "../../local/http-adapter.js";

@@ -8,8 +8,8 @@
  * way IAM would.
  */
 import type { TableGrant } from "../../functions/routes.js";
-import { documentClient } from "../../functions/store/dynamo-client.js";
-import { GLOBAL_INDEXES, PARTITION_KEY } from "../../functions/store/table-definition.js";
+import { documentClient } from "../../functions/store/table/dynamo-client.js";
+import { GLOBAL_INDEXES, PARTITION_KEY } from "../../functions/store/table/table-definition.js";
 
 export interface TableAccess {
   readonly action: string;

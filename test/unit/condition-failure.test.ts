@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import { describe, expect, it } from "vitest";
-import { conditionFailureItem, isConditionFailure } from "../../functions/store/condition-failure.js";
+import { conditionFailureItem, isConditionFailure } from "../../functions/store/table/condition-failure.js";
 
 const metadata = { $metadata: {} };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterMapKey, countersFromStored, toolNameOf } from "../../functions/store/counter-keys.js";
+import { counterMapKey, countersFromStored, toolNameOf } from "../../functions/store/sessions/counter-keys.js";
 
 const NAMES = ["constructor", "__proto__", "~__proto__", "~", "~~", "toString", "hasOwnProperty", "valueOf", "search"];
 

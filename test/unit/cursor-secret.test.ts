@@ -1,6 +1,6 @@
-/** The cursor secret's item (functions/store/cursor-secret-item.ts): what a stored item yields as the HMAC key. */
+/** The cursor secret's item (functions/store/table/cursor-secret-item.ts): what a stored item yields as the HMAC key. */
 import { describe, expect, it } from "vitest";
-import { cursorSecretOf } from "../../functions/store/cursor-secret-item.js";
+import { cursorSecretOf } from "../../functions/store/table/cursor-secret-item.js";
 
 describe("cursorSecretOf", () => {
   it("decodes the stored secret", () => {

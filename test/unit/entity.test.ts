@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkItem, defineEntity, ItemShapeError, stripStorage } from "../../functions/store/entity.js";
+import { checkItem, defineEntity, ItemShapeError, stripStorage } from "../../functions/store/table/entity.js";
 
 interface Widget {
   readonly id: string;

@@ -1,5 +1,5 @@
 /**
- * How a batch of events is written, decided without I/O (functions/store/event-batch-plan.ts): each event's
+ * How a batch of events is written, decided without I/O (functions/store/events/event-batch-plan.ts): each event's
  * lane and id, repeats within one request, and the BatchWriteItem chunks of 25.
  */
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import {
   eventFingerprint,
   keyedEventId,
   planEventBatch,
-} from "../../functions/store/event-batch-plan.js";
+} from "../../functions/store/events/event-batch-plan.js";
 
 const TENANT = { orgId: "org-plan", environment: "live" } as const;
 const OCCURRED_AT = "2030-06-01T12:34:56.789Z";

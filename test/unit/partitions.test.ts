@@ -31,7 +31,7 @@ import {
   sessionTimelineKeys,
   tenant,
   userMembershipKey,
-} from "../../functions/store/keys.js";
+} from "../../functions/store/table/keys.js";
 
 /** IAM `StringLike`: `*` any run of characters, `?` one. */
 function like(pattern: string, value: string): boolean {

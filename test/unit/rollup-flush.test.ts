@@ -1,11 +1,16 @@
 /**
- * The rollup flush's pure parts (functions/store/rollup-flush.ts): rollup-store's Update items decoded into
+ * The rollup flush's pure parts (functions/store/counting/rollup-flush.ts): rollup-store's Update items decoded into
  * increments (key, SET, ADD) and summed per item across a batch's shares, generically — whatever attributes
  * rollup-store adds — and the short per-shard mark attribute.
  */
 import { describe, expect, it } from "vitest";
-import { incrementOf, pendingItems, rollupMarkAttribute, staleMarksOf } from "../../functions/store/rollup-flush.js";
-import { agentSummaryUpdate, rollupUpdates } from "../../functions/store/rollup-store.js";
+import {
+  incrementOf,
+  pendingItems,
+  rollupMarkAttribute,
+  staleMarksOf,
+} from "../../functions/store/counting/rollup-flush.js";
+import { agentSummaryUpdate, rollupUpdates } from "../../functions/store/counting/rollup-store.js";
 
 const target = { tenant: "ORG#o#ENV#live", agentName: "a", userId: "u", day: "2030-01-02", ttl: 1_900_000_000 };
 

@@ -1,18 +1,23 @@
 /**
- * The rollup entities (functions/store/rollup-store.ts): the transaction items that ADD to a day, its
+ * The rollup entities (functions/store/counting/rollup-store.ts): the transaction items that ADD to a day, its
  * tools, its failure reasons and an agent's summary, and the checked reading of stored items.
  */
 import { describe, expect, it } from "vitest";
-import { ItemShapeError } from "../../functions/store/entity.js";
+import {
+  agentSummaryOf,
+  agentSummaryUpdate,
+  rollupRowOf,
+  rollupUpdates,
+} from "../../functions/store/counting/rollup-store.js";
+import { ItemShapeError } from "../../functions/store/table/entity.js";
 import {
   agentSummaryKey,
   rollupDayKey,
   rollupDurationsKey,
   rollupPartition,
   tenant,
-} from "../../functions/store/keys.js";
-import { agentSummaryOf, agentSummaryUpdate, rollupRowOf, rollupUpdates } from "../../functions/store/rollup-store.js";
-import { DisallowedAttributeError } from "../../functions/store/update-expression.js";
+} from "../../functions/store/table/keys.js";
+import { DisallowedAttributeError } from "../../functions/store/table/update-expression.js";
 
 const tenantPrefix = tenant("org-1", "live");
 const target = { tenant: tenantPrefix, agentName: "bot", userId: "u-1", day: "2024-05-01", ttl: 1_800_000_000 };

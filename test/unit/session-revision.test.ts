@@ -1,5 +1,5 @@
 /**
- * A session's revision (functions/store/session-revision.ts): the transaction items that rename it, move it to
+ * A session's revision (functions/store/sessions/session-revision.ts): the transaction items that rename it, move it to
  * another agent, user or start day — with exactly what the stream consumer counted of it withdrawn from the old
  * rollups and added to the new — and the request's decision to revise (functions/otel/ingest-spans.ts
  * revisionFor), and the plan's pairing of model calls across requests (withoutRecordedPairs).
@@ -13,6 +13,8 @@ import {
 } from "../../functions/domain/genai-trace-plan.js";
 import type { Session } from "../../functions/domain/session.js";
 import { revisionFor } from "../../functions/otel/ingest-spans.js";
+import type { TraceSession } from "../../functions/store/otel/trace-session-store.js";
+import { revisionItems } from "../../functions/store/sessions/session-revision.js";
 import {
   agentSummaryKey,
   rollupDayKey,
@@ -20,9 +22,7 @@ import {
   rollupToolKey,
   sessionKey,
   tenant,
-} from "../../functions/store/keys.js";
-import { revisionItems } from "../../functions/store/session-revision.js";
-import type { TraceSession } from "../../functions/store/trace-session-store.js";
+} from "../../functions/store/table/keys.js";
 
 const NOW = Date.UTC(2030, 0, 2, 12);
 const TENANT = tenant("org-1", "live");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildUpdate, DisallowedAttributeError } from "../../functions/store/update-expression.js";
+import { buildUpdate, DisallowedAttributeError } from "../../functions/store/table/update-expression.js";
 
 describe("buildUpdate", () => {
   it("sets, adds and removes allow-listed attributes through placeholders, leaving undefined values out", () => {

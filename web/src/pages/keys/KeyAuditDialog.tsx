@@ -23,7 +23,7 @@ function keyName(keys: readonly ApiKey[] | undefined, id: unknown): string {
   return key === undefined ? id : `“${key.name}” (…${key.hint})`;
 }
 
-/** What the record's details say, as a sentence (the fields each action records: functions/store/api-key-store.ts). */
+/** What the record's details say, as a sentence (the fields each action records: functions/store/keys/api-key-store.ts). */
 function detailsSentence(record: ApiKeyAuditRecord, keys: readonly ApiKey[] | undefined): string | null {
   const { details } = record;
   if (record.action === "key.created") {

@@ -1,0 +1,354 @@
+/**
+ * Key builders: the only place key strings are made. docs/data-model.md lists
+ * the access pattern each key serves.
+ *
+ * Tenancy: every organisation has two environments (`live`, `test`); a
+ * tenant prefix `ORG#<org>#ENV#<env>` keeps their data apart in every index.
+ */
+import type { Environment } from "../../domain/api-key.js";
+import type { SessionStatus } from "../../domain/session.js";
+
+export interface ItemKey {
+  readonly PK: string;
+  readonly SK: string;
+}
+
+export function tenant(orgId: string, environment: Environment): string {
+  return `ORG#${orgId}#ENV#${environment}`;
+}
+
+const ORGANISATION_PARTITION_PREFIX = "ORG#";
+
+/** An organisation's partition: the organisation, its key records and audit, its members. */
+export function organisationPartition(orgId: string): string {
+  return `${ORGANISATION_PARTITION_PREFIX}${orgId}`;
+}
+
+/** The organisation id of an organisation partition key (`ORG#<orgId>`), or undefined for any other partition. */
+export function orgIdOfPartition(partitionKey: string): string | undefined {
+  return partitionKey.startsWith(ORGANISATION_PARTITION_PREFIX)
+    ? partitionKey.slice(ORGANISATION_PARTITION_PREFIX.length)
+    : undefined;
+}
+
+export function organisationKey(orgId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: "ORG" };
+}
+
+/** The credential item of a key, addressed by the key's SHA-256: one read authenticates. */
+export function apiKeyCredentialKey(keyHash: string): ItemKey {
+  return { PK: `APIKEY#${keyHash}`, SK: "APIKEY" };
+}
+
+/** The organisation's record of a key, in the organisation's partition. */
+export function apiKeyRecordKey(orgId: string, keyId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${API_KEY_RECORD_PREFIX}${keyId}` };
+}
+
+/** The sort-key prefix of an organisation's key records. */
+export const API_KEY_RECORD_PREFIX = "APIKEY#";
+
+/** GSI2: a key record found by its id alone (the operator CLI's `revoke --id`). */
+export function apiKeyIdIndexKeys(keyId: string) {
+  return { GSI2PK: apiKeyIdPartition(keyId), GSI2SK: "APIKEY" };
+}
+
+export function apiKeyIdPartition(keyId: string): string {
+  return `APIKEYID#${keyId}`;
+}
+
+/** Audit records of a key, in time order: `AUDIT#APIKEY#<keyId>#<auditId>`. */
+export function apiKeyAuditKey(orgId: string, keyId: string, auditId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${apiKeyAuditPrefix(keyId)}${auditId}` };
+}
+
+export function apiKeyAuditPrefix(keyId: string): string {
+  return `AUDIT#APIKEY#${keyId}#`;
+}
+
+/** A user's membership, stored twice: under the organisation and under the user. */
+export function membershipKey(orgId: string, userId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${MEMBERSHIP_PREFIX}${userId}` };
+}
+
+/** The sort-key prefix of an organisation's members. */
+export const MEMBERSHIP_PREFIX = "MEMBER#";
+
+/** The partition of an organisation's deletion audit (issue 21): `DELETIONAUDIT#<orgId>`. */
+export function deletionAuditPartition(orgId: string): string {
+  return `DELETIONAUDIT#${orgId}`;
+}
+
+/** One deletion's audit record, in time order: `DELETIONAUDIT#<orgId>` / `AUDIT#<auditId>`. */
+export function deletionAuditKey(orgId: string, auditId: string): ItemKey {
+  return { PK: deletionAuditPartition(orgId), SK: `AUDIT#${auditId}` };
+}
+
+/** Audit records of a membership, in time order: `AUDIT#MEMBER#<userId>#<auditId>` (organisation partition). */
+export function memberAuditKey(orgId: string, userId: string, auditId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `AUDIT#MEMBER#${userId}#${auditId}` };
+}
+
+/**
+ * A pending invitation, stored twice like a membership: under the organisation (`INVITATION#<userId>`:
+ * its owners list and revoke it; one per person) and under the invited user (`INVITATION#<orgId>`: they
+ * list, accept and decline theirs).
+ */
+export function invitationKey(orgId: string, userId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${INVITATION_PREFIX}${userId}` };
+}
+
+/** The sort-key prefix of an organisation's invitations. */
+export const INVITATION_PREFIX = "INVITATION#";
+
+export function userInvitationKey(userId: string, orgId: string): ItemKey {
+  return { PK: userPartition(userId), SK: `${USER_INVITATION_PREFIX}${orgId}` };
+}
+
+/** The sort-key prefix of a user's invitations (in the user's partition). */
+export const USER_INVITATION_PREFIX = "INVITATION#";
+
+/** An organisation's count of invitations sent on one UTC day (`INVITATIONS#DAY#<yyyy-mm-dd>`, with a TTL). */
+export function invitationCountKey(orgId: string, day: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `INVITATIONS#DAY#${day}` };
+}
+
+export function userMembershipKey(userId: string, orgId: string): ItemKey {
+  return { PK: userPartition(userId), SK: `${USER_MEMBERSHIP_PREFIX}${orgId}` };
+}
+
+/** The sort-key prefix of a user's memberships (in the user's partition). */
+export const USER_MEMBERSHIP_PREFIX = "ORG#";
+
+export function userPartition(userId: string): string {
+  return `USER#${userId}`;
+}
+
+/** The prefix of every session partition (a session and its events). */
+export const SESSION_PARTITION_PREFIX = "SESSION#";
+
+/** A session and its events share one partition: `SESSION#<id>`. */
+export function sessionKey(sessionId: string): ItemKey {
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "SESSION" };
+}
+
+/**
+ * What a deleted session's counting had reached (`SESSION#<id>` / `TOMBSTONE`, expiring after the stream's
+ * retention): a batch counted again after the deletion learns from it what the deletion already withdrew.
+ */
+export function sessionTombstoneKey(sessionId: string): ItemKey {
+  return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "TOMBSTONE" };
+}
+
+/** The sort-key prefix of a session's events. */
+export const EVENT_PREFIX = "EVENT#";
+
+/** Events sort after the session item, in id (= time) order. */
+export function eventKey(sessionId: string, eventId: string): ItemKey {
+  return { PK: sessionKey(sessionId).PK, SK: `${EVENT_PREFIX}${eventId}` };
+}
+
+interface SessionIndexInput {
+  readonly id: string;
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly createdAt: string;
+}
+
+/**
+ * The session's timeline keys, all sorted by `<createdAt>#<id>`:
+ * GSI1 every session of a tenant, GSI2 by agent, GSI3 by external user;
+ * GSI6 by external user then agent (the user's partition of GSI3, sorted by
+ * agent then time, see agentSortPrefix).
+ */
+export function sessionTimelineKeys(session: SessionIndexInput) {
+  const sortKey = `${session.createdAt}#${session.id}`;
+  const base = tenant(session.orgId, session.environment);
+  return {
+    GSI1PK: `${base}#SESSIONS`,
+    GSI1SK: sortKey,
+    GSI2PK: `${base}#AGENT#${session.agentName}`,
+    GSI2SK: sortKey,
+    GSI3PK: `${base}#USER#${session.userId}`,
+    GSI3SK: sortKey,
+    GSI6PK: `${base}#USER#${session.userId}`,
+    GSI6SK: `${agentSortPrefix(session.agentName)}${sortKey}`,
+  };
+}
+
+/** Partition of GSI4 and GSI5: a tenant's sessions in one status. */
+export function sessionStatusPartition(orgId: string, environment: Environment, status: SessionStatus): string {
+  return `${tenant(orgId, environment)}#STATUS#${status}`;
+}
+
+/**
+ * The agent part of GSI5's sort key: the name with `%` and `#` escaped (so it
+ * never contains the separator), then `#`. Escaping only those two keeps the
+ * key within DynamoDB's 1,024-byte sort-key limit for any allowed name.
+ */
+export function agentSortPrefix(agentName: string): string {
+  return `${agentName.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
+/** Partition of GSI7 and GSI8: one external user's sessions in one status (the user id last: it is client text). */
+export function sessionUserStatusPartition(
+  orgId: string,
+  environment: Environment,
+  status: SessionStatus,
+  userId: string,
+): string {
+  return `${tenant(orgId, environment)}#USERSTATUS#${status}#${userId}`;
+}
+
+/**
+ * GSI4 by status (sorted by time) and GSI5 by status then agent (sorted by
+ * agent, then time; see agentSortPrefix); GSI7 by user and status (by time)
+ * and GSI8 by user and status then agent.
+ * Only the partition keys depend on the status, so a status change rewrites
+ * them without reading the session first.
+ */
+export function sessionStatusKeys(session: SessionIndexInput, status: SessionStatus) {
+  const partition = sessionStatusPartition(session.orgId, session.environment, status);
+  const userPartition = sessionUserStatusPartition(session.orgId, session.environment, status, session.userId);
+  const byTime = `${session.createdAt}#${session.id}`;
+  const byAgent = `${agentSortPrefix(session.agentName)}${byTime}`;
+  return {
+    GSI4PK: partition,
+    GSI4SK: byTime,
+    GSI5PK: partition,
+    GSI5SK: byAgent,
+    GSI7PK: userPartition,
+    GSI7SK: byTime,
+    GSI8PK: userPartition,
+    GSI8SK: byAgent,
+  };
+}
+
+/** Rollups are per tenant, per dimension (an agent or an external user), per UTC day. */
+export type RollupDimension = "AGENT" | "USER";
+
+export function rollupPartition(tenantPrefix: string, dimension: RollupDimension, value: string): string {
+  return `ROLLUP#${tenantPrefix}#${dimension}#${value}`;
+}
+
+/** Day counters: `DAY#<yyyy-mm-dd>`; its duration bins, tools and failure reasons sort right after it. */
+export function rollupDayKey(partition: string, day: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}` };
+}
+
+export function rollupToolKey(partition: string, day: string, toolName: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#TOOL#${toolName}` };
+}
+
+/** A day's fine duration bins, in an item of their own so the day item stays small. */
+export function rollupDurationsKey(partition: string, day: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#DUR` };
+}
+
+export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
+}
+
+/** Sort-key bounds of the days `from`…`to` (inclusive) with their duration, tool and failure items. */
+export function rollupDayRange(fromDay: string, toDay: string): { from: string; to: string } {
+  return { from: `DAY#${fromDay}`, to: `DAY#${toDay}#~` };
+}
+
+/** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
+export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
+  return { PK: agentSummaryPartition(tenantPrefix), SK: `AGENT#${agentName}` };
+}
+
+export function agentSummaryPartition(tenantPrefix: string): string {
+  return `ROLLUP#${tenantPrefix}#AGENTS`;
+}
+
+/** Deletion jobs live in their tenant's partition; unfinished ones are also listed under one fixed key. */
+export function deletionJobKey(tenantPrefix: string, jobId: string): ItemKey {
+  return { PK: tenantDeletionsPartition(tenantPrefix), SK: `JOB#${jobId}` };
+}
+
+function tenantDeletionsPartition(tenantPrefix: string): string {
+  return `DELETIONS#${tenantPrefix}`;
+}
+
+/** The marker that makes a repeated erasure request of a user return the unfinished job. */
+export function activeDeletionKey(tenantPrefix: string, userId: string): ItemKey {
+  return { PK: tenantDeletionsPartition(tenantPrefix), SK: `ACTIVE#${userId}` };
+}
+
+export const PENDING_DELETIONS_PARTITION = "DELETIONS#PENDING";
+
+export function pendingDeletionKey(jobId: string): ItemKey {
+  return { PK: PENDING_DELETIONS_PARTITION, SK: `JOB#${jobId}` };
+}
+
+/** The secret cursors are signed with (created at deployment: functions/store/table/cursor-secret.ts). */
+export function serviceSecretKey(): ItemKey {
+  return { PK: "SERVICE", SK: "CURSOR_SECRET" };
+}
+
+/**
+ * Idempotency records, per tenant (organisation + environment) and in two namespaces that cannot meet:
+ * a request's `Idempotency-Key` header (`…#REQUEST#<key>`) and a batch event's `idempotencyKey`
+ * (`…#EVENT#<key>`).
+ */
+export function requestIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
+  return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#REQUEST#${key}`, SK: "IDEMPOTENCY" };
+}
+
+export function eventIdempotencyKey(orgId: string, environment: Environment, key: string): ItemKey {
+  return { PK: `IDEMPOTENCY#${tenant(orgId, environment)}#EVENT#${key}`, SK: "IDEMPOTENCY" };
+}
+
+/**
+ * An OpenTelemetry trace of a tenant and the session it became (`OTELTRACE#<tenant>#<traceId>`): trace ids
+ * are the exporter's, so they are looked up per tenant and never meet another tenant's.
+ */
+export function otelTraceKey(orgId: string, environment: Environment, traceId: string): ItemKey {
+  return { PK: `OTELTRACE#${tenant(orgId, environment)}#${traceId}`, SK: "TRACE" };
+}
+
+/**
+ * The GenAI event log records of one span of a tenant's trace (`OTELLOG#<tenant>#<traceId>#<spanId>`), each
+ * under a sort key that orders them as they were emitted (otel-log-store.ts).
+ */
+export function otelLogPartition(orgId: string, environment: Environment, traceId: string, spanId: string): string {
+  return `OTELLOG#${tenant(orgId, environment)}#${traceId}#${spanId}`;
+}
+
+export function otelLogKey(partition: string, sortKey: string): ItemKey {
+  return { PK: partition, SK: `LOG#${sortKey}` };
+}
+
+/** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
+export function organisationRateLimitBucket(orgId: string): string {
+  return `ORG#${orgId}`;
+}
+
+/** A rate-limit bucket of one API key: `KEY#<keyId>`. */
+export function keyRateLimitBucket(keyId: string): string {
+  return `KEY#${keyId}`;
+}
+
+/** A rate-limit bucket of one signed-in user's console requests in one organisation: `USER#<orgId>#<userId>`. */
+export function userRateLimitBucket(orgId: string, userId: string): string {
+  return `USER#${orgId}#${userId}`;
+}
+
+/**
+ * A rate-limit window: `RATELIMIT#ORG#<orgId>#<window>`, `RATELIMIT#KEY#<keyId>#<window>` or
+ * `RATELIMIT#USER#<orgId>#<userId>#<window>` (minutes since the epoch).
+ */
+export function rateLimitWindowKey(bucket: string, window: number): ItemKey {
+  return { PK: `RATELIMIT#${bucket}#${window}`, SK: "RATELIMIT" };
+}
+
+/** The session id of a session partition key (`SESSION#<id>`), or undefined for any other partition. */
+export function sessionIdOfPartition(partitionKey: string): string | undefined {
+  return partitionKey.startsWith(SESSION_PARTITION_PREFIX)
+    ? partitionKey.slice(SESSION_PARTITION_PREFIX.length)
+    : undefined;
+}
