@@ -18,14 +18,10 @@ import {
   spanLogTally,
 } from "../store/otel/otel-log-store.js";
 import { markLogSpans } from "../store/otel/trace-session-store.js";
+import type { LogRefusal } from "./otlp-logs.js";
 
 /** Traces (and spans) of a request read or marked at once. */
 const CONCURRENCY = 8;
-
-/** A record the span had no room for, and why. */
-export interface LogRecordRefusal {
-  readonly message: string;
-}
 
 async function inChunks<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   for (let start = 0; start < items.length; start += CONCURRENCY) {
@@ -53,13 +49,13 @@ function bySpan(records: readonly PreparedLogRecord[]): Map<string, Map<string, 
 async function admitted(
   principal: Principal,
   traces: ReadonlyMap<string, ReadonlyMap<string, readonly PreparedLogRecord[]>>,
-): Promise<{ toWrite: PreparedLogRecord[]; kept: Map<string, Set<string>>; refused: LogRecordRefusal[] }> {
+): Promise<{ toWrite: PreparedLogRecord[]; kept: Map<string, Set<string>>; refused: LogRefusal[] }> {
   const spans = [...traces].flatMap(([traceId, bySpanId]) =>
     [...bySpanId].map(([spanId, records]) => ({ traceId, spanId, records })),
   );
   const toWrite: PreparedLogRecord[] = [];
   const kept = new Map<string, Set<string>>();
-  const refused: LogRecordRefusal[] = [];
+  const refused: LogRefusal[] = [];
   await inChunks(spans, async ({ traceId, spanId, records }) => {
     const held = await spanLogTally(principal, traceId, spanId);
     const admission = admitLogRecords(held, records);
@@ -76,7 +72,7 @@ export async function ingestLogRecords(
   principal: Principal,
   records: readonly LogRecordInput[],
   nowMs = Date.now(),
-): Promise<readonly LogRecordRefusal[]> {
+): Promise<readonly LogRefusal[]> {
   if (records.length === 0) return [];
   const { toWrite, kept, refused } = await admitted(principal, bySpan(records.map(prepareLogRecord)));
   await recordLogRecords(principal, toWrite, nowMs);
