@@ -24,6 +24,19 @@ export const LIMITS = {
   otlpTraces: 100,
   /** Most log records in one OTLP export request (POST /api/otel/v1/logs). */
   otlpLogRecords: 1000,
+  /**
+   * Most GenAI event log records one span (model call) keeps, across all exports: instrumentations emit one
+   * record per message of the call (its input history and each choice), so a long agent conversation is a
+   * few hundred. Its `llm_decision` is rebuilt from them all at each export that adds to them, so they are
+   * bounded: records past it are refused in `partialSuccess`.
+   */
+  otlpLogRecordsPerSpan: 500,
+  /**
+   * Most bytes of messages (JSON) one span's log records keep in all: its `llm_decision`'s `toolInput` and
+   * `toolOutput` are built from them (with at most 8 KiB of the span's own content), so each stays within
+   * `toolPayloadBytes`. Records past it are refused in `partialSuccess`.
+   */
+  otlpLogBytesPerSpan: 4 * 1024 * 1024,
   /** How far in the future a client's `occurredAt` may be. */
   occurredAtFutureMs: 5 * 60 * 1000,
   /** Longest identifier-like strings: names, agent names, user ids, tool names (in characters, i.e. code points). */

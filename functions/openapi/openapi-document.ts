@@ -420,8 +420,10 @@ const OPERATIONS: Record<RouteId, OperationDoc> = {
       "ExportLogsServiceRequest as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` " +
       `allowed, at most ${LIMITS.otlpLogRecords} log records. GenAI event log records (the messages of a model ` +
       "call that instrumentations such as `@opentelemetry/instrumentation-openai` emit apart from its span) join " +
-      "the `llm_decision` of their span by trace and span id, whichever arrives first; every other record is " +
-      "refused on its own in `partialSuccess` of a 200 — never a 4xx for the whole export (docs/otel.md).",
+      "the `llm_decision` of their span by trace and span id, whichever arrives first; every other record, and " +
+      `every record past what its span keeps (${LIMITS.otlpLogRecordsPerSpan} records, ` +
+      `${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages, across exports), is refused on its own in ` +
+      "`partialSuccess` of a 200 — never a 4xx for the whole export (docs/otel.md).",
     tag: "OpenTelemetry",
     protocolBody: { name: "ExportLogsServiceRequest", binaryMediaType: "application/x-protobuf" },
     success: {

@@ -2,7 +2,8 @@
  * POST /api/otel/v1/logs: an OTLP/HTTP log exporter's endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT` =
  * `<base>/api/otel`). Protobuf or JSON, gzip or not. GenAI event log records (the messages of a model call,
  * emitted apart from its span by e.g. `@opentelemetry/instrumentation-openai`) join the `llm_decision` of
- * their span, whichever of the two arrives first; any other record is refused in `partialSuccess` — never a
+ * their span, whichever of the two arrives first; any other record, and any past what its span keeps
+ * (`LIMITS.otlpLogRecordsPerSpan`, `LIMITS.otlpLogBytesPerSpan`), is refused in `partialSuccess` — never a
  * 4xx for the whole export (docs/otel.md). 200 with an ExportLogsServiceResponse.
  */
 import { LIMITS } from "../domain/limits.js";
@@ -29,10 +30,10 @@ export const handler = apiKeyExportRoute(
         message: `An export records at most ${LIMITS.otlpTraces} traces; lower OTEL_BLRP_MAX_EXPORT_BATCH_SIZE`,
       }));
     await chargeRateLimit(caller, kept.length - 1).catch(retryable);
-    await ingestLogRecords(
+    const overSpanBudget = await ingestLogRecords(
       caller,
       records.filter((record) => recorded.has(record.traceId)),
     ).catch(retryable);
-    return exportResponse(encoding, partialSuccessOf([...refused, ...overBudget], "log record"));
+    return exportResponse(encoding, partialSuccessOf([...refused, ...overBudget, ...overSpanBudget], "log record"));
   },
 );

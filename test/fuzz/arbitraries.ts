@@ -2453,3 +2453,72 @@ export const idempotentRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(
 export const readRoute: fc.Arbitrary<RouteDefinition> = fc.constantFrom(
   ...ROUTES.filter((route) => route.method === "GET"),
 );
+
+// ---------------------------------------------------------------------------
+// Log-record floods (issue 30): many GenAI event log records for ONE span, across several exports to
+// POST /api/otel/v1/logs — many small records (past the 500 a span keeps) or fewer large ones (past its
+// 4 MiB of messages), plain log lines mixed in, an earlier export retried as is. Symbolic: the test file
+// (http-fuzz.test.ts, "log-record floods") turns a plan into records whose contents name them.
+// ---------------------------------------------------------------------------
+
+/** One export of a flood: `records` new records of `contentChars` characters each, or a retry of an earlier one. */
+export type LogFloodExport =
+  | {
+      readonly kind: "new";
+      readonly records: number;
+      readonly contentChars: number;
+      /** Records that are not GenAI events (refused on their own), placed among the others. */
+      readonly plainLines: number;
+      readonly gzip: boolean;
+    }
+  /** The export `back` places before this one sent again, byte for byte (an exporter's retry). */
+  | { readonly kind: "retry"; readonly back: number };
+
+export interface LogFloodPlan {
+  /** The model call's span is exported first, so every export rebuilds its event. */
+  readonly spanFirst: boolean;
+  readonly exports: readonly LogFloodExport[];
+}
+
+/** Many small records (a span keeps 500) or a few large ones (it keeps 4 MiB), within one 5 MiB body. */
+const floodExport: fc.Arbitrary<LogFloodExport> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      kind: fc.constant("new" as const),
+      records: fc.integer({ min: 100, max: 700 }),
+      contentChars: fc.integer({ min: 1, max: 200 }),
+      plainLines: fc.nat(3),
+      gzip: fc.boolean(),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant("new" as const),
+      records: fc.integer({ min: 5, max: 20 }),
+      contentChars: fc.integer({ min: 50_000, max: 200_000 }),
+      plainLines: fc.nat(2),
+      gzip: fc.boolean(),
+    }),
+    weight: 2,
+  },
+);
+
+export const logFloodPlan: fc.Arbitrary<LogFloodPlan> = fc.record({
+  spanFirst: fc.boolean(),
+  exports: fc
+    .tuple(
+      floodExport,
+      fc.array(
+        fc.oneof(
+          { arbitrary: floodExport, weight: 4 },
+          {
+            arbitrary: fc.nat({ max: 2 }).map((back): LogFloodExport => ({ kind: "retry", back: back + 1 })),
+            weight: 1,
+          },
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+    )
+    .map(([first, rest]) => [first, ...rest]),
+});

@@ -20,6 +20,9 @@
  *                           OpenLLMetry, the AI SDK) or protobuf (intact or damaged) bodies, other content
  *                           types, gzip, other tenants' keys; POST /api/otel/v1/logs likewise (GenAI event
  *                           log records and others, awkward fields, envelopes)
+ *   and, as scripted sequences: session lifecycles (./lifecycle.ts) and log-record floods (./log-floods.ts:
+ *   many records for one span across exports, past the 500 records or 4 MiB a span keeps — each answer's
+ *   `rejectedLogRecords` and reasons, and the span's stored records after it, are the rule's exactly)
  *
  * Properties of EVERY response:
  *   - a response arrives and its status is never a 5xx (in particular never 500);
@@ -78,6 +81,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 import type { RouteDefinition } from "../../functions/routes.js";
 import { updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { otelLogPartition } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -109,6 +113,8 @@ import {
   idempotencySpec,
   idempotentRoute,
   type JsonNode,
+  type LogFloodPlan,
+  logFloodPlan,
   METHODS,
   mutatedBody,
   occasionalEncoding,
@@ -134,6 +140,7 @@ import {
   lifecyclePlan,
   sessionNode,
 } from "./lifecycle.js";
+import { FloodOracle, floodAnswerProblems, floodExports, storedFloodContents } from "./log-floods.js";
 
 // ---------------------------------------------------------------------------
 // Run size.
@@ -1394,6 +1401,84 @@ async function runLifecycle(plan: LifecyclePlan): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Log-record floods (./log-floods.ts): many GenAI event log records for one span, across exports.
+// ---------------------------------------------------------------------------
+
+const FLOODS = "log-record floods";
+/** Floods per run: 0.05 % of FUZZ_RUNS (each is 2–3 exports of up to 700 records or 4 MB), 2 when unset. */
+const FLOOD_RUNS = TOTAL_RUNS === undefined ? 2 : Math.ceil(TOTAL_RUNS * 0.0005);
+/** Time budget per flood (its exports rebuild an event of up to 500 records, on a shared machine). */
+const MS_PER_FLOOD = 60_000;
+
+/** An OTLP JSON export of one `chat` model call span, the root of its trace, without messages of its own. */
+function chatSpanBody(traceId: string, spanId: string, baseMs: number): string {
+  const nanos = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+  const span = {
+    traceId,
+    spanId,
+    name: "chat flood-model",
+    startTimeUnixNano: nanos(baseMs - 1_000),
+    endTimeUnixNano: nanos(baseMs),
+    attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }],
+  };
+  return JSON.stringify({ resourceSpans: [{ resource: {}, scopeSpans: [{ spans: [span] }] }] });
+}
+
+/** A valid OTLP JSON export of the fuzz organisation's live key. */
+function floodRequest(routeId: string, path: string, body: string, gzip: boolean, mutation: string): FuzzRequest {
+  return {
+    routeId,
+    method: "POST",
+    path: { kind: "raw", path },
+    query: "",
+    credential: { kind: "valid", name: "apiKey" },
+    scheme: "Bearer ",
+    contentType: "application/json",
+    idempotency: null,
+    headers: [],
+    body: { kind: "text", text: body },
+    encoding: gzip ? { kind: "gzip" } : null,
+    mutation,
+  };
+}
+
+async function runFlood(plan: LogFloodPlan): Promise<void> {
+  const traceId = randomUUID().replaceAll("-", "");
+  const spanId = randomUUID().replaceAll("-", "").slice(0, 16);
+  const baseMs = Date.now() - 60_000;
+  const partition = otelLogPartition(world.orgId, "live", traceId, spanId);
+  if (plan.spanFirst) {
+    const body = chatSpanBody(traceId, spanId, baseMs);
+    await exercise(FLOODS, floodRequest("ExportTraces", "/api/otel/v1/traces", body, false, "flood span"), (sent) =>
+      sent.status === 200 ? [] : [`flood span: status ${sent.status}`],
+    );
+  }
+  const oracle = new FloodOracle();
+  for (const flood of floodExports({ traceId, spanId, baseMs }, plan.exports)) {
+    const expected = oracle.take(flood);
+    const request = floodRequest(
+      "ExportLogs",
+      "/api/otel/v1/logs",
+      flood.body,
+      flood.gzip,
+      `log flood of ${flood.records.length} records`,
+    );
+    await exercise(FLOODS, request, (sent) =>
+      sent.status === 200
+        ? floodAnswerProblems(parsedBody(sent), expected)
+        : [`flood: status ${sent.status}, expected 200`],
+    );
+    const stored = await storedFloodContents(partition);
+    const unexpected = [...stored].filter((content) => !oracle.contents.has(content));
+    const missing = [...oracle.contents].filter((content) => !stored.has(content));
+    expect({ unexpected: unexpected.slice(0, 3), missing: missing.slice(0, 3) }, "the span's stored records").toEqual({
+      unexpected: [],
+      missing: [],
+    });
+  }
+}
+
 function annotation(property: string): string {
   const table = tallies.get(property) ?? new Map<string, number>();
   const statuses = [...table].filter(([key]) => key.startsWith("status ")).sort();
@@ -1478,6 +1563,23 @@ describe("HTTP fuzzing of every route", () => {
       }
     },
     LIFECYCLE_RUNS * 12 * MS_PER_REQUEST + 90_000,
+  );
+
+  it(
+    `${FLOODS}: many log records for one span across exports; refusals counted and named, nothing stored of them (${FLOOD_RUNS} runs)`,
+    async (context: TestContext) => {
+      const budgetMs = FLOOD_RUNS * MS_PER_FLOOD;
+      try {
+        await fc.assert(fc.asyncProperty(logFloodPlan, runFlood), {
+          numRuns: FLOOD_RUNS,
+          ...(SEED === undefined ? {} : { seed: SEED }),
+          plugins: [fc.interruptAfterTimeLimit(budgetMs)],
+        });
+      } finally {
+        await context.annotate(annotation(FLOODS));
+      }
+    },
+    FLOOD_RUNS * MS_PER_FLOOD + 90_000,
   );
 
   it("every erasure job the run started has completed (none stalls on an awkward name)", async () => {

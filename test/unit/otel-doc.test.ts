@@ -99,6 +99,10 @@ describe("docs/otel.md", () => {
     expect(DOC).toContain(`at most ${LIMITS.otlpSpans.toLocaleString("en-US")} (\`LIMITS.otlpSpans\`)`);
     expect(DOC).toContain(`at most ${LIMITS.otlpTraces} are recorded (\`LIMITS.otlpTraces\`)`);
     expect(DOC).toContain(`at most ${LIMITS.otlpLogRecords.toLocaleString("en-US")} (\`LIMITS.otlpLogRecords\``);
+    expect(DOC).toContain(`at most ${LIMITS.otlpLogRecordsPerSpan} (\`LIMITS.otlpLogRecordsPerSpan\`)`);
+    expect(DOC).toContain(
+      `at most ${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages in all (\`LIMITS.otlpLogBytesPerSpan\``,
+    );
     expect(LIMITS.eventBodyBytes).toBe(5 * 1024 * 1024);
     expect(DOC).toContain("5 MiB once decompressed");
     expect(DOC).toContain(`deeper than ${MAX_DEPTH} levels`);

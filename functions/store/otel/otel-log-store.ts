@@ -10,12 +10,23 @@
  * Each side reads the other's write in its own, so at least one of them attaches. An attach rebuilds the
  * event from its span's own content and every record of the span so far; it is written only over an event
  * built from fewer records (`logCount`), so concurrent attaches settle on the one that saw the most.
+ *
+ * A span keeps a bounded number and size of records (domain/log-record-budget.ts): the log route reads what
+ * the span holds (`spanLogTally`) before it writes, and every read of a span's records is a Query of at most
+ * `LIMITS.otlpLogRecordsPerSpan` items, so neither an export's work nor the rebuilt event grows with them.
  */
 import { createHash } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { AgentEvent } from "../../domain/event.js";
 import { type LogMessages, withLogMessages } from "../../domain/genai-log-events.js";
 import type { JsonObject } from "../../domain/json.js";
+import { LIMITS } from "../../domain/limits.js";
+import {
+  admitLogRecords,
+  type BudgetedRecord,
+  EMPTY_TALLY,
+  type SpanLogTally,
+} from "../../domain/log-record-budget.js";
 import type { Principal } from "../../domain/principal.js";
 import { eventFromItem, eventItem } from "../events/event-store.js";
 import { hasOffloadedFields } from "../payloads/payload-store.js";
@@ -23,7 +34,7 @@ import { writeAllWithRetry } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { documentClient, tableName } from "../table/dynamo-client.js";
 import { defineEntity } from "../table/entity.js";
-import { eventKey, otelLogKey, otelLogPartition } from "../table/keys.js";
+import { eventKey, OTEL_LOG_PREFIX, otelLogKey, otelLogPartition } from "../table/keys.js";
 import { expiryEpochSeconds } from "../table/retention.js";
 import { getItem, queryAll } from "../table/table-operations.js";
 
@@ -50,29 +61,47 @@ export interface SpanContent {
   readonly reasoning?: string | undefined;
 }
 
+/** A record ready to store: its sort key (what names it among its span's records) and its messages' JSON. */
+export interface PreparedLogRecord extends BudgetedRecord {
+  readonly record: LogRecordInput;
+  readonly messagesJson: string;
+}
+
 interface LogItemInput {
   readonly principal: Principal;
-  readonly record: LogRecordInput;
+  readonly prepared: PreparedLogRecord;
   readonly ttl: number;
 }
 
-function sortKeyOf(record: LogRecordInput): string {
-  const hash = createHash("sha256").update(record.eventName).update(JSON.stringify(record.messages)).digest("hex");
+function sortKeyOf(record: LogRecordInput, messagesJson: string): string {
+  const hash = createHash("sha256").update(record.eventName).update(messagesJson).digest("hex");
   return `${record.timeNanos.padStart(20, "0")}#${String(record.position).padStart(6, "0")}#${hash.slice(0, 16)}`;
+}
+
+/** The record with its sort key and the size of its messages (serialized once). */
+export function prepareLogRecord(record: LogRecordInput): PreparedLogRecord {
+  const messagesJson = JSON.stringify(record.messages);
+  return {
+    record,
+    messagesJson,
+    id: sortKeyOf(record, messagesJson),
+    bytes: Buffer.byteLength(messagesJson, "utf8"),
+  };
 }
 
 const otelLogEntity = defineEntity<LogMessages, LogItemInput>({
   tag: OTEL_LOG_ENTITY,
   fields: { messagesJson: "string" },
-  storageAttributes: ["ttl", "eventName"],
-  key: ({ principal, record }) =>
+  storageAttributes: ["ttl", "eventName", "messagesBytes"],
+  key: ({ principal, prepared }) =>
     otelLogKey(
-      otelLogPartition(principal.orgId, principal.environment, record.traceId, record.spanId),
-      sortKeyOf(record),
+      otelLogPartition(principal.orgId, principal.environment, prepared.record.traceId, prepared.record.spanId),
+      prepared.id,
     ),
-  attributes: ({ record, ttl }) => ({
-    eventName: record.eventName,
-    messagesJson: JSON.stringify(record.messages),
+  attributes: ({ prepared, ttl }) => ({
+    eventName: prepared.record.eventName,
+    messagesJson: prepared.messagesJson,
+    messagesBytes: prepared.bytes,
     ttl,
   }),
   fromFields: (fields) => JSON.parse(fields.messagesJson as string) as LogMessages,
@@ -81,24 +110,68 @@ const otelLogEntity = defineEntity<LogMessages, LogItemInput>({
 /** Writes the records (a repeat writes the same items); throws when DynamoDB left any unwritten. */
 export async function recordLogRecords(
   principal: Principal,
-  records: readonly LogRecordInput[],
+  records: readonly PreparedLogRecord[],
   nowMs: number,
 ): Promise<void> {
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
   const { unprocessed } = await writeAllWithRetry(
-    records.map((record) => ({ PutRequest: { Item: otelLogEntity.toItem({ principal, record, ttl }) } })),
+    records.map((prepared) => ({ PutRequest: { Item: otelLogEntity.toItem({ principal, prepared, ttl }) } })),
   );
   if (unprocessed.length > 0) throw new Error(`BatchWriteItem left ${unprocessed.length} log records unwritten`);
 }
 
-/** The messages of a span's log records, in the order they were emitted (read consistently). */
-export async function logMessagesOf(principal: Principal, traceId: string, spanId: string): Promise<LogMessages[]> {
-  const items = await queryAll({
-    KeyConditionExpression: "PK = :pk",
-    ExpressionAttributeValues: { ":pk": otelLogPartition(principal.orgId, principal.environment, traceId, spanId) },
+/** The Query of a span's records, oldest first, and never more of them than a span keeps (read consistently). */
+function spanRecordsQuery(principal: Principal, traceId: string, spanId: string) {
+  return {
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :logs)",
+    ExpressionAttributeValues: {
+      ":pk": otelLogPartition(principal.orgId, principal.environment, traceId, spanId),
+      ":logs": OTEL_LOG_PREFIX,
+    },
     ConsistentRead: true,
-  });
-  return items.map((item) => otelLogEntity.fromItem(item));
+    Limit: LIMITS.otlpLogRecordsPerSpan,
+  };
+}
+
+/** The id a stored record's sort key gives it (as `prepareLogRecord` named it). */
+function idOf(item: Record<string, unknown>): string {
+  return String(item.SK).slice(OTEL_LOG_PREFIX.length);
+}
+
+/**
+ * What a span holds of records: their ids, count and bytes (its first `LIMITS.otlpLogRecordsPerSpan`, read
+ * as keys and sizes; a record stored before sizes were kept counts as empty here, and the attach bounds the
+ * event by the records' text all the same).
+ */
+export async function spanLogTally(principal: Principal, traceId: string, spanId: string): Promise<SpanLogTally> {
+  const items = await queryAll(
+    { ...spanRecordsQuery(principal, traceId, spanId), ProjectionExpression: "SK, messagesBytes" },
+    { limit: LIMITS.otlpLogRecordsPerSpan },
+  );
+  return {
+    ids: new Set(items.map(idOf)),
+    count: items.length,
+    bytes: items.reduce((sum, item) => sum + (typeof item.messagesBytes === "number" ? item.messagesBytes : 0), 0),
+  };
+}
+
+/**
+ * The messages of a span's log records, in the order they were emitted (read consistently), as far as the
+ * span's budget goes, and how many records were read (at most `LIMITS.otlpLogRecordsPerSpan`).
+ */
+async function logMessagesOf(
+  principal: Principal,
+  traceId: string,
+  spanId: string,
+): Promise<{ readonly messages: LogMessages[]; readonly read: number }> {
+  const items = await queryAll(spanRecordsQuery(principal, traceId, spanId), { limit: LIMITS.otlpLogRecordsPerSpan });
+  const sized = items.map((item) => ({
+    item,
+    id: idOf(item),
+    bytes: typeof item.messagesJson === "string" ? Buffer.byteLength(item.messagesJson, "utf8") : 0,
+  }));
+  const { admitted } = admitLogRecords(EMPTY_TALLY, sized);
+  return { messages: admitted.map(({ item }) => otelLogEntity.fromItem(item)), read: items.length };
 }
 
 function parsed(text: unknown): JsonObject | undefined {
@@ -116,11 +189,11 @@ export async function attachLogMessages(
   target: { readonly sessionId: string; readonly eventId: string; readonly traceId: string; readonly spanId: string },
   content?: SpanContent,
 ): Promise<void> {
-  const logs = await logMessagesOf(principal, target.traceId, target.spanId);
+  const { messages: logs, read } = await logMessagesOf(principal, target.traceId, target.spanId);
   if (logs.length === 0) return;
   const key = eventKey(target.sessionId, target.eventId);
   const item = await getItem(key, { consistent: true });
-  if (item?.eventType !== "llm_decision" || (typeof item.logCount === "number" && item.logCount >= logs.length)) return;
+  if (item?.eventType !== "llm_decision" || (typeof item.logCount === "number" && item.logCount >= read)) return;
   const stored = parsed(item.logBase) as SpanContent | undefined;
   const base: SpanContent | undefined =
     content ??
@@ -143,9 +216,9 @@ export async function attachLogMessages(
     await documentClient.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...rebuilt, logCount: logs.length },
+        Item: { ...rebuilt, logCount: read },
         ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(logCount) OR logCount < :count)",
-        ExpressionAttributeValues: { ":count": logs.length },
+        ExpressionAttributeValues: { ":count": read },
       }),
     );
   } catch (error) {

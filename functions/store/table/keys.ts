@@ -319,8 +319,11 @@ export function otelLogPartition(orgId: string, environment: Environment, traceI
   return `OTELLOG#${tenant(orgId, environment)}#${traceId}#${spanId}`;
 }
 
+/** The sort-key prefix of a span's log records (a Query of them is `begins_with(SK, OTEL_LOG_PREFIX)`). */
+export const OTEL_LOG_PREFIX = "LOG#";
+
 export function otelLogKey(partition: string, sortKey: string): ItemKey {
-  return { PK: partition, SK: `LOG#${sortKey}` };
+  return { PK: partition, SK: `${OTEL_LOG_PREFIX}${sortKey}` };
 }
 
 /** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
