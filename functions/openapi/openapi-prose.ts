@@ -273,6 +273,7 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
           "older than the organisation's retention. Becomes the session's `completedAt` (`updatedAt` and " +
           "`lastActivityAt` stay the service's time). A repeat of the final update may send the stored value; " +
           "another value on an ended session is 409. Unsent: now.",
+        customMetrics: `Metric name (1–${LIMITS.metricNameLength} characters) → finite number; at most ${LIMITS.customMetricCount} metrics.`,
       },
     },
     errors: {
