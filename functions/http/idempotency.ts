@@ -24,10 +24,7 @@ import type { HttpResult, SdkEvent } from "./sdk-event.js";
 const HEADER = "idempotency-key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** Whether a route writes (POST, PATCH): its requests may carry an Idempotency-Key. */
-export function isWrite(route: { readonly method: string }): boolean {
-  return route.method === "POST" || route.method === "PATCH";
-}
+export { isWrite } from "./write-methods.js";
 
 /** What makes two requests "the same request": environment, method, path and body. */
 export function requestFingerprint(environment: string, method: string, path: string, body: string): string {

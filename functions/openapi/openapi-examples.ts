@@ -42,6 +42,7 @@ import type {
   updatedSessionResponse,
   userStatsResponse,
 } from "../schemas/response-schemas.js";
+import type { RoutesWith } from "../schemas/route-contracts.js";
 import type { createSessionBody, updateSessionBody } from "../schemas/session-schemas.js";
 
 const SESSION_ID = "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE";
@@ -55,9 +56,9 @@ const EXAMPLE_KEY = "ats_live_Zq4mT9xW2pR7vN1bY6cH3jL8sD5fG0kA7Hn2Qe";
 const TRACE_ID = "5b8efff798038103d269b633813fc60c";
 const ROOT_SPAN_ID = "eee19b7ec3c1b174";
 
-/** Request body examples, by the name of their schema in `components.schemas`. */
+/** Request body examples, by route id: one per route with a body. */
 export const requestExamples = {
-  ExportTraceServiceRequest: {
+  ExportTraces: {
     resourceSpans: [
       {
         resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
@@ -111,7 +112,7 @@ export const requestExamples = {
       },
     ],
   } satisfies z.input<typeof exportTraceServiceRequest>,
-  ExportLogsServiceRequest: {
+  ExportLogs: {
     resourceLogs: [
       {
         resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
@@ -159,13 +160,13 @@ export const requestExamples = {
       },
     ],
   } satisfies z.input<typeof exportLogsServiceRequest>,
-  CreateSessionRequest: {
+  CreateSession: {
     name: "Refund request",
     agentName: "support-bot",
     userId: "customer-42",
     metadata: { plan: "pro", channel: "chat" },
   } satisfies z.input<typeof createSessionBody>,
-  UpdateSessionRequest: {
+  UpdateSession: {
     status: "completed",
     estimatedCost: 0.042,
     durationMs: 5400,
@@ -174,7 +175,7 @@ export const requestExamples = {
     totalTokens: 1500,
     customMetrics: { retries: 1 },
   } satisfies z.input<typeof updateSessionBody>,
-  CreateEventRequest: {
+  CreateEvent: {
     sessionId: SESSION_ID,
     eventType: "tool_call",
     toolName: "search_docs",
@@ -182,21 +183,42 @@ export const requestExamples = {
     toolOutput: { hits: 3 },
     estimatedCost: 0.002,
   } satisfies z.input<typeof createEventBody>,
-  CreateEventBatchRequest: {
+  CreateEventBatch: {
     events: [
       { sessionId: SESSION_ID, eventType: "llm_decision", confidence: 0.82, idempotencyKey: "run-7-step-1" },
       { sessionId: SESSION_ID, eventType: "tool_call", toolName: "refund", estimatedCost: 0.004 },
     ],
   } satisfies z.input<typeof createEventBatchBody>,
-  CreateApiKeyRequest: {
+  CreateApiKey: {
     name: "ci pipeline",
     environment: "test",
     scopes: ["sessions:write", "events:write"],
   } satisfies z.input<typeof createApiKeyBody>,
-  RotateApiKeyRequest: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
-  CreateInvitationRequest: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof createInvitationBody>,
-  UpdateMemberRequest: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
-} as const;
+  RotateApiKey: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
+  CreateInvitation: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof createInvitationBody>,
+  UpdateMember: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
+} as const satisfies Record<RoutesWith<"body"> | RoutesWith<"protocolBody">, unknown>;
+
+/**
+ * An invalid input per route with a body or a query (query parameters as they arrive, strings): the
+ * document's 400 example is the real answer to it (run through the route's own schema), and the OpenAPI test
+ * sends it to the route and expects exactly that answer.
+ */
+export const invalidInputs = {
+  CreateSession: { name: "", userId: 7, metadata: ["not", "an", "object"], extra: true },
+  UpdateSession: { status: "failed", success: true, customMetrics: { latency: "fast" } },
+  CreateEvent: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", eventType: "thought", confidence: 1.5 },
+  CreateEventBatch: { events: [] },
+  ListSessions: { limit: "500", status: "paused" },
+  ListEvents: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
+  ListAgents: { from: "2026-11-22", to: "2026-11-01" },
+  AgentStats: { from: "yesterday" },
+  UserStats: { from: "2026-11-22", to: "2026-11-01" },
+  CreateApiKey: { name: "ci", scopes: ["admin"], environment: "prod" },
+  RotateApiKey: { overlapSeconds: 1e9 },
+  CreateInvitation: { email: "grace\u0000@example.com", role: "superuser" },
+  UpdateMember: { role: "superuser" },
+} as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
 
 const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
 const MEMBER_ID = "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13";
@@ -503,6 +525,10 @@ export const errorExamples = {
   409: {
     error: "Conflict",
     message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,
+  },
+  422: {
+    error: "Unprocessable Content",
+    message: "This Idempotency-Key was already used with a different request; use a new key for a new request",
   },
   413: { error: "Payload Too Large", message: "Request body is 300000 bytes; the limit is 262144 bytes" },
   415: {

@@ -7,6 +7,7 @@ import {
   enumeration,
   isoTimestamp,
   jsonObject,
+  jsonSchemaOf,
   name,
   optional,
   serviceId,
@@ -56,7 +57,14 @@ export type BatchEventItem = z.output<typeof batchEventItem>;
 /** The batch envelope; each event is validated on its own (batchEventItem) so valid ones are stored. */
 export const createEventBatchBody = strictObject({
   events: z
-    .array(z.unknown(), { error: "Must be an array of events" })
+    .array(
+      jsonSchemaOf(z.unknown(), {
+        type: "object",
+        description:
+          "An event as in CreateEventRequest, plus an optional `idempotencyKey` (1 to 255 visible ASCII characters).",
+      }),
+      { error: "Must be an array of events" },
+    )
     .check(
       z.minLength(1, { error: "Must hold at least one event" }),
       z.maxLength(LIMITS.batchEvents, { error: `Must hold at most ${LIMITS.batchEvents} events` }),

@@ -6,6 +6,9 @@
  * bundle). zod/mini loads no locale: a failure whose schema names no message
  * would read just "Invalid input". The schemas that leave a message to zod
  * therefore name it here, word for word as full zod's English locale gives it.
+ *
+ * What a refinement checks, JSON Schema cannot see: a field built on one says it with {@link jsonSchemaOf}
+ * (the OpenAPI document reads it; a few bytes, no prose, since every handler bundles these schemas).
  */
 import * as z from "zod/mini";
 import { ID_PREFIXES, type IdKind, idPattern } from "../domain/ids.js";
@@ -13,6 +16,15 @@ import { type JsonObject, nestingDepth } from "../domain/json.js";
 import { LIMITS } from "../domain/limits.js";
 
 type StringIssue = { code: string; input?: unknown };
+
+/**
+ * Declares the JSON Schema of a schema whose checks are refinements (zod's global registry, which
+ * `z.toJSONSchema` merges into what it generates): what the refinement checks, said in JSON Schema.
+ */
+export function jsonSchemaOf<T extends z.ZodMiniType>(schema: T, jsonSchema: z.core.GlobalMeta): T {
+  z.globalRegistry.add(schema as z.core.$ZodType, jsonSchema);
+  return schema;
+}
 
 /**
  * The name zod's English locale gives the type of `input` (zod's `util.parsedType`, with NaN and the
@@ -123,7 +135,7 @@ export function boolean() {
 export function boundedNumber(min: number, max: number, options: { integer?: boolean } = {}) {
   const kind = options.integer ? "an integer" : "a number";
   const message = `Must be ${kind} from ${min} to ${max}`;
-  return z.number({ error: message }).check(
+  const number = z.number({ error: message }).check(
     z.gte(min, { error: message }),
     z.lte(max, { error: message }),
     z.refine((value) => !options.integer || Number.isInteger(value), { error: message }),
@@ -131,6 +143,7 @@ export function boundedNumber(min: number, max: number, options: { integer?: boo
       error: `Must be 0 or at least ${LIMITS.smallestNonZero} in magnitude`,
     }),
   );
+  return options.integer ? jsonSchemaOf(number, { type: "integer" }) : number;
 }
 
 export function enumeration<const T extends readonly [string, ...string[]]>(values: T) {
@@ -148,7 +161,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * survive as data.
  */
 export function jsonObject(maxBytes: number) {
-  return z.pipe(
+  const schema = z.pipe(
     z.unknown().check(
       z.superRefine((value, context) => {
         if (!isPlainObject(value)) {
@@ -166,11 +179,15 @@ export function jsonObject(maxBytes: number) {
     ),
     z.transform((value) => value as JsonObject),
   );
+  return jsonSchemaOf(schema, {
+    type: "object",
+    description: `Any JSON object: at most ${maxBytes} bytes serialized, at most ${LIMITS.jsonDepth} levels deep.`,
+  });
 }
 
 /** Metric name → finite number (stored as JSON text, so any finite number round-trips). */
 export function metricMap() {
-  return z.pipe(
+  const schema = z.pipe(
     z.unknown().check(
       z.superRefine((value, context) => {
         if (!isPlainObject(value)) {
@@ -196,4 +213,10 @@ export function metricMap() {
     ),
     z.transform((value) => value as Record<string, number>),
   );
+  return jsonSchemaOf(schema, {
+    type: "object",
+    maxProperties: LIMITS.customMetricCount,
+    propertyNames: { minLength: 1, maxLength: LIMITS.metricNameLength },
+    additionalProperties: { type: "number" },
+  });
 }

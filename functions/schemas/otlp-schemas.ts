@@ -181,3 +181,15 @@ export const exportLogsServiceResponse = z
     ),
   })
   .describe("An OTLP ExportLogsServiceResponse: `{}` when every log record was accepted");
+
+/**
+ * The request bodies of the OTLP routes and the parts they share, by their names in the OpenAPI document
+ * (`components.schemas`; the recursive AnyValue and KeyValue as `$ref`s). The responses are named with the
+ * other responses (response-schemas.ts).
+ */
+export const protocolComponents = z
+  .registry<{ readonly id: string }>()
+  .add(exportTraceServiceRequest, { id: "ExportTraceServiceRequest" })
+  .add(exportLogsServiceRequest, { id: "ExportLogsServiceRequest" })
+  .add(otlpAnyValue, { id: "OtlpAnyValue" })
+  .add(otlpKeyValue, { id: "OtlpKeyValue" });

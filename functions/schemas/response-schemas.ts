@@ -18,6 +18,7 @@ import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
 import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
 import { SESSION_STATUSES } from "../domain/session.js";
+import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
 /** A service-assigned id: its type prefix plus a ULID. */
 function id(kind: IdKind) {
@@ -436,3 +437,41 @@ export const openApiDocumentResponse = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
+
+/**
+ * The response schemas by their names in the OpenAPI document (`components.schemas`): the document converts
+ * this registry as a whole, so a schema nested in another (a Session in a SessionPage) becomes a `$ref`.
+ * A response schema a route contract names (route-contracts.ts) must be here: the generator refuses one
+ * without a name.
+ */
+export const responseComponents = z
+  .registry<{ readonly id: string }>()
+  .add(errorResponse, { id: "Error" })
+  .add(createdSessionResponse, { id: "CreatedSession" })
+  .add(updatedSessionResponse, { id: "UpdatedSession" })
+  .add(sessionResponse, { id: "Session" })
+  .add(sessionPageResponse, { id: "SessionPage" })
+  .add(createdEventResponse, { id: "CreatedEvent" })
+  .add(eventBatchResponse, { id: "EventBatchResult" })
+  .add(eventResponse, { id: "Event" })
+  .add(eventPageResponse, { id: "EventPage" })
+  .add(agentListResponse, { id: "AgentList" })
+  .add(agentStatsResponse, { id: "AgentStats" })
+  .add(userStatsResponse, { id: "UserStats" })
+  .add(deletionJobAcceptedResponse, { id: "DeletionJobAccepted" })
+  .add(deletionJobResponse, { id: "DeletionJob" })
+  .add(apiKeyResponse, { id: "ApiKey" })
+  .add(apiKeyListResponse, { id: "ApiKeyList" })
+  .add(createdApiKeyResponse, { id: "CreatedApiKey" })
+  .add(rotatedApiKeyResponse, { id: "RotatedApiKey" })
+  .add(apiKeyAuditResponse, { id: "ApiKeyAudit" })
+  .add(deletionAuditResponse, { id: "DeletionAudit" })
+  .add(memberResponse, { id: "Member" })
+  .add(memberListResponse, { id: "MemberList" })
+  .add(invitationResponse, { id: "Invitation" })
+  .add(invitationListResponse, { id: "InvitationList" })
+  .add(acceptedInvitationResponse, { id: "AcceptedInvitation" })
+  .add(meResponse, { id: "Me" })
+  .add(openApiDocumentResponse, { id: "OpenApiDocument" })
+  .add(exportTraceServiceResponse, { id: "ExportTraceServiceResponse" })
+  .add(exportLogsServiceResponse, { id: "ExportLogsServiceResponse" });

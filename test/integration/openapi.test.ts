@@ -261,8 +261,7 @@ describe("over HTTP", () => {
       }),
     ExportTraces: () =>
       call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
-    ExportLogs: () =>
-      call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogsServiceRequest }),
+    ExportLogs: () => call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogs }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),

@@ -1,0 +1,680 @@
+/**
+ * The words of the OpenAPI document: what the route table, the contracts (schemas/route-contracts.ts) and
+ * the schemas cannot say — each operation's summary and description, what its parameters mean, why each of
+ * its own errors happens. Typed by the contracts: a query parameter, a body, an error or a path parameter
+ * kind without its words does not compile, and neither do words for a field the schema lacks.
+ */
+import type * as z from "zod";
+import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
+import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitation.js";
+import { LIMITS } from "../domain/limits.js";
+import type { RouteId } from "../route-table.js";
+import type { PATH_PARAMETERS, PathParameterKind, RawMediaType, RouteContracts } from "../schemas/route-contracts.js";
+
+export const TAGS = {
+  Sessions: "Agent runs: start, update, read, list and delete sessions (API key).",
+  Events: "What an agent did within a session: tool calls, decisions, state changes, errors (API key).",
+  Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
+  "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
+  "API keys": "Key management for signed-in users of an organisation (access token).",
+  Members:
+    "Who belongs to an organisation, with which role; invitations, which make a person a member only once they " +
+    "accept; and who the caller is (access token).",
+  OpenTelemetry:
+    "OTLP/HTTP receivers: point an OpenTelemetry exporter at `<base>/api/otel` with an API key (docs/otel.md).",
+  "API description": "This document.",
+} as const;
+export type TagName = keyof typeof TAGS;
+
+export interface ParameterDoc {
+  readonly description: string;
+  readonly example?: string;
+}
+
+/** Why an error happens; `message`: an example of what the body's `message` then says. */
+export interface ErrorDoc {
+  readonly reason: string;
+  readonly message?: string;
+}
+
+type Contract<Id extends RouteId> = RouteContracts[Id];
+type QueryOf<Id extends RouteId> = Contract<Id> extends { readonly query: infer Q extends z.core.$ZodType } ? Q : never;
+type BodyOf<Id extends RouteId> =
+  Contract<Id> extends { readonly body: { readonly schema: infer B extends z.core.$ZodType } } ? B : never;
+type ErrorsOf<Id extends RouteId> =
+  Contract<Id> extends { readonly errors: readonly (infer S extends number)[] } ? S : never;
+type RawOf<Id extends RouteId> =
+  Contract<Id> extends { readonly success: { readonly raw: readonly (infer M)[] } } ? M : never;
+
+/** The words of one operation, shaped by its contract. */
+export type OperationProse<Id extends RouteId> = {
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: TagName;
+  /** What the success response is. */
+  readonly success: string;
+} & ([QueryOf<Id>] extends [never]
+  ? { readonly query?: never }
+  : {
+      readonly query: {
+        /** Every parameter of the query schema. */
+        readonly parameters: { readonly [Name in keyof z.input<QueryOf<Id>> & string]-?: ParameterDoc };
+        /** Rules across parameters (zod `superRefine`s), in words. */
+        readonly rules?: string;
+      };
+    }) &
+  ([BodyOf<Id>] extends [never]
+    ? { readonly body?: never }
+    : {
+        readonly body: {
+          /** Rules across fields (`superRefine`s), defaults, in words. */
+          readonly description: string;
+          /** Words on a field beyond its schema. */
+          readonly fields?: { readonly [Name in keyof z.input<BodyOf<Id>>]?: string };
+        };
+      }) &
+  ([ErrorsOf<Id>] extends [never] ? { readonly errors?: never } : { readonly errors: Record<ErrorsOf<Id>, ErrorDoc> }) &
+  ([RawOf<Id>] extends [never]
+    ? { readonly media?: never }
+    : { readonly media: Record<RawOf<Id> & RawMediaType, string> });
+
+type KindErrors<Kind extends PathParameterKind> = (typeof PATH_PARAMETERS)[Kind]["errors"][number];
+
+/** The words of a kind of path parameter, and of each error an unknown or invalid value answers with. */
+export type PathParameterProse = {
+  readonly [Kind in PathParameterKind]: ParameterDoc & { readonly errors: Record<KindErrors<Kind>, ErrorDoc> };
+};
+
+const SESSION_ID = "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE";
+
+export const PATH_PARAMETER_PROSE: PathParameterProse = {
+  sessionId: {
+    description: "A session id (`ses_…`); any other id is 404.",
+    example: SESSION_ID,
+    errors: {
+      403: {
+        reason: "The session belongs to another organisation or environment; nothing is changed.",
+        message: `This API key has no access to session ${SESSION_ID}`,
+      },
+      404: {
+        reason: "Unknown (or expired) session id, or not a `ses_` id.",
+        message: `Session ${SESSION_ID} not found`,
+      },
+    },
+  },
+  eventId: {
+    description: "An event id (`evt_…`) of the session.",
+    example: "evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9",
+    errors: {},
+  },
+  eventField: {
+    description: "`toolInput`, `toolOutput` or `reasoning`.",
+    example: "toolOutput",
+    errors: {
+      400: {
+        reason: "The field is not one of `toolInput`, `toolOutput`, `reasoning`.",
+        message: "Invalid field in the path: toolInput, toolOutput, reasoning are served",
+      },
+    },
+  },
+  agentName: {
+    description: "The agent's name (URL-encoded).",
+    example: "support-bot",
+    errors: {
+      400: {
+        reason: `The name is empty, longer than ${LIMITS.nameLength} characters or not well-formed Unicode.`,
+        message: `Invalid agentName in the path: must be 1 to ${LIMITS.nameLength} characters`,
+      },
+    },
+  },
+  externalUserId: {
+    description: "Your external user id (URL-encoded).",
+    example: "customer-42",
+    errors: {
+      400: {
+        reason: `The id is empty, longer than ${LIMITS.nameLength} characters or not well-formed Unicode.`,
+        message: `Invalid userId in the path: must be 1 to ${LIMITS.nameLength} characters`,
+      },
+    },
+  },
+  deletionJobId: {
+    description: "The job id (`del_…`) from the erasure request.",
+    example: "del_01KAZ6A1B2C3D4E5F6G7H8J9KM",
+    errors: {
+      404: {
+        reason: "Unknown job id, or a job of another organisation or environment.",
+        message: "Deletion job del_01KAZ6A1B2C3D4E5F6G7H8J9KM not found",
+      },
+    },
+  },
+  apiKeyId: {
+    description: "An API key id (`key_…`) of the caller's organisation.",
+    example: "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX",
+    errors: {
+      404: {
+        reason: "Unknown key id, or a key of another organisation.",
+        message: "API key key_01KAZ2R4M7N8P9Q0R1S2T3V4WX not found",
+      },
+    },
+  },
+  memberUserId: {
+    description: "A member's user id (the `userId` of GET /api/members).",
+    example: "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13",
+    errors: {
+      404: {
+        reason: "The user is not a member of the organisation.",
+        message: "User 8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13 is not a member of organisation acme",
+      },
+    },
+  },
+  invitedUserId: {
+    description: "The invited person's user id (the `userId` of GET /api/invitations).",
+    example: "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13",
+    errors: {
+      404: {
+        reason: "The user has no pending invitation to the organisation (none, answered, revoked or expired).",
+        message: "User 8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13 has no pending invitation to organisation acme",
+      },
+    },
+  },
+  invitingOrganisation: {
+    description: "The organisation of the invitation (the `orgId` of an invitation in GET /api/me).",
+    example: "acme",
+    errors: {
+      404: {
+        reason: "The user has no pending invitation to the organisation (none, answered, revoked, or it expired).",
+        message: "You have no pending invitation to organisation acme",
+      },
+    },
+  },
+};
+
+const FOREIGN_SESSION = PATH_PARAMETER_PROSE.sessionId.errors[403];
+const SESSION_NOT_FOUND = PATH_PARAMETER_PROSE.sessionId.errors[404];
+const LAST_OWNER: ErrorDoc = {
+  reason:
+    "The change would leave the organisation without an owner (make another member owner first), or the " +
+    "members kept changing during the request.",
+  message:
+    "This is the last owner of organisation acme: make another member owner first (an organisation always keeps an owner)",
+};
+const CURSOR: ParameterDoc = { description: "The `nextCursor` of the previous page (opaque, signed)." };
+const LIMIT: ParameterDoc = { description: "Page size: an integer from 1 to 100 (default 50).", example: "20" };
+const STATS_QUERY = {
+  parameters: {
+    from: {
+      description: "First UTC day (YYYY-MM-DD, or a timestamp whose day is used). Default: 29 days before `to`.",
+      example: "2026-11-01",
+    },
+    to: { description: "Last UTC day, inclusive (YYYY-MM-DD or a timestamp). Default: today.", example: "2026-11-22" },
+  },
+  rules: "`from` must not be after `to`, and a period covers at most 366 days.",
+} as const;
+const OPTIONAL_NULL = "Optional fields may be `null` (= not sent). Unknown fields are rejected.";
+const EXPORT_RETRY: ErrorDoc = {
+  reason:
+    "The service could not store the export now (a dependency failed, writes kept conflicting, the request " +
+    "ran out of time): retry after `Retry-After` seconds, as OTLP exporters do; a retry stores nothing twice.",
+  message: "The export could not be stored now; retry after the Retry-After delay",
+};
+
+/** The words of every operation: a route without them does not compile. */
+export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } = {
+  CreateSession: {
+    summary: "Start a session",
+    description:
+      "Starts a session for one agent run, in the organisation and environment of the API key. An SDK that starts " +
+      "a run while the service is unreachable sends its own `id` and `startedAt` and delivers the start later: " +
+      "repeating a start with the same `id`, `name`, `agentName`, `userId` (and `startedAt`, if sent) is an " +
+      "idempotent 201 with the stored session; any other use of a taken id is 409 and changes nothing.",
+    tag: "Sessions",
+    success: "The session, active.",
+    body: {
+      description: `Start a session. ${OPTIONAL_NULL}`,
+      fields: {
+        id:
+          "A client-generated session id in the service's own format (`ses_` + a ULID), for a run started while " +
+          "the service was unreachable. Unsent: the service assigns one.",
+        startedAt:
+          `When the run started (stored in UTC); at most ${LIMITS.occurredAtFutureMs / 60_000} minutes ahead, not ` +
+          "older than the organisation's retention. Becomes the session's `createdAt` (listings, filters, the day " +
+          "its stats count it on). Unsent: now.",
+      },
+    },
+    errors: {
+      409: {
+        reason:
+          "The `id` is taken by a session with other fields, or of another organisation or environment (not said " +
+          "which); nothing is changed.",
+        message:
+          `A session with this id already exists (${SESSION_ID}); a retry must send the same name, ` +
+          "agentName, userId and startedAt",
+      },
+    },
+  },
+  UpdateSession: {
+    summary: "Update a session",
+    description:
+      "Records progress or the final outcome. A session in a final state (`completed`, `failed`) never changes " +
+      "again: an identical repeat of its final update is an idempotent 200 with the stored values, anything else 409. " +
+      "An SDK that delivers a run's end late sends when it ended as `completedAt` (with the final `status`); " +
+      "unsent, `completedAt` is the time the final update arrives. " +
+      "Fields the session does not have yet are `null` in the response.",
+    tag: "Sessions",
+    success: "The session after the update.",
+    body: {
+      description:
+        "Every field is optional, but at least one must be sent; `null` means not sent. `success` defaults to true " +
+        "on `completed` and false on `failed`; `failed` with `success: true` is rejected. Unknown fields are rejected.",
+      fields: {
+        completedAt:
+          "When the run ended (stored in UTC), for an end delivered after it happened; only with a final `status`. " +
+          `Not before the session's \`createdAt\`, at most ${LIMITS.occurredAtFutureMs / 60_000} minutes ahead, not ` +
+          "older than the organisation's retention. Becomes the session's `completedAt` (`updatedAt` and " +
+          "`lastActivityAt` stay the service's time). A repeat of the final update may send the stored value; " +
+          "another value on an ended session is 409. Unsent: now.",
+        customMetrics: `Metric name (1–${LIMITS.metricNameLength} characters) → finite number; at most ${LIMITS.customMetricCount} metrics.`,
+      },
+    },
+    errors: {
+      409: {
+        reason: "The session is already completed or failed (or changed concurrently; retry).",
+        message: `Session ${SESSION_ID} is already completed and cannot be changed; only an identical repeat of its final update is accepted`,
+      },
+    },
+  },
+  CreateEvent: {
+    summary: "Record an event",
+    description:
+      "Records a tool call, decision, state change or error against a session of the key's organisation and " +
+      "environment. The session's `eventCount` and `eventCost` change in the same transaction. Sessions that " +
+      "already ended still accept events (a late flush is not lost).",
+    tag: "Events",
+    success: "The event.",
+    body: { description: `Record an event. ${OPTIONAL_NULL}` },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: SESSION_NOT_FOUND,
+      409: {
+        reason: "The session kept changing while the event was recorded; retry.",
+        message: `Session ${SESSION_ID} kept changing while the event was recorded; retry the request`,
+      },
+    },
+  },
+  CreateEventBatch: {
+    summary: "Record a batch of events",
+    description:
+      "Up to 100 events, each validated and authorised on its own: valid events are stored even when others fail. " +
+      "Each result is 201 with the event id only once the event is durably written (events of one session are " +
+      "written in transactions with the session's counters). An event's own `idempotencyKey` makes its retry a replay.",
+    tag: "Events",
+    success: "One result per event, in request order.",
+    body: {
+      description: `Up to ${LIMITS.batchEvents} events. Each event is validated and authorised on its own.`,
+    },
+  },
+  ExportTraces: {
+    summary: "Export OTLP traces",
+    description:
+      "The OTLP/HTTP trace receiver: set an OpenTelemetry SDK's or Collector's exporter to " +
+      "`OTEL_EXPORTER_OTLP_ENDPOINT=<base>/api/otel` with `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <API key>`. " +
+      "Takes an ExportTraceServiceRequest (https://opentelemetry.io/docs/specs/otlp/#otlphttp) as " +
+      "`application/x-protobuf` or `application/json` (the OTLP JSON mapping), `Content-Encoding: gzip` allowed, " +
+      `at most ${LIMITS.otlpSpans} spans of at most ${LIMITS.otlpTraces} traces (one rate-limit request per trace). ` +
+      "Each trace becomes a session of the key's organisation and environment, its GenAI spans — under the " +
+      "GenAI semantic conventions, OpenInference, OpenLLMetry/Traceloop or the Vercel AI SDK's own shapes — " +
+      "events keyed by their span id, so an exporter's retry stores nothing twice (no `Idempotency-Key`); " +
+      "the agent and user come from whichever span names them, the root span ends the session (docs/otel.md). " +
+      "Spans that cannot be read or stored, and those of traces past the limit, are refused one by one and " +
+      "counted in `partialSuccess` of a 200; the answer is in the request's encoding.",
+    tag: "OpenTelemetry",
+    success:
+      "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
+      "of refused spans and why. An exporter must not retry a 200.",
+    errors: {
+      400: {
+        reason:
+          "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
+          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans; ` +
+          "nothing is stored.",
+        message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
+      },
+      415: {
+        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
+        message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+      },
+      503: EXPORT_RETRY,
+    },
+  },
+  ExportLogs: {
+    summary: "Export OTLP logs",
+    description:
+      "The OTLP/HTTP log receiver (same `OTEL_EXPORTER_OTLP_ENDPOINT` and headers as traces): takes an " +
+      "ExportLogsServiceRequest as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` " +
+      `allowed, at most ${LIMITS.otlpLogRecords} log records. GenAI event log records (the messages of a model ` +
+      "call that instrumentations such as `@opentelemetry/instrumentation-openai` emit apart from its span) join " +
+      "the `llm_decision` of their span by trace and span id, whichever arrives first; every other record, and " +
+      `every record past what its span keeps (${LIMITS.otlpLogRecordsPerSpan} records, ` +
+      `${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages, across exports), is refused on its own in ` +
+      "`partialSuccess` of a 200 — never a 4xx for the whole export (docs/otel.md).",
+    tag: "OpenTelemetry",
+    success:
+      "An ExportLogsServiceResponse: `{}` when every record was kept, else `partialSuccess` with the count of " +
+      "refused records and why. An exporter must not retry a 200.",
+    errors: {
+      400: {
+        reason:
+          "The body does not decode, its envelope is not an ExportLogsServiceRequest, or it holds more than " +
+          `${LIMITS.otlpLogRecords} log records; nothing is stored.`,
+        message: "Not an OTLP ExportLogsServiceRequest: resourceLogs must be an array",
+      },
+      415: {
+        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
+        message: "Send OTLP logs as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+      },
+      503: EXPORT_RETRY,
+    },
+  },
+  GetSession: {
+    summary: "Get a session",
+    description: "One session with every stored field, its counters and `stale`.",
+    tag: "Sessions",
+    success: "The session.",
+  },
+  ListSessions: {
+    summary: "List sessions",
+    description: "The sessions of the key's organisation and environment, newest first, one page at a time.",
+    tag: "Sessions",
+    success: "A page of sessions.",
+    query: {
+      parameters: {
+        agentName: { description: "Only this agent's sessions.", example: "support-bot" },
+        userId: { description: "Only this external user's sessions.", example: "customer-42" },
+        status: { description: "Only sessions in this status.", example: "failed" },
+        from: { description: "Sessions created at or after this instant (ISO 8601).", example: "2026-11-22T00:00:00Z" },
+        to: { description: "Sessions created at or before this instant (ISO 8601).", example: "2026-11-22T23:59:59Z" },
+        failureReason: {
+          description:
+            "Only sessions that failed with this reason (its first 200 characters, as the stats group reasons).",
+          example: "payment provider timeout",
+        },
+        toolName: { description: "Only sessions that called this tool.", example: "search_docs" },
+        toolError: { description: "Only sessions with an error of this tool.", example: "issue_refund" },
+        nameContains: {
+          description: "Only sessions whose name contains this text (ignoring case).",
+          example: "refund",
+        },
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+      rules:
+        "`agentName`, `userId` and `status` combine freely (each combination, also with `from`/`to`, is one " +
+        "index query: pages are full but the last). `failureReason`, `toolName`, `toolError` and `nameContains` " +
+        "refine what that query finds: a refined page reads at most 5 index pages of `limit` keys and may hold " +
+        "fewer sessions than `limit`, even none, with a `nextCursor` to go on. `from` must not be after `to`. A " +
+        "cursor is only valid with the filters it was issued for.",
+    },
+  },
+  ListEvents: {
+    summary: "List a session's events",
+    description: "The events of one session, oldest first, one page at a time.",
+    tag: "Events",
+    success: "A page of events.",
+    query: {
+      parameters: {
+        eventType: { description: "Only events of this type.", example: "tool_call" },
+        toolName: { description: "Only events of this tool.", example: "search_docs" },
+        minConfidence: { description: "Only events with a confidence of at least this (0–1).", example: "0.5" },
+        maxConfidence: { description: "Only events with a confidence of at most this (0–1).", example: "1" },
+        fields: {
+          description: "`summary` leaves out `toolInput` and `toolOutput`; `full` (default) keeps them.",
+          example: "summary",
+        },
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+      rules: "`minConfidence` must not be above `maxConfidence`.",
+    },
+  },
+  GetEventField: {
+    summary: "Read one field of an event, whole",
+    description:
+      "The `toolInput` or `toolOutput` of an event as its JSON, or its `reasoning` as text, whatever its size " +
+      "(the events route answers a field over 1 MiB with a presigned S3 URL instead; this route serves it from " +
+      "the API's own origin, as the console needs). Compressed with gzip when the request accepts it " +
+      "(`Accept-Encoding: gzip`); a field too large to send uncompressed within Lambda's 6 MB response limit is " +
+      "406 without it.",
+    tag: "Events",
+    success: "The field: JSON for `toolInput` / `toolOutput`, plain text for `reasoning`.",
+    media: { "application/json": "The tool input or output, as recorded", "text/plain": "The reasoning" },
+    errors: {
+      404: {
+        reason: "The session holds no such event, or the event no such field.",
+        message: "Event evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9 has no toolOutput",
+      },
+      406: { reason: "The field is too large to send uncompressed: send `Accept-Encoding: gzip`." },
+    },
+  },
+  DeleteSession: {
+    summary: "Delete a session",
+    description: "Deletes the session, its events and its contribution to the analytics rollups.",
+    tag: "Sessions",
+    success: "Deleted.",
+    errors: {
+      409: {
+        reason: "The session kept changing while it was being deleted; retry.",
+        message: `Session ${SESSION_ID} kept changing while it was being deleted; retry the request`,
+      },
+    },
+  },
+  ListAgents: {
+    summary: "List agents",
+    description:
+      "The agent names of the key's organisation and environment, with their session counts. With a period " +
+      "(`from` and/or `to`, whole UTC days as for the stats routes), also each agent's totals over it and the last " +
+      "day it started a session, and the organisation's totals, per-day series and top lists as the sum of its " +
+      "agents' (the console's overview). Figures are read for the 100 agents with the most sessions; " +
+      "`agentsWithoutStats` counts the others, which the sums leave out.",
+    tag: "Analytics",
+    success: "The agents (and, with a period, their figures).",
+    query: STATS_QUERY,
+  },
+  AgentStats: {
+    summary: "Agent statistics",
+    description:
+      "Totals and a per-day series for one agent over whole UTC days, from rollups. An agent without sessions " +
+      "has zero totals.",
+    tag: "Analytics",
+    success: "The agent's statistics.",
+    query: STATS_QUERY,
+  },
+  UserStats: {
+    summary: "External user statistics",
+    description: "Totals and a per-day series for one external user over whole UTC days, from rollups.",
+    tag: "Analytics",
+    success: "The user's statistics.",
+    query: STATS_QUERY,
+  },
+  DeleteUserData: {
+    summary: "Erase an external user's data",
+    description:
+      "Starts an asynchronous job that deletes every session and event of the external user in the key's " +
+      "organisation and environment. Repeating the request is safe.",
+    tag: "Data deletion",
+    success: "The erasure job, accepted.",
+  },
+  GetDeletionJob: {
+    summary: "Get an erasure job",
+    description: "Progress of an erasure job of the key's organisation and environment.",
+    tag: "Data deletion",
+    success: "The job.",
+  },
+  OpenApiDocument: {
+    summary: "This document",
+    description: "The OpenAPI 3.1 description of this API. Public: no credential needed.",
+    tag: "API description",
+    success: "The OpenAPI document.",
+  },
+  CreateApiKey: {
+    summary: "Create an API key",
+    description:
+      "Creates a key for the organisation. The response is the only time the key itself is shown; only its " +
+      "SHA-256 is stored. New keys get `sessions:write events:write read` unless `scopes` says otherwise.",
+    tag: "API keys",
+    success: "The key, with its secret.",
+    body: {
+      description:
+        "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
+    },
+  },
+  ListApiKeys: {
+    summary: "List API keys",
+    description: "The organisation's keys, without secrets, each with its status.",
+    tag: "API keys",
+    success: "The keys.",
+  },
+  RotateApiKey: {
+    summary: "Rotate an API key",
+    description:
+      `Creates the replacement of a key. The old key keeps working until now + \`overlapSeconds\` ` +
+      `(default ${ROTATION_OVERLAP.defaultSeconds}, at most ${ROTATION_OVERLAP.maxSeconds}, 0 allowed), then 401. ` +
+      "A key is rotated once: rotate its replacement next time. The body may be empty.",
+    tag: "API keys",
+    success: "The new key, and the old one with its `expiresAt`.",
+    body: { description: `\`overlapSeconds\` defaults to ${ROTATION_OVERLAP.defaultSeconds}.` },
+    errors: {
+      409: {
+        reason: "The key was already rotated, is revoked or expired, or changed concurrently.",
+        message:
+          "API key key_01KAZ2R4M7N8P9Q0R1S2T3V4WX was already rotated to key_01KAZ5D6E7F8G9H0J1K2M3N4PQ; rotate that key instead",
+      },
+    },
+  },
+  RevokeApiKey: {
+    summary: "Revoke an API key",
+    description:
+      "Revokes a key; repeating is 204. The key is refused (401) from then on, after at most the key-cache bound " +
+      "(10 seconds).",
+    tag: "API keys",
+    success: "Revoked.",
+  },
+  ListApiKeyAudit: {
+    summary: "A key's audit trail",
+    description: "Who created, rotated or revoked the key, and when; oldest first.",
+    tag: "API keys",
+    success: "The audit records.",
+  },
+  ListDeletionAudit: {
+    summary: "Who deleted what",
+    description:
+      "The organisation's latest 100 deletions, newest first: each session deleted (`DELETE " +
+      "/api/sdk/sessions/{id}`) and each erasure requested (`DELETE /api/sdk/users/{userId}`), with the API " +
+      "key (its id) or signed-in user that asked, both environments. Admins and owners.",
+    tag: "Data deletion",
+    success: "The deletions, newest first.",
+  },
+  GetMe: {
+    summary: "Who am I",
+    description:
+      "The signed-in user, every organisation they belong to with their role in each (the console picks the " +
+      "organisation from these), and apart from them the invitations waiting for their answer (an invitation is " +
+      "never an organisation of theirs until they accept it). Needs no `X-Organization-Id`; a user of no " +
+      "organisation gets an empty list.",
+    tag: "Members",
+    success: "The user, their organisations and their pending invitations.",
+  },
+  ListMembers: {
+    summary: "List members",
+    description: "The organisation's members with their roles.",
+    tag: "Members",
+    success: "The members.",
+  },
+  ListInvitations: {
+    summary: "List pending invitations",
+    description: "The organisation's invitations waiting for an answer (not expired), oldest first.",
+    tag: "Members",
+    success: "The pending invitations.",
+  },
+  CreateInvitation: {
+    summary: "Invite a person",
+    description:
+      "Invites a person by email with a role. Nobody becomes a member without accepting: the person sees the " +
+      "invitation (GET /api/me) and accepts or declines it. A person new to the user directory is created there " +
+      "(on AWS Cognito emails them a temporary password; one who never signed in gets a fresh one); locally in " +
+      `the local issuer's directory. The invitation expires after ${INVITATION_LIFETIME_DAYS} days. An ` +
+      `organisation sends at most ${INVITATIONS_PER_DAY} invitations per UTC day. Recorded in the organisation's ` +
+      "audit (`invitation.created`).",
+    tag: "Members",
+    success: "The invitation.",
+    body: {
+      description:
+        "The person's email address and the role they get when they accept: `owner`, `admin` or `member`. The " +
+        "address must be plain ASCII (`local@domain.tld`; an internationalised domain in its `xn--` form): control " +
+        "characters, letters of other scripts and full-width look-alikes are refused. Stored in lower case.",
+    },
+    errors: {
+      409: {
+        reason: "The person is already a member of the organisation, or already has a pending invitation to it.",
+        message: "grace@example.com is already a member of organisation acme",
+      },
+      429: {
+        reason:
+          `The organisation sent ${INVITATIONS_PER_DAY} invitations today (UTC) already; \`Retry-After\` gives ` +
+          "the seconds to midnight UTC. Refused invitations (400, 409) do not count.",
+        message:
+          `Organisation acme has sent ${INVITATIONS_PER_DAY} invitations today, the most allowed per day; try again ` +
+          "after midnight UTC (see Retry-After)",
+      },
+    },
+  },
+  RevokeInvitation: {
+    summary: "Revoke an invitation",
+    description:
+      "Withdraws a pending invitation; the person can no longer accept it. Recorded in the organisation's audit " +
+      "(`invitation.revoked`).",
+    tag: "Members",
+    success: "Revoked.",
+  },
+  AcceptInvitation: {
+    summary: "Accept an invitation",
+    description:
+      "The signed-in user accepts their pending invitation to an organisation: in one transaction the invitation " +
+      "is consumed and the membership (with the invitation's role) written. Recorded in the organisation's audit " +
+      "(`invitation.accepted`).",
+    tag: "Members",
+    success: "The membership the invitation became.",
+    errors: {
+      409: {
+        reason: "The user is a member of the organisation already.",
+        message: "You are already a member of organisation acme",
+      },
+    },
+  },
+  DeclineInvitation: {
+    summary: "Decline an invitation",
+    description:
+      "The signed-in user declines their pending invitation to an organisation; it is removed. Recorded in the " +
+      "organisation's audit (`invitation.declined`).",
+    tag: "Members",
+    success: "Declined.",
+  },
+  UpdateMember: {
+    summary: "Change a member's role",
+    description:
+      "Gives a member another role (the same role changes nothing). The last owner cannot be demoted. " +
+      "Recorded in the organisation's audit (`member.role_changed`).",
+    tag: "Members",
+    success: "The member with the new role.",
+    body: { description: "The member's new role: `owner`, `admin` or `member`." },
+    errors: { 409: LAST_OWNER },
+  },
+  RemoveMember: {
+    summary: "Remove a member",
+    description:
+      "Removes a member from the organisation; their user (Cognito account) is not deleted. The last owner " +
+      "cannot be removed. Recorded in the organisation's audit (`member.removed`).",
+    tag: "Members",
+    success: "Removed.",
+    errors: { 409: LAST_OWNER },
+  },
+};

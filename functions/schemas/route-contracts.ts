@@ -1,0 +1,244 @@
+/**
+ * The contract of every route of the route table, keyed by its id: what it takes (path parameters, query
+ * schema, body schema) and what it answers (success status and body schema, and the errors particular to
+ * it). The OpenAPI document is generated from these, the route table and the middleware chain's rules
+ * (functions/openapi/); a route without a contract does not compile.
+ *
+ * The schemas are the very ones the handlers validate with (request) or the tests check real responses
+ * against (response). Errors that follow from a route's shape are not listed here, the generator derives
+ * them as the chain answers them (functions/http/): authentication (401, 403, the tenant headers' 400),
+ * the rate limit (429) and `Idempotency-Key` (400, 409, 422) of the API-key chain, a body (400, 413, 415),
+ * a query (400), a path parameter (below), and 500. `errors` lists only what the handler itself adds.
+ *
+ * Documentation only: handlers never import this module (it carries every response schema, in full zod).
+ */
+import * as z from "zod";
+import { LIMITS } from "../domain/limits.js";
+import type { RouteId, routeTable } from "../route-table.js";
+import type { EventField } from "../store/events/event-store.js";
+import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
+import { createEventBatchBody, createEventBody } from "./event-schemas.js";
+import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
+import {
+  exportLogsServiceRequest,
+  exportLogsServiceResponse,
+  exportTraceServiceRequest,
+  exportTraceServiceResponse,
+} from "./otlp-schemas.js";
+import { listAgentsQuery, listEventsQuery, listSessionsQuery, statsQuery } from "./read-schemas.js";
+import {
+  acceptedInvitationResponse,
+  agentListResponse,
+  agentStatsResponse,
+  apiKeyAuditResponse,
+  apiKeyListResponse,
+  createdApiKeyResponse,
+  createdEventResponse,
+  createdSessionResponse,
+  deletionAuditResponse,
+  deletionJobAcceptedResponse,
+  deletionJobResponse,
+  eventBatchResponse,
+  eventPageResponse,
+  invitationListResponse,
+  invitationResponse,
+  memberListResponse,
+  memberResponse,
+  meResponse,
+  openApiDocumentResponse,
+  rotatedApiKeyResponse,
+  sessionPageResponse,
+  sessionResponse,
+  updatedSessionResponse,
+  userStatsResponse,
+} from "./response-schemas.js";
+import { createSessionBody, updateSessionBody } from "./session-schemas.js";
+
+/** Error statuses a handler may answer with beyond those its route's shape implies. */
+export type ErrorStatus = 400 | 403 | 404 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+const anyText = z.string().min(1);
+const pathName = z.string().min(1).max(LIMITS.nameLength);
+
+/**
+ * The kinds of path parameter: the schema of the value (documentation: handlers read path parameters
+ * themselves) and the errors a value answers with when it is invalid, unknown or not the caller's.
+ */
+export const PATH_PARAMETERS = {
+  /** A session id: 404 when unknown, 403 when another tenant's (the store decides, store/sessions/). */
+  sessionId: { schema: anyText, errors: [403, 404] },
+  eventId: { schema: anyText, errors: [] },
+  eventField: {
+    schema: z.enum(["toolInput", "toolOutput", "reasoning"] as const satisfies readonly EventField[]),
+    errors: [400],
+  },
+  /** Names checked as in bodies (http/path-parameters.ts namePathParameter): 400 past the name limits. */
+  agentName: { schema: pathName, errors: [400] },
+  externalUserId: { schema: pathName, errors: [400] },
+  deletionJobId: { schema: anyText, errors: [404] },
+  apiKeyId: { schema: anyText, errors: [404] },
+  memberUserId: { schema: anyText, errors: [404] },
+  invitedUserId: { schema: anyText, errors: [404] },
+  invitingOrganisation: { schema: anyText, errors: [404] },
+} as const satisfies Record<string, { readonly schema: z.ZodType; readonly errors: readonly ErrorStatus[] }>;
+export type PathParameterKind = keyof typeof PATH_PARAMETERS;
+
+/** Media types a route answers with its content itself (not a JSON body of a schema). */
+export type RawMediaType = "application/json" | "text/plain";
+
+interface ContractShape {
+  /** The query string's schema (as the handler declares it: `{ query }` of its route options). */
+  readonly query?: z.core.$ZodType;
+  /**
+   * The JSON body's schema (`{ body }` of the route options); `optional` when an empty body is accepted
+   * (`bodyOptional`), `maxBytes` when not LIMITS.bodyBytes (`maxBodyBytes`).
+   */
+  readonly body?: { readonly schema: z.core.$ZodType; readonly optional?: boolean; readonly maxBytes?: number };
+  /**
+   * Instead of `body`: a telemetry protocol's body that the handler decodes itself (`rawBody` of the route
+   * options), in JSON (`schema`: its JSON encoding, named in protocolComponents) or in `binaryMediaType`;
+   * the success body comes in the request's encoding.
+   */
+  readonly protocolBody?: {
+    readonly schema: z.ZodType;
+    readonly binaryMediaType: string;
+    readonly maxBytes: number;
+  };
+  readonly success: {
+    readonly status: 200 | 201 | 202 | 204;
+    /** The JSON body's schema, named in responseComponents; none for 204 and for `raw`. */
+    readonly body?: z.ZodType;
+    /** Instead of `body`: the answer is the content itself, in one of these media types. */
+    readonly raw?: readonly RawMediaType[];
+  };
+  /** Errors the handler itself answers with (each explained in functions/openapi/openapi-prose.ts). */
+  readonly errors?: readonly ErrorStatus[];
+}
+
+type RouteOf<Id extends RouteId> = Extract<(typeof routeTable)[number], { readonly id: Id }>;
+type PathNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathNames<Rest>
+  : never;
+/** The `{name}`s of a route's path. */
+export type PathParameterName<Id extends RouteId> = PathNames<RouteOf<Id>["path"]>;
+
+/** A route's contract: every `{name}` of its path has a kind, and no other name does. */
+export type RouteContract<Id extends RouteId> = ContractShape &
+  ([PathParameterName<Id>] extends [never]
+    ? { readonly path?: never }
+    : { readonly path: { readonly [Name in PathParameterName<Id>]: PathParameterKind } });
+
+export const routeContracts = {
+  CreateSession: {
+    body: { schema: createSessionBody },
+    success: { status: 201, body: createdSessionResponse },
+    errors: [409],
+  },
+  UpdateSession: {
+    path: { id: "sessionId" },
+    body: { schema: updateSessionBody },
+    success: { status: 200, body: updatedSessionResponse },
+    errors: [409],
+  },
+  CreateEvent: {
+    body: { schema: createEventBody, maxBytes: LIMITS.eventBodyBytes },
+    success: { status: 201, body: createdEventResponse },
+    errors: [403, 404, 409],
+  },
+  CreateEventBatch: {
+    body: { schema: createEventBatchBody, maxBytes: LIMITS.eventBodyBytes },
+    success: { status: 200, body: eventBatchResponse },
+  },
+  ExportTraces: {
+    protocolBody: {
+      schema: exportTraceServiceRequest,
+      binaryMediaType: "application/x-protobuf",
+      maxBytes: LIMITS.eventBodyBytes,
+    },
+    success: { status: 200, body: exportTraceServiceResponse },
+    errors: [400, 415, 503],
+  },
+  ExportLogs: {
+    protocolBody: {
+      schema: exportLogsServiceRequest,
+      binaryMediaType: "application/x-protobuf",
+      maxBytes: LIMITS.eventBodyBytes,
+    },
+    success: { status: 200, body: exportLogsServiceResponse },
+    errors: [400, 415, 503],
+  },
+  GetSession: { path: { id: "sessionId" }, success: { status: 200, body: sessionResponse } },
+  ListSessions: { query: listSessionsQuery, success: { status: 200, body: sessionPageResponse } },
+  ListEvents: {
+    path: { id: "sessionId" },
+    query: listEventsQuery,
+    success: { status: 200, body: eventPageResponse },
+  },
+  GetEventField: {
+    path: { id: "sessionId", eventId: "eventId", field: "eventField" },
+    success: { status: 200, raw: ["application/json", "text/plain"] },
+    errors: [404, 406],
+  },
+  DeleteSession: { path: { id: "sessionId" }, success: { status: 204 }, errors: [409] },
+  ListAgents: { query: listAgentsQuery, success: { status: 200, body: agentListResponse } },
+  AgentStats: {
+    path: { agentName: "agentName" },
+    query: statsQuery,
+    success: { status: 200, body: agentStatsResponse },
+  },
+  UserStats: {
+    path: { userId: "externalUserId" },
+    query: statsQuery,
+    success: { status: 200, body: userStatsResponse },
+  },
+  DeleteUserData: { path: { userId: "externalUserId" }, success: { status: 202, body: deletionJobAcceptedResponse } },
+  GetDeletionJob: { path: { jobId: "deletionJobId" }, success: { status: 200, body: deletionJobResponse } },
+  OpenApiDocument: { success: { status: 200, body: openApiDocumentResponse } },
+  CreateApiKey: { body: { schema: createApiKeyBody }, success: { status: 201, body: createdApiKeyResponse } },
+  ListApiKeys: { success: { status: 200, body: apiKeyListResponse } },
+  RotateApiKey: {
+    path: { id: "apiKeyId" },
+    body: { schema: rotateApiKeyBody, optional: true },
+    success: { status: 201, body: rotatedApiKeyResponse },
+    errors: [409],
+  },
+  RevokeApiKey: { path: { id: "apiKeyId" }, success: { status: 204 } },
+  ListApiKeyAudit: { path: { id: "apiKeyId" }, success: { status: 200, body: apiKeyAuditResponse } },
+  ListDeletionAudit: { success: { status: 200, body: deletionAuditResponse } },
+  GetMe: { success: { status: 200, body: meResponse } },
+  ListMembers: { success: { status: 200, body: memberListResponse } },
+  ListInvitations: { success: { status: 200, body: invitationListResponse } },
+  CreateInvitation: {
+    body: { schema: createInvitationBody },
+    success: { status: 201, body: invitationResponse },
+    errors: [409, 429],
+  },
+  RevokeInvitation: { path: { userId: "invitedUserId" }, success: { status: 204 } },
+  AcceptInvitation: {
+    path: { orgId: "invitingOrganisation" },
+    success: { status: 201, body: acceptedInvitationResponse },
+    errors: [409],
+  },
+  DeclineInvitation: { path: { orgId: "invitingOrganisation" }, success: { status: 204 } },
+  UpdateMember: {
+    path: { userId: "memberUserId" },
+    body: { schema: updateMemberBody },
+    success: { status: 200, body: memberResponse },
+    errors: [409],
+  },
+  RemoveMember: { path: { userId: "memberUserId" }, success: { status: 204 }, errors: [409] },
+} as const satisfies { readonly [Id in RouteId]: RouteContract<Id> };
+
+export type RouteContracts = typeof routeContracts;
+
+/** The route ids whose contract has `Key`. */
+export type RoutesWith<Key extends string> = {
+  [Id in RouteId]: RouteContracts[Id] extends Record<Key, unknown> ? Id : never;
+}[RouteId];
+
+/** The contract of a route, widened to the shape every contract shares (for code walking all routes). */
+export function contractOf(id: RouteId): ContractShape & {
+  readonly path?: Readonly<Record<string, PathParameterKind>>;
+} {
+  return routeContracts[id];
+}
