@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type PriceFile, priceRows } from "../functions/pricing/price-table.js";
+import { priceFileProblems } from "./model-prices/check-price-file.js";
 import { litellmRows } from "./model-prices/litellm-rows.js";
 import { formatChanges, mergeSourceRows, serialiseTable } from "./model-prices/table-merge.js";
 
@@ -66,7 +67,14 @@ function main(): void {
   });
   for (const line of formatChanges(changes, values.verbose)) console.log(line);
   if (values["dry-run"]) return;
-  writeFileSync(tablePath, serialiseTable(merged));
+  const written = serialiseTable(merged);
+  const problems = priceFileProblems(JSON.parse(written));
+  if (problems.length > 0) {
+    console.error(`not written, the merged table has problems:\n${problems.join("\n")}`);
+    process.exitCode = 1;
+    return;
+  }
+  writeFileSync(tablePath, written);
   // Biome wraps the few lines over its width, so `biome check` stays green on the written file.
   execFileSync(join(REPOSITORY_ROOT, "node_modules", ".bin", "biome"), ["format", "--write", tablePath], {
     stdio: "ignore",
