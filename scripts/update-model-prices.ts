@@ -67,7 +67,12 @@ function main(): void {
   });
   for (const line of formatChanges(changes, values.verbose)) console.log(line);
   if (values["dry-run"]) return;
-  const written = serialiseTable(merged);
+  // Biome wraps the few lines over its width (read from standard input, so a table outside the repository works too).
+  const written = execFileSync(
+    join(REPOSITORY_ROOT, "node_modules", ".bin", "biome"),
+    ["format", "--stdin-file-path=functions/pricing/model-prices.json"],
+    { cwd: REPOSITORY_ROOT, input: serialiseTable(merged), encoding: "utf8" },
+  );
   const problems = priceFileProblems(JSON.parse(written));
   if (problems.length > 0) {
     console.error(`not written, the merged table has problems:\n${problems.join("\n")}`);
@@ -75,10 +80,6 @@ function main(): void {
     return;
   }
   writeFileSync(tablePath, written);
-  // Biome wraps the few lines over its width, so `biome check` stays green on the written file.
-  execFileSync(join(REPOSITORY_ROOT, "node_modules", ".bin", "biome"), ["format", "--write", tablePath], {
-    stdio: "ignore",
-  });
   console.log(`wrote ${tablePath}: ${merged.rows.length} rows`);
 }
 
