@@ -31,6 +31,15 @@ const BEDROCK_MODELS =
 
 const CHAT_MODES = new Set(["chat", "responses"]);
 
+/**
+ * Entries left out on review, with why: a source's own inconsistencies, so the next read does not bring them back.
+ * (The model then matches through the rules like any row the table does not carry.)
+ */
+export const EXCLUDED_ENTRIES: Readonly<Record<string, string>> = {
+  "eu.anthropic.claude-3-5-haiku-20241022-v1:0":
+    "LiteLLM 2026-07-24 gives 0.25/1.25 (Claude 3 Haiku's rates) where the model and its US profile are 0.8/4, as Langfuse's list also says",
+};
+
 /** Which table row (name and provider) a LiteLLM entry becomes, if any. */
 export function tableModelFor(key: string, litellmProvider: string): { model: string; provider: Provider } | undefined {
   const name = key.toLowerCase();
@@ -122,6 +131,7 @@ export function litellmRows(file: unknown): SourceRow[] {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) continue;
     const fields = entry as Record<string, unknown>;
     if (!CHAT_MODES.has(String(fields.mode)) || typeof fields.litellm_provider !== "string") continue;
+    if (Object.hasOwn(EXCLUDED_ENTRIES, key)) continue;
     const target = tableModelFor(key, fields.litellm_provider);
     const rates = target === undefined ? undefined : ratesOf(fields);
     if (target === undefined || rates === undefined || rows.has(target.model)) continue;

@@ -1,7 +1,8 @@
 /**
  * Merging a fresh read of a source into the price table, and the diff a reviewer reads. A changed price is a new row
  * from the source's date (the old row stays: events before that day keep their price); a model the source no longer
- * lists keeps its rows unless pruning is asked for; rows from other sources are never touched.
+ * lists keeps its rows unless pruning is asked for; rows from other sources are never touched, and live beside this
+ * source's rows (the lookup takes the newest row in effect, whichever source it came from).
  */
 import {
   type PriceRow,
@@ -17,7 +18,6 @@ export type TableChange =
   | { readonly kind: "added"; readonly row: PriceRow }
   | { readonly kind: "changed"; readonly before: PriceRow; readonly row: PriceRow }
   | { readonly kind: "removed"; readonly before: PriceRow; readonly pruned: boolean }
-  | { readonly kind: "skipped"; readonly model: string; readonly pricedBy: string }
   /** Priced the same through another row by the matching rules (foldableModels), so not written. */
   | { readonly kind: "folded"; readonly model: string };
 
@@ -50,18 +50,12 @@ export function mergeSourceRows(
 ): { table: PriceTable; changes: TableChange[] } {
   const managed = table.rows.filter((row) => options.manages(row.source));
   const others = table.rows.filter((row) => !options.manages(row.source));
-  const otherModels = new Map(others.map((row) => [row.model, row.source]));
   const latest = latestByModel(managed);
   const changes: TableChange[] = [];
   let rows = [...managed];
   const listed = new Set<string>();
   const foldable = foldableModels(fresh);
   for (const sourceRow of fresh) {
-    const pricedBy = otherModels.get(sourceRow.model);
-    if (pricedBy !== undefined) {
-      changes.push({ kind: "skipped", model: sourceRow.model, pricedBy });
-      continue;
-    }
     listed.add(sourceRow.model);
     const row: PriceRow = { ...sourceRow, effectiveFrom: options.source.asOf, source: options.sourceId };
     const before = latest.get(sourceRow.model);
@@ -117,13 +111,13 @@ function describeChange(before: PriceRow, after: PriceRow): string {
 
 /**
  * The review diff, one line per change: `+` added, `~` changed (old → new), `-` removed; with `verbose`, also `=` for
- * rows not written (priced through another row, or by another source). Ends with the counts.
+ * rows not written (priced the same through another row). Ends with the counts.
  */
 export function formatChanges(changes: readonly TableChange[], verbose = false): string[] {
   const lines = changes.map(changeLine);
   const count = (kind: TableChange["kind"]) => changes.filter((change) => change.kind === kind).length;
   const summary = `${count("added")} added, ${count("changed")} changed, ${count("removed")} removed`;
-  lines.push(`${summary}, ${count("folded")} priced through other rows, ${count("skipped")} left to other sources`);
+  lines.push(`${summary}, ${count("folded")} priced through other rows`);
   return lines.filter((line) => !line.startsWith("= ") || verbose);
 }
 
@@ -135,8 +129,6 @@ function changeLine(change: TableChange): string {
       return `~ ${change.row.model} (${change.row.provider}) from ${change.row.effectiveFrom}: ${describeChange(change.before, change.row)}`;
     case "removed":
       return `- ${change.before.model} (${change.before.provider}) no longer in the source: ${change.pruned ? "rows removed" : "rows kept (--prune removes them)"}`;
-    case "skipped":
-      return `= ${change.model} priced by ${change.pricedBy}, not by this source`;
     case "folded":
       return `= ${change.model} priced the same through another row (matching rules), not written`;
   }

@@ -143,6 +143,39 @@ describe("cost from the table, by provider", () => {
   });
 });
 
+describe("prices over time in the shipped table", () => {
+  const usage = { promptTokens: 100_000, completionTokens: 10_000 };
+  const on = (model: string, day: string) => priceUsage({ model, usage, at: `${day}T12:00:00Z` });
+
+  it("gemini-3.6-flash: LiteLLM's price from 2026-07-24, the introductory cut from 2026-08-14, the step-up from 2027-01-01", () => {
+    expect(on("gemini-3.6-flash", "2026-08-13")).toMatchObject({
+      cost: (100_000 * 1.5 + 10_000 * 7.5) / M,
+      priceEffectiveFrom: "2026-07-24",
+    });
+    expect(on("gemini-3.6-flash", "2026-08-14")).toMatchObject({
+      cost: (100_000 * 0.75 + 10_000 * 3.75) / M,
+      priceEffectiveFrom: "2026-08-14",
+    });
+    expect(on("gemini-3.6-flash", "2026-12-31")).toMatchObject({ priceEffectiveFrom: "2026-08-14" });
+    expect(on("gemini-3.6-flash", "2027-01-01")).toMatchObject({
+      cost: (100_000 * 1.5 + 10_000 * 7.5) / M,
+      priceEffectiveFrom: "2027-01-01",
+    });
+  });
+
+  it("gpt-5.6-terra: the price cut Langfuse's list records from 2026-07-31", () => {
+    expect(on("gpt-5.6-terra", "2026-07-30")).toMatchObject({ cost: (100_000 * 2.5 + 10_000 * 15) / M });
+    expect(on("gpt-5.6-terra", "2026-07-31")).toMatchObject({ cost: (100_000 * 2 + 10_000 * 12) / M });
+  });
+
+  it("before a model's first row, it is unpriced (no older price is guessed)", () => {
+    expect(on("gemini-3.7-flash", "2026-08-13")).toMatchObject({
+      costSource: "unpriced",
+      unpricedReason: "no-price-in-effect",
+    });
+  });
+});
+
 describe("costOf, on prices of its own", () => {
   it("bills reasoning apart where the price says so, else at the output rate", () => {
     const usage = { promptTokens: 0, completionTokens: 1_000, reasoningTokens: 600 };

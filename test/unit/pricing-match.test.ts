@@ -91,6 +91,8 @@ describe("matching against the shipped table", () => {
     ["arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-pro-v1:0", "amazon.nova-pro-v1:0"],
     // a geography the source prices like the model itself
     ["us.meta.llama3-3-70b-instruct-v1:0", "meta.llama3-3-70b-instruct-v1:0"],
+    // LiteLLM's eu. row of Claude 3.5 Haiku is left out on review (EXCLUDED_ENTRIES): the model's own price applies
+    ["eu.anthropic.claude-3-5-haiku-20241022-v1:0", "anthropic.claude-3-5-haiku-20241022-v1:0"],
     // Azure: `azure/<model>` priced like OpenAI's unless Azure's own row differs
     ["azure/gpt-4o", "gpt-4o"],
     ["azure/gpt-4o-mini", "azure/gpt-4o-mini"],

@@ -158,7 +158,7 @@ describe("merging a read into the table", () => {
       "+ claude-sonnet-4-5 (anthropic) input 3, output 15, cacheRead 0.3, cacheWrite 3.75; above 200000: input 6, output 22.5, cacheRead 0.6, cacheWrite 7.5",
     );
     expect(lines).toContain("- mistral-tiny (mistral) no longer in the source: rows kept (--prune removes them)");
-    expect(lines.at(-1)).toBe("10 added, 1 changed, 1 removed, 3 priced through other rows, 0 left to other sources");
+    expect(lines.at(-1)).toBe("10 added, 1 changed, 1 removed, 3 priced through other rows");
     expect(lines.some((line) => line.startsWith("= "))).toBe(false);
     expect(formatChanges(merge().changes, true)).toContain(
       "= azure/gpt-4o priced the same through another row (matching rules), not written",
