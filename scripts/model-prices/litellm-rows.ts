@@ -27,7 +27,7 @@ const MISTRAL_MODELS =
  * Mistral's text models from Mistral Large 2 (2407) on.
  */
 const BEDROCK_MODELS =
-  /^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\.)?(?:anthropic\.claude-(?!instant|v\d|mythos|3-(?:opus|sonnet|haiku))|amazon\.nova-|meta\.llama(?:3-[1-9]|4)|mistral\.(?!mistral-7b|mixtral|mistral-large-2402|mistral-small-2402|voxtral))[a-z0-9.:-]+$/;
+  /^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\.)?(?:anthropic\.claude-(?!instant|v\d|mythos|3-(?:opus|sonnet|haiku))|amazon\.nova-|meta\.llama(?:3-[1-9]-|4-)|mistral\.(?!mistral-7b|mixtral|mistral-large-2402|mistral-small-2402|voxtral))[a-z0-9.:-]+$/;
 
 const CHAT_MODES = new Set(["chat", "responses"]);
 
