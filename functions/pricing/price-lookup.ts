@@ -34,7 +34,9 @@ export function buildPriceIndex<Row extends DatedPrice>(rows: readonly Row[]): P
     const base = withoutRegion(canonical);
     if (base !== undefined) regionPriced.add(base);
   }
-  for (const list of byName.values()) list.sort((a, b) => b.effectiveFrom.localeCompare(a.effectiveFrom));
+  // Plain string order (ISO days sort as text): localeCompare would load ICU's collator on a cold start (~30 ms).
+  for (const list of byName.values())
+    list.sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? 1 : a.effectiveFrom > b.effectiveFrom ? -1 : 0));
   return { byName, regionPriced };
 }
 

@@ -105,9 +105,8 @@ export function priceFile(table: PriceTable): PriceFile {
     block.models[provider] = models;
     models[model] = rates;
   }
-  const ordered = [...blocks.values()].sort(
-    (a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom) || a.source.localeCompare(b.source),
-  );
+  const key = (block: { effectiveFrom: string; source: string }) => `${block.effectiveFrom} ${block.source}`;
+  const ordered = [...blocks.values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return { sources: table.sources, prices: ordered.map((block) => ({ ...block, models: byProvider(block.models) })) };
 }
 

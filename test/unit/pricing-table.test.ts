@@ -26,10 +26,11 @@ describe("the model price table", () => {
     }
   });
 
-  it("cites public lists at a commit", () => {
+  it("cites a public list (a GitHub file) at the commit read, in its URL too", () => {
     for (const source of Object.values(MODEL_PRICE_FILE.sources)) {
-      expect(source.commit).toMatch(/^[0-9a-f]{40}$/);
-      expect(source.url).toContain(source.commit);
+      if (!source.url.startsWith("https://github.com/")) continue;
+      expect(source.commit, source.url).toMatch(/^[0-9a-f]{40}$/);
+      expect(source.url).toContain(`/blob/${source.commit}/`);
     }
   });
 
