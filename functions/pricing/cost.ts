@@ -41,7 +41,7 @@ export function billedTokens(usage: TokenUsage): BilledTokens {
   };
 }
 
-/** Whether the usage can be priced: some count of each side is known, or only cached/reasoning parts. */
+/** Whether the usage holds any token to bill (a count of 0 everywhere, or only `totalTokens`, holds none). */
 export function hasBillableTokens(usage: TokenUsage): boolean {
   const tokens = billedTokens(usage);
   return tokens.input + tokens.cacheRead + tokens.cacheWrite + tokens.output + tokens.reasoning > 0;

@@ -54,18 +54,16 @@ export type PriceMatch<Row extends DatedPrice> =
   | { readonly found: "none" };
 
 /**
- * The first candidate name with a row in force on `day` decides (its newest such row). A name whose rows all start
- * later passes to the next candidate (the table leaves out a snapshot priced like its undated name until their prices
- * part, see scripts/model-prices); when none is in force, the result says that a name matched.
+ * The first candidate name that has rows decides: its newest row in force on `day`, else "not in effect" — never a
+ * less specific name's price instead (a snapshot first priced apart from 2026-12-01 is unpriced before that day,
+ * not priced like its undated name: nothing says they cost the same then).
  */
 export function findPrice<Row extends DatedPrice>(index: PriceIndex<Row>, model: string, day: string): PriceMatch<Row> {
-  let later: NameCandidate | undefined;
   for (const candidate of modelNameCandidates(model, (base) => index.regionPriced.has(base))) {
     const rows = index.byName.get(candidate.name);
     if (rows === undefined) continue;
     const row = rows.find((each) => each.effectiveFrom <= day);
-    if (row !== undefined) return { found: "price", row, candidate };
-    later ??= candidate;
+    return row === undefined ? { found: "not-in-effect", candidate } : { found: "price", row, candidate };
   }
-  return later === undefined ? { found: "none" } : { found: "not-in-effect", candidate: later };
+  return { found: "none" };
 }

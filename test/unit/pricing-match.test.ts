@@ -160,9 +160,10 @@ describe("matching rules on a table of their own", () => {
     expect(day("2026-06-01")).toMatchObject({ found: "price", row: { input: 1 } });
   });
 
-  it("lets a snapshot priced apart win over its undated name, from its own day; before it, the undated name's price", () => {
+  it("lets a snapshot priced apart win over its undated name; before its own first day it is not priced at all", () => {
     expect(findPrice(index, "m-large-2026-03-01", "2026-04-01")).toMatchObject({ row: { input: 3 } });
-    expect(findPrice(index, "m-large-2026-03-01", "2026-02-01")).toMatchObject({ row: { input: 2 } });
+    expect(findPrice(index, "m-large-2026-03-01", "2026-02-01")).toMatchObject({ found: "not-in-effect" });
+    // A snapshot the table does not name is priced like its undated name.
     expect(findPrice(index, "m-large-2027-01-01", "2026-07-01")).toMatchObject({ row: { input: 1 } });
   });
 
