@@ -29,14 +29,17 @@ export function countJsonRequest(
       const value = Object.hasOwn(message, name) ? message[name] : undefined;
       if (value === undefined || value === null) continue;
       const isMessage = WIRE_TYPE_OF[kind] === undefined;
-      for (const item of repeated === true ? (Array.isArray(value) ? value : []) : [value]) {
-        if (!isMessage) counter.value();
-        else {
-          counter.message(kind);
-          countMessage(item, kind, depth + 1);
-        }
-      }
+      if (repeated !== true) countValue(value, kind, isMessage, depth);
+      else if (Array.isArray(value)) for (const item of value) countValue(item, kind, isMessage, depth);
     }
+  }
+  function countValue(value: unknown, kind: string, isMessage: boolean, depth: number): void {
+    if (!isMessage) {
+      counter.value();
+      return;
+    }
+    counter.message(kind);
+    countMessage(value, kind, depth + 1);
   }
   countMessage(request, typeName, 0);
 }
