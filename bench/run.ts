@@ -10,12 +10,14 @@
  *   work        each handler in-process with the DynamoDB meter on: round trips, WRU/RRU per request
  *   memory      the server's RSS before/after BENCH_RSS_SECONDS of POST /api/sdk/events
  *   cost        AWS cost per million events (single, batched) and sessions from the above
+ *   decode      the worst OTLP export request: gzip bodies of 5 MiB of two-byte fields, read as the
+ *               export routes read them (phases/decode-cost.ts; runs alone too)
  *
  * Everything runs against a DynamoDB Local and a local S3 started here, on 127.0.0.1.
  * Knobs (environment): BENCH_CONCURRENCY (32), BENCH_DURATION (5 s), BENCH_SAMPLES (200),
  * BENCH_BATCH_SAMPLES (30), BENCH_BATCH_ROUNDS (4 batches per connection under load), BENCH_HANDLER_SAMPLES (200), BENCH_METERED_SAMPLES (100),
  * BENCH_FLOOR_SAMPLES (500), BENCH_FLOOR_OPERATIONS (2000), BENCH_SEED_SESSIONS (100),
- * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run).
+ * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run), BENCH_DECODE_RUNS (5).
  */
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -53,6 +55,7 @@ import { type BenchServer, startBenchServer } from "./harness/server-process.js"
 import { pool } from "./harness/stats.js";
 import { TARGETS } from "./harness/targets.js";
 import type { TrafficClass } from "./phases/counting.js";
+import { measureDecodeCost } from "./phases/decode-cost.js";
 import { type EndpointResult, type EndpointRunner, endpointRunner, measureMemory } from "./phases/endpoints.js";
 import type { FloorOperationId } from "./phases/floor.js";
 import {
@@ -90,6 +93,7 @@ const SETTINGS: BenchSettings = {
   seedSessions: setting("BENCH_SEED_SESSIONS", 100),
   seedEventsPerSession: 20,
   coldRuns: setting("BENCH_COLD_RUNS", 10),
+  decodeRuns: setting("BENCH_DECODE_RUNS", 5),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
   /**
    * The local poller's interval, which is its batching window (local/stream-poller.ts): by default the deployed
@@ -143,6 +147,8 @@ installLogSink();
 
 log("packaging: bundling every function as CDK does, then cold init in fresh processes");
 const packaging = await measurePackaging({ coldRuns: SETTINGS.coldRuns, log });
+log("decode: the worst OTLP export requests (5 KB of gzip, 5 MiB of two-byte fields), read as the routes read them");
+const decodeCost = measureDecodeCost({ runs: SETTINGS.decodeRuns, log });
 
 const phaseMarks = { afterPackaging: 0, afterSetup: 0, afterSequential: 0, afterLoad: 0 };
 const mark = () => (performance.now() - benchStarted) / 1000;
@@ -902,6 +908,7 @@ try {
     endpoints,
     memory,
     packaging,
+    decodeCost,
     cost: {
       prices: PRICES,
       memoryMb,

@@ -1,5 +1,7 @@
 /** bench/results.json and bench/results.md from one run's measurements. */
+
 import type { CountingResult } from "../phases/counting.js";
+import { type DecodeCostRow, decodeCostMarkdown } from "../phases/decode-cost.js";
 import type { EndpointResult, MemoryRun } from "../phases/endpoints.js";
 import type { FloorResult } from "../phases/floor.js";
 import type { DynamoWork, HandlerResult } from "../phases/handlers.js";
@@ -51,6 +53,7 @@ export interface BenchSettings {
   readonly seedSessions: number;
   readonly seedEventsPerSession: number;
   readonly coldRuns: number;
+  readonly decodeRuns: number;
   readonly rssSeconds: number;
   readonly streamPollMs: number;
   readonly warmUp: number;
@@ -84,6 +87,8 @@ export interface BenchResults {
     readonly esbuildVersion: string;
     readonly bundles: readonly BundleResult[];
   };
+  /** Section 8: the worst OTLP export requests (bench/phases/decode-cost.ts). */
+  readonly decodeCost: readonly DecodeCostRow[];
   readonly cost: {
     readonly prices: typeof PRICES;
     readonly memoryMb: number;
@@ -631,6 +636,8 @@ export function renderMarkdown(results: BenchResults): string {
     "",
   );
   out.push(`RSS change over the load run: ${n((memory.atEnd.rss - memory.atStart.rss) / 1024 / 1024, 1)} MiB.`, "");
+
+  out.push(...decodeCostMarkdown(results.decodeCost));
 
   out.push("## Errors", "");
   out.push(

@@ -37,6 +37,18 @@ export const LIMITS = {
    * `toolPayloadBytes`. Records past it are refused in `partialSuccess`.
    */
   otlpLogBytesPerSpan: 4 * 1024 * 1024,
+  /**
+   * Most attributes (key-value pairs, at any level: resource, span, event, log record, and inside key-value
+   * list values) in one OTLP export request: 128 for each of 1,000 spans, the OTel SDKs' default
+   * `OTEL_ATTRIBUTE_COUNT_LIMIT`, with room to spare. Counted while the request is decoded.
+   */
+  otlpAttributes: 200_000,
+  /**
+   * Most values of any kind (every message and every field: spans, events, attributes, array items, strings,
+   * numbers…) in one OTLP export request, counted while it is decoded: what bounds the work and memory of a
+   * request whatever it holds (docs/performance.md states the cost of the worst one).
+   */
+  otlpValues: 1_000_000,
   /** How far in the future a client's `occurredAt` may be. */
   occurredAtFutureMs: 5 * 60 * 1000,
   /** Longest identifier-like strings: names, agent names, user ids, tool names (in characters, i.e. code points). */

@@ -335,8 +335,8 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       400: {
         reason:
           "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
-          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans; ` +
-          "nothing is stored.",
+          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans, ` +
+          `${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values (counted while it is decoded); nothing is stored.`,
         message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
       },
       415: {
@@ -365,7 +365,8 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       400: {
         reason:
           "The body does not decode, its envelope is not an ExportLogsServiceRequest, or it holds more than " +
-          `${LIMITS.otlpLogRecords} log records; nothing is stored.`,
+          `${LIMITS.otlpLogRecords} log records, ${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values ` +
+          "(counted while it is decoded); nothing is stored.",
         message: "Not an OTLP ExportLogsServiceRequest: resourceLogs must be an array",
       },
       415: {

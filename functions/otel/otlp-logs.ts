@@ -21,6 +21,9 @@ import {
 
 const REQUEST = "ExportLogsServiceRequest";
 
+/** The refusal of a request of more than LIMITS.otlpLogRecords records (counted as it is decoded, then as it is read). */
+export const TOO_MANY_LOG_RECORDS = `A request may hold at most ${LIMITS.otlpLogRecords} log records; lower the exporter's batch size (OTEL_BLRP_MAX_EXPORT_BATCH_SIZE)`;
+
 /** Largest body (with its messages) a log record may carry, in bytes of JSON: it is stored as one item. */
 export const LOG_RECORD_BYTES = 256 * 1024;
 
@@ -93,9 +96,7 @@ export function readExportLogsRequest(request: unknown): LogsRead {
       for (const record of envelopeList(scopeLogs.logRecords, "logRecords", REQUEST)) {
         count++;
         if (count > LIMITS.otlpLogRecords) {
-          throw new ValidationError(
-            `A request may hold at most ${LIMITS.otlpLogRecords} log records; lower the exporter's batch size (OTEL_BLRP_MAX_EXPORT_BATCH_SIZE)`,
-          );
+          throw new ValidationError(TOO_MANY_LOG_RECORDS);
         }
         try {
           records.push(readRecord(record, count - 1));

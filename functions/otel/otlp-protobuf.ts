@@ -4,10 +4,17 @@
  * here rather than imported: a general protobuf library costs a function kilobytes of features these
  * routes never use, and every function has a 300 KiB budget. The result has the field names of the OTLP
  * JSON mapping, so one reader serves both encodings (otlp-spans.ts, otlp-logs.ts): bytes as Uint8Array,
- * 64-bit integers as bigint, enums as numbers. Unknown fields (groups too) are skipped, as protobuf readers
+ * fixed64 as bigint, int64 as a number when it is a safe integer (a bigint otherwise), enums as numbers.
+ * Varints are read in plain numbers (exact to 2^53, which every length, tag and 32-bit field fits in); only
+ * an int64 past 2^53 is read again as a bigint. Unknown fields (groups too) are skipped, as protobuf readers
  * do; a field of the wrong wire type, a varint over 10 bytes, a length past the end, or nesting deeper than
  * MAX_DEPTH throws a ProtobufDecodeError.
+ *
+ * The request's limits (decode-limits.ts) are counted as it decodes: the message that passes one throws a
+ * DecodeLimitError before it is read, so a body that inflates to millions of tiny fields costs what its
+ * limits allow, not what it holds.
  */
+import { type DecodeLimits, decodeCounter } from "./decode-limits.js";
 import type { FieldSchema, MessageSchemas } from "./otlp-schema-types.js";
 
 /**
@@ -45,35 +52,76 @@ export const WIRE_TYPE_OF: Readonly<Record<string, number>> = {
 const utf8 = new TextDecoder();
 const PAST_THE_END = "A length runs past the end of the body";
 const TOO_DEEP = `Messages nest deeper than ${MAX_DEPTH} levels`;
+const TOO_LONG = "A varint is longer than 10 bytes";
+const NO_LIMITS: DecodeLimits = { messages: {}, values: { most: Number.POSITIVE_INFINITY, refusal: "" } };
 
-/** The message `typeName` of `schemas` in `bytes`, with the OTLP JSON mapping's field names. */
-export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeName: string): Record<string, unknown> {
+/**
+ * The message `typeName` of `schemas` in `bytes`, with the OTLP JSON mapping's field names; `limits` are
+ * counted as it goes (a DecodeLimitError once one is passed).
+ */
+export function decodeMessage(
+  bytes: Uint8Array,
+  schemas: MessageSchemas,
+  typeName: string,
+  limits: DecodeLimits = NO_LIMITS,
+): Record<string, unknown> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const length = bytes.length;
+  const counter = decodeCounter(limits);
   let pos = 0;
   const fail = (message: string): never => {
     throw new ProtobufDecodeError(message);
   };
-
-  const varint = (): bigint => {
-    let result = 0n;
-    for (let shift = 0n; shift < 70n; shift += 7n) {
-      if (pos >= length) fail(PAST_THE_END);
-      const byte = bytes[pos++] as number;
-      result |= BigInt(byte & 0x7f) << shift;
-      if (byte < 0x80) return BigInt.asUintN(64, result);
-    }
-    return fail("A varint is longer than 10 bytes");
+  const next = (): number => {
+    if (pos >= length) fail(PAST_THE_END);
+    return bytes[pos++] as number;
   };
-  const uint32 = () => Number(BigInt.asUintN(32, varint()));
+
+  /** A varint's value in a plain number: exact below 2^53, at least 2^53 above (enough to compare a length). */
+  const varint = (): number => {
+    let result = 0;
+    let scale = 1;
+    for (let read = 0; read < 10; read++) {
+      const byte = next();
+      result += (byte & 0x7f) * scale;
+      if (byte < 0x80) return result;
+      scale *= 128;
+    }
+    return fail(TOO_LONG);
+  };
+  /** A varint's low 32 bits, as a signed 32-bit integer (int32, enum; `>>> 0` for uint32 and tags). */
+  const varint32 = (): number => {
+    let result = 0;
+    for (let read = 0; read < 10; read++) {
+      const byte = next();
+      // Bits past the 32nd fall off the shift; the bytes after the fifth only end the varint.
+      if (read < 5) result |= (byte & 0x7f) << (7 * read);
+      if (byte < 0x80) return result;
+    }
+    return fail(TOO_LONG);
+  };
+  /** The 64-bit two's complement a varint holds, for an int64 past 2^53 (or negative). */
+  const varintBigint = (start: number): bigint => {
+    let result = 0n;
+    for (let at = start, shift = 0n; at < pos; at++, shift += 7n)
+      result |= BigInt((bytes[at] as number) & 0x7f) << shift;
+    return BigInt.asIntN(64, result);
+  };
+  const int64 = (): number | bigint => {
+    const start = pos;
+    const value = varint();
+    if (value <= Number.MAX_SAFE_INTEGER) return value;
+    const big = varintBigint(start);
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  };
   /**
    * A length prefix, read whole as the 64-bit varint it may be and checked against what is left of the body:
    * kept to its low 32 bits, a length of 2^62 would read as 0 and garbage would decode as an empty export.
    */
   const lengthPrefix = (): number => {
     const size = varint();
-    if (size > BigInt(length - pos)) fail(PAST_THE_END);
-    return Number(size);
+    if (size > length - pos) fail(PAST_THE_END);
+    return size;
   };
   /** Moves past `count` bytes; where they start. */
   const take = (count: number): number => {
@@ -87,10 +135,11 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     const start = take(size);
     return bytes.subarray(start, start + size);
   };
-  const tag = (): [number, number] => {
-    const value = uint32();
+  /** A tag: its field number times 8 plus its wire type. */
+  const tag = (): number => {
+    const value = varint32() >>> 0;
     if (value >>> 3 === 0) fail("A field number is 0");
-    return [value >>> 3, value & 7];
+    return value;
   };
   const skip = (wireType: number, fieldNo: number, depth: number): void => {
     if (wireType === VARINT) varint();
@@ -100,27 +149,28 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     else if (wireType === START_GROUP) {
       if (depth > MAX_DEPTH) fail(TOO_DEEP);
       for (;;) {
-        const [number, type] = tag();
-        if (type === END_GROUP) {
-          if (number !== fieldNo) fail("A group ends with another field");
+        const inner = tag();
+        if ((inner & 7) === END_GROUP) {
+          if (inner >>> 3 !== fieldNo) fail("A group ends with another field");
           return;
         }
-        skip(type, number, depth + 1);
+        skip(inner & 7, inner >>> 3, depth + 1);
       }
     } else fail(`Wire type ${wireType} where a field was expected`);
   };
   const scalar = (kind: string): unknown => {
+    counter.value(pos);
     switch (kind) {
       case "string":
         return utf8.decode(chunk());
       case "bytes":
         return chunk();
       case "bool":
-        return varint() !== 0n;
+        return varint() !== 0;
       case "uint32":
-        return uint32();
+        return varint32() >>> 0;
       case "int64":
-        return BigInt.asIntN(64, varint());
+        return int64();
       case "fixed64":
         return view.getBigUint64(take(8), true);
       case "double":
@@ -129,26 +179,32 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
         return view.getUint32(take(4), true);
       default:
         // int32 and enum
-        return Number(BigInt.asIntN(32, varint()));
+        return varint32();
     }
   };
-  const field = ([name, kind, repeated]: FieldSchema, wireType: number, depth: number): unknown[] => {
+  /** A field's value, appended to `list` when the field is repeated (packed numbers: every value of the run). */
+  const field = ([name, kind]: FieldSchema, wireType: number, depth: number, list: unknown[] | undefined): unknown => {
     const expected = WIRE_TYPE_OF[kind];
+    let value: unknown;
     if (expected === undefined) {
       if (wireType !== LENGTH_DELIMITED) fail(`${name}: wrong wire type`);
       const size = lengthPrefix();
-      return [message(kind, pos + size, depth + 1)];
+      counter.message(kind, pos);
+      value = message(kind, pos + size, depth + 1);
+    } else if (wireType === expected) value = scalar(kind);
+    else {
+      // Packed repeated numbers: one length-delimited run of values.
+      if (list === undefined || wireType !== LENGTH_DELIMITED || expected === LENGTH_DELIMITED) {
+        return fail(`${name}: wrong wire type`);
+      }
+      const end = pos + lengthPrefix();
+      while (pos < end) list.push(scalar(kind));
+      if (pos !== end) fail("A field runs past the end of its message");
+      return list;
     }
-    if (wireType === expected) return [scalar(kind)];
-    // Packed repeated numbers: one length-delimited run of values.
-    if (repeated !== true || wireType !== LENGTH_DELIMITED || expected === LENGTH_DELIMITED) {
-      return fail(`${name}: wrong wire type`);
-    }
-    const end = pos + lengthPrefix();
-    if (end > length) fail(PAST_THE_END);
-    const values: unknown[] = [];
-    while (pos < end) values.push(scalar(kind));
-    return values;
+    if (list === undefined) return value;
+    list.push(value);
+    return list;
   };
   const message = (name: string, end: number, depth: number): Record<string, unknown> => {
     if (depth > MAX_DEPTH) fail(TOO_DEEP);
@@ -156,19 +212,17 @@ export function decodeMessage(bytes: Uint8Array, schemas: MessageSchemas, typeNa
     const schema = schemas[name] ?? {};
     const decoded: Record<string, unknown> = {};
     while (pos < end) {
-      const [number, wireType] = tag();
+      const key = tag();
+      const number = key >>> 3;
+      const wireType = key & 7;
       const fieldSchema = Object.hasOwn(schema, number) ? schema[number] : undefined;
       if (fieldSchema === undefined) {
         skip(wireType, number, depth);
         continue;
       }
-      const values = field(fieldSchema, wireType, depth);
-      const [fieldName, , repeated] = fieldSchema;
-      if (repeated === true) {
-        const list = (decoded[fieldName] as unknown[] | undefined) ?? [];
-        list.push(...values);
-        decoded[fieldName] = list;
-      } else decoded[fieldName] = values[values.length - 1];
+      const fieldName = fieldSchema[0];
+      const list = fieldSchema[2] === true ? ((decoded[fieldName] as unknown[] | undefined) ?? []) : undefined;
+      decoded[fieldName] = field(fieldSchema, wireType, depth, list);
     }
     if (pos !== end) fail("A field runs past the end of its message");
     return decoded;

@@ -2,9 +2,13 @@
  * The body of an OTLP/HTTP export: `application/x-protobuf` (the binary encoding, decoded by a schema
  * pre-compiled from the official OTLP protos, see otlp-protobuf.ts) or `application/json` (the OTLP JSON
  * mapping). Decompression (`Content-Encoding: gzip`) and the size limit are the service's usual body
- * reader's (functions/http/json-body.ts decodedBody). Anything that does not decode is a 400.
+ * reader's (functions/http/json-body.ts decodedBody). Anything that does not decode is a 400, and so is a
+ * request over one of its signal's limits (spans or log records, attributes, values: decode-limits.ts),
+ * refused as soon as the count passes — while a protobuf body is decoded, before a JSON one is read.
  */
 import { UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
+import { DecodeLimitError, type DecodeLimits } from "./decode-limits.js";
+import { countJsonRequest } from "./otlp-json-count.js";
 import { decodeMessage } from "./otlp-protobuf.js";
 import type { MessageSchemas } from "./otlp-schema-types.js";
 
@@ -18,6 +22,8 @@ export interface OtlpSignal {
   readonly requestName: string;
   /** e.g. `traces`, for the 415's advice. */
   readonly noun: string;
+  /** What one request may hold, counted as it is decoded. */
+  readonly limits: DecodeLimits;
 }
 
 const PROTOBUF_MEDIA_TYPE = /^application\/(x-)?protobuf\s*(;|$)/i;
@@ -36,15 +42,24 @@ export function otlpEncoding(contentType: string | undefined, noun = "traces"): 
 export function decodeOtlpRequest(body: Buffer, encoding: OtlpEncoding, signal: OtlpSignal): unknown {
   if (encoding === "protobuf") {
     try {
-      return decodeMessage(body, signal.schemas, signal.requestType);
-    } catch {
+      return decodeMessage(body, signal.schemas, signal.requestType, signal.limits);
+    } catch (error) {
+      if (error instanceof DecodeLimitError) throw new ValidationError(error.message);
       throw new ValidationError(`Request body is not a protobuf-encoded OTLP ${signal.requestName}`);
     }
   }
   if (body.length === 0) throw new ValidationError(`Request body is empty: send an OTLP ${signal.requestName}`);
+  let request: unknown;
   try {
-    return JSON.parse(body.toString("utf8"));
+    request = JSON.parse(body.toString("utf8"));
   } catch {
     throw new ValidationError("Request body is not valid JSON");
   }
+  try {
+    countJsonRequest(request, signal.schemas, signal.requestType, signal.limits);
+  } catch (error) {
+    if (error instanceof DecodeLimitError) throw new ValidationError(error.message);
+    throw error;
+  }
+  return request;
 }

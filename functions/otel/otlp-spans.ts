@@ -17,6 +17,9 @@ export { ATTRIBUTE_DEPTH, readAnyValue, readId, readNanosAsMs } from "./otlp-val
 
 const REQUEST = "ExportTraceServiceRequest";
 
+/** The refusal of a request of more than LIMITS.otlpSpans spans (counted as it is decoded, then as it is read). */
+export const TOO_MANY_SPANS = `A request may hold at most ${LIMITS.otlpSpans} spans; lower the exporter's batch size (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`;
+
 export interface SpanRefusal {
   readonly traceId?: string | undefined;
   readonly spanId?: string | undefined;
@@ -114,9 +117,7 @@ export function readExportRequest(request: unknown): SpansRead {
       for (const span of envelopeList(scopeSpans.spans, "spans", REQUEST)) {
         count++;
         if (count > LIMITS.otlpSpans) {
-          throw new ValidationError(
-            `A request may hold at most ${LIMITS.otlpSpans} spans; lower the exporter's batch size (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`,
-          );
+          throw new ValidationError(TOO_MANY_SPANS);
         }
         try {
           if (resourceProblem !== undefined) throw new RecordProblem(resourceProblem);

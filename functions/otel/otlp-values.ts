@@ -7,7 +7,9 @@
  * A value that cannot be read throws a RecordProblem: the span or log record holding it is refused alone.
  */
 import { ValidationError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
 import type { AttributeList, AttributeValue } from "../domain/otel-span.js";
+import type { CountedLimit, DecodeLimits } from "./decode-limits.js";
 
 /** Deepest nesting of array / key-value attribute values read. */
 export const ATTRIBUTE_DEPTH = 16;
@@ -158,4 +160,24 @@ export function envelopeList(value: unknown, what: string, requestName: string):
   } catch (error) {
     throw new ValidationError(`Not an OTLP ${requestName}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The limits an export request is decoded within (decode-limits.ts): its signal's own (`Span`, `LogRecord`),
+ * the attributes (`KeyValue` messages, at any level) and the values of any kind.
+ */
+export function exportLimits(own: Readonly<Record<string, CountedLimit>>): DecodeLimits {
+  return {
+    messages: {
+      ...own,
+      KeyValue: {
+        most: LIMITS.otlpAttributes,
+        refusal: `A request may hold at most ${LIMITS.otlpAttributes} attributes; lower the exporter's batch size or its attribute count limit (OTEL_ATTRIBUTE_COUNT_LIMIT)`,
+      },
+    },
+    values: {
+      most: LIMITS.otlpValues,
+      refusal: `A request may hold at most ${LIMITS.otlpValues} values (spans, log records, events, attributes, array items and their fields); lower the exporter's batch size`,
+    },
+  };
 }

@@ -16,10 +16,15 @@ const ESM_REQUIRE_BANNER =
   'import { createRequire as __atsCreateRequire } from "node:module"; const require = __atsCreateRequire(import.meta.url);';
 
 /**
- * SDK clients not bundled, because the Lambda runtime provides them (AWS SDK
- * for JavaScript v3 is part of every Node.js runtime): those a handler imports
- * dynamically on a rare path, and the WAF client of the edge-protection
- * custom resource, which runs only during deployments.
+ * SDK modules not bundled, because the Lambda runtime provides them (AWS SDK
+ * for JavaScript v3 is part of every Node.js runtime): the clients a handler
+ * imports dynamically on a rare path, the WAF client of the edge-protection
+ * custom resource, which runs only during deployments, and the SDK's own
+ * event-stream support, which the SDK imports dynamically (HttpProtocol's
+ * `loadEventStreamCapability`) for operations with event streams only — none
+ * of the bundled clients (DynamoDB, DynamoDB Streams, EventBridge) has one, so
+ * esbuild, which inlines a dynamic import, bundled 15 KB that never ran
+ * (test/cdk/service-stack.test.ts holds both to it).
  */
 const LAZY_RUNTIME_MODULES = [
   "@aws-sdk/client-s3",
@@ -27,6 +32,7 @@ const LAZY_RUNTIME_MODULES = [
   "@aws-sdk/s3-request-presigner",
   "@aws-sdk/client-cognito-identity-provider",
   "@aws-sdk/client-wafv2",
+  "@smithy/core/event-streams",
 ];
 
 /** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */

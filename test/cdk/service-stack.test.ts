@@ -17,6 +17,7 @@ import { CfnTopic } from "aws-cdk-lib/aws-sns";
 import { CfnQueue } from "aws-cdk-lib/aws-sqs";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readBundleSettings } from "../../bench/harness/packaging.js";
 import {
   acceptsUserToken,
   cursorSecretSetup,
@@ -55,6 +56,7 @@ import {
 import { ACCESS_LOGS_REASON, OBJECT_WILDCARD_REASON } from "../../lib/constructs/payload-bucket.js";
 import { FAILURE_QUEUE_REASON, LIST_STREAMS_REASON } from "../../lib/constructs/stream-counting.js";
 import { AgentTrackingStack, CONSOLE_ASSET_CONTEXT_KEY } from "../../lib/service-stack.js";
+import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";
 
 /** A tiny prebuilt console: the stack tests check the stack, not the console build (console-site.test.ts runs that). */
@@ -1418,6 +1420,30 @@ describe("Lambda bundles", () => {
     expect(built.filter(({ code }) => code.includes('import("@aws-sdk/client-s3")'))).toHaveLength(
       payloadFunctions.length,
     );
+  });
+  it("leave the SDK's event-stream support to the runtime: no bundled client has an event-stream operation", () => {
+    const built = bundles();
+    const { external } = readBundleSettings();
+    const packageJson = JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const bundledClients = Object.keys(packageJson.dependencies).filter(
+      (name) => name.startsWith("@aws-sdk/client-") && !external.includes(name),
+    );
+
+    // The event-stream codec's header names survive minification: in no bundle…
+    for (const { id, code } of built)
+      expect({ id, eventStreams: code.includes(":event-type") }).toEqual({ id, eventStreams: false });
+    // …because no bundled client loads it at construction, as a client with event-stream operations does
+    // (S3's, for SelectObjectContent): only the SDK's lazy import for such operations names it.
+    expect(bundledClients).toEqual(expect.arrayContaining(["@aws-sdk/client-dynamodb", "@aws-sdk/client-eventbridge"]));
+    const loadsEventStreams = (client: string) =>
+      readFileSync(join(REPOSITORY_ROOT, "node_modules", client, "dist-es", "runtimeConfig.js"), "utf8").includes(
+        "@smithy/core/event-streams",
+      );
+    for (const client of bundledClients)
+      expect({ client, eventStreams: loadsEventStreams(client) }).toEqual({ client, eventStreams: false });
+    expect(loadsEventStreams("@aws-sdk/client-s3")).toBe(true);
   });
 });
 

@@ -12,6 +12,7 @@
  */
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import fc from "fast-check";
+import { type Encoding, FILLERS, type Filler, type Signal } from "../../bench/fixtures/inflating-bodies.js";
 import { type RouteDefinition, routes } from "../../functions/routes.js";
 
 // ---------------------------------------------------------------------------
@@ -1594,6 +1595,17 @@ export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
           })),
           weight: 2,
         },
+        {
+          arbitrary: inflatingEncoding(logs ? "logs" : "traces").map((inflating) => ({
+            body: { kind: "none" } as BodySpec,
+            type: (inflating.kind === "inflating" && inflating.encoding === "json"
+              ? "application/json"
+              : "application/x-protobuf") as string | null,
+            mutation: "otlp inflating gzip",
+            inflating,
+          })),
+          weight: 1,
+        },
       ),
       fc.oneof(
         { arbitrary: fc.constant(undefined), weight: 4 },
@@ -1613,14 +1625,14 @@ export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
       fc.option(idempotencySpec, { nil: null, freq: 5 }),
     )
     .map(
-      ([base, { body, type, mutation }, contentType, encoding, credential, idempotency]): FuzzRequest => ({
+      ([base, exported, contentType, encoding, credential, idempotency]): FuzzRequest => ({
         ...base,
-        body,
-        contentType: contentType === undefined ? type : contentType,
-        encoding,
+        body: exported.body,
+        contentType: contentType === undefined ? exported.type : contentType,
+        encoding: "inflating" in exported ? exported.inflating : encoding,
         credential,
         idempotency,
-        mutation,
+        mutation: exported.mutation,
       }),
     );
 }
@@ -1869,7 +1881,29 @@ export type EncodingSpec =
   | { readonly kind: "gzip" }
   | { readonly kind: "truncated-gzip" }
   | { readonly kind: "bomb"; readonly bytes: number }
-  | { readonly kind: "declared"; readonly value: string };
+  | { readonly kind: "declared"; readonly value: string }
+  /**
+   * The body replaced by an OTLP export of tiny repeated fields inflating ~1,000:1 to `bytes`
+   * (bench/fixtures/inflating-bodies.ts), gzip-compressed: the decompression ratios of issue 30's review.
+   */
+  | {
+      readonly kind: "inflating";
+      readonly signal: Signal;
+      readonly encoding: Encoding;
+      readonly filler: Filler;
+      readonly bytes: number;
+    };
+
+/** An inflating export of `signal` (any encoding, any filler, up to the 5 MiB limit or past it). */
+export function inflatingEncoding(signal: Signal): fc.Arbitrary<EncodingSpec> {
+  return fc.record({
+    kind: fc.constant("inflating" as const),
+    signal: fc.constant(signal),
+    encoding: fc.constantFrom<Encoding>("protobuf", "json"),
+    filler: fc.constantFrom(...FILLERS),
+    bytes: fc.constantFrom(64 * 1024, 1024 * 1024, 5 * 1024 * 1024, 6 * 1024 * 1024),
+  });
+}
 
 export const bodyEncoding: fc.Arbitrary<EncodingSpec> = fc.oneof(
   { arbitrary: fc.constant<EncodingSpec>({ kind: "gzip" }), weight: 4 },

@@ -78,6 +78,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { gzippedInflatingBody } from "../../bench/fixtures/inflating-bodies.js";
 import type { RouteDefinition } from "../../functions/routes.js";
 import { updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
@@ -469,7 +470,22 @@ function encodedBody(request: FuzzRequest): { body: Buffer; contentEncoding: str
       return { body: gzipBomb(encoding.bytes), contentEncoding: "gzip" };
     case "declared":
       return { body, contentEncoding: encoding.value };
+    case "inflating":
+      return { body: inflatingGzip(encoding), contentEncoding: "gzip" };
   }
+}
+
+/** Inflating OTLP exports by signal, encoding, filler and size, built once (5 MiB deflates to ~5 KB). */
+const inflating = new Map<string, Buffer>();
+
+function inflatingGzip(spec: Extract<EncodingSpec, { kind: "inflating" }>): Buffer {
+  const key = `${spec.signal} ${spec.encoding} ${spec.filler} ${spec.bytes}`;
+  let body = inflating.get(key);
+  if (body === undefined) {
+    body = gzippedInflatingBody(spec.signal, spec.encoding, spec.filler, spec.bytes);
+    inflating.set(key, body);
+  }
+  return body;
 }
 
 // ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
 } from "@opentelemetry/sdk-trace";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FILLERS, gzippedInflatingBody } from "../../bench/fixtures/inflating-bodies.js";
 import { gatewayEvent, lambdaContext } from "../../bench/harness/gateway-event.js";
 import { planTraces } from "../../functions/domain/genai-trace-plan.js";
 import { LIMITS } from "../../functions/domain/limits.js";
@@ -1343,5 +1344,46 @@ describe("moves racing the stream consumer", () => {
       agentNames: ["racing-service"],
       userIds: ["anonymous"],
     });
+  });
+});
+
+describe("the review's inflating bodies (issue 30): a 5 KB gzip body of 5 MiB of two-byte fields", () => {
+  let sender: TestKey;
+  beforeAll(async () => {
+    sender = await createTestKey();
+  });
+
+  const TOO_MANY = {
+    spans: `A request may hold at most ${LIMITS.otlpSpans} spans; lower the exporter's batch size (OTEL_BSP_MAX_EXPORT_BATCH_SIZE)`,
+    logRecords: `A request may hold at most ${LIMITS.otlpLogRecords} log records; lower the exporter's batch size (OTEL_BLRP_MAX_EXPORT_BATCH_SIZE)`,
+    attributes: `A request may hold at most ${LIMITS.otlpAttributes} attributes; lower the exporter's batch size or its attribute count limit (OTEL_ATTRIBUTE_COUNT_LIMIT)`,
+    values: `A request may hold at most ${LIMITS.otlpValues} values (spans, log records, events, attributes, array items and their fields); lower the exporter's batch size`,
+  };
+  const cases = (["traces", "logs"] as const).flatMap((signal) =>
+    (["protobuf", "json"] as const).flatMap((encoding) =>
+      FILLERS.map((filler) => {
+        const records = signal === "traces" ? TOO_MANY.spans : TOO_MANY.logRecords;
+        const message =
+          filler === "records" ? records : filler === "attributes" ? TOO_MANY.attributes : TOO_MANY.values;
+        return [signal, encoding, filler, message] as const;
+      }),
+    ),
+  );
+
+  it.each(cases)("%s, %s, %s: 400 naming the limit, nothing stored", async (signal, encoding, filler, message) => {
+    const body = gzippedInflatingBody(signal, encoding, filler);
+    expect(body.length).toBeLessThan(6 * 1024);
+    const response = await fetch(`${api.url}/api/otel/v1/${signal}`, {
+      method: "POST",
+      headers: {
+        "content-type": encoding === "protobuf" ? "application/x-protobuf" : "application/json",
+        "content-encoding": "gzip",
+        authorization: `Bearer ${sender.key}`,
+      },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "Bad Request", message });
+    expect(await storedData(sender.orgId)).toEqual([]);
   });
 });

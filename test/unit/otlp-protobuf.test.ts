@@ -25,13 +25,16 @@ import { encodeRequest, id, jsonRequest, jsonSpan, otlpRoot, requestType, T0, TR
 
 const planTraces = (spans: readonly OtelSpan[]) => planNormalised(spans.map(normaliseSpan));
 
-/** JSON-comparable: bigint and Long as decimal text, bytes as base64. */
+/** JSON-comparable: bigint, Long and int64 as decimal text, bytes as base64. */
 function normalized(value: unknown): unknown {
   if (typeof value === "bigint") return String(value);
   if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   if (Array.isArray(value)) return value.map(normalized);
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, normalized(item)]));
+    // int64 (AnyValue.intValue) decodes to a number when it is a safe integer, protobufjs's to text.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, key === "intValue" ? String(item) : normalized(item)]),
+    );
   }
   return value;
 }
@@ -182,7 +185,7 @@ const RICH_REQUEST = {
 };
 
 describe("decodeExportTraceRequest against protobufjs", () => {
-  it("decodes what protobufjs encodes to what protobufjs decodes (JSON field names, bigint, bytes), but for the fields never read", () => {
+  it("decodes what protobufjs encodes to what protobufjs decodes (JSON field names, bigint, numbers, bytes), but for the fields never read", () => {
     const bytes = encodeRequest(RICH_REQUEST);
     const decoded = decodeExportTraceRequest(bytes);
     expect(normalized(decoded)).toEqual(withoutUnread(normalized(protobufjsDecoded(bytes))));
@@ -190,6 +193,8 @@ describe("decodeExportTraceRequest against protobufjs", () => {
       ?.spans[0];
     expect(span?.traceId).toBeInstanceOf(Uint8Array);
     expect(typeof span?.startTimeUnixNano).toBe("bigint");
+    const resource = (decoded.resourceSpans as { resource: { attributes: unknown[] } }[])[0]?.resource;
+    expect(resource?.attributes).toContainEqual({ key: "process.pid", value: { intValue: 4242 } });
     // Skipped as unknown fields (scripts/generate-otlp-schema.ts `unread`), links and all.
     expect(span?.kind).toBeUndefined();
     expect(span?.links).toBeUndefined();
