@@ -140,6 +140,22 @@ export function timeAxis(
   return { startMs, endMs };
 }
 
+/**
+ * When the run last acted: the latest of its events' times (eventTime: `occurredAt`, else when stored) and its end
+ * (`completedAt`, which a late delivery sends as when the run ended), as ISO 8601; `null` without either. Not the
+ * session's `lastActivityAt`, which is when the service last heard of the run (a run delivered days late was
+ * "active" at delivery).
+ */
+export function lastActedAt(
+  events: readonly Pick<SessionEvent, "occurredAt" | "createdAt">[],
+  completedAt: string | null,
+): string | null {
+  const times = events.map(eventTime);
+  if (completedAt !== null) times.push(Date.parse(completedAt));
+  const latest = Math.max(...times.filter((time) => Number.isFinite(time)));
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : null;
+}
+
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
