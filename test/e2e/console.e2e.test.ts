@@ -8,7 +8,7 @@
  * one), photographed light and dark, desktop and phone.
  */
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
 import { runTool } from "../support/processes.js";
@@ -52,6 +52,13 @@ async function readAsDev(stack: Stack, path: string): Promise<Record<string, unk
   const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${stack.local.apiKey}` } });
   if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
   return (await response.json()) as Record<string, unknown>;
+}
+
+/** Whether an element shows all of its text: nothing cut off to the side or below (an ellipsis, a line clamp). */
+function showsAllOf(locator: Locator): Promise<boolean> {
+  return locator.evaluate(
+    (element) => element.scrollWidth <= element.clientWidth + 1 && element.scrollHeight <= element.clientHeight + 1,
+  );
 }
 
 describe("the console", () => {
@@ -342,6 +349,64 @@ describe("the console", () => {
       );
       expect(chip).toContain(`Failure reason: ${reason}`);
       expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("shows a session's whole name and failure reason at 1280 px: in the list and the overview when they fit two lines (three for a reason), on the session's page, one link away, when longer", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const agentName = `readable-agent-${suffix}`;
+    const usual = {
+      name: `Summarise EU AI Act obligations ${suffix}`,
+      reason: `lookup_customer failed: CRM timeout after 5000 ms ${suffix}`,
+    };
+    const long = {
+      name: `Reconcile the November invoices of ACME Corporation against the purchase orders in the ERP ${suffix}`,
+      reason: `erp_lookup failed: the ERP answered 503 Service Unavailable three times in a row; gave up after 45 s waiting for purchase order PO-2026-11-0042 ${suffix}`,
+    };
+    const ats = new AgentTracker({ apiKey: stack.local.apiKey, baseUrl: stack.url });
+    for (const run of [long, usual]) {
+      const session = await ats.startSession({ name: run.name, agentName, userId: `reader-${suffix}` });
+      await session.end({ status: "failed", failureReason: run.reason });
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const { context, page, problems } = await newPage(browser, { device: "desktop" });
+    try {
+      // The sessions list, at 1280 px
+      await openSignedIn(page, stack, `/sessions?agentName=${agentName}`, "Sessions");
+      const table = page.getByRole("table", { name: /^Sessions/ });
+      await table.getByRole("link", { name: usual.name }).waitFor();
+      const inList = {
+        usualName: await showsAllOf(table.getByRole("link", { name: usual.name })),
+        usualReason: await showsAllOf(table.getByText(usual.reason)),
+        longName: await table.getByRole("link", { name: long.name }).textContent(),
+      };
+      // The overview's latest failures (these two are the newest)
+      await page.goto(`${stack.url}/`);
+      const latest = page.getByRole("table", { name: "Latest failed sessions" });
+      await latest.getByRole("link", { name: usual.name }).waitFor();
+      const inOverview = {
+        usualName: await showsAllOf(latest.getByRole("link", { name: usual.name })),
+        usualReason: await showsAllOf(latest.getByText(usual.reason)),
+        longReason: await showsAllOf(latest.getByText(long.reason)),
+      };
+      // The long one's page, one link away
+      await latest.getByRole("link", { name: long.name }).click();
+      await heading(page, long.name).waitFor();
+      const onItsPage = {
+        name: await showsAllOf(heading(page, long.name)),
+        reason: await page.getByRole("note").filter({ hasText: "Failure reason:" }).textContent(),
+      };
+
+      expect(inList).toEqual({ usualName: true, usualReason: true, longName: long.name });
+      expect(inOverview).toEqual({ usualName: true, usualReason: true, longReason: true });
+      expect(onItsPage).toEqual({ name: true, reason: `Failure reason: ${long.reason}` });
+      expect(problems).toEqual([]);
+    } catch (error) {
+      await page.screenshot({ path: artifactPath("readable", "light", "desktop").replace(/\.png$/, "-failed.png") });
+      throw error;
     } finally {
       await context.close();
     }
