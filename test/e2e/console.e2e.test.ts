@@ -15,7 +15,7 @@ import { runTool } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
 import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
 import { describeViolations, seriousViolations } from "./support/axe.js";
-import { launchBrowser, newPage } from "./support/browser.js";
+import { type Device, launchBrowser, newPage } from "./support/browser.js";
 import { heading, navigateTo, openSignedIn, PAGES, signIn } from "./support/console.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -409,6 +409,49 @@ describe("the console", () => {
       throw error;
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it("shows a new key's OpenTelemetry variables whole (the headers line wraps, nothing to scroll) and copies them whole, at 1280 px and on a phone", async () => {
+    const { browser, stack } = ready();
+    for (const device of ["desktop", "phone"] as const satisfies readonly Device[]) {
+      const keyName = `otel key ${device} ${randomUUID().slice(0, 8)}`;
+      const { context, page, problems } = await newPage(browser, {
+        device,
+        permissions: ["clipboard-read", "clipboard-write"],
+      });
+      try {
+        await openSignedIn(page, stack, "/settings/keys", "API keys");
+        await page.getByRole("button", { name: "Create key" }).click();
+        const create = page.getByRole("dialog", { name: "Create an API key" });
+        await create.getByLabel("Name").fill(keyName);
+        await create.getByRole("button", { name: "Create key" }).click();
+        const created = page.getByRole("dialog", { name: `Key "${keyName}" created` });
+        const key = await created.getByLabel("API key").inputValue();
+        rememberSecretsIn(key);
+        const headers = created.getByText(`export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer%20${key}"`);
+        const whole = await headers.evaluate((line) => {
+          const block = line.closest("pre") ?? line;
+          const box = line.getBoundingClientRect();
+          const frame = block.getBoundingClientRect();
+          return block.scrollWidth <= block.clientWidth && box.left >= frame.left && box.right <= frame.right;
+        });
+        await created.getByRole("button", { name: "Copy OpenTelemetry variables" }).click();
+        await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+        const copied = String(await page.evaluate("navigator.clipboard.readText()"));
+
+        expect(whole, device).toBe(true);
+        expect(copied).toBe(
+          [
+            `export OTEL_EXPORTER_OTLP_ENDPOINT="${stack.url}/api/otel"`,
+            `export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer%20${key}"`,
+            `export OTEL_EXPORTER_OTLP_PROTOCOL="http/protobuf"`,
+          ].join("\n"),
+        );
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
     }
   }, 120_000);
 
