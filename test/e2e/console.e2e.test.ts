@@ -54,6 +54,45 @@ async function readAsDev(stack: Stack, path: string): Promise<Record<string, unk
   return (await response.json()) as Record<string, unknown>;
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** A chart's day label as the console writes it ("28 Oct", "2 Jan 2027" when the period spans two years). */
+const DAY_LABEL = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)( \d{4})?$/;
+
+/** The last `days` UTC days' first and last days as a chart labels them. */
+function periodEdges(days: number): [string, string] {
+  const to = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
+  const label = (day: Date) =>
+    `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}${from.getUTCFullYear() === to.getUTCFullYear() ? "" : ` ${day.getUTCFullYear()}`}`;
+  return [label(from), label(to)];
+}
+
+/**
+ * A chart's day labels as drawn: their text and boxes, left to right, and what is wrong with them: two that
+ * overlap, or one past the chart's edges.
+ */
+async function dayLabels(chart: Locator): Promise<{ texts: string[]; problems: string[] }> {
+  const frame = await chart.boundingBox();
+  const found = new Map<string, { text: string; x: number; right: number }>();
+  for (const label of await chart.getByText(DAY_LABEL).all()) {
+    const box = await label.boundingBox();
+    if (box === null || box.width === 0) continue;
+    const text = ((await label.textContent()) ?? "").trim();
+    // An SVG <text> and its <tspan> are the same label.
+    found.set(`${text}@${Math.round(box.x)}`, { text, x: box.x, right: box.x + box.width });
+  }
+  const labels = [...found.values()].sort((a, b) => a.x - b.x);
+  const problems: string[] = [];
+  labels.forEach((label, index) => {
+    const next = labels[index + 1];
+    if (next !== undefined && label.right > next.x) problems.push(`"${label.text}" overlaps "${next.text}"`);
+    if (frame !== null && (label.x < frame.x || label.right > frame.x + frame.width)) {
+      problems.push(`"${label.text}" is past the chart's edge`);
+    }
+  });
+  return { texts: labels.map((label) => label.text), problems };
+}
+
 /** Whether an element shows all of its text: nothing cut off to the side or below (an ellipsis, a line clamp). */
 function showsAllOf(locator: Locator): Promise<boolean> {
   return locator.evaluate(
@@ -352,6 +391,44 @@ describe("the console", () => {
     } finally {
       await context.close();
     }
+  }, 120_000);
+
+  it("labels the 30-day charts' days without overlap, the first and the last day included, on the overview and an agent's page, at 1280 px and on a phone", async () => {
+    const { browser, stack } = ready();
+    const agents = (await readAsDev(stack, "/api/sdk/agents")).items as { agentName: string }[];
+    const agent = agents[0];
+    if (agent === undefined) throw new Error("the demo recorded nothing");
+    const [first, last] = periodEdges(30);
+    const found: string[] = [];
+    for (const device of ["desktop", "phone"] as const satisfies readonly Device[]) {
+      const { context, page, problems } = await newPage(browser, { device });
+      const check = async (where: string, chart: Locator) => {
+        const labels = await dayLabels(chart);
+        for (const problem of labels.problems) found.push(`${where} (${device}): ${problem}`);
+        if (labels.texts[0] !== first || labels.texts.at(-1) !== last || labels.texts.length < 3) {
+          found.push(`${where} (${device}): labels ${labels.texts.join(", ")}`);
+        }
+      };
+      try {
+        await openSignedIn(page, stack, "/?days=30", "Overview");
+        for (const title of ["Sessions", "Success rate", "Cost", "Tokens"]) {
+          const chart = page.getByRole("figure", { name: new RegExp(`^${title} per day`) });
+          await chart.getByText(last, { exact: true }).waitFor();
+          await check(`overview, ${title} per day`, chart);
+        }
+        await page.goto(`${stack.url}/agents/${encodeURIComponent(agent.agentName)}?days=30`);
+        await heading(page, agent.agentName).waitFor();
+        for (const title of CHARTS) {
+          const chart = page.getByRole("figure", { name: title });
+          await chart.getByText(last, { exact: true }).first().waitFor();
+          await check(`${agent.agentName}, ${title}`, chart);
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+    expect(found, found.join("\n")).toEqual([]);
   }, 120_000);
 
   it("shows a session's whole name and failure reason at 1280 px: in the list and the overview when they fit two lines (three for a reason), on the session's page, one link away, when longer", async () => {
