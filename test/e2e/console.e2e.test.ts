@@ -69,24 +69,33 @@ function periodEdges(days: number): [string, string] {
 
 /**
  * A chart's day labels as drawn: their text and boxes, left to right, and what is wrong with them: two that
- * overlap, or one past the chart's edges.
+ * overlap, or one past the chart's edges (its SVG's, which cut what is drawn past them).
  */
 async function dayLabels(chart: Locator): Promise<{ texts: string[]; problems: string[] }> {
   const frame = await chart.boundingBox();
-  const found = new Map<string, { text: string; x: number; right: number }>();
+  const found = new Map<
+    string,
+    { text: string; x: number; right: number; clip: { x: number; right: number } | null }
+  >();
   for (const label of await chart.getByText(DAY_LABEL).all()) {
     const box = await label.boundingBox();
     if (box === null || box.width === 0) continue;
     const text = ((await label.textContent()) ?? "").trim();
+    // A label drawn in an SVG is cut at the SVG's edges.
+    const clip = await label.evaluate((element) => {
+      const rect = element.closest("svg")?.getBoundingClientRect();
+      return rect === undefined ? null : { x: rect.x, right: rect.right };
+    });
     // An SVG <text> and its <tspan> are the same label.
-    found.set(`${text}@${Math.round(box.x)}`, { text, x: box.x, right: box.x + box.width });
+    found.set(`${text}@${Math.round(box.x)}`, { text, x: box.x, right: box.x + box.width, clip });
   }
   const labels = [...found.values()].sort((a, b) => a.x - b.x);
   const problems: string[] = [];
   labels.forEach((label, index) => {
     const next = labels[index + 1];
     if (next !== undefined && label.right > next.x) problems.push(`"${label.text}" overlaps "${next.text}"`);
-    if (frame !== null && (label.x < frame.x || label.right > frame.x + frame.width)) {
+    const edges = label.clip ?? (frame === null ? null : { x: frame.x, right: frame.x + frame.width });
+    if (edges !== null && (label.x < edges.x - 0.5 || label.right > edges.right + 0.5)) {
       problems.push(`"${label.text}" is past the chart's edge`);
     }
   });

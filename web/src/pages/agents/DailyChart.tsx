@@ -16,7 +16,6 @@ export interface DailyChartProps {
 const TICK_FONT_PX = 12;
 const axis = { stroke: "var(--muted)", fontSize: TICK_FONT_PX };
 const Y_AXIS_WIDTH = 56;
-const MARGIN = { top: 8, right: 16, bottom: 0, left: 0 };
 const tooltipStyle = { background: "var(--surface)", border: "1px solid var(--border)", color: "var(--text)" };
 
 /**
@@ -26,14 +25,12 @@ const tooltipStyle = { background: "var(--surface)", border: "1px solid var(--bo
 function labelledDays(
   days: readonly string[],
   kind: "bar" | "line",
-  chartWidth: number | undefined,
-  label: (day: string) => string,
+  plotWidth: number | undefined,
+  labelWidth: number,
 ): string[] {
   const edges = days.length <= 1 ? [...days] : [days[0] ?? "", days[days.length - 1] ?? ""];
-  if (chartWidth === undefined) return edges;
-  const plot = chartWidth - Y_AXIS_WIDTH - MARGIN.left - MARGIN.right;
-  const pitch = kind === "bar" ? plot / days.length : plot / Math.max(1, days.length - 1);
-  const labelWidth = Math.max(0, ...days.map((day) => estimatedLabelWidth(label(day), TICK_FONT_PX)));
+  if (plotWidth === undefined) return edges;
+  const pitch = kind === "bar" ? plotWidth / days.length : plotWidth / Math.max(1, days.length - 1);
   return labelledIndices(days.length, pitch, labelWidth).flatMap((index) => days.slice(index, index + 1));
 }
 
@@ -42,6 +39,11 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
   const tick = (value: number) => format(value);
   const withYear = spansYears(data[0]?.day ?? "", data[data.length - 1]?.day ?? "");
   const dayLabel = (day: string) => dayTick(day, withYear);
+  const labelWidth = Math.max(0, ...data.map((point) => estimatedLabelWidth(dayLabel(point.day), TICK_FONT_PX)));
+  // The last label is centred on the plot's end (a line's last point) or near it: half of it stands past the plot,
+  // in the right margin (the SVG cuts what goes further). The first one's half stands over the y axis's room.
+  const margin = { top: 8, right: Math.max(16, Math.ceil(labelWidth / 2)), bottom: 0, left: 0 };
+  const plotWidth = width === undefined ? undefined : width - Y_AXIS_WIDTH - margin.left - margin.right;
   const xAxis = (
     <XAxis
       dataKey="day"
@@ -50,8 +52,8 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
       ticks={labelledDays(
         data.map((point) => point.day),
         kind,
-        width,
-        dayLabel,
+        plotWidth,
+        labelWidth,
       )}
       interval={0}
     />
@@ -72,7 +74,7 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
       <div className="chart__body" ref={ref}>
         <ResponsiveContainer width="100%" height={220}>
           {kind === "bar" ? (
-            <BarChart data={data} margin={MARGIN}>
+            <BarChart data={data} margin={margin}>
               <CartesianGrid stroke="var(--border)" vertical={false} />
               {xAxis}
               {/* Counts have whole ticks; costs share the axis's precision so ticks do not jump between formats. */}
@@ -86,7 +88,7 @@ export function DailyChart({ title, data, field, kind, format, color }: DailyCha
               <Bar dataKey={field} name={title} fill={color} isAnimationActive={false} />
             </BarChart>
           ) : (
-            <LineChart data={data} margin={MARGIN}>
+            <LineChart data={data} margin={margin}>
               <CartesianGrid stroke="var(--border)" vertical={false} />
               {xAxis}
               <YAxis
