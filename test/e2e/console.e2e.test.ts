@@ -8,14 +8,14 @@
  * one), photographed light and dark, desktop and phone.
  */
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
 import { runTool } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
 import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
 import { describeViolations, seriousViolations } from "./support/axe.js";
-import { launchBrowser, newPage } from "./support/browser.js";
+import { type Device, launchBrowser, newPage } from "./support/browser.js";
 import { heading, navigateTo, openSignedIn, PAGES, signIn } from "./support/console.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -52,6 +52,61 @@ async function readAsDev(stack: Stack, path: string): Promise<Record<string, unk
   const response = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${stack.local.apiKey}` } });
   if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
   return (await response.json()) as Record<string, unknown>;
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** A chart's day label as the console writes it ("28 Oct", "2 Jan 2027" when the period spans two years). */
+const DAY_LABEL = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)( \d{4})?$/;
+
+/** The last `days` UTC days' first and last days as a chart labels them. */
+function periodEdges(days: number): [string, string] {
+  const to = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
+  const label = (day: Date) =>
+    `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}${from.getUTCFullYear() === to.getUTCFullYear() ? "" : ` ${day.getUTCFullYear()}`}`;
+  return [label(from), label(to)];
+}
+
+/**
+ * A chart's day labels as drawn: their text and boxes, left to right, and what is wrong with them: two that
+ * overlap, or one past the chart's edges (its SVG's, which cut what is drawn past them).
+ */
+async function dayLabels(chart: Locator): Promise<{ texts: string[]; problems: string[] }> {
+  const frame = await chart.boundingBox();
+  const found = new Map<
+    string,
+    { text: string; x: number; right: number; clip: { x: number; right: number } | null }
+  >();
+  for (const label of await chart.getByText(DAY_LABEL).all()) {
+    const box = await label.boundingBox();
+    if (box === null || box.width === 0) continue;
+    const text = ((await label.textContent()) ?? "").trim();
+    // A label drawn in an SVG is cut at the SVG's edges.
+    const clip = await label.evaluate((element) => {
+      const rect = element.closest("svg")?.getBoundingClientRect();
+      return rect === undefined ? null : { x: rect.x, right: rect.right };
+    });
+    // An SVG <text> and its <tspan> are the same label.
+    found.set(`${text}@${Math.round(box.x)}`, { text, x: box.x, right: box.x + box.width, clip });
+  }
+  const labels = [...found.values()].sort((a, b) => a.x - b.x);
+  const problems: string[] = [];
+  labels.forEach((label, index) => {
+    const next = labels[index + 1];
+    if (next !== undefined && label.right > next.x) problems.push(`"${label.text}" overlaps "${next.text}"`);
+    const edges = label.clip ?? (frame === null ? null : { x: frame.x, right: frame.x + frame.width });
+    if (edges !== null && (label.x < edges.x - 0.5 || label.right > edges.right + 0.5)) {
+      problems.push(`"${label.text}" is past the chart's edge`);
+    }
+  });
+  return { texts: labels.map((label) => label.text), problems };
+}
+
+/** Whether an element shows all of its text: nothing cut off to the side or below (an ellipsis, a line clamp). */
+function showsAllOf(locator: Locator): Promise<boolean> {
+  return locator.evaluate(
+    (element) => element.scrollWidth <= element.clientWidth + 1 && element.scrollHeight <= element.clientHeight + 1,
+  );
 }
 
 describe("the console", () => {
@@ -344,6 +399,145 @@ describe("the console", () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it("labels the 30-day charts' days without overlap, the first and the last day included, on the overview and an agent's page, at 1280 px and on a phone", async () => {
+    const { browser, stack } = ready();
+    const agents = (await readAsDev(stack, "/api/sdk/agents")).items as { agentName: string }[];
+    const agent = agents[0];
+    if (agent === undefined) throw new Error("the demo recorded nothing");
+    const [first, last] = periodEdges(30);
+    const found: string[] = [];
+    for (const device of ["desktop", "phone"] as const satisfies readonly Device[]) {
+      const { context, page, problems } = await newPage(browser, { device });
+      const check = async (where: string, chart: Locator) => {
+        const labels = await dayLabels(chart);
+        for (const problem of labels.problems) found.push(`${where} (${device}): ${problem}`);
+        if (labels.texts[0] !== first || labels.texts.at(-1) !== last || labels.texts.length < 3) {
+          found.push(`${where} (${device}): labels ${labels.texts.join(", ")}`);
+        }
+      };
+      try {
+        await openSignedIn(page, stack, "/?days=30", "Overview");
+        for (const title of ["Sessions", "Success rate", "Cost", "Tokens"]) {
+          const chart = page.getByRole("figure", { name: new RegExp(`^${title} per day`) });
+          await chart.getByText(last, { exact: true }).waitFor();
+          await check(`overview, ${title} per day`, chart);
+        }
+        await page.goto(`${stack.url}/agents/${encodeURIComponent(agent.agentName)}?days=30`);
+        await heading(page, agent.agentName).waitFor();
+        for (const title of CHARTS) {
+          const chart = page.getByRole("figure", { name: title });
+          await chart.getByText(last, { exact: true }).first().waitFor();
+          await check(`${agent.agentName}, ${title}`, chart);
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+    expect(found, found.join("\n")).toEqual([]);
+  }, 120_000);
+
+  it("shows a session's whole name and failure reason at 1280 px: in the list and the overview when they fit two lines (three for a reason), on the session's page, one link away, when longer", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const agentName = `readable-agent-${suffix}`;
+    const usual = {
+      name: `Summarise EU AI Act obligations ${suffix}`,
+      reason: `lookup_customer failed: CRM timeout after 5000 ms ${suffix}`,
+    };
+    const long = {
+      name: `Reconcile the November invoices of ACME Corporation against the purchase orders in the ERP ${suffix}`,
+      reason: `erp_lookup failed: the ERP answered 503 Service Unavailable three times in a row; gave up after 45 s waiting for purchase order PO-2026-11-0042 ${suffix}`,
+    };
+    const ats = new AgentTracker({ apiKey: stack.local.apiKey, baseUrl: stack.url });
+    for (const run of [long, usual]) {
+      const session = await ats.startSession({ name: run.name, agentName, userId: `reader-${suffix}` });
+      await session.end({ status: "failed", failureReason: run.reason });
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const { context, page, problems } = await newPage(browser, { device: "desktop" });
+    try {
+      // The sessions list, at 1280 px
+      await openSignedIn(page, stack, `/sessions?agentName=${agentName}`, "Sessions");
+      const table = page.getByRole("table", { name: /^Sessions/ });
+      await table.getByRole("link", { name: usual.name }).waitFor();
+      const inList = {
+        usualName: await showsAllOf(table.getByRole("link", { name: usual.name })),
+        usualReason: await showsAllOf(table.getByText(usual.reason)),
+        longName: await table.getByRole("link", { name: long.name }).textContent(),
+      };
+      // The overview's latest failures (these two are the newest)
+      await page.goto(`${stack.url}/`);
+      const latest = page.getByRole("table", { name: "Latest failed sessions" });
+      await latest.getByRole("link", { name: usual.name }).waitFor();
+      const inOverview = {
+        usualName: await showsAllOf(latest.getByRole("link", { name: usual.name })),
+        usualReason: await showsAllOf(latest.getByText(usual.reason)),
+        longReason: await showsAllOf(latest.getByText(long.reason)),
+      };
+      // The long one's page, one link away
+      await latest.getByRole("link", { name: long.name }).click();
+      await heading(page, long.name).waitFor();
+      const onItsPage = {
+        name: await showsAllOf(heading(page, long.name)),
+        reason: await page.getByRole("note").filter({ hasText: "Failure reason:" }).textContent(),
+      };
+
+      expect(inList).toEqual({ usualName: true, usualReason: true, longName: long.name });
+      expect(inOverview).toEqual({ usualName: true, usualReason: true, longReason: true });
+      expect(onItsPage).toEqual({ name: true, reason: `Failure reason: ${long.reason}` });
+      expect(problems).toEqual([]);
+    } catch (error) {
+      await page.screenshot({ path: artifactPath("readable", "light", "desktop").replace(/\.png$/, "-failed.png") });
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("shows a new key's OpenTelemetry variables whole (the headers line wraps, nothing to scroll) and copies them whole, at 1280 px and on a phone", async () => {
+    const { browser, stack } = ready();
+    for (const device of ["desktop", "phone"] as const satisfies readonly Device[]) {
+      const keyName = `otel key ${device} ${randomUUID().slice(0, 8)}`;
+      const { context, page, problems } = await newPage(browser, {
+        device,
+        permissions: ["clipboard-read", "clipboard-write"],
+      });
+      try {
+        await openSignedIn(page, stack, "/settings/keys", "API keys");
+        await page.getByRole("button", { name: "Create key" }).click();
+        const create = page.getByRole("dialog", { name: "Create an API key" });
+        await create.getByLabel("Name").fill(keyName);
+        await create.getByRole("button", { name: "Create key" }).click();
+        const created = page.getByRole("dialog", { name: `Key "${keyName}" created` });
+        const key = await created.getByLabel("API key").inputValue();
+        rememberSecretsIn(key);
+        const headers = created.getByText(`export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer%20${key}"`);
+        const whole = await headers.evaluate((line) => {
+          const block = line.closest("pre") ?? line;
+          const box = line.getBoundingClientRect();
+          const frame = block.getBoundingClientRect();
+          return block.scrollWidth <= block.clientWidth && box.left >= frame.left && box.right <= frame.right;
+        });
+        await created.getByRole("button", { name: "Copy OpenTelemetry variables" }).click();
+        await created.getByRole("status").filter({ hasText: "Copied to the clipboard" }).waitFor();
+        const copied = String(await page.evaluate("navigator.clipboard.readText()"));
+
+        expect(whole, device).toBe(true);
+        expect(copied).toBe(
+          [
+            `export OTEL_EXPORTER_OTLP_ENDPOINT="${stack.url}/api/otel"`,
+            `export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer%20${key}"`,
+            `export OTEL_EXPORTER_OTLP_PROTOCOL="http/protobuf"`,
+          ].join("\n"),
+        );
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
     }
   }, 120_000);
 

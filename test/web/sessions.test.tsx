@@ -2,6 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
+import { formatDateTime } from "../../web/src/lib/format";
 import { apiError, baseRoutes, json, type MockAnswer, mockFetch, renderApp } from "./support/render-app";
 
 function session(id: string, fields: Record<string, unknown> = {}) {
@@ -329,6 +330,83 @@ describe("Session detail", () => {
     expect(field?.headers.get("x-organization-id")).toBe("acme");
     expect(field?.headers.get("x-environment")).toBe("test");
     expect(requests.some((request) => request.path === "/presigned")).toBe(false);
+  });
+
+  test("a run delivered late: Last activity is when it last acted (its latest event, its end), Last received when it was stored", async () => {
+    // Prepare: a run of 10 Nov, delivered on 22 Nov with its true times (startedAt, occurredAt, completedAt).
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/sessions/ses_1": json(
+        session("ses_1", {
+          createdAt: "2026-11-10T09:00:00.000Z",
+          completedAt: "2026-11-10T09:00:05.000Z",
+          updatedAt: "2026-11-22T10:00:00.000Z",
+          lastActivityAt: "2026-11-22T10:00:00.000Z",
+        }),
+      ),
+      "GET /api/sdk/sessions/ses_1/events": json({
+        items: [
+          {
+            id: "evt_1",
+            sessionId: "ses_1",
+            eventType: "tool_call",
+            toolName: "lookup",
+            occurredAt: "2026-11-10T09:00:01.000Z",
+            createdAt: "2026-11-22T10:00:00.000Z",
+          },
+          {
+            id: "evt_2",
+            sessionId: "ses_1",
+            eventType: "state_change",
+            occurredAt: "2026-11-10T09:00:07.000Z",
+            createdAt: "2026-11-22T10:00:00.000Z",
+          },
+        ],
+        nextCursor: null,
+      }),
+    });
+    // Act
+    renderApp("/sessions/ses_1");
+    await screen.findByRole("list", { name: "Run waterfall" });
+    // Assess: the latest event (09:00:07) came after the end it reported (09:00:05); the delivery is "Last received".
+    const metric = (label: string) =>
+      screen.getByText(label, { selector: "dt" }).closest("div")?.querySelector("dd")?.textContent;
+    expect(metric("Last activity")).toBe(formatDateTime("2026-11-10T09:00:07.000Z"));
+    expect(metric("Last received")).toBe(formatDateTime("2026-11-22T10:00:00.000Z"));
+    expect(requests.filter((request) => request.path === "/api/sdk/sessions/ses_1/events")).toHaveLength(1);
+  });
+
+  test("a run still going: Last activity is its latest event's time, said to be of the events loaded when more remain", async () => {
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/sessions/ses_1": json(
+        session("ses_1", {
+          status: "active",
+          completedAt: null,
+          durationMs: null,
+          lastActivityAt: "2026-11-22T10:05:00.000Z",
+        }),
+      ),
+      "GET /api/sdk/sessions/ses_1/events": json({
+        items: [
+          {
+            id: "evt_1",
+            sessionId: "ses_1",
+            eventType: "tool_call",
+            toolName: "lookup",
+            occurredAt: "2026-11-22T10:01:00.000Z",
+            createdAt: "2026-11-22T10:04:00.000Z",
+          },
+        ],
+        nextCursor: "more",
+      }),
+    });
+    renderApp("/sessions/ses_1");
+    await screen.findByRole("list", { name: "Run waterfall" });
+    const metric = (label: string) =>
+      screen.getByText(label, { selector: "dt" }).closest("div")?.querySelector("dd")?.textContent;
+    expect(metric("Last activity")).toBe(`${formatDateTime("2026-11-22T10:01:00.000Z")} (of the events loaded)`);
+    expect(metric("Last received")).toBe(formatDateTime("2026-11-22T10:05:00.000Z"));
   });
 
   test("members get no delete button", async () => {

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import type { SessionEvent } from "../../web/src/api/types";
 import { Timeline } from "../../web/src/components/Timeline";
 import { Waterfall } from "../../web/src/components/Waterfall";
-import { buildTimeline, modelUsage, stackTraceOf, timeAxis } from "../../web/src/lib/timeline";
+import { formatTickOffset } from "../../web/src/lib/format";
+import { buildTimeline, modelUsage, stackTraceOf, timeAxis, timeTicks } from "../../web/src/lib/timeline";
 
 afterEach(() => {
   cleanup();
@@ -141,7 +142,143 @@ describe("a run's steps", () => {
   });
 });
 
+/** A browser whose elements are all `width` pixels wide, as ResizeObserver reports them. */
+function stubElementWidth(width: number) {
+  vi.stubGlobal(
+    "ResizeObserver",
+    class {
+      readonly #callback: ResizeObserverCallback;
+      constructor(callback: ResizeObserverCallback) {
+        this.#callback = callback;
+      }
+      observe(target: Element) {
+        const entry = { target, contentRect: { width } } as unknown as ResizeObserverEntry;
+        this.#callback([entry], this as unknown as ResizeObserver);
+      }
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+}
+
+describe("the waterfall's time ticks", () => {
+  const labels = (fromMs: number, toMs: number, width: number | undefined) =>
+    timeTicks(fromMs, toMs, width, 12).map((tick) => tick.label);
+
+  test("land on round times (1, 2, 5 × 10ⁿ ms; 1, 2, 5, 10, 15, 30 s or min; hours), as many as the width holds", () => {
+    // A 10.8 s run: whole seconds at 600 px, +10 s alone beside the start at phone width.
+    expect(labels(0, 10_800, 600)).toEqual([
+      "0",
+      "+1 s",
+      "+2 s",
+      "+3 s",
+      "+4 s",
+      "+5 s",
+      "+6 s",
+      "+7 s",
+      "+8 s",
+      "+9 s",
+      "+10 s",
+    ]);
+    expect(labels(0, 10_800, 120)).toEqual(["0", "+10 s"]);
+    expect(labels(0, 4_800, 850)).toEqual([
+      "0",
+      "+500 ms",
+      "+1 s",
+      "+1.5 s",
+      "+2 s",
+      "+2.5 s",
+      "+3 s",
+      "+3.5 s",
+      "+4 s",
+      "+4.5 s",
+    ]);
+    expect(labels(0, 54_000, 300)).toEqual(["0", "+15 s", "+30 s", "+45 s"]);
+    expect(labels(0, 754_000, 850)).toEqual(["0", "+2 min", "+4 min", "+6 min", "+8 min", "+10 min", "+12 min"]);
+    expect(labels(0, 11_300_000, 850)).toEqual(["0", "+30 min", "+1 h", "+1 h 30 min", "+2 h", "+2 h 30 min", "+3 h"]);
+  });
+
+  test("an axis starting before the session (an event came first) has ticks before 0; unmeasured, only the start", () => {
+    expect(labels(-1_200, 10_000, 600)).toEqual([
+      "−1 s",
+      "0",
+      "+1 s",
+      "+2 s",
+      "+3 s",
+      "+4 s",
+      "+5 s",
+      "+6 s",
+      "+7 s",
+      "+8 s",
+      "+9 s",
+      "+10 s",
+    ]);
+    expect(labels(0, 10_800, undefined)).toEqual(["0"]);
+  });
+
+  test("labels never touch: neighbours are at least a label's width and a gap apart, placed in proportion to their time", () => {
+    for (const [toMs, width] of [
+      [10_800, 600],
+      [10_800, 120],
+      [754_000, 850],
+      [3_700, 390],
+      [86_400_000, 700],
+    ] as const) {
+      const ticks = timeTicks(0, toMs, width, 12);
+      const labelWidth = Math.max(...ticks.map((tick) => tick.label.length * 12 * 0.68));
+      const lefts = ticks.map((tick) => (tick.offsetMs / toMs) * (width - labelWidth));
+      lefts.slice(1).forEach((left, index) => {
+        expect(left - (lefts[index] ?? 0), `${toMs} ms at ${width} px`).toBeGreaterThanOrEqual(labelWidth + 8);
+      });
+    }
+  });
+
+  test("a tick reads as round as it is", () => {
+    expect([0, 200, 1_500, 10_000, 90_000, 120_000, 5_400_000, -1_000].map(formatTickOffset)).toEqual([
+      "0",
+      "+200 ms",
+      "+1.5 s",
+      "+10 s",
+      "+1 min 30 s",
+      "+2 min",
+      "+1 h 30 min",
+      "−1 s",
+    ]);
+  });
+});
+
 describe("Waterfall and cards", () => {
+  test("the axis of a 10.8 s run is marked at round seconds, each with its line across the rows (not +2.7 s, +5.4 s)", () => {
+    // Prepare: a 10.8 s session, its axis 600 px wide
+    stubElementWidth(600);
+    const session = { ...SESSION, completedAt: at(10.8), durationMs: 10_800, lastActivityAt: at(10.8) };
+    const entries = buildTimeline(
+      [event("evt_1", { toolName: "search", occurredAt: at(0), toolOutput: { durationMs: 5_400 } })],
+      START,
+    );
+    // Act
+    render(<Waterfall entries={entries} session={session} />);
+    // Assess
+    const ticks = [...document.querySelectorAll<HTMLElement>(".waterfall__tick")];
+    expect(ticks.map((tick) => tick.textContent)).toEqual([
+      "0",
+      "+1 s",
+      "+2 s",
+      "+3 s",
+      "+4 s",
+      "+5 s",
+      "+6 s",
+      "+7 s",
+      "+8 s",
+      "+9 s",
+      "+10 s",
+    ]);
+    // +5 s is at 5 / 10.8 of the axis, its label shifted by as much of its own width.
+    expect([ticks[5]?.style.left, ticks[5]?.style.transform]).toEqual(["46.2963%", "translateX(-46.2963%)"]);
+    const lines = [...document.querySelectorAll<HTMLElement>(".waterfall__gridline")];
+    expect(lines.map((line) => line.style.left)).toEqual(ticks.map((tick) => tick.style.left));
+  });
+
   test("every event is a row with its duration; slow and failing steps are drawn to scale; rows link to their cards", () => {
     // Prepare
     renderRun([

@@ -3,8 +3,10 @@
  * are a picture (each with its figures as a tooltip); the figures themselves, with links to each day's sessions,
  * are in the per-day table beside the charts, for keyboards and screen readers.
  */
+import { estimatedLabelWidth, proportionalLabels } from "../lib/axis-labels";
 import { formatDay } from "../lib/format";
 import { type DayPoint, dayTick, spansYears } from "../lib/stats-period";
+import { useElementWidth } from "../lib/use-element-width";
 
 export interface DayBarsProps {
   title: string;
@@ -20,11 +22,36 @@ export interface DayBarsProps {
   tone?: "sessions" | "success" | "cost" | "tokens";
 }
 
-/** Days labelled under the axis: the first, the middle and the last; a few between ("mid", hidden on phones). */
-function tickKind(index: number, count: number): "edge" | "mid" | null {
-  if (index === 0 || index === count - 1 || index === Math.floor((count - 1) / 2)) return "edge";
-  const step = Math.max(1, Math.ceil(count / 6));
-  return index % step === 0 && count - 1 - index >= step / 2 ? "mid" : null;
+/** The labels' font size in pixels (0.7rem). */
+const TICK_FONT_PX = 11.2;
+
+/**
+ * The days labelled under the axis: the first, the last and every Nth between, as many as fit the chart's width
+ * without touching (each placed in proportion to its day, so the first is flush left and the last flush right).
+ */
+function DayAxis({ days, withYear }: { days: readonly string[]; withYear: boolean }) {
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const labels = days.map((day) => dayTick(day, withYear));
+  const labelWidth = estimatedLabelWidth(
+    labels.reduce((longest, label) => (label.length > longest.length ? label : longest), ""),
+    TICK_FONT_PX,
+  );
+  return (
+    <div className="daybars__axis" ref={ref}>
+      {proportionalLabels(days.length, width, labelWidth).map((index) => {
+        const position = ((index + 0.5) / days.length) * 100;
+        return (
+          <span
+            key={days[index]}
+            className="daybars__tick"
+            style={{ left: `${position}%`, transform: `translateX(-${position}%)` }}
+          >
+            {labels[index]}
+          </span>
+        );
+      })}
+    </div>
+  );
 }
 
 export function DayBars({
@@ -58,12 +85,11 @@ export function DayBars({
           <span>{format(0)}</span>
         </div>
         <ol className="daybars__plot">
-          {series.map((point, index) => {
+          {series.map((point) => {
             const total = value(point);
             const alarming = alarm?.(point) ?? 0;
             const height = max === 0 ? 0 : (total / max) * 100;
             const alarmShare = total === 0 ? 0 : (alarming / total) * 100;
-            const kind = tickKind(index, series.length);
             return (
               <li key={point.day} className="daybars__day" title={`${formatDay(point.day)}: ${describe(point)}`}>
                 <span className="daybars__bar">
@@ -75,15 +101,11 @@ export function DayBars({
                     </span>
                   )}
                 </span>
-                {kind === null ? null : (
-                  <span className={`daybars__tick${kind === "mid" ? " daybars__tick--mid" : ""}`}>
-                    {dayTick(point.day, withYear)}
-                  </span>
-                )}
               </li>
             );
           })}
         </ol>
+        <DayAxis days={series.map((point) => point.day)} withYear={withYear} />
       </div>
     </figure>
   );

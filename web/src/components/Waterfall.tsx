@@ -5,10 +5,12 @@
  */
 import type { Session } from "../api/types";
 import { formatDuration, formatOffset } from "../lib/format";
-import { type TimelineEntry, timeAxis } from "../lib/timeline";
+import { type TimelineEntry, timeAxis, timeTicks } from "../lib/timeline";
+import { useElementWidth } from "../lib/use-element-width";
 import { EVENT_TYPE_LABELS, eventAnchor, eventTitle } from "./event-labels";
 
-const TICKS = [0, 0.25, 0.5, 0.75, 1];
+/** The tick labels' font size in pixels (0.75rem). */
+const TICK_FONT_PX = 12;
 /** The narrowest bar drawn, in percent of the axis, so a 1 ms step is still seen. */
 const MIN_BAR_PERCENT = 0.6;
 
@@ -19,73 +21,86 @@ export function Waterfall({
   entries: readonly TimelineEntry[];
   session: Pick<Session, "createdAt" | "completedAt" | "durationMs" | "lastActivityAt">;
 }) {
+  const [axisRef, axisWidth] = useElementWidth<HTMLDivElement>();
   const axis = timeAxis(entries, session);
   const span = axis.endMs - axis.startMs;
   const sessionOffset = Date.parse(session.createdAt) - axis.startMs;
   const percent = (ms: number) => (ms / span) * 100;
+  // Ticks at round times from the session start (+5 s, +10 s…), as many as the axis's width holds.
+  const ticks = timeTicks(-sessionOffset, span - sessionOffset, axisWidth, TICK_FONT_PX).map((tick) => ({
+    ...tick,
+    position: percent(tick.offsetMs + sessionOffset),
+  }));
   return (
     <figure className="waterfall">
       <figcaption className="visually-hidden">
         The run on its time axis: {formatDuration(span)} from the first step to the end.
       </figcaption>
-      <div className="waterfall__axis" aria-hidden="true">
-        {TICKS.map((tick) => (
+      <div className="waterfall__axis" aria-hidden="true" ref={axisRef}>
+        {ticks.map((tick) => (
           <span
-            key={tick}
-            className={`waterfall__tick${tick === 0 || tick === 1 ? "" : " waterfall__tick--mid"}`}
-            style={{ left: `${tick * 100}%` }}
+            key={tick.offsetMs}
+            className="waterfall__tick"
+            style={{ left: `${tick.position}%`, transform: `translateX(-${tick.position}%)` }}
           >
-            {formatOffset(tick * span - sessionOffset)}
+            {tick.label}
           </span>
         ))}
       </div>
-      <ol className="waterfall__rows" aria-label="Run waterfall">
-        {entries.map((entry) => {
-          const { event } = entry;
-          const left = percent(entry.startMs - axis.startMs);
-          const width =
-            entry.durationMs === undefined ? undefined : Math.max(MIN_BAR_PERCENT, percent(entry.durationMs));
-          const failing = entry.failure !== undefined || event.eventType === "error";
-          const type = EVENT_TYPE_LABELS[event.eventType];
-          return (
-            <li key={event.id} className={`waterfall__row waterfall__row--${event.eventType}`}>
-              <a href={`#${eventAnchor(event)}`} className="waterfall__link">
-                <span className="waterfall__label">
-                  <span className={`waterfall__icon waterfall__icon--${event.eventType}`} aria-hidden="true">
-                    {type.icon}
+      <div className="waterfall__body">
+        <div className="waterfall__grid" aria-hidden="true">
+          {ticks.map((tick) => (
+            <span key={tick.offsetMs} className="waterfall__gridline" style={{ left: `${tick.position}%` }} />
+          ))}
+        </div>
+        <ol className="waterfall__rows" aria-label="Run waterfall">
+          {entries.map((entry) => {
+            const { event } = entry;
+            const left = percent(entry.startMs - axis.startMs);
+            const width =
+              entry.durationMs === undefined ? undefined : Math.max(MIN_BAR_PERCENT, percent(entry.durationMs));
+            const failing = entry.failure !== undefined || event.eventType === "error";
+            const type = EVENT_TYPE_LABELS[event.eventType];
+            return (
+              <li key={event.id} className={`waterfall__row waterfall__row--${event.eventType}`}>
+                <a href={`#${eventAnchor(event)}`} className="waterfall__link">
+                  <span className="waterfall__label">
+                    <span className={`waterfall__icon waterfall__icon--${event.eventType}`} aria-hidden="true">
+                      {type.icon}
+                    </span>
+                    <span className="waterfall__name">{eventTitle(event)}</span>
+                    <span className="visually-hidden">, at {formatOffset(entry.offsetMs)}, </span>
                   </span>
-                  <span className="waterfall__name">{eventTitle(event)}</span>
-                  <span className="visually-hidden">, at {formatOffset(entry.offsetMs)}, </span>
-                </span>
-                <span className="waterfall__track">
-                  {width === undefined ? (
-                    <span
-                      className={`waterfall__mark${failing ? " waterfall__mark--failed" : ""}`}
-                      style={{ left: `${left}%` }}
-                    />
-                  ) : (
-                    <span
-                      className={`waterfall__bar waterfall__bar--${event.eventType}${failing ? " waterfall__bar--failed" : ""}`}
-                      style={{ left: `${Math.min(left, 100 - width)}%`, width: `${width}%` }}
-                    />
-                  )}
-                </span>
-                <span className="waterfall__duration">
-                  {entry.durationMs === undefined ? (
-                    <>
-                      <span aria-hidden="true">—</span>
-                      <span className="visually-hidden">a moment</span>
-                    </>
-                  ) : (
-                    formatDuration(entry.durationMs)
-                  )}
-                  {entry.failure === undefined ? null : <span className="waterfall__failed"> failed</span>}
-                </span>
-              </a>
-            </li>
-          );
-        })}
-      </ol>
+                  <span className="waterfall__track">
+                    {width === undefined ? (
+                      <span
+                        className={`waterfall__mark${failing ? " waterfall__mark--failed" : ""}`}
+                        style={{ left: `${left}%` }}
+                      />
+                    ) : (
+                      <span
+                        className={`waterfall__bar waterfall__bar--${event.eventType}${failing ? " waterfall__bar--failed" : ""}`}
+                        style={{ left: `${Math.min(left, 100 - width)}%`, width: `${width}%` }}
+                      />
+                    )}
+                  </span>
+                  <span className="waterfall__duration">
+                    {entry.durationMs === undefined ? (
+                      <>
+                        <span aria-hidden="true">—</span>
+                        <span className="visually-hidden">a moment</span>
+                      </>
+                    ) : (
+                      formatDuration(entry.durationMs)
+                    )}
+                    {entry.failure === undefined ? null : <span className="waterfall__failed"> failed</span>}
+                  </span>
+                </a>
+              </li>
+            );
+          })}
+        </ol>
+      </div>
     </figure>
   );
 }

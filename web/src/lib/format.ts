@@ -53,6 +53,26 @@ export function formatOffset(ms: number): string {
   return `${sign}${formatDuration(Math.abs(ms))}`;
 }
 
+/**
+ * A time axis's tick from the session start, as round as the tick: "0", "+200 ms", "+1.5 s", "+10 s", "+1 min 30 s",
+ * "+2 min", "+1 h 30 min" (never "+1.0 s" or "+2 min 0 s").
+ */
+export function formatTickOffset(ms: number): string {
+  if (ms === 0) return "0";
+  const sign = ms < 0 ? "−" : "+";
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${sign}${Number(abs.toFixed(3))} ms`;
+  if (abs < 60_000) return `${sign}${Number((abs / 1000).toFixed(3))} s`;
+  const parts = (whole: number, unit: string, rest: number, restUnit: string) =>
+    rest === 0 ? `${sign}${whole} ${unit}` : `${sign}${whole} ${unit} ${rest} ${restUnit}`;
+  if (abs < 3_600_000) {
+    const seconds = Math.round(abs / 1000);
+    return parts(Math.floor(seconds / 60), "min", seconds % 60, "s");
+  }
+  const minutes = Math.round(abs / 60_000);
+  return parts(Math.floor(minutes / 60), "h", minutes % 60, "min");
+}
+
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 const shortThisYear = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",

@@ -7,6 +7,8 @@
  * step's start, as the OpenTelemetry receiver (a span's start) and the demo record it.
  */
 import type { Session, SessionEvent } from "../api/types";
+import { estimatedLabelWidth, LABEL_GAP_PX } from "./axis-labels";
+import { formatTickOffset } from "./format";
 
 export function eventTime(event: Pick<SessionEvent, "occurredAt" | "createdAt">): number {
   const occurred = event.occurredAt === undefined ? Number.NaN : Date.parse(event.occurredAt);
@@ -136,4 +138,68 @@ export function timeAxis(
   if (ends.length === 0) ends.push(Date.parse(session.lastActivityAt));
   const endMs = Math.max(startMs + 1, ...ends.filter((end) => Number.isFinite(end)));
   return { startMs, endMs };
+}
+
+/**
+ * When the run last acted: the latest of its events' times (eventTime: `occurredAt`, else when stored) and its end
+ * (`completedAt`, which a late delivery sends as when the run ended), as ISO 8601; `null` without either. Not the
+ * session's `lastActivityAt`, which is when the service last heard of the run (a run delivered days late was
+ * "active" at delivery).
+ */
+export function lastActedAt(
+  events: readonly Pick<SessionEvent, "occurredAt" | "createdAt">[],
+  completedAt: string | null,
+): string | null {
+  const times = events.map(eventTime);
+  if (completedAt !== null) times.push(Date.parse(completedAt));
+  const latest = Math.max(...times.filter((time) => Number.isFinite(time)));
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : null;
+}
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Round steps between a time axis's ticks: 1, 2, 5 × 10ⁿ ms below a second; 1, 2, 5, 10, 15, 30 s and the same in
+ * minutes (steps that divide a minute, an hour); 1, 2, 3, 6, 12 h; then 1, 2, 5 × 10ⁿ days.
+ */
+export function* tickSteps(): Generator<number> {
+  yield* [1, 2, 5, 10, 20, 50, 100, 200, 500];
+  for (const unit of [SECOND, MINUTE]) for (const count of [1, 2, 5, 10, 15, 30]) yield count * unit;
+  for (const count of [1, 2, 3, 6, 12]) yield count * HOUR;
+  for (let power = 1; ; power *= 10) for (const count of [1, 2, 5]) yield count * power * DAY;
+}
+
+export interface TimeTick {
+  /** Milliseconds from the session start. */
+  offsetMs: number;
+  label: string;
+}
+
+/**
+ * The ticks of a time axis running from `fromMs` to `toMs` (milliseconds from the session start; the axis may start
+ * before it, when an event came first): every multiple of the smallest round step (tickSteps) whose labels fit
+ * `width` pixels without touching, placed in proportion to their time (the first flush left, the last flush right),
+ * so a label's left edge is at x × (width − its width). Without a width (not measured yet), the session start.
+ */
+export function timeTicks(fromMs: number, toMs: number, width: number | undefined, fontPx: number): TimeTick[] {
+  const span = toMs - fromMs;
+  const ticksOf = (step: number) => {
+    const ticks: TimeTick[] = [];
+    for (let offset = Math.ceil(fromMs / step) * step; offset <= toMs; offset += step) {
+      ticks.push({ offsetMs: offset, label: formatTickOffset(offset) });
+    }
+    return ticks;
+  };
+  if (width === undefined || !(span > 0)) return [{ offsetMs: 0, label: formatTickOffset(0) }];
+  for (const step of tickSteps()) {
+    // More ticks than pixels cannot fit: not worth listing.
+    if (span / step > width) continue;
+    const ticks = ticksOf(step);
+    const labelWidth = Math.max(...ticks.map((tick) => estimatedLabelWidth(tick.label, fontPx)));
+    if (ticks.length <= 1 || (step / span) * (width - labelWidth) >= labelWidth + LABEL_GAP_PX) return ticks;
+  }
+  return [];
 }

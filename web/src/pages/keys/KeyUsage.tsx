@@ -13,9 +13,13 @@ function Snippet({ title, lines, note }: { title: string; lines: string[]; note:
         <h3 className="snippet__title">{title}</h3>
         <CopyButton text={text} label={`Copy ${title} variables`} />
       </div>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <pre className="snippet__code" tabIndex={0}>
-        {text}
+      {/* Long lines (a key in a header) wrap, each continuation indented under its line: nothing is cut off. */}
+      <pre className="snippet__code">
+        {lines.map((line, index) => (
+          <span key={line} className="snippet__line">
+            {index < lines.length - 1 ? `${line}\n` : line}
+          </span>
+        ))}
       </pre>
       <p className="muted snippet__note">{note}</p>
     </div>

@@ -41,14 +41,20 @@ export function LatestFailures({
             <tbody>
               {query.data.map((session) => (
                 <tr key={session.id}>
-                  <th scope="row" data-label="Session">
-                    <Link to={withEnvironment(`/sessions/${encodeURIComponent(session.id)}`, environment)}>
+                  <th scope="row" data-label="Session" className="cell--name">
+                    <Link
+                      to={withEnvironment(`/sessions/${encodeURIComponent(session.id)}`, environment)}
+                      className="clamp"
+                      title={session.name}
+                    >
                       {session.name}
                     </Link>
                   </th>
                   <td data-label="Agent">{session.agentName}</td>
-                  <td data-label="Failure reason" className="cell--reason" title={session.failureReason ?? undefined}>
-                    {session.failureReason ?? "—"}
+                  <td data-label="Failure reason" className="cell--reason">
+                    <span className="clamp clamp--3" title={session.failureReason ?? undefined}>
+                      {session.failureReason ?? "—"}
+                    </span>
                   </td>
                   <td data-label="Started" className="cell--nowrap">
                     <time dateTime={session.createdAt} title={formatDateTime(session.createdAt)}>

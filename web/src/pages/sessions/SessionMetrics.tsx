@@ -1,10 +1,12 @@
 /** The session detail's header: outcome, cost, tokens, duration, counts and times. */
 import { Link } from "react-router";
+import { useSessionEvents } from "../../api/sessions";
 import type { Session } from "../../api/types";
 import { JsonView } from "../../components/JsonView";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
 import { formatCost, formatDateTime, formatDuration, formatNumber } from "../../lib/format";
+import { lastActedAt } from "../../lib/timeline";
 import { agentPathSegment } from "../agents/agent-path";
 import { sessionCost } from "./session-cost";
 
@@ -17,6 +19,27 @@ function Metric({ label, value, detail }: { label: string; value: string; detail
         {detail === undefined ? null : <span className="metric__detail"> {detail}</span>}
       </dd>
     </div>
+  );
+}
+
+/**
+ * When the run last acted (its latest event or its end) and when the service last heard of it: the two differ for a
+ * run delivered late, whose events carry their true times. The events are the waterfall's (one query, one request).
+ */
+function LastActivity({ session }: { session: Session }) {
+  const [environment] = useEnvironment();
+  const events = useSessionEvents(environment, session.id);
+  const items = events.data?.pages.flatMap((page) => page.items) ?? [];
+  const acted = events.isPending && session.completedAt === null ? null : lastActedAt(items, session.completedAt);
+  return (
+    <>
+      <Metric
+        label="Last activity"
+        value={formatDateTime(acted)}
+        detail={events.hasNextPage && session.completedAt === null ? "(of the events loaded)" : undefined}
+      />
+      <Metric label="Last received" value={formatDateTime(session.lastActivityAt)} />
+    </>
   );
 }
 
@@ -65,7 +88,7 @@ export function SessionMetrics({ session }: { session: Session }) {
         <Metric label="Tool calls / errors" value={`${formatNumber(toolCalls)} / ${formatNumber(toolErrors)}`} />
         <Metric label="Started" value={formatDateTime(session.createdAt)} />
         <Metric label="Ended" value={formatDateTime(session.completedAt)} />
-        <Metric label="Last activity" value={formatDateTime(session.lastActivityAt)} />
+        <LastActivity session={session} />
         {Object.entries(session.customMetrics ?? {}).map(([name, value]) => (
           <Metric key={name} label={name} value={formatNumber(value)} />
         ))}

@@ -54,23 +54,32 @@ export function SessionsTable({
               <th scope="row" data-label="Name" className="cell--name">
                 <Link
                   to={withEnvironment(`/sessions/${encodeURIComponent(session.id)}`, environment)}
+                  className="clamp"
                   title={session.name}
                 >
                   {session.name}
                 </Link>
               </th>
-              <td data-label="Agent" className="cell--clip" title={session.agentName}>
-                {session.agentName}
+              <td data-label="Agent" className="cell--clip cell--agent">
+                <span className="clamp" title={session.agentName}>
+                  {session.agentName}
+                </span>
               </td>
-              <td data-label="User" className="cell--clip" title={session.userId}>
-                {session.userId}
+              <td data-label="User" className="cell--clip">
+                <span className="clamp" title={session.userId}>
+                  {session.userId}
+                </span>
               </td>
               <td data-label="Status" className="cell--nowrap">
                 <StatusBadge status={session.status} />
                 {session.stale ? <StatusBadge status="stale" label="stale" /> : null}
               </td>
-              <td data-label="Failure reason" className="cell--reason" title={session.failureReason ?? undefined}>
-                {session.failureReason ?? ""}
+              <td data-label="Failure reason" className="cell--reason">
+                {session.failureReason === null ? null : (
+                  <span className="clamp clamp--3" title={session.failureReason}>
+                    {session.failureReason}
+                  </span>
+                )}
               </td>
               <td data-label="Cost" className="num">
                 {formatCost(sessionCost(session).amount)}
