@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: ["test/web/**/*.test.tsx"],
     environment: "jsdom",
+    setupFiles: ["test/web/support/setup.ts"],
     testTimeout: 15_000,
   },
 });
