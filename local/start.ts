@@ -6,6 +6,7 @@
 
 // First, for its side effect: the log level, before any service module reads it.
 import "./start-logging.js";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { routes } from "../functions/routes.js";
 import { ensureConsoleBuilt } from "./console-build.js";
@@ -18,10 +19,18 @@ import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { startLocalStreamConsumer } from "./local-stream-consumer.js";
 import { s3Environment, startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
+import { claimStack, StackInUseError } from "./stack-lock.js";
 import { LOG_REQUESTS_FLAG } from "./start-logging.js";
 
 const startedAt = performance.now();
 const settings = readSettings();
+mkdirSync(settings.dataDirectory, { recursive: true });
+// Before anything starts: a stack already on this DATA_DIR or PORT is named at once (stack-lock.ts).
+const lock = await claimStack(settings).catch(function stackInUse(error: unknown): never {
+  if (!(error instanceof StackInUseError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 const database = await openLocalDatabase(settings);
 // Large event payloads go to S3: a local S3 (s3rver) under $DATA_DIR/s3 unless S3_ENDPOINT is given.
 const s3 = process.env.S3_ENDPOINT
@@ -37,6 +46,7 @@ async function shutDown(signal: string): Promise<void> {
   await stopStreamConsumer();
   await s3?.stop();
   await database.stop();
+  lock.release();
   process.exit(0);
 }
 process.once("SIGINT", () => void shutDown("SIGINT"));
@@ -59,6 +69,7 @@ try {
     localEndpoints: consoleEndpoints(identity),
     consoleDirectory: consoleBuild.directory,
   });
+  lock.announce(api.url);
   configureLocalIssuer(api.url, identity);
   const userToken = await devUserToken(identity, api.url);
   writeLocalJson(settings, {

@@ -42,6 +42,9 @@ const lastUseWrites = new Map<string, number>();
 
 const MISSING = "Missing API key: send the header Authorization: Bearer <API key>";
 const INVALID = "Invalid API key: the key is malformed, unknown, expired or revoked";
+/** The header is there but not `Bearer <key>` (a bare key, `Basic …`): say how to send one. */
+const API_KEY_NOT_BEARER =
+  "Invalid API key header: send your API key as Authorization: Bearer <API key> (the word Bearer, a space, then the key, ats_live_… or ats_test_…)";
 
 async function lookUp(keyHash: string, nowMs: number): Promise<ApiKeyCredential | undefined> {
   const cached = cache.get(keyHash);
@@ -67,7 +70,7 @@ async function noteUse(credential: ApiKeyCredential, nowMs: number): Promise<voi
 }
 
 export async function authenticateApiKey(authorization: string | undefined, nowMs = Date.now()): Promise<Principal> {
-  const token = bearerToken(authorization, { missing: MISSING, invalid: INVALID });
+  const token = bearerToken(authorization, { missing: MISSING, notBearer: API_KEY_NOT_BEARER, invalid: INVALID });
   const environment = parseApiKey(token);
   if (environment === undefined) throw new UnauthorizedError(INVALID);
   const credential = await lookUp(hashApiKey(token), nowMs);

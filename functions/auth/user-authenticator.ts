@@ -8,12 +8,13 @@ import { parseApiKey } from "../domain/api-key.js";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "../domain/errors.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
 import { listUserMemberships } from "../store/members/membership-store.js";
-import { bearerToken } from "./bearer-token.js";
+import { bearerToken, holdsApiKey } from "./bearer-token.js";
 import { verifyUserToken } from "./user-token-verifier.js";
 
 const MISSING = "Missing access token: sign in and send Authorization: Bearer <access token>";
 const INVALID = "Invalid access token: the token is malformed, expired or not issued for this service";
 const API_KEY_HERE = "API keys are not accepted here: sign in and send your access token";
+const NOT_BEARER = "Invalid Authorization header: sign in and send Authorization: Bearer <access token>";
 
 async function verifiedClaims(token: string): Promise<{ userId: string; username: string }> {
   try {
@@ -34,7 +35,9 @@ export interface SignedInUser {
 
 /** The user of a verified access token; 401 for a missing, invalid or expired token, or an API key. */
 export async function authenticateSignedInUser(authorization: string | undefined): Promise<SignedInUser> {
-  const token = bearerToken(authorization, { missing: MISSING, invalid: INVALID });
+  // An API key sent without `Bearer ` is still an API key: say that keys are not accepted here.
+  const notBearer = holdsApiKey(authorization) ? API_KEY_HERE : NOT_BEARER;
+  const token = bearerToken(authorization, { missing: MISSING, notBearer, invalid: INVALID });
   if (token.startsWith("ats_") || parseApiKey(token) !== undefined) throw new UnauthorizedError(API_KEY_HERE);
   return verifiedClaims(token);
 }

@@ -45,7 +45,6 @@ export const handler = apiKeyOrUserRoute("GetEventField", {}, async ({ caller, p
   const text = await getEventField(session.id, eventId, field);
   const headers = {
     "content-type": field === "reasoning" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
-    "cache-control": "no-store",
     vary: "accept-encoding",
   };
   if (acceptsGzip(acceptEncoding)) {

@@ -1,6 +1,6 @@
 /**
  * The one place that decides who calls an `apiKeyOrUser` route (the console's
- * reads): a bearer credential starting with `ats_` is an API key, checked
+ * reads): a credential starting with `ats_` is an API key, checked
  * exactly as on the SDK routes (api-key-auth.ts: lookup, scope); anything else
  * is a signed-in user's access token with `X-Organization-Id` and
  * `X-Environment` (auth/tenant-user-authenticator.ts). Either way the request
@@ -9,6 +9,7 @@
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
+import { holdsApiKey, isBearer } from "../auth/bearer-token.js";
 import { authenticateTenantUser } from "../auth/tenant-user-authenticator.js";
 import { UnauthorizedError } from "../domain/errors.js";
 import type { Role } from "../domain/membership.js";
@@ -18,11 +19,8 @@ import type { HttpResult, SdkEvent } from "./sdk-event.js";
 
 const MISSING =
   "Missing credential: send Authorization: Bearer <API key>, or Bearer <access token> with X-Organization-Id";
-
-/** Whether the Authorization header carries an API key (`Bearer ats_…`) rather than an access token. */
-export function carriesApiKey(authorization: string | undefined): boolean {
-  return /^\s*Bearer +ats_/i.test(authorization ?? "");
-}
+const NOT_BEARER =
+  "Invalid Authorization header: send Authorization: Bearer <API key>, or Bearer <access token> with X-Organization-Id";
 
 export function apiKeyOrUserAuth(options: {
   readonly scope: Scope;
@@ -34,10 +32,12 @@ export function apiKeyOrUserAuth(options: {
     const headers = request.event.headers ?? {};
     const authorization = headers.authorization;
     if (authorization === undefined || authorization.trim() === "") throw new UnauthorizedError(MISSING);
-    if (carriesApiKey(authorization)) {
+    // An API key, sent as `Bearer ats_…` or not (bare, `Basic ats_…`: the key check then says how to send one).
+    if (holdsApiKey(authorization)) {
       await keyAuth.before?.(request);
       return;
     }
+    if (!isBearer(authorization)) throw new UnauthorizedError(NOT_BEARER);
     request.event.principal = await authenticateTenantUser(
       { authorization, organisation: headers["x-organization-id"], environment: headers["x-environment"] },
       { scope, role },

@@ -1,6 +1,6 @@
 /** POST /api/keys: an owner or admin creates a key; this response is the only time it is shown. */
 import { DEFAULT_SCOPES } from "../domain/scopes.js";
-import { jsonResponse, SECRET_RESPONSE_HEADERS } from "../http/responses.js";
+import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { createApiKeyBody } from "../schemas/api-key-schemas.js";
 import { createApiKey } from "../store/keys/api-key-store.js";
@@ -16,5 +16,5 @@ export const handler = userRoute("CreateApiKey", { body: createApiKeyBody }, asy
     },
     { name: caller.username, id: caller.userId },
   );
-  return jsonResponse(201, createdKeyView(record, plaintext), SECRET_RESPONSE_HEADERS);
+  return jsonResponse(201, createdKeyView(record, plaintext));
 });

@@ -1,6 +1,6 @@
 /** POST /api/keys/{id}/rotate: a replacement key; the old one works until now + overlapSeconds. */
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
-import { jsonResponse, SECRET_RESPONSE_HEADERS } from "../http/responses.js";
+import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import { rotateApiKey } from "../store/keys/api-key-store.js";
@@ -16,10 +16,6 @@ export const handler = userRoute(
       body.overlapSeconds ?? ROTATION_OVERLAP.defaultSeconds,
       { name: caller.username, id: caller.userId },
     );
-    return jsonResponse(
-      201,
-      { ...createdKeyView(record, plaintext), rotatedFrom: apiKeyView(previous) },
-      SECRET_RESPONSE_HEADERS,
-    );
+    return jsonResponse(201, { ...createdKeyView(record, plaintext), rotatedFrom: apiKeyView(previous) });
   },
 );

@@ -12,9 +12,17 @@
  *
  * Which rule counts a route follows from its throttle in ROUTE_THROTTLES, so
  * a new route lands in the right rule without touching this file. Each route
- * is matched by its method and its path (exactly, or up to its first path
- * parameter), the path URL-decoded and normalised first so `/api/%6Beys` or
- * `/api/./keys` count like `/api/keys`.
+ * is matched by its method and the start of its path (up to its first path
+ * parameter, or the whole path), the path URL-decoded and normalised first so
+ * `/api/%6Beys` or `/api/./keys` count like `/api/keys`. A prefix, never an
+ * exact path (issue 30): `/api/keys/`, `/api/keys//` and `/api/me/` count like
+ * `/api/keys` and `/api/me` whatever API Gateway makes of them; what else a
+ * prefix takes in is a path no route has (API Gateway's own 404) or a route of
+ * the same rule, since no GET route ingests and no other method of a counted
+ * path is ingestion. `HEAD` needs no match: the route table has no `HEAD` or
+ * `ANY` route and the API no `$default` one, so API Gateway answers a `HEAD`
+ * with its own 404 and no function runs (docs/deploy.md; the rule on all
+ * requests counts it).
  */
 
 import type {
@@ -41,11 +49,11 @@ export const RATE_LIMITED_RESPONSE = {
   },
 } as const;
 
-/** A route's request as WAF matches it. */
+/** A route's request as WAF matches it: its method, and the start of its path. */
 export interface RequestMatch {
   readonly method: string;
   readonly path: string;
-  readonly positional: "EXACTLY" | "STARTS_WITH";
+  readonly positional: "STARTS_WITH";
 }
 
 /** The per-address rule that counts a route (besides the rule on all requests), by its gateway bucket. */
@@ -61,26 +69,37 @@ export function edgeLimitOf(throttle: RouteThrottle): Exclude<EdgeLimitKind, "al
   return undefined;
 }
 
-/** How WAF recognises a route: its method, and its path up to the first `{parameter}` (exactly when it has none). */
+/**
+ * How WAF recognises a route: its method, and its path up to the first `{parameter}` (the whole path when it
+ * has none) as a prefix, so the path's variants (a trailing slash) count too (module comment).
+ */
 export function requestMatchOf(route: Pick<RouteDefinition, "method" | "path">): RequestMatch {
   const parameter = route.path.indexOf("{");
-  return parameter < 0
-    ? { method: route.method, path: route.path, positional: "EXACTLY" }
-    : { method: route.method, path: route.path.slice(0, parameter), positional: "STARTS_WITH" };
+  return {
+    method: route.method,
+    path: parameter < 0 ? route.path : route.path.slice(0, parameter),
+    positional: "STARTS_WITH",
+  };
 }
 
-/** The distinct request matches of the routes a rule counts, in route-table order. */
+/**
+ * The request matches of the routes a rule counts, in route-table order, without those another one of the
+ * same method already covers (`GET /api/keys` covers `GET /api/keys/`): fewer statements, the same requests.
+ */
 export function requestMatchesFor(
   routes: readonly Pick<RouteDefinition, "method" | "path" | "throttle">[],
   kind: Exclude<EdgeLimitKind, "all">,
 ): readonly RequestMatch[] {
-  const matches = new Map<string, RequestMatch>();
-  for (const route of routes) {
-    if (edgeLimitOf(route.throttle) !== kind) continue;
-    const match = requestMatchOf(route);
-    matches.set(`${match.method} ${match.positional} ${match.path}`, match);
-  }
-  return [...matches.values()];
+  const matches = routes.filter((route) => edgeLimitOf(route.throttle) === kind).map(requestMatchOf);
+  return matches.filter(
+    (match, index) =>
+      !matches.some(
+        (other, otherIndex) =>
+          other.method === match.method &&
+          match.path.startsWith(other.path) &&
+          (other.path !== match.path || otherIndex < index),
+      ),
+  );
 }
 
 function methodIs(method: string): ByteMatchDefinition {

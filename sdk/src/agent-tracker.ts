@@ -244,6 +244,7 @@ export class AgentTracker {
     clearTimeout(timer);
     if (outcome === "timeout") {
       this.stopController.abort();
+      await this.queue.halt();
       this.queue.abandon();
     }
     return this.stats();

@@ -101,6 +101,10 @@ export class DeliveryQueue {
   private readonly waiting = new Set<SessionLane>();
   private queuedEvents = 0;
   private readonly inFlight = new Set<{ readonly minSeq: number }>();
+  /** The requests under way, each settled once its outcome is reported (shutdown waits for them: {@link halt}). */
+  private readonly running = new Set<Promise<void>>();
+  /** Set by {@link halt}: nothing new is sent. */
+  private stopping = false;
   private lastSeq = 0;
   /** Partial batches of items up to this sequence number are sent now (interval elapsed, flush). */
   private sendThrough = 0;
@@ -170,6 +174,16 @@ export class DeliveryQueue {
       this.stalled = false;
       this.pump();
     });
+  }
+
+  /**
+   * At shutdown's deadline, once its signal has aborted the requests under way: sends nothing more and resolves
+   * when each of those has reported how it ended — a session start stopped by shutdown says where it went and the
+   * last error (a dead URL's `ECONNREFUSED`) — before {@link abandon} reports what was never sent.
+   */
+  async halt(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.running]);
   }
 
   /** After shutdown's deadline: reports what is still queued as lost and releases every waiter. */
@@ -256,7 +270,7 @@ export class DeliveryQueue {
   }
 
   private pump(): void {
-    while (!this.stalled && this.inFlight.size < this.settings.maxConcurrency) {
+    while (!this.stopping && !this.stalled && this.inFlight.size < this.settings.maxConcurrency) {
       const work = this.takeWork();
       if (work === undefined) {
         this.stalled = true;
@@ -276,7 +290,7 @@ export class DeliveryQueue {
     };
     this.inFlight.add(token);
     const running = work.kind === "batch" ? this.sendEvents(work.items) : this.sendSingle(work.item);
-    void running
+    const reported = running
       .catch((error: unknown) => {
         // A defect of the client itself: report it rather than throw into the agent.
         this.report(
@@ -289,9 +303,11 @@ export class DeliveryQueue {
           this.firstOf(lane);
         }
         this.inFlight.delete(token);
+        this.running.delete(reported);
         this.stalled = false;
         this.pump();
       });
+    this.running.add(reported);
   }
 
   /**

@@ -29,9 +29,11 @@ export function deliveryFailure(
   lostEvents: number,
 ): AtsDeliveryError {
   const context = sessionId === undefined ? {} : { sessionId };
+  // Named with where it went: a wrong base URL or key shows in the warning itself.
+  const request = `${operation} (${delivery.target.method} ${delivery.target.url})`;
   if (delivery.kind === "answered") {
     const { status, body } = delivery.answer;
-    return new AtsDeliveryError("rejected", `${operation}: ${status} ${messageOf(body) ?? ""}`.trim(), {
+    return new AtsDeliveryError("rejected", `${request}: ${status} ${messageOf(body) ?? ""}`.trim(), {
       operation,
       status,
       body,
@@ -46,7 +48,7 @@ export function deliveryFailure(
       : (delivery.lastError ?? "no answer");
   const code = delivery.reason === "stopped" ? "shutdown" : "retries_exhausted";
   const why = delivery.reason === "stopped" ? "stopped by shutdown" : `gave up after ${delivery.attempts} attempts`;
-  return new AtsDeliveryError(code, `${operation}: ${why} (last: ${last})`, {
+  return new AtsDeliveryError(code, `${request}: ${why} (last: ${last})`, {
     operation,
     status: delivery.lastAnswer?.status,
     body: delivery.lastAnswer?.body,

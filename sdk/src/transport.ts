@@ -41,16 +41,37 @@ export interface ApiAnswer {
   readonly body: unknown;
 }
 
+/** Where a request went (`POST https://…/api/sdk/sessions`), for the reports that say what was lost and why. */
+export interface RequestTarget {
+  readonly method: ApiRequest["method"];
+  readonly url: string;
+}
+
 /** How a request ended: answered (any status a retry cannot change) or given up. */
 export type Delivery =
-  | { readonly kind: "answered"; readonly answer: ApiAnswer; readonly attempts: number }
+  | { readonly kind: "answered"; readonly answer: ApiAnswer; readonly attempts: number; readonly target: RequestTarget }
   | {
       readonly kind: "gave_up";
       readonly reason: "retries_exhausted" | "stopped";
       readonly lastAnswer: ApiAnswer | undefined;
+      /** The network error of the last attempt, with its cause (`fetch failed: connect ECONNREFUSED …`). */
       readonly lastError: string | undefined;
       readonly attempts: number;
+      readonly target: RequestTarget;
     };
+
+/**
+ * What a failed request says, with its cause: Node's `fetch` throws `fetch failed` and keeps the network error
+ * (`connect ECONNREFUSED 127.0.0.1:3000`, `getaddrinfo ENOTFOUND …`) in `cause`, which alone tells what went wrong.
+ */
+export function describeRequestError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  if (!(cause instanceof Error)) return error.message;
+  const code = (cause as { code?: unknown }).code;
+  const detail = cause.message !== "" ? cause.message : typeof code === "string" ? code : cause.name;
+  return `${error.message}: ${detail}`;
+}
 
 const encoder = new TextEncoder();
 
@@ -85,27 +106,33 @@ export class Transport {
    */
   async deliver(request: ApiRequest, stop: AbortSignal): Promise<Delivery> {
     const body = await this.encode(request.json);
+    const target: RequestTarget = { method: request.method, url: this.urlOf(request) };
     let lastAnswer: ApiAnswer | undefined;
     let lastError: string | undefined;
     for (let attempt = 0; ; attempt++) {
-      if (stop.aborted) return { kind: "gave_up", reason: "stopped", lastAnswer, lastError, attempts: attempt };
+      if (stop.aborted) return { kind: "gave_up", reason: "stopped", lastAnswer, lastError, attempts: attempt, target };
       let retryAfterMs: number | undefined;
       try {
         const { answer, retryAfter } = await this.attempt(request, body, stop);
-        if (!isRetryableStatus(answer.status, answer.body)) return { kind: "answered", answer, attempts: attempt + 1 };
+        if (!isRetryableStatus(answer.status, answer.body))
+          return { kind: "answered", answer, attempts: attempt + 1, target };
         lastAnswer = answer;
         lastError = undefined;
         retryAfterMs = retryAfter;
       } catch (error) {
-        lastError = error instanceof Error ? error.message : String(error);
+        lastError = describeRequestError(error);
         lastAnswer = undefined;
       }
       if (attempt >= this.settings.maxRetries) {
-        return { kind: "gave_up", reason: "retries_exhausted", lastAnswer, lastError, attempts: attempt + 1 };
+        return { kind: "gave_up", reason: "retries_exhausted", lastAnswer, lastError, attempts: attempt + 1, target };
       }
       this.counters.retries++;
       await sleep(retryDelayMs(attempt, this.settings.backoff, retryAfterMs), stop);
     }
+  }
+
+  private urlOf(request: ApiRequest): string {
+    return `${this.settings.baseUrl}${request.path}`;
   }
 
   private async encode(json: string): Promise<EncodedBody> {
@@ -129,7 +156,7 @@ export class Transport {
     this.counters.requests++;
     this.counters.bytesSent += body.bytes.byteLength;
     this.counters.bytesBeforeCompression += body.rawLength;
-    const response = await this.settings.fetch(`${this.settings.baseUrl}${request.path}`, {
+    const response = await this.settings.fetch(this.urlOf(request), {
       method: request.method,
       headers,
       body: body.bytes as Uint8Array<ArrayBuffer>,

@@ -127,6 +127,49 @@ describe("npm start", () => {
     expect(await exited(second.child)).toBe(0);
   });
 
+  it("a second start on the same DATA_DIR, or on the PORT in use, says at once where the running stack is (exit 1)", async () => {
+    // Prepare: a running stack (on the run's DynamoDB: what is checked comes before any database is opened).
+    const dataDirectory = freshDataDirectory();
+    const endpoint = inject("dynamodbEndpoint");
+    const tableName = `ats-start-${randomUUID().slice(0, 8)}`;
+    const env = { DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName };
+    const first = start(env);
+    try {
+      const local = JSON.parse(await waitForFile(join(dataDirectory, "local.json"), 60_000, first.child)) as LocalJson;
+      const port = new URL(local.apiUrl).port;
+
+      // Act: the same data directory and port; then another data directory on the same port.
+      const again = start({ ...env, PORT: port });
+      const againCode = await exited(again.child);
+      const otherDirectory = freshDataDirectory();
+      const samePort = start({ ...env, PORT: port, DATA_DIR: otherDirectory });
+      const samePortCode = await exited(samePort.child);
+
+      // Assess: one line each, naming the running stack; nothing started, no EADDRINUSE or stream error.
+      expect(againCode).toBe(1);
+      expect(again.output()).toBe(
+        `A stack is already running on ${local.apiUrl} (pid ${first.child.pid}, data in ${dataDirectory}): ` +
+          `stop it (kill ${first.child.pid}) or start another with PORT=${Number(port) + 1} DATA_DIR=${dataDirectory}-${Number(port) + 1} npm start\n`,
+      );
+      expect(samePortCode).toBe(1);
+      expect(samePort.output()).toBe(
+        `Port ${port} is already in use (${local.apiUrl}), by another stack with its own DATA_DIR or another program: ` +
+          `stop it or start with PORT=${Number(port) + 1} DATA_DIR=${otherDirectory}-${Number(port) + 1} npm start\n`,
+      );
+      for (const output of [again.output(), samePort.output()]) {
+        expect(output).not.toMatch(/EADDRINUSE|stream|DynamoDB/i);
+      }
+      // The running stack is untouched and still serves.
+      expect((await createSession(local)).status).toBe(201);
+      expect(readFileSync(join(dataDirectory, "stack.json"), "utf8")).toContain(`"pid": ${first.child.pid}`);
+    } finally {
+      first.child.kill("SIGTERM");
+      expect(await exited(first.child)).toBe(0);
+    }
+    // A clean shutdown gives the data directory up.
+    expect(readdirSync(dataDirectory)).not.toContain("stack.json");
+  }, 120_000); // three process starts on a busy machine
+
   it("uses an already running DynamoDB at DYNAMODB_ENDPOINT and creates the table with the shared definition", async () => {
     const dataDirectory = freshDataDirectory();
     const tableName = `ats-start-${randomUUID().slice(0, 8)}`;

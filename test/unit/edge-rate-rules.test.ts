@@ -113,11 +113,11 @@ describe("which rule counts a route", () => {
     );
   });
 
-  it("matches a route by its method and its path up to the first parameter", () => {
+  it("matches a route by its method and the start of its path: up to the first parameter, or all of it", () => {
     expect(requestMatchOf({ method: "GET", path: "/api/me" })).toEqual({
       method: "GET",
       path: "/api/me",
-      positional: "EXACTLY",
+      positional: "STARTS_WITH",
     });
     expect(requestMatchOf({ method: "POST", path: "/api/keys/{id}/rotate" })).toEqual({
       method: "POST",
@@ -141,6 +141,33 @@ describe("the web ACL's rules, evaluated", () => {
       expect(countingRules(definition, sampleRequest(route))).toEqual(expected);
     });
   }
+
+  // Issue 30, finding 6: the management rule matched `/api/keys` and `/api/me` exactly, so `/api/keys/` escaped it.
+  for (const route of routes) {
+    const kind = edgeLimitOf(route.throttle);
+    if (kind === undefined) continue;
+    const rule = kind === "management" ? EDGE_RULE_NAMES.management : EDGE_RULE_NAMES.read;
+    const sample = sampleRequest(route);
+    it(`counts ${route.method} ${route.path} with a trailing slash (or two) under ${rule} too`, () => {
+      expect(countingRules(definition, { ...sample, path: `${sample.path}/` })).toContain(rule);
+      expect(countingRules(definition, { ...sample, path: `${sample.path}//` })).toContain(rule);
+    });
+  }
+
+  it("needs no HEAD match: no route is HEAD or ANY (and the API has no $default route: service-stack.test.ts), so API Gateway answers HEAD itself", () => {
+    const methods = new Set(routes.map((route) => route.method));
+    expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST"]);
+  });
+
+  it.each([
+    ["GET", "/api/keys/"],
+    ["GET", "/api/me/"],
+    ["POST", "/api/invitations/"],
+    ["GET", "/api/openapi.json/"],
+    ["GET", "/api/audit/deletions/"],
+  ])("counts %s %s, a management path with a trailing slash, under the management limit", (method, path) => {
+    expect(countingRules(definition, { method, path })).toContain(EDGE_RULE_NAMES.management);
+  });
 
   it.each([
     ["GET", "/api/%6Beys"],
@@ -230,7 +257,7 @@ describe("the web ACL", () => {
 
   it("refuses a scoped rule with nothing to match, and uses no OR for a single request", () => {
     expect(() => scopeDownStatement([])).toThrow(/at least one request/);
-    expect(scopeDownStatement([{ method: "GET", path: "/api/me", positional: "EXACTLY" }])).toHaveProperty(
+    expect(scopeDownStatement([{ method: "GET", path: "/api/me", positional: "STARTS_WITH" }])).toHaveProperty(
       "AndStatement",
     );
   });

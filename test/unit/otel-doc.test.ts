@@ -57,6 +57,21 @@ const DIALECTS = [
   { heading: "### GenAI event log records", module: "functions/domain/genai-log-events.ts" },
 ] as const;
 
+/** The JSON of the curl example's here-document, as written (with its shell expansions). */
+function curlBody(): string {
+  const body = /<<JSON\n([\s\S]*?)\nJSON\n/.exec(DOC)?.[1];
+  expect(body, "a here-document <<JSON … JSON").toBeDefined();
+  return body as string;
+}
+
+/** The here-document as the shell expands it: `$trace`, `${now}` and `$((now - n))`. */
+function expandShell(body: string, now: number): string {
+  return body
+    .replaceAll("$trace", "4bf92f3577b34da6a3ce929d0e0e4736")
+    .replace(/\$\{now\}/g, String(now))
+    .replace(/\$\(\(now - (\d+)\)\)/g, (_match, seconds: string) => String(now - Number(seconds)));
+}
+
 describe("docs/otel.md", () => {
   describe.each(DIALECTS)("$heading", ({ heading, module }) => {
     const text = section(heading);
@@ -110,10 +125,16 @@ describe("docs/otel.md", () => {
     expect(DOC).toContain(`${LIMITS.nameLength} UTF-16 characters and ${LIMITS.nameBytes} bytes`);
   });
 
+  it("has a curl example whose times come from the clock (fixed times fall out of retention: every span refused)", () => {
+    const body = curlBody();
+    const times = [...body.matchAll(/"(?:start|end)TimeUnixNano": "([^"]*)"/g)].map((match) => match[1]);
+    expect(times).toHaveLength(4);
+    for (const time of times) expect(time).toMatch(/^(\$\(\(now - \d+\)\)|\$\{now\})000000000$/);
+    expect(DOC).toContain("now=$(date +%s)");
+  });
+
   it("has a curl example the service reads without refusals", () => {
-    const body = /<<'JSON'\n([\s\S]*?)\nJSON\n/.exec(DOC)?.[1];
-    expect(body).toBeDefined();
-    const { spans, refused } = readExportRequest(JSON.parse(body as string));
+    const { spans, refused } = readExportRequest(JSON.parse(expandShell(curlBody(), Math.floor(Date.now() / 1000))));
     expect(refused).toEqual([]);
     expect(spans).toHaveLength(2);
     const [plan] = planTraces(spans.map(normaliseSpan));

@@ -29,10 +29,12 @@ def delivery_failure(
     delivery: Delivery, operation: str, session_id: Optional[str], lost_events: int
 ) -> AtsDeliveryError:
     """A request that ended without success: refused (an answer a retry cannot change), given up, or stopped."""
+    # Named with where it went: a wrong base URL or key shows in the warning itself.
+    request = f"{operation} ({delivery.target})" if delivery.target else operation
     if isinstance(delivery, Answered):
         return AtsDeliveryError(
             "rejected",
-            f"{operation}: {delivery.status} {_message_of(delivery.body)}".strip(),
+            f"{request}: {delivery.status} {_message_of(delivery.body)}".strip(),
             operation=operation,
             status=delivery.status,
             body=delivery.body,
@@ -48,7 +50,7 @@ def delivery_failure(
     why = "stopped by shutdown" if stopped else f"gave up after {delivery.attempts} attempts"
     return AtsDeliveryError(
         "shutdown" if stopped else "retries_exhausted",
-        f"{operation}: {why} (last: {last})",
+        f"{request}: {why} (last: {last})",
         operation=operation,
         status=delivery.last_status,
         body=delivery.last_body,

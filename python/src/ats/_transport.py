@@ -35,6 +35,8 @@ class Answered:
     status: int
     body: Any
     attempts: int
+    target: str = ""
+    """Where the request went (``POST https://…/api/sdk/sessions``), for the reports."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class GaveUp:
     last_body: Any
     last_error: Optional[str]
     attempts: int
+    target: str = ""
+    """Where the request went (``POST https://…/api/sdk/sessions``), for the reports."""
 
 
 Delivery = Union[Answered, GaveUp]
@@ -71,6 +75,7 @@ class Transport:
         user_agent: str,
     ) -> None:
         self.client = HttpClient(base_url)
+        self.base_url = base_url
         self.api_key = api_key
         self.max_retries = max_retries
         self.backoff = backoff
@@ -94,20 +99,21 @@ class Transport:
         }
         if gzipped:
             headers["Content-Encoding"] = "gzip"
+        target = f"{request.method} {self.base_url}{request.path}"
         last_status: Optional[int] = None
         last_body: Any = None
         last_error: Optional[str] = None
         attempt = 0
         while True:
             if stop.is_set():
-                return GaveUp("stopped", last_status, last_body, last_error, attempt)
+                return GaveUp("stopped", last_status, last_body, last_error, attempt, target)
             retry_after: Optional[float] = None
             self.requests += 1
             self.bytes_sent += len(payload)
             self.bytes_before_compression += len(request.body)
             outcome = await _until_stopped(self._attempt(request, headers, payload), stop)
             if outcome is None:
-                return GaveUp("stopped", last_status, last_body, last_error, attempt + 1)
+                return GaveUp("stopped", last_status, last_body, last_error, attempt + 1, target)
             if isinstance(outcome, BaseException):
                 last_error = _describe(outcome)
                 last_status = None
@@ -115,10 +121,10 @@ class Transport:
             else:
                 status, body, retry_after = outcome
                 if not is_retryable_status(status, body):
-                    return Answered(status, body, attempt + 1)
+                    return Answered(status, body, attempt + 1, target)
                 last_status, last_body, last_error = status, body, None
             if attempt >= self.max_retries:
-                return GaveUp("retries_exhausted", last_status, last_body, last_error, attempt + 1)
+                return GaveUp("retries_exhausted", last_status, last_body, last_error, attempt + 1, target)
             self.retries += 1
             await _sleep_unless_stopped(retry_delay(attempt, self.backoff, retry_after), stop)
             attempt += 1

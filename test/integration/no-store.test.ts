@@ -1,0 +1,187 @@
+/**
+ * Issue 30, finding 5: every answer of a route that takes a credential — successes and errors alike —
+ * carries `Cache-Control: no-store`, as the key answers did alone before; the public API description does
+ * not. One case per route of the route table, each a request that succeeds and the same request without a
+ * credential, over real HTTP on the local API.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes } from "../../functions/routes.js";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  createTestUser,
+  identity,
+  startTestApi,
+  type TestKey,
+  type TestUser,
+} from "../support/fixtures.js";
+
+let api: LocalApi;
+let key: TestKey;
+let owner: TestUser;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  key = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  owner = await createTestUser(api, { orgId: key.orgId, role: "owner" });
+});
+afterAll(() => api.close());
+
+interface Attempt {
+  readonly path: string;
+  readonly credential: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+}
+
+const asOwner = () => ({ credential: owner.token, headers: { "x-organization-id": key.orgId } });
+
+async function newEvent(sessionId: string): Promise<string> {
+  const response = await call(api, "POST", "/api/sdk/events", {
+    key: key.key,
+    body: { sessionId, eventType: "llm_decision", reasoning: "because" },
+  });
+  if (response.status !== 201) throw new Error(`event not recorded: ${response.text}`);
+  return String(response.body.id);
+}
+
+async function newKeyId(): Promise<string> {
+  return (await createTestKey({ orgId: key.orgId })).keyId;
+}
+
+async function newInvitee(): Promise<{ userId: string; email: string }> {
+  const email = `no-store-${randomUUID().slice(0, 8)}@example.com`;
+  const response = await call(api, "POST", "/api/invitations", {
+    key: owner.token,
+    headers: { "x-organization-id": key.orgId },
+    body: { email, role: "member" },
+  });
+  if (response.status !== 201) throw new Error(`invitation not created: ${response.text}`);
+  return { userId: String(response.body.userId), email };
+}
+
+/** A request each route answers with success, made ready (its session, key, invitation…) by the caller. */
+const PREPARE: Record<string, () => Promise<Attempt>> = {
+  CreateSession: async () => ({
+    path: "/api/sdk/sessions",
+    credential: key.key,
+    body: { name: "n", agentName: "a", userId: "u" },
+  }),
+  UpdateSession: async () => ({
+    path: `/api/sdk/sessions/${await createTestSession(api, key.key)}`,
+    credential: key.key,
+    body: { status: "completed" },
+  }),
+  CreateEvent: async () => ({
+    path: "/api/sdk/events",
+    credential: key.key,
+    body: { sessionId: await createTestSession(api, key.key), eventType: "error" },
+  }),
+  CreateEventBatch: async () => ({
+    path: "/api/sdk/events/batch",
+    credential: key.key,
+    body: { events: [{ sessionId: await createTestSession(api, key.key), eventType: "error" }] },
+  }),
+  ExportTraces: async () => ({ path: "/api/otel/v1/traces", credential: key.key, body: { resourceSpans: [] } }),
+  ExportLogs: async () => ({ path: "/api/otel/v1/logs", credential: key.key, body: { resourceLogs: [] } }),
+  GetSession: async () => ({ path: `/api/sdk/sessions/${await createTestSession(api, key.key)}`, ...asOwner() }),
+  ListSessions: async () => ({ path: "/api/sdk/sessions", credential: key.key }),
+  ListEvents: async () => ({ path: `/api/sdk/sessions/${await createTestSession(api, key.key)}/events`, ...asOwner() }),
+  GetEventField: async () => {
+    const sessionId = await createTestSession(api, key.key);
+    return { path: `/api/sdk/sessions/${sessionId}/events/${await newEvent(sessionId)}/reasoning`, ...asOwner() };
+  },
+  DeleteSession: async () => ({
+    path: `/api/sdk/sessions/${await createTestSession(api, key.key)}`,
+    credential: key.key,
+  }),
+  ListAgents: async () => ({ path: "/api/sdk/agents", ...asOwner() }),
+  AgentStats: async () => ({ path: "/api/sdk/agents/test-agent/stats", credential: key.key }),
+  UserStats: async () => ({ path: "/api/sdk/users/user-1/stats", credential: key.key }),
+  DeleteUserData: async () => ({ path: `/api/sdk/users/gone-${randomUUID().slice(0, 8)}`, credential: key.key }),
+  GetDeletionJob: async () => {
+    const job = await call(api, "DELETE", `/api/sdk/users/gone-${randomUUID().slice(0, 8)}`, { key: key.key });
+    return { path: `/api/sdk/deletions/${String(job.body.jobId)}`, credential: key.key };
+  },
+  CreateApiKey: async () => ({ path: "/api/keys", ...asOwner(), body: { name: "cached?" } }),
+  ListApiKeys: async () => ({ path: "/api/keys", ...asOwner() }),
+  RotateApiKey: async () => ({ path: `/api/keys/${await newKeyId()}/rotate`, ...asOwner(), body: {} }),
+  RevokeApiKey: async () => ({ path: `/api/keys/${await newKeyId()}`, ...asOwner() }),
+  ListApiKeyAudit: async () => ({ path: `/api/keys/${await newKeyId()}/audit`, ...asOwner() }),
+  ListDeletionAudit: async () => ({ path: "/api/audit/deletions", ...asOwner() }),
+  GetMe: async () => ({ path: "/api/me", credential: owner.token }),
+  ListMembers: async () => ({ path: "/api/members", ...asOwner() }),
+  ListInvitations: async () => ({ path: "/api/invitations", ...asOwner() }),
+  CreateInvitation: async () => ({
+    path: "/api/invitations",
+    ...asOwner(),
+    body: { email: `no-store-${randomUUID().slice(0, 8)}@example.com`, role: "member" },
+  }),
+  RevokeInvitation: async () => ({ path: `/api/invitations/${(await newInvitee()).userId}`, ...asOwner() }),
+  AcceptInvitation: async () => {
+    const invitee = await newInvitee();
+    const person = identity.findUser(invitee.email);
+    if (person === undefined) throw new Error("the invitee is not in the local directory");
+    return {
+      path: `/api/me/invitations/${key.orgId}/accept`,
+      credential: identity.issueAccessToken(person, api.url),
+    };
+  },
+  DeclineInvitation: async () => {
+    const invitee = await newInvitee();
+    const person = identity.findUser(invitee.email);
+    if (person === undefined) throw new Error("the invitee is not in the local directory");
+    return {
+      path: `/api/me/invitations/${key.orgId}/decline`,
+      credential: identity.issueAccessToken(person, api.url),
+    };
+  },
+  UpdateMember: async () => {
+    const member = await createTestUser(api, { orgId: key.orgId, role: "member" });
+    return { path: `/api/members/${member.userId}`, ...asOwner(), body: { role: "admin" } };
+  },
+  RemoveMember: async () => {
+    const member = await createTestUser(api, { orgId: key.orgId, role: "member" });
+    return { path: `/api/members/${member.userId}`, ...asOwner() };
+  },
+};
+
+const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");
+
+describe("Cache-Control: no-store on every answer of a route that takes a credential", () => {
+  it("has a request for every such route of the route table, and only the API description is public", () => {
+    expect(Object.keys(PREPARE).sort()).toEqual(protectedRoutes.map((route) => route.id).sort());
+    expect(routes.filter((route) => route.auth.kind === "public").map((route) => route.id)).toEqual([
+      "OpenApiDocument",
+    ]);
+  });
+
+  it.each(protectedRoutes)("$method $path ($id): its success and its 401 carry no-store", async (route) => {
+    const prepare = PREPARE[route.id];
+    if (prepare === undefined) throw new Error(`no request for ${route.id}`);
+    const attempt = await prepare();
+    const body = attempt.body === undefined ? {} : { body: attempt.body };
+
+    const answered = await call(api, route.method, attempt.path, {
+      key: attempt.credential,
+      ...(attempt.headers === undefined ? {} : { headers: attempt.headers }),
+      ...body,
+    });
+    const refused = await call(api, route.method, attempt.path, body);
+
+    expect(answered.status, answered.text).toBeLessThan(300);
+    expect(answered.headers.get("cache-control")).toBe("no-store");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("the public API description may be cached: no no-store", async () => {
+    const response = await call(api, "GET", "/api/openapi.json");
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBeNull();
+  });
+});
