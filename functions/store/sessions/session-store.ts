@@ -41,6 +41,7 @@ import { DEFAULT_ROLLUP_RETENTION_DAYS, expiryEpochSeconds, isExpired } from "..
 import { backoff, isWriteConflict } from "../table/write-retry.js";
 import { countersFromStored } from "./counter-keys.js";
 import { rememberSession } from "./session-access.js";
+import { TOOL_MOVE_ATTRIBUTE, toolMoveOf } from "./tool-move-record.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -76,6 +77,7 @@ export function sessionFromItem(item: SessionItem): Session {
     toolErrors: countersFromStored(item.toolErrors),
     metadata: parseJsonText<JsonObject>(item[JSON_TEXT_ATTRIBUTES.metadata]),
     customMetrics: parseJsonText<Record<string, number>>(item[JSON_TEXT_ATTRIBUTES.customMetrics]),
+    toolMove: toolMoveOf(item[TOOL_MOVE_ATTRIBUTE]),
   };
 }
 
