@@ -1,8 +1,8 @@
 /**
- * OpenTelemetry sessions that move (issue 30, item 2 of the security review): a session whose children
+ * OpenTelemetry sessions that move (issue 30, items 2 and 3 of the security review): a session whose children
  * named many tools moves to the agent and user its root names however many tools it holds (a move is a few
- * transactions of at most 100 items, functions/store/sessions/session-tool-move.ts), and one trace's failure never
- * sinks the other traces of its export.
+ * transactions of at most 100 items, functions/store/sessions/session-tool-move.ts), one trace's failure never
+ * sinks the other traces of its export, and a late root dated out of bounds does not move the session's start.
  * Every count is compared with a recount of the stored items (test/support/stream-recount.ts).
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -414,4 +414,71 @@ describe("one trace's failure never sinks the others of its export", () => {
       get: settledGet(api, owner),
     });
   });
+});
+
+describe("a late root dated out of bounds", () => {
+  // A session started from its children awaits its root; the root's start becomes the session's. A root dated
+  // before the organisation's retention (1970) or more than 5 minutes ahead (2500) is refused as the first span
+  // of a new trace with that start is (partialSuccess, the same message): the session keeps its start, its agent
+  // and user, and stays active, awaiting a root.
+  it.each([
+    // The review's roots: one started in 1970 and ended now (a run of 56 years), one of a minute in 2500.
+    [
+      "1970",
+      Date.UTC(1970, 0, 2),
+      Date.now() - 30_000,
+      "Invalid startedAt: Must not be older than the retention window (90 days)",
+    ],
+    [
+      "2500",
+      Date.UTC(2500, 0, 1),
+      Date.UTC(2500, 0, 1, 0, 1),
+      "Invalid startedAt: Must be at most 5 minutes in the future",
+    ],
+  ])(
+    "dated %s: refused like a new trace of that start; the session's start, duration and status stay",
+    async (_year, rootStart, rootEnd, message) => {
+      const owner = await createTestKey();
+      const id = randomUUID().slice(0, 8);
+      const service = `late-root-${id}`;
+      const childStart = Date.now() - 60_000;
+      const traceId = hex(16);
+      const root = hex(8);
+      const children = exportOf(service, [toolSpan(traceId, root, "lookup", childStart)]);
+      expect(await postTraces(children, owner.key)).toEqual({ status: 200, body: {} });
+
+      const late = exportOf(service, [rootSpan(traceId, root, `agent-${id}`, `user-${id}`, rootStart, rootEnd)]);
+      expect(await postTraces(late, owner.key)).toEqual({
+        status: 200,
+        body: { partialSuccess: { rejectedSpans: "1", errorMessage: `1 span refused: span ${root}: ${message}` } },
+      });
+      const session = await sessionOfTrace(owner, traceId);
+      expect(session).toMatchObject({
+        name: `invoke_agent ${service}`,
+        agentName: service,
+        userId: "anonymous",
+        status: "active",
+        createdAt: new Date(childStart).toISOString(),
+        completedAt: null,
+        durationMs: null,
+        eventCount: 1,
+        metadata: { "otel.awaiting_root": true, "otel.trace_id": traceId },
+      });
+      // The same root as the first span of a new trace: the same refusal, nothing stored.
+      const fresh = hex(16);
+      const freshRoot = hex(8);
+      const first = exportOf(service, [rootSpan(fresh, freshRoot, `agent-${id}`, `user-${id}`, rootStart, rootEnd)]);
+      expect(await postTraces(first, owner.key)).toEqual({
+        status: 200,
+        body: { partialSuccess: { rejectedSpans: "1", errorMessage: `1 span refused: span ${freshRoot}: ${message}` } },
+      });
+      expect((await sessionsOf(owner)).map((listed) => listed.id)).toEqual([session.id]);
+      await expectExactDerivedData({
+        reader: { client: documentClient, tableName },
+        orgId: owner.orgId,
+        sessionIds: [String(session.id)],
+        get: settledGet(api, owner),
+      });
+    },
+  );
 });

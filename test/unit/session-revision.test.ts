@@ -5,6 +5,7 @@
  * revisionFor), and the plan's pairing of model calls across requests (withoutRecordedPairs).
  */
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../functions/domain/errors.js";
 import {
   AGENT_CLAIM,
   type TracePlan,
@@ -221,6 +222,25 @@ describe("a move of a session of many tools (issue 30: 172 items in one transact
     // 1 + 2 × (day, durations, failure, 41 tools) = 89, and the caller's.
     expect(plan.items).toHaveLength(89);
     expect(plan.items[0]?.Update?.ConditionExpression).toContain("attribute_not_exists(#toolMove)");
+  });
+
+  it("a new start is held to a new session's startedAt rules (400): within retention, at most 5 minutes ahead", () => {
+    const tooOld = new Date(NOW - 91 * 24 * 60 * 60 * 1000).toISOString();
+    const ahead = new Date(NOW + 6 * 60 * 1000).toISOString();
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: tooOld }, NOW)).toThrow(
+      new ValidationError("Invalid startedAt: Must not be older than the retention window (90 days)", [
+        { path: "startedAt", message: "Must not be older than the retention window (90 days)" },
+      ]),
+    );
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: "1970-01-02T00:00:00.000Z" }, NOW)).toThrow(
+      "Invalid startedAt: Must not be older than the retention window (90 days)",
+    );
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: ahead }, NOW)).toThrow(
+      "Invalid startedAt: Must be at most 5 minutes in the future",
+    );
+    // The start as it is (not a move) and one within the bounds pass.
+    expect(planRevision(PRINCIPAL, counted(), { createdAt: counted().createdAt }, NOW).items).toEqual([]);
+    expect(planRevision(PRINCIPAL, counted(), { createdAt: new Date(NOW).toISOString() }, NOW).items).not.toEqual([]);
   });
 });
 

@@ -27,7 +27,7 @@ import { agentSummaryUpdate, type RollupChange, type RollupTarget, rollupUpdates
 import { type RollupDimension, sessionKey, sessionStatusKeys, sessionTimelineKeys, tenant } from "../table/keys.js";
 import type { TransactItem } from "../table/table-operations.js";
 import { withdrawal } from "./session-deletion.js";
-import { rollupTargetOf, SESSION_METADATA_ATTRIBUTE } from "./session-store.js";
+import { assertSessionStart, rollupTargetOf, SESSION_METADATA_ATTRIBUTE } from "./session-store.js";
 import { itemsPerTool, MAX_TRANSACT_ITEMS, TOOL_MOVE_ATTRIBUTE, toolShareItems } from "./tool-move-record.js";
 
 /** What changes of a session (absent: unchanged). */
@@ -83,7 +83,8 @@ export interface RevisionPlan {
  * The transaction items of a revision of `session` as read (strongly consistent): the session's update —
  * conditioned on its status and, when its agent, user or start changes, on its count version, which it advances,
  * and on no earlier move being under way — and the rollup and summary moves, within MAX_TRANSACT_ITEMS with the
- * caller's `reserved` items.
+ * caller's `reserved` items. A new start is held to the rules of a new session's `startedAt` (400 otherwise:
+ * within the organisation's retention, at most 5 minutes ahead).
  */
 export function planRevision(
   principal: Principal,
@@ -97,6 +98,7 @@ export function planRevision(
   const userId = revision.userId !== undefined && revision.userId !== session.userId ? revision.userId : undefined;
   const createdAt =
     revision.createdAt !== undefined && revision.createdAt !== session.createdAt ? revision.createdAt : undefined;
+  if (createdAt !== undefined) assertSessionStart(principal, createdAt, nowMs);
   const moves = agentName !== undefined || userId !== undefined || createdAt !== undefined;
   const names: Record<string, string> = {
     "#orgId": "orgId",

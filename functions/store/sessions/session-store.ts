@@ -149,6 +149,14 @@ function assertClientTimestamp(
     throw new ValidationError(`Invalid ${field}: ${problem}`, [{ path: field, message: problem }]);
 }
 
+/**
+ * 400 when a session's start (a client's `startedAt`, or the start an OpenTelemetry root span gives a session
+ * started from its children) is older than the organisation's retention or more than 5 minutes ahead.
+ */
+export function assertSessionStart(principal: Principal, startedAt: string, nowMs: number): void {
+  assertClientTimestamp("startedAt", startedAt, principal, nowMs);
+}
+
 /** 400 when a client's `completedAt` lies before the session's start (a repeat of the stored final update is not). */
 function assertCompletedAfterStart(stored: Session, patch: SessionPatch): void {
   if (isRepeatOfFinalUpdate(stored, patch)) return;
