@@ -97,6 +97,35 @@ export interface Session extends NewSession, Omit<SessionPatch, "status" | "comp
   readonly countMoves?: readonly CountMove[] | undefined;
   /** How long the session's rollups are kept (its organisation's tier when it started). */
   readonly rollupRetentionDays?: number | undefined;
+  /** The per-tool counts a move has yet to carry to its new rollups, while it is under way (see ToolMove). */
+  readonly toolMove?: ToolMove | undefined;
+}
+
+/** Where one side of a move counted a session: its agent, user and start day, and its rollup items' expiry. */
+export interface ToolMovePlace {
+  readonly agentName: string;
+  readonly userId: string;
+  /** UTC day, `yyyy-mm-dd`. */
+  readonly day: string;
+  /** Epoch seconds at which rollup items the move creates expire. */
+  readonly ttl: number;
+}
+
+/**
+ * The per-tool counts of a move that did not fit in the move's own transaction (functions/store/sessions/
+ * session-tool-move.ts): moved from `from`'s tool rollups to `to`'s a few tools per transaction, each conditioned
+ * on `id` and `done`, so each tool moves exactly once whoever finishes the move.
+ */
+export interface ToolMove {
+  readonly id: string;
+  readonly from: ToolMovePlace;
+  readonly to: ToolMovePlace;
+  /** The rollup dimensions the move changed (an unchanged dimension keeps its tools). */
+  readonly dimensions: readonly ("AGENT" | "USER")[];
+  /** What was counted of each tool at the move: `[tool name, calls, errors]` (a list: names are client text). */
+  readonly tools: readonly (readonly [string, number, number])[];
+  /** How many of `tools`, in order, are moved already. */
+  readonly done: number;
 }
 
 /** Where a session was counted until one move, and how far counting had got on each shard then. */

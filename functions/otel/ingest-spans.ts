@@ -7,8 +7,10 @@
  * HTTP here: the route (export-traces.ts) decodes and answers.
  *
  * A refusal of the service's own (a span older than retention, a session of another state, …) refuses
- * the spans it concerns, reported in `partialSuccess`; any other failure (DynamoDB unavailable) fails the
- * request, so the exporter retries all of it — and the retry finds what was already stored.
+ * the spans it concerns, reported in `partialSuccess`. Any other failure is its trace's alone (trace-failures.ts):
+ * the trace's later steps are skipped and the other traces stored whole; then a failure a retry may cure
+ * (DynamoDB unavailable) fails the request, so the exporter retries all of it — and the retry finds what was
+ * already stored —, and one no retry can cure refuses the trace's spans.
  */
 import { AtsError, ConflictError } from "../domain/errors.js";
 import {
@@ -36,6 +38,7 @@ import {
 } from "../store/otel/trace-session-store.js";
 import { endSession, getSession, readSessions } from "../store/sessions/session-store.js";
 import type { SpanRefusal } from "./otlp-spans.js";
+import { TraceFailures } from "./trace-failures.js";
 
 /** Traces of a request whose sessions are resolved at once. */
 const TRACE_CONCURRENCY = 8;
@@ -58,19 +61,33 @@ async function inChunks<T>(items: readonly T[], work: (item: T) => Promise<void>
 /** The spans refused, by `<traceId>/<spanId>` (the first reason each). */
 type Refusals = Map<string, SpanRefusal>;
 
-function refuse(refusals: Refusals, traceId: string, spanId: string, error: AtsError): void {
+function refuse(refusals: Refusals, traceId: string, spanId: string, message: string): void {
   const key = `${traceId}/${spanId}`;
-  if (!refusals.has(key)) refusals.set(key, { traceId, spanId, message: error.message });
+  if (!refusals.has(key)) refusals.set(key, { traceId, spanId, message });
 }
 
-function serviceRefusal(error: unknown): AtsError {
-  if (error instanceof AtsError) return error;
-  throw error;
+/**
+ * A failure of a trace's step: the service's refusal refuses `spanIds` (the spans it concerns); anything else is
+ * the trace's failure, its later steps skipped.
+ */
+function failed(
+  refusals: Refusals,
+  failures: TraceFailures,
+  traceId: string,
+  spanIds: readonly string[],
+  error: unknown,
+): void {
+  if (!(error instanceof AtsError)) failures.fail(traceId, error);
+  else for (const spanId of spanIds) refuse(refusals, traceId, spanId, error.message);
 }
 
-/** Whether a request's spans change anything of the trace's session as its record stands (no read of the session). */
+/**
+ * Whether a request's spans change anything of the trace's session as its record stands (no read of the session),
+ * or a move of the session has tools still to carry (an earlier request failed before it finished).
+ */
 function changesSession(start: TraceStart, root: boolean, trace: TraceSession): boolean {
   return (
+    trace.movePending ||
     start.agentClaim > trace.agentClaim ||
     start.userClaim > trace.userClaim ||
     (root && trace.provisionalName) ||
@@ -169,7 +186,13 @@ async function endTraceSession(
 }
 
 /** The session of each plan's trace, revised by what the plan's spans say of it. */
-async function resolveSessions(principal: Principal, plans: readonly TracePlan[], refusals: Refusals, nowMs: number) {
+async function resolveSessions(
+  principal: Principal,
+  plans: readonly TracePlan[],
+  refusals: Refusals,
+  failures: TraceFailures,
+  nowMs: number,
+) {
   const sessions = new Map<string, TraceSession>();
   // Every trace's record in one read, the new traces' sessions started together (a race is settled per trace).
   const read = await readTraceRecords(
@@ -204,26 +227,31 @@ async function resolveSessions(principal: Principal, plans: readonly TracePlan[]
             );
       sessions.set(plan.traceId, revised);
     } catch (error) {
-      const refusal = serviceRefusal(error);
-      for (const spanId of plan.spanIds) refuse(refusals, plan.traceId, spanId, refusal);
+      failed(refusals, failures, plan.traceId, plan.spanIds, error);
     }
   });
   return sessions;
 }
 
-export async function ingestSpans(
-  principal: Principal,
-  planned: readonly TracePlan[],
-  nowMs = Date.now(),
-): Promise<IngestOutcome> {
-  const refusals: Refusals = new Map();
-  const sessions = await resolveSessions(principal, planned, refusals, nowMs);
-  const plans = planned.map((plan) => {
-    const trace = sessions.get(plan.traceId);
-    if (trace === undefined) return plan;
-    return withoutRecordedPairs(plan, new Map([...trace.calls].map(([spanId, call]) => [spanId, call.parentSpanId])));
-  });
+/** What the events of a request's traces became: how many were newly stored, each model call's event id. */
+interface RecordedEvents {
+  readonly storedEvents: number;
+  /** `llm_decision` event ids by `<traceId>/<spanId>`. */
+  readonly decisionIds: ReadonlyMap<string, string>;
+}
 
+/**
+ * Writes the events of every trace with a session in one batch: an event the service refuses refuses its span,
+ * any other failure is its trace's (and a failure of the whole batch every trace's that had events in it).
+ */
+async function recordEvents(
+  principal: Principal,
+  plans: readonly TracePlan[],
+  sessions: ReadonlyMap<string, TraceSession>,
+  refusals: Refusals,
+  failures: TraceFailures,
+  nowMs: number,
+): Promise<RecordedEvents> {
   const inputs: BatchEventInput[] = [];
   const origins: { traceId: string; spanId: string; eventType: string }[] = [];
   for (const plan of plans) {
@@ -240,9 +268,87 @@ export async function ingestSpans(
   }
   let storedEvents = 0;
   const decisionIds = new Map<string, string>();
+  let results: Awaited<ReturnType<typeof recordEventBatch>>;
+  try {
+    results = await recordEventBatch(principal, inputs, nowMs);
+  } catch (error) {
+    for (const origin of origins) failures.fail(origin.traceId, error);
+    return { storedEvents, decisionIds };
+  }
+  for (const result of results) {
+    const origin = origins[result.index];
+    if (origin === undefined) continue;
+    if ("id" in result) {
+      if (!result.replayed) storedEvents++;
+      if (origin.eventType === "llm_decision") decisionIds.set(`${origin.traceId}/${origin.spanId}`, result.id);
+      continue;
+    }
+    failed(refusals, failures, origin.traceId, [origin.spanId], result.error);
+  }
+  return { storedEvents, decisionIds };
+}
+
+/** A trace's model calls (with the log records of their spans), then its end when its root span is among them. */
+async function finishTrace(
+  principal: Principal,
+  plan: TracePlan,
+  trace: TraceSession,
+  decisionIds: ReadonlyMap<string, string>,
+  refusals: Refusals,
+  ending: Session | undefined,
+  nowMs: number,
+): Promise<void> {
+  const calls = new Map<string, RecordedCall>();
+  for (const call of plan.inference) {
+    if (refusals.has(`${plan.traceId}/${call.spanId}`)) continue;
+    calls.set(call.spanId, {
+      usage: call.usage,
+      parentSpanId: call.parentSpanId,
+      eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
+    });
+  }
+  let recorded: TraceSession | undefined;
+  if (calls.size > 0) {
+    const { trace: stored, logSpans } = await recordCalls(principal, plan.traceId, calls);
+    recorded = stored;
+    for (const [spanId, call] of calls) {
+      if (!logSpans.has(spanId) || call.eventId === undefined) continue;
+      const decision = plan.events.find(
+        (planned) => planned.spanId === spanId && planned.event.eventType === "llm_decision",
+      )?.event;
+      await attachLogMessages(
+        principal,
+        { sessionId: trace.sessionId, eventId: call.eventId, traceId: plan.traceId, spanId },
+        decision,
+      );
+    }
+  }
+  const root = plan.rootSpanId;
+  if (plan.end === undefined || root === undefined || refusals.has(`${plan.traceId}/${root}`)) return;
+  try {
+    await endTraceSession(principal, plan, trace, recorded, ending, nowMs);
+  } catch (error) {
+    if (!(error instanceof AtsError)) throw error;
+    refuse(refusals, plan.traceId, root, error.message);
+  }
+}
+
+export async function ingestSpans(
+  principal: Principal,
+  planned: readonly TracePlan[],
+  nowMs = Date.now(),
+): Promise<IngestOutcome> {
+  const refusals: Refusals = new Map();
+  const failures = new TraceFailures();
+  const sessions = await resolveSessions(principal, planned, refusals, failures, nowMs);
+  const plans = planned.map((plan) => {
+    const trace = sessions.get(plan.traceId);
+    if (trace === undefined) return plan;
+    return withoutRecordedPairs(plan, new Map([...trace.calls].map(([spanId, call]) => [spanId, call.parentSpanId])));
+  });
   // The sessions to end, read while the events are written (nothing else of this request changes them).
-  const [results, ending] = await Promise.all([
-    recordEventBatch(principal, inputs, nowMs),
+  const [{ storedEvents, decisionIds }, ending] = await Promise.all([
+    recordEvents(principal, plans, sessions, refusals, failures, nowMs),
     readSessions(
       principal,
       plans.flatMap((plan) => {
@@ -252,52 +358,15 @@ export async function ingestSpans(
       nowMs,
     ),
   ]);
-  for (const result of results) {
-    const origin = origins[result.index];
-    if (origin === undefined) continue;
-    if ("id" in result) {
-      if (!result.replayed) storedEvents++;
-      if (origin.eventType === "llm_decision") decisionIds.set(`${origin.traceId}/${origin.spanId}`, result.id);
-      continue;
-    }
-    refuse(refusals, origin.traceId, origin.spanId, serviceRefusal(result.error));
-  }
-
   await inChunks(plans, async (plan) => {
     const trace = sessions.get(plan.traceId);
-    if (trace === undefined) return;
-    const calls = new Map<string, RecordedCall>();
-    for (const call of plan.inference) {
-      if (refusals.has(`${plan.traceId}/${call.spanId}`)) continue;
-      calls.set(call.spanId, {
-        usage: call.usage,
-        parentSpanId: call.parentSpanId,
-        eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
-      });
-    }
-    let recorded: TraceSession | undefined;
-    if (calls.size > 0) {
-      const { trace: stored, logSpans } = await recordCalls(principal, plan.traceId, calls);
-      recorded = stored;
-      for (const [spanId, call] of calls) {
-        if (!logSpans.has(spanId) || call.eventId === undefined) continue;
-        const decision = plan.events.find(
-          (planned) => planned.spanId === spanId && planned.event.eventType === "llm_decision",
-        )?.event;
-        await attachLogMessages(
-          principal,
-          { sessionId: trace.sessionId, eventId: call.eventId, traceId: plan.traceId, spanId },
-          decision,
-        );
-      }
-    }
-    const root = plan.rootSpanId;
-    if (plan.end === undefined || root === undefined || refusals.has(`${plan.traceId}/${root}`)) return;
+    if (trace === undefined || failures.has(plan.traceId)) return;
     try {
-      await endTraceSession(principal, plan, trace, recorded, ending.get(trace.sessionId), nowMs);
+      await finishTrace(principal, plan, trace, decisionIds, refusals, ending.get(trace.sessionId), nowMs);
     } catch (error) {
-      refuse(refusals, plan.traceId, root, serviceRefusal(error));
+      failed(refusals, failures, plan.traceId, plan.spanIds, error);
     }
   });
+  failures.settle(plans, (traceId, spanId, message) => refuse(refusals, traceId, spanId, message));
   return { refused: [...refusals.values()], storedEvents };
 }

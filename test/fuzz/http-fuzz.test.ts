@@ -22,7 +22,12 @@
  *                           log records and others, awkward fields, envelopes)
  *   and, as scripted sequences: session lifecycles (./lifecycle.ts) and log-record floods (./log-floods.ts:
  *   many records for one span across exports, past the 500 records or 4 MiB a span keeps — each answer's
- *   `rejectedLogRecords` and reasons, and the span's stored records after it, are the rule's exactly)
+ *   `rejectedLogRecords` and reasons, and the span's stored records after it, are the rule's exactly), and
+ *   OTLP session moves (./otlp-moves.ts, issue 30): a trace's children naming up to 55 tools (awkward names,
+ *   past the cap of 20 per counter) exported before the root naming the agent and user — a move of more than one
+ *   transaction — or before a root dated 1970, 2500, past retention or 6 minutes ahead; each export through the
+ *   checks above, then the plan's sessions: a root out of bounds left them where they were, and every count
+ *   equals a recount (test/support/stream-recount.ts). 4 plans unset, 0.1 % of FUZZ_RUNS otherwise.
  *
  * Properties of EVERY response:
  *   - a response arrives and its status is never a 5xx (in particular never 500);
@@ -97,6 +102,7 @@ import {
   type TestUser,
 } from "../support/fixtures.js";
 import { readLedger, rememberSecretsIn, SECRET_PATTERN } from "../support/secrets-ledger.js";
+import { expectExactDerivedData } from "../support/stream-recount.js";
 import {
   anyCredential,
   anyRoute,
@@ -142,6 +148,7 @@ import {
   sessionNode,
 } from "./lifecycle.js";
 import { FloodOracle, floodAnswerProblems, floodExports, storedFloodContents } from "./log-floods.js";
+import { type OtlpMovePlan, otlpMovePlan, rootTimes } from "./otlp-moves.js";
 
 // ---------------------------------------------------------------------------
 // Run size.
@@ -1495,6 +1502,154 @@ async function runFlood(plan: LogFloodPlan): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------------------
+// OpenTelemetry session moves (./otlp-moves.ts, issue 30): many tools moved by a late root, late roots far out
+// of bounds. Every export through `exercise` (never a 5xx, nothing stored outside its tenant…), then every count
+// of the plan's sessions equal to a recount.
+// ---------------------------------------------------------------------------
+
+const OTLP_MOVES = "OTLP session moves";
+/** Plans per run: 0.1 % of FUZZ_RUNS (each is 2–3 exports and a recount), 4 when unset. */
+const OTLP_MOVE_RUNS = TOTAL_RUNS === undefined ? 4 : Math.ceil(TOTAL_RUNS * 0.001);
+let otlpMoveCounter = 0;
+
+const otlpHex = (bytes: number) =>
+  randomUUID()
+    .replaceAll("-", "")
+    .slice(0, bytes * 2);
+const otlpText = (key: string, value: string) => ({ key, value: { stringValue: value } });
+const otlpNanos = (ms: number) => `${BigInt(Math.round(ms)) * 1_000_000n}`;
+
+/** One OTLP JSON export of `spans` of a plan's stand-ins: service `service`, user `standIn` (resource claims). */
+function otlpMoveRequest(service: string, standIn: string, spans: readonly unknown[]): FuzzRequest {
+  const text = JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [otlpText("service.name", service), otlpText("user.id", standIn)] },
+        scopeSpans: [{ spans }],
+      },
+    ],
+  });
+  return {
+    routeId: "ExportTraces",
+    method: "POST",
+    path: { kind: "raw", path: "/api/otel/v1/traces" },
+    query: "",
+    credential: { kind: "valid", name: "apiKey" },
+    scheme: "Bearer ",
+    contentType: "application/json",
+    idempotency: null,
+    headers: [],
+    body: { kind: "text", text },
+    encoding: null,
+    mutation: "otlp move",
+  };
+}
+
+function otlpSpan(traceId: string, spanId: string, parent: string, name: string, startMs: number, endMs: number) {
+  return {
+    traceId,
+    spanId,
+    parentSpanId: parent,
+    name,
+    kind: 1,
+    startTimeUnixNano: otlpNanos(startMs),
+    endTimeUnixNano: otlpNanos(endMs),
+    attributes: [] as unknown[],
+    status: {} as Record<string, unknown>,
+  };
+}
+
+/** A tool span of the plan's trace, failing when `failed`. */
+function otlpToolSpan(traceId: string, root: string, tool: string, startMs: number, failed: boolean) {
+  const span = otlpSpan(traceId, otlpHex(8), root, `execute_tool ${tool}`, startMs, startMs + 20);
+  span.attributes = [otlpText("gen_ai.operation.name", "execute_tool"), otlpText("gen_ai.tool.name", tool)];
+  if (failed) span.status = { code: 2, message: "tool failed" };
+  return span;
+}
+
+/** A root span naming the agent and the user. */
+function otlpRootSpan(traceId: string, root: string, agent: string, user: string, startMs: number, endMs: number) {
+  const span = otlpSpan(traceId, root, "", `invoke_agent ${agent}`, startMs, endMs);
+  span.attributes = [
+    otlpText("gen_ai.operation.name", "invoke_agent"),
+    otlpText("gen_ai.agent.name", agent),
+    otlpText("user.id", user),
+  ];
+  return span;
+}
+
+/** An export's answer must be 200 with `rejected` spans refused (0: `{}`). */
+function otlpAnswer(rejected: number): (sent: Sent) => string[] {
+  return (sent) => {
+    if (sent.status !== 200) return [`otlp move: status ${sent.status}, expected 200`];
+    const body = parsedBody(sent);
+    const partial = isRecord(body.partialSuccess) ? body.partialSuccess : undefined;
+    const refused = partial === undefined ? 0 : Number(partial.rejectedSpans);
+    return refused === rejected ? [] : [`otlp move: ${refused} spans refused, expected ${rejected}: ${sent.text}`];
+  };
+}
+
+async function runOtlpMove(plan: OtlpMovePlan): Promise<void> {
+  const prefix = `mv${++otlpMoveCounter}-${otlpHex(3)}`;
+  const service = `${prefix}-service`;
+  const standIn = `${prefix}-stand-in`;
+  const agent = `${prefix}-${plan.agentName}`;
+  const user = `${prefix}-${plan.userId}`;
+  const nowMs = Date.now();
+  const traceId = otlpHex(16);
+  const root = otlpHex(8);
+  const childStart = nowMs - 5 * 60_000;
+  const succeeding = plan.succeeding.map((tool, index) => otlpToolSpan(traceId, root, tool, childStart + index, false));
+  const failing = plan.failing.map((tool, index) => otlpToolSpan(traceId, root, tool, childStart + 100 + index, true));
+  const childExports = plan.childExports === 1 ? [[...succeeding, ...failing]] : [succeeding, failing];
+  for (const spans of childExports.filter((group) => group.length > 0))
+    await exercise(OTLP_MOVES, otlpMoveRequest(service, standIn, spans), otlpAnswer(0));
+  const times = rootTimes(plan.rootTime, nowMs, 90);
+  const inBounds = plan.rootTime === "in bounds";
+  const other = otlpHex(16);
+  const otherRoot = otlpHex(8);
+  const rootExport = [
+    otlpRootSpan(traceId, root, agent, user, times.startMs, times.endMs),
+    ...(plan.withOther
+      ? [
+          otlpRootSpan(other, otherRoot, agent, user, nowMs - 60_000, nowMs - 30_000),
+          otlpToolSpan(other, otherRoot, plan.succeeding[0] ?? "lookup", nowMs - 50_000, false),
+        ]
+      : []),
+  ];
+  // A root out of bounds is refused (itself only, as the first span of a new trace would be), the session kept.
+  await exercise(OTLP_MOVES, otlpMoveRequest(service, standIn, rootExport), otlpAnswer(inBounds ? 0 : 1));
+  const listed = await call(api, "GET", `/api/sdk/sessions?limit=100&agentName=${encodeURIComponent(agent)}`, {
+    key: world.secrets.apiKey,
+  });
+  const standing = await call(api, "GET", `/api/sdk/sessions?limit=100&agentName=${encodeURIComponent(service)}`, {
+    key: world.secrets.apiKey,
+  });
+  const sessions = [
+    ...(listed.body.items as Record<string, unknown>[]),
+    ...(standing.body.items as Record<string, unknown>[]),
+  ];
+  const children = plan.succeeding.length + plan.failing.length;
+  const expected = (children > 0 || inBounds ? 1 : 0) + (plan.withOther ? 1 : 0);
+  expect(sessions, `sessions of plan ${prefix}`).toHaveLength(expected);
+  for (const session of sessions.filter((candidate) => candidate.agentName === service)) {
+    // Only a root out of bounds leaves the session under its stand-ins, started by its first child.
+    expect(inBounds, `session of ${prefix} not moved`).toBe(false);
+    const firstChild = plan.succeeding.length > 0 ? childStart : childStart + 100;
+    expect(session.createdAt).toBe(new Date(firstChild).toISOString());
+    expect(session.status).toBe("active");
+  }
+  await expectExactDerivedData({
+    reader: { client: documentClient, tableName },
+    orgId: world.orgId,
+    sessionIds: sessions.map((session) => String(session.id)),
+    get: async (path) => (await call(api, "GET", path, { key: world.secrets.apiKey })).body,
+    agentNames: [service, agent],
+    userIds: [standIn, user],
+  });
+}
+
 function annotation(property: string): string {
   const table = tallies.get(property) ?? new Map<string, number>();
   const statuses = [...table].filter(([key]) => key.startsWith("status ")).sort();
@@ -1596,6 +1751,23 @@ describe("HTTP fuzzing of every route", () => {
       }
     },
     FLOOD_RUNS * MS_PER_FLOOD + 90_000,
+  );
+
+  it(
+    `${OTLP_MOVES}: many tools moved by a late root, late roots far out of bounds; counts equal to a recount (${OTLP_MOVE_RUNS} runs)`,
+    async (context: TestContext) => {
+      const budgetMs = OTLP_MOVE_RUNS * 30 * MS_PER_REQUEST + 30_000;
+      try {
+        await fc.assert(fc.asyncProperty(otlpMovePlan, runOtlpMove), {
+          numRuns: OTLP_MOVE_RUNS,
+          ...(SEED === undefined ? {} : { seed: SEED }),
+          plugins: [fc.interruptAfterTimeLimit(budgetMs)],
+        });
+      } finally {
+        await context.annotate(annotation(OTLP_MOVES));
+      }
+    },
+    OTLP_MOVE_RUNS * 30 * MS_PER_REQUEST + 90_000,
   );
 
   it("every erasure job the run started has completed (none stalls on an awkward name)", async () => {

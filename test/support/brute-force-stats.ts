@@ -3,8 +3,21 @@
  * the rollups, to check what the stats routes answer.
  */
 import { durationBin, durationBinValue } from "../../functions/domain/duration-bins.js";
+import { OTHER_TOOL } from "../../functions/domain/rollup.js";
+import { countersFromStored } from "../../functions/store/sessions/counter-keys.js";
 
 type Item = Record<string, unknown>;
+
+/**
+ * The name an event's tool is counted under in its session's `counter` (`toolCalls`, `toolErrors`): each map keeps
+ * at most 20 names (domain/rollup.ts MAX_TOOLS_PER_SESSION), the first counted; every event of a tool the map does
+ * not name was counted as `(other)`, in the session and in its rollups alike. Which names came first depends on
+ * the stream's order, so the stored map says it; a recount that finds a name the map lacks expects `(other)`, and
+ * any error shows as a difference all the same.
+ */
+export function countedToolName(session: Item, counter: "toolCalls" | "toolErrors", toolName: string): string {
+  return Object.hasOwn(countersFromStored(session[counter]), toolName) ? toolName : OTHER_TOOL;
+}
 
 interface Day {
   sessions: number;
@@ -94,10 +107,13 @@ export function bruteForceStats(
       day.events += 1;
       day.eventCost += num(event.estimatedCost);
       if (typeof event.toolName !== "string") continue;
-      const tool = tools.get(event.toolName) ?? { calls: 0, errors: 0 };
-      if (event.eventType === "tool_call") tool.calls += 1;
-      if (event.eventType === "error") tool.errors += 1;
-      tools.set(event.toolName, tool);
+      const counter = event.eventType === "tool_call" ? "toolCalls" : event.eventType === "error" ? "toolErrors" : null;
+      if (counter === null) continue;
+      const name = countedToolName(session, counter, event.toolName);
+      const tool = tools.get(name) ?? { calls: 0, errors: 0 };
+      if (counter === "toolCalls") tool.calls += 1;
+      else tool.errors += 1;
+      tools.set(name, tool);
     }
     if (session.status === "active") continue;
     if (session.status === "completed") day.completed += 1;

@@ -11,7 +11,7 @@ import { expect } from "vitest";
 import { countersFromStored } from "../../functions/store/sessions/counter-keys.js";
 import { agentSummaryPartition, rollupPartition, sessionKey, tenant } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { bruteForceStats, comparable } from "./brute-force-stats.js";
+import { bruteForceStats, comparable, countedToolName } from "./brute-force-stats.js";
 import { call, type TestKey } from "./fixtures.js";
 
 type Item = Record<string, unknown>;
@@ -73,9 +73,10 @@ export function sessionCounters(session: Item, events: readonly Item[]) {
   };
   for (const event of own) {
     if (typeof event.toolName !== "string") continue;
-    const counter =
-      event.eventType === "tool_call" ? recount.toolCalls : event.eventType === "error" ? recount.toolErrors : null;
-    if (counter !== null) counter[event.toolName] = (counter[event.toolName] ?? 0) + 1;
+    const counter = event.eventType === "tool_call" ? "toolCalls" : event.eventType === "error" ? "toolErrors" : null;
+    if (counter === null) continue;
+    const name = countedToolName(session, counter, event.toolName);
+    recount[counter][name] = (recount[counter][name] ?? 0) + 1;
   }
   const stored = {
     eventCount: num(session.eventCount),

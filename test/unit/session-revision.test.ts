@@ -5,16 +5,19 @@
  * revisionFor), and the plan's pairing of model calls across requests (withoutRecordedPairs).
  */
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../functions/domain/errors.js";
 import {
   AGENT_CLAIM,
   type TracePlan,
   USER_CLAIM,
   withoutRecordedPairs,
 } from "../../functions/domain/genai-trace-plan.js";
+import type { Principal } from "../../functions/domain/principal.js";
 import type { Session } from "../../functions/domain/session.js";
 import { revisionFor } from "../../functions/otel/ingest-spans.js";
 import type { TraceSession } from "../../functions/store/otel/trace-session-store.js";
-import { revisionItems } from "../../functions/store/sessions/session-revision.js";
+import { planRevision, type SessionRevision } from "../../functions/store/sessions/session-revision.js";
+import { toolMoveStep } from "../../functions/store/sessions/tool-move-record.js";
 import {
   agentSummaryKey,
   rollupDayKey,
@@ -23,9 +26,23 @@ import {
   sessionKey,
   tenant,
 } from "../../functions/store/table/keys.js";
+import type { TransactItem } from "../../functions/store/table/table-operations.js";
 
 const NOW = Date.UTC(2030, 0, 2, 12);
 const TENANT = tenant("org-1", "live");
+const PRINCIPAL: Principal = {
+  keyId: "key_1",
+  orgId: "org-1",
+  environment: "live",
+  scopes: ["events:write"],
+  retentionDays: 90,
+  rollupRetentionDays: 400,
+};
+
+/** The transaction items of a revision (without the caller's). */
+function revisionItems(session: Session, revision: SessionRevision, nowMs: number) {
+  return planRevision(PRINCIPAL, session, revision, nowMs).items;
+}
 
 /** A session counted under a stand-in agent and user: 3 events, 2 calls of one tool, its start. */
 function counted(overrides: Partial<Session> = {}): Session {
@@ -119,6 +136,114 @@ describe("revisionItems", () => {
   });
 });
 
+/** The counters a transaction's items ADD to each rollup item, by `PK SK`, summed over `items`. */
+function addsByItem(items: readonly TransactItem[]): Map<string, Record<string, number>> {
+  const adds = new Map<string, Record<string, number>>();
+  for (const item of items) {
+    const update = item.Update;
+    if (update === undefined || !String(update.Key?.PK).startsWith("ROLLUP#")) continue;
+    const key = `${String(update.Key?.PK)} ${String(update.Key?.SK)}`;
+    const sums = adds.get(key) ?? {};
+    for (const [name, value] of Object.entries(update.ExpressionAttributeValues ?? {})) {
+      if (typeof value === "number" && name !== ":ttl") sums[name] = (sums[name] ?? 0) + value;
+    }
+    adds.set(key, sums);
+  }
+  return adds;
+}
+
+describe("a move of a session of many tools (issue 30: 172 items in one transaction)", () => {
+  // The review's session: 20 tools that succeeded and 20 that failed, counted under stand-ins: its calls hold the
+  // 20 succeeding names and `(other)` (the cap), its errors the 20 failing names — 41 tool names.
+  const succeeding = Array.from({ length: 20 }, (_, index) => `lookup_${index}`);
+  const failing = Array.from({ length: 20 }, (_, index) => `flaky_${index}`);
+  const many = counted({
+    eventCount: 60,
+    toolCalls: Object.fromEntries([...succeeding.map((name) => [name, 1]), ["(other)", 20]]),
+    toolErrors: Object.fromEntries(failing.map((name) => [name, 1])),
+    status: "failed",
+    outcomeCounted: true,
+    failureReason: "timeout",
+    durationMs: 900,
+  });
+  const everything = { agentName: "weather-agent", userId: "u-1", createdAt: "2030-01-01T23:00:00.000Z" };
+
+  it("no transaction holds more than 100 items; the tools left over are carried by the next steps, each once", () => {
+    const plan = planRevision(PRINCIPAL, many, everything, NOW, 1);
+    expect(plan.items.length + 1).toBeLessThanOrEqual(100);
+    expect(plan.toolMove?.dimensions).toEqual(["AGENT", "USER"]);
+    // 1 session + 1 caller's + 2 × 2 × (day, durations, failure) + 2 summaries = 16; 84 left: 21 tools of 4 items.
+    expect(plan.items).toHaveLength(99);
+    expect(plan.toolMove?.tools).toHaveLength(41 - 21);
+    expect(plan.items[0]?.Update?.UpdateExpression).toContain("#toolMove = :toolMove");
+
+    const steps: TransactItem[][] = [];
+    const last: TransactItem = {
+      ConditionCheck: { Key: { PK: "OTELTRACE#x", SK: "TRACE" }, ConditionExpression: "x" },
+    };
+    for (let move = plan.toolMove; move !== undefined; ) {
+      const step = toolMoveStep(many, move, [last]);
+      steps.push(step.items);
+      move = step.next;
+    }
+    expect(steps).toHaveLength(1);
+    for (const step of steps) expect(step.length).toBeLessThanOrEqual(100);
+    expect(steps.at(-1)?.at(-1)).toBe(last);
+    expect(steps[0]?.[0]?.Update?.UpdateExpression).toBe("REMOVE #toolMove");
+
+    // Over all the transactions, every tool is withdrawn once from the old agent's and user's day and added once
+    // to the new ones' — exactly what the one transaction of 180 items would have written.
+    const adds = addsByItem([...plan.items, ...steps.flat()]);
+    for (const [name, calls, errors] of [
+      ...succeeding.map((name) => [name, 1, 0] as const),
+      ["(other)", 20, 0] as const,
+      ...failing.map((name) => [name, 0, 1] as const),
+    ]) {
+      for (const [dimension, from, to] of [
+        ["AGENT", "svc", "weather-agent"],
+        ["USER", "anonymous", "u-1"],
+      ] as const) {
+        const old = rollupToolKey(rollupPartition(TENANT, dimension, from), "2030-01-02", name);
+        const fresh = rollupToolKey(rollupPartition(TENANT, dimension, to), "2030-01-01", name);
+        expect(adds.get(`${old.PK} ${old.SK}`), `${name} out of ${from}`).toEqual(
+          errors === 0 ? { ":calls": -calls } : { ":errors": -errors },
+        );
+        expect(adds.get(`${fresh.PK} ${fresh.SK}`), `${name} into ${to}`).toEqual(
+          errors === 0 ? { ":calls": calls } : { ":errors": errors },
+        );
+      }
+    }
+    expect([...adds.keys()].filter((key) => key.includes("#TOOL#"))).toHaveLength(41 * 4);
+  });
+
+  it("a move that fits is one transaction, as before; a move is refused while an earlier one is under way", () => {
+    const plan = planRevision(PRINCIPAL, many, { userId: "u-1" }, NOW, 1);
+    expect(plan.toolMove).toBeUndefined();
+    // 1 + 2 × (day, durations, failure, 41 tools) = 89, and the caller's.
+    expect(plan.items).toHaveLength(89);
+    expect(plan.items[0]?.Update?.ConditionExpression).toContain("attribute_not_exists(#toolMove)");
+  });
+
+  it("a new start is held to a new session's startedAt rules (400): within retention, at most 5 minutes ahead", () => {
+    const tooOld = new Date(NOW - 91 * 24 * 60 * 60 * 1000).toISOString();
+    const ahead = new Date(NOW + 6 * 60 * 1000).toISOString();
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: tooOld }, NOW)).toThrow(
+      new ValidationError("Invalid startedAt: Must not be older than the retention window (90 days)", [
+        { path: "startedAt", message: "Must not be older than the retention window (90 days)" },
+      ]),
+    );
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: "1970-01-02T00:00:00.000Z" }, NOW)).toThrow(
+      "Invalid startedAt: Must not be older than the retention window (90 days)",
+    );
+    expect(() => planRevision(PRINCIPAL, counted(), { createdAt: ahead }, NOW)).toThrow(
+      "Invalid startedAt: Must be at most 5 minutes in the future",
+    );
+    // The start as it is (not a move) and one within the bounds pass.
+    expect(planRevision(PRINCIPAL, counted(), { createdAt: counted().createdAt }, NOW).items).toEqual([]);
+    expect(planRevision(PRINCIPAL, counted(), { createdAt: new Date(NOW).toISOString() }, NOW).items).not.toEqual([]);
+  });
+});
+
 function trace(overrides: Partial<TraceSession> = {}): TraceSession {
   return {
     sessionId: "ses_1",
@@ -127,6 +252,7 @@ function trace(overrides: Partial<TraceSession> = {}): TraceSession {
     agentClaim: AGENT_CLAIM.serviceName,
     userClaim: USER_CLAIM.none,
     calls: new Map(),
+    movePending: false,
     ...overrides,
   };
 }

@@ -203,6 +203,18 @@ function splitBins(counters: DayCounters): { dayCounters: Counters; bins: Counte
   return { dayCounters, bins };
 }
 
+/** The tool items of one day adding `tools` (tools whose calls and errors are both 0 left out). */
+function toolItems(day: RollupDay, tools: NonNullable<RollupChange["tools"]>): TransactItem[] {
+  return Object.entries(tools)
+    .filter(([, counts]) => counts.calls !== 0 || counts.errors !== 0)
+    .map(([toolName, counts]) =>
+      addUpdate(toolRollupEntity, { ...day, toolName }, { calls: counts.calls, errors: counts.errors }, [
+        "calls",
+        "errors",
+      ]),
+    );
+}
+
 const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupTarget) => string }[] = [
   { dimension: "AGENT", value: (target) => target.agentName },
   { dimension: "USER", value: (target) => target.userId },
@@ -229,13 +241,7 @@ export function rollupUpdates(
       // A value that is not a finite number is refused by addUpdate, as on the day item.
       items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
     }
-    for (const [toolName, counts] of Object.entries(change.tools ?? {})) {
-      if (counts.calls === 0 && counts.errors === 0) continue;
-      const tool = { ...day, toolName };
-      items.push(
-        addUpdate(toolRollupEntity, tool, { calls: counts.calls, errors: counts.errors }, ["calls", "errors"]),
-      );
-    }
+    items.push(...toolItems(day, change.tools ?? {}));
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
@@ -244,6 +250,23 @@ export function rollupUpdates(
     }
     return items;
   });
+}
+
+/**
+ * Transaction items adding `tools` to the agent's and the user's day (or only to the `dimensions` named), without
+ * the day item: per-tool shares moved apart from the rest of a change (session-tool-move.ts).
+ */
+export function toolRollupUpdates(
+  target: RollupTarget,
+  tools: NonNullable<RollupChange["tools"]>,
+  dimensions: readonly RollupDimension[],
+): TransactItem[] {
+  return DIMENSIONS.filter(({ dimension }) => dimensions.includes(dimension)).flatMap(({ dimension, value }) =>
+    toolItems(
+      { partition: rollupPartition(target.tenant, dimension, value(target)), day: target.day, ttl: target.ttl },
+      tools,
+    ),
+  );
 }
 
 /** The transaction item counting a session in (or, with -1, out of) its agent's summary. */

@@ -7,15 +7,19 @@
  *   has arrived;
  * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id —
  *   so the root span, which may come in a later request than its children, sums tokens over them without
- *   counting a span twice (a span's entry is SET, never added to).
+ *   counting a span twice (a span's entry is SET, never added to);
+ * - `toolMovePending` while a move of the session is carrying tools its own transaction could not hold
+ *   (session-tool-move.ts): set with the move, removed with its last step, so that the exporter's retry of a
+ *   request that failed in between finishes it.
  * The trace item expires with its session, and a session's deletion deletes it (trace-record-deletion.ts).
  */
 import { AGENT_CLAIM, type InferenceUsage, type TraceStart, USER_CLAIM } from "../../domain/genai-trace-plan.js";
 import type { Principal } from "../../domain/principal.js";
 import type { Session } from "../../domain/session.js";
 import { rememberSession } from "../sessions/session-access.js";
-import { revisionItems, type SessionRevision } from "../sessions/session-revision.js";
+import { planRevision, type SessionRevision } from "../sessions/session-revision.js";
 import { getSession, newSessionRecord } from "../sessions/session-store.js";
+import { finishToolMove } from "../sessions/session-tool-move.js";
 import { batchGetItems } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { defineEntity } from "../table/entity.js";
@@ -58,6 +62,8 @@ export interface TraceSession {
   readonly conversationId?: string | undefined;
   /** The model calls recorded so far, by span id. */
   readonly calls: ReadonlyMap<string, RecordedCall>;
+  /** A move of the session has tools still to carry (a request failed before it finished). */
+  readonly movePending: boolean;
 }
 
 interface TraceInput {
@@ -127,6 +133,7 @@ const otelTraceEntity = defineEntity<TraceRecord, TraceInput>({
         userClaim: claim(fields.userClaim, USER_CLAIM.rootSpan),
         conversationId: typeof fields.conversationId === "string" ? fields.conversationId : undefined,
         calls: new Map(Object.entries(usage).map(([spanId, value]) => [spanId, recordedCall(value)])),
+        movePending: fields.toolMovePending === true,
       },
     };
   },
@@ -240,6 +247,7 @@ function sessionStart(
         userClaim: start.userClaim,
         conversationId: start.conversationId,
         calls: new Map(),
+        movePending: false,
       };
     },
   };
@@ -252,8 +260,9 @@ const START_BYTES_PER_TRANSACTION = 2 * 1024 * 1024;
 
 /**
  * Starts the sessions of new traces (none in `read`) a few transactions for all, not one each: the sessions
- * started, by trace id. A transaction another request's write got in the way of starts none of its traces
- * (and one a trace's start cannot be built for is not tried): resolveTraceSession settles those one by one.
+ * started, by trace id. A transaction that fails — another request's write got in the way, or anything else —
+ * starts none of its traces (and one a trace's start cannot be built for is not tried): resolveTraceSession
+ * settles those one by one, so that a failure is its own trace's alone.
  */
 export async function startTraceSessions(
   principal: Principal,
@@ -288,9 +297,8 @@ export async function startTraceSessions(
     groups.map(async (group) => {
       try {
         await transact(group.writes);
-      } catch (error) {
-        if (isConditionFailure(error) || isTransactionConflict(error)) return;
-        throw error;
+      } catch {
+        return;
       }
       for (const [traceId, started] of group.started) sessions.set(traceId, started());
     }),
@@ -376,8 +384,17 @@ export interface TraceRevision {
   readonly rootArrived: boolean;
 }
 
-/** The record's update of a revision, conditioned on the claims as read (a concurrent revision re-plans). */
-function traceRevisionItem(principal: Principal, traceId: string, read: TraceSession, revision: TraceRevision) {
+/**
+ * The record's update of a revision, conditioned on the claims as read (a concurrent revision re-plans); with
+ * `movePending` when the revision's move leaves tools to carry.
+ */
+function traceRevisionItem(
+  principal: Principal,
+  traceId: string,
+  read: TraceSession,
+  revision: TraceRevision,
+  movePending: boolean,
+) {
   const values: Record<string, unknown> = {
     ":agentClaim": revision.agentClaim,
     ":userClaim": revision.userClaim,
@@ -393,6 +410,10 @@ function traceRevisionItem(principal: Principal, traceId: string, read: TraceSes
     values[":conversationId"] = revision.conversationId;
     sets.push("conversationId = :conversationId");
   }
+  if (movePending) {
+    values[":pending"] = true;
+    sets.push("toolMovePending = :pending");
+  }
   const unchanged = (attribute: string, value: string) =>
     `(${attribute} = ${value} OR attribute_not_exists(${attribute}))`;
   return {
@@ -405,11 +426,24 @@ function traceRevisionItem(principal: Principal, traceId: string, read: TraceSes
   } satisfies TransactItem;
 }
 
+/** The record's update that says the session's move is finished (written with the move's last step). */
+function moveFinishedItem(principal: Principal, traceId: string): TransactItem {
+  return {
+    Update: {
+      Key: traceKey(principal, traceId),
+      UpdateExpression: "REMOVE toolMovePending",
+      ConditionExpression: EXISTS,
+    },
+  };
+}
+
 /**
  * Applies what a request's spans change of a trace's session (`decide`, given the record and the session as
- * read, says what; undefined: nothing): the session's revision and the record's claims in one transaction.
- * A concurrent change (another request on the trace, the stream consumer counting the session) fails it on
- * its conditions: it is read and decided again. Resolves with the record as it now is.
+ * read, says what; undefined: nothing): the session's revision and the record's claims in one transaction,
+ * then the tools of its move that did not fit in it (session-tool-move.ts). A move left unfinished by an
+ * earlier request is finished first. A concurrent change (another request on the trace, the stream consumer
+ * counting the session) fails it on its conditions: it is read and decided again. Resolves with the record as
+ * it now is.
  */
 export async function reviseTraceSession(
   principal: Principal,
@@ -421,24 +455,41 @@ export async function reviseTraceSession(
     const trace = await getTraceSession(principal, traceId);
     if (trace === undefined) throw new Error(`The record of trace ${traceId} has no session`);
     const session = await getSession(principal, trace.sessionId, nowMs);
+    if (session.toolMove !== undefined || trace.movePending) {
+      await finishToolMove(principal, session, [moveFinishedItem(principal, traceId)], nowMs);
+      // Finished by another (a deletion does not clear the record's mark): the mark alone.
+      if (session.toolMove === undefined) await transact([moveFinishedItem(principal, traceId)]);
+      continue;
+    }
     const revision = decide(trace, session);
     if (revision === undefined) return trace;
+    // The record's update is the caller's one item beside the revision's.
+    const plan = planRevision(principal, session, revision.session, nowMs, 1);
     try {
       await transact([
-        ...revisionItems(session, revision.session, nowMs),
-        traceRevisionItem(principal, traceId, trace, revision),
+        ...plan.items,
+        traceRevisionItem(principal, traceId, trace, revision, plan.toolMove !== undefined),
       ]);
-      return {
-        ...trace,
-        agentClaim: revision.agentClaim,
-        userClaim: revision.userClaim,
-        provisionalName: trace.provisionalName && !revision.rootArrived,
-        conversationId: revision.conversationId ?? trace.conversationId,
-      };
     } catch (error) {
       const retryable = isTransactionConflict(error) || isConditionFailure(error);
       if (!retryable || attempt >= ATTEMPTS) throw error;
       await backoff(attempt);
+      continue;
     }
+    if (plan.toolMove !== undefined) {
+      await finishToolMove(
+        principal,
+        { ...session, toolMove: plan.toolMove },
+        [moveFinishedItem(principal, traceId)],
+        nowMs,
+      );
+    }
+    return {
+      ...trace,
+      agentClaim: revision.agentClaim,
+      userClaim: revision.userClaim,
+      provisionalName: trace.provisionalName && !revision.rootArrived,
+      conversationId: revision.conversationId ?? trace.conversationId,
+    };
   }
 }

@@ -25,6 +25,8 @@ import { keyOf, queryPages, type TransactItem, transact } from "../table/table-o
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 import { tombstonePut } from "./session-tombstone.js";
+import { finishToolMove } from "./session-tool-move.js";
+import { TOOL_MOVE_ATTRIBUTE } from "./tool-move-record.js";
 
 const DELETE_ATTEMPTS = 5;
 
@@ -109,7 +111,12 @@ export async function deleteSession(
   // Events deleted by every attempt: an attempt that lost the race to the stream consumer has deleted its events.
   let deletedEvents = 0;
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
-    const session = await getSession(principal, sessionId, nowMs);
+    let session = await getSession(principal, sessionId, nowMs);
+    if (session.toolMove !== undefined) {
+      // A move under way has tools still counted where the session was: they go where it is before it is withdrawn.
+      await finishToolMove(principal, session, [], nowMs);
+      session = await getSession(principal, sessionId, nowMs);
+    }
     // The whole transaction is built before anything is deleted: a session whose withdrawal cannot be
     // computed is left whole. Once the events are gone the session item still stands (eventCount
     // unchanged), so a failure of the transaction leaves a session that a DELETE again finishes.
@@ -121,9 +128,9 @@ export async function deleteSession(
           Key: sessionKey(sessionId),
           // What the stream consumer counted is what is withdrawn: it must not count more in between.
           ConditionExpression:
-            "attribute_exists(PK) AND #status = :status AND " +
+            "attribute_exists(PK) AND #status = :status AND attribute_not_exists(#toolMove) AND " +
             (session.countVersion === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"),
-          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeNames: { "#status": "status", "#toolMove": TOOL_MOVE_ATTRIBUTE },
           ExpressionAttributeValues: {
             ":status": session.status,
             ...(session.countVersion === undefined ? {} : { ":version": session.countVersion }),

@@ -41,6 +41,7 @@ import { DEFAULT_ROLLUP_RETENTION_DAYS, expiryEpochSeconds, isExpired } from "..
 import { backoff, isWriteConflict } from "../table/write-retry.js";
 import { countersFromStored } from "./counter-keys.js";
 import { rememberSession } from "./session-access.js";
+import { TOOL_MOVE_ATTRIBUTE, toolMoveOf } from "./tool-move-record.js";
 
 export const SESSION_ENTITY = "session";
 
@@ -76,6 +77,7 @@ export function sessionFromItem(item: SessionItem): Session {
     toolErrors: countersFromStored(item.toolErrors),
     metadata: parseJsonText<JsonObject>(item[JSON_TEXT_ATTRIBUTES.metadata]),
     customMetrics: parseJsonText<Record<string, number>>(item[JSON_TEXT_ATTRIBUTES.customMetrics]),
+    toolMove: toolMoveOf(item[TOOL_MOVE_ATTRIBUTE]),
   };
 }
 
@@ -145,6 +147,14 @@ function assertClientTimestamp(
   const problem = occurredAtProblem(value, nowMs, principal.retentionDays, LIMITS.occurredAtFutureMs);
   if (problem !== undefined)
     throw new ValidationError(`Invalid ${field}: ${problem}`, [{ path: field, message: problem }]);
+}
+
+/**
+ * 400 when a session's start (a client's `startedAt`, or the start an OpenTelemetry root span gives a session
+ * started from its children) is older than the organisation's retention or more than 5 minutes ahead.
+ */
+export function assertSessionStart(principal: Principal, startedAt: string, nowMs: number): void {
+  assertClientTimestamp("startedAt", startedAt, principal, nowMs);
 }
 
 /** 400 when a client's `completedAt` lies before the session's start (a repeat of the stored final update is not). */
