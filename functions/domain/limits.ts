@@ -38,6 +38,14 @@ export const LIMITS = {
    */
   otlpLogBytesPerSpan: 4 * 1024 * 1024,
   /**
+   * Most bytes of log records (messages, plus `LOG_RECORD_ITEM_BYTES` per record for its keys) one logs export
+   * may read back to rebuild its model calls' `llm_decision` events: four full spans' worth. A span whose
+   * event needs no rebuild (an exporter's retry of records it holds, the event already built from them) costs
+   * nothing; the new records of a span past it are refused in `partialSuccess`. An export of new model calls
+   * reads back about what it sent (at most 5 MiB), so only calls with large earlier records meet it.
+   */
+  otlpLogRebuildBytesPerExport: 16 * 1024 * 1024,
+  /**
    * Most attributes (key-value pairs, at any level: resource, span, event, log record, and inside key-value
    * list values) in one OTLP export request: 128 for each of 1,000 spans, the OTel SDKs' default
    * `OTEL_ATTRIBUTE_COUNT_LIMIT`, with room to spare. Counted while the request is decoded.
