@@ -341,4 +341,39 @@ describe("log records per span", () => {
     expect(contents((await toolInputOf(owner.key)).input.messages)).toEqual(["kept 0", "kept 1", "kept 2"]);
     expect(await storedRecordCount(owner.orgId, traceId, spanId)).toBe(3);
   }, 120_000);
+
+  it(`reads back at most ${LIMITS.otlpLogRebuildBytesPerExport / 1024 / 1024} MiB of records per export to rebuild events: the new records of the spans past it are refused`, async () => {
+    const owner = await createTestKey();
+    const spans = Array.from({ length: 5 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    for (const { traceId, spanId } of spans) await exportChatSpan(owner.key, traceId, spanId);
+    const base = Date.now() - 60_000;
+    // 17 records of 200 KiB per span (3.4 MiB each), one export per span: 5 spans hold 17 MiB.
+    for (const { traceId, spanId } of spans) {
+      const filled = await exportLogs(
+        owner.key,
+        Array.from({ length: 17 }, (_, n) => userMessage(traceId, spanId, base, n, `${n}:${"z".repeat(200 * 1024)}`)),
+      );
+      expect(filled.status).toBe(200);
+      expect(filled.body).toEqual({});
+    }
+
+    // One short new record per span: four spans' rebuilds fit in 16 MiB, the fifth's does not.
+    const added = await exportLogs(
+      owner.key,
+      spans.map(({ traceId, spanId }) => userMessage(traceId, spanId, base, 100, "one more")),
+    );
+
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({
+      partialSuccess: {
+        rejectedLogRecords: "1",
+        errorMessage:
+          "1 log record refused: An export rebuilds at most 16 MiB of its model calls' log records; the new records of the calls past it are refused: lower OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+      },
+    });
+    const counts = await Promise.all(
+      spans.map(({ traceId, spanId }) => storedRecordCount(owner.orgId, traceId, spanId)),
+    );
+    expect(counts).toEqual([18, 18, 18, 18, 17]);
+  }, 120_000);
 });
