@@ -12,8 +12,11 @@
  * built from fewer records (`logCount`), so concurrent attaches settle on the one that saw the most.
  *
  * A span keeps a bounded number and size of records (domain/log-record-budget.ts): the log route reads what
- * the span holds (`spanLogTally`) before it writes, and every read of a span's records is a Query of at most
- * `LIMITS.otlpLogRecordsPerSpan` items, so neither an export's work nor the rebuilt event grows with them.
+ * the span holds from its tally item (`OTELLOG#…` / `TALLY`: the ids and sizes of its records, added after they
+ * are written, and how many of them its event was last rebuilt after) before it writes, not the records
+ * themselves; every read of a span's records is a Query of at most `LIMITS.otlpLogRecordsPerSpan` items, made
+ * only to rebuild its event, so neither an export's work nor the rebuilt event grows with them (ingest-logs.ts
+ * bounds the rebuilds of one export).
  */
 import { createHash } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
