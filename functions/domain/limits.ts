@@ -39,10 +39,11 @@ export const LIMITS = {
   otlpLogBytesPerSpan: 4 * 1024 * 1024,
   /**
    * Most bytes of log records (messages, plus `LOG_RECORD_ITEM_BYTES` per record for its keys) one logs export
-   * may read back to rebuild its model calls' `llm_decision` events: four times a span's 4 MiB of messages (three full spans with their keys). A span whose
-   * event needs no rebuild (an exporter's retry of records it holds, the event already built from them) costs
-   * nothing; the new records of a span past it are refused in `partialSuccess`. An export of new model calls
-   * reads back about what it sent (at most 5 MiB), so only calls with large earlier records meet it.
+   * may read back to rebuild its model calls' `llm_decision` events: four times a span's 4 MiB of messages
+   * (three full spans with their keys). A span whose event needs no rebuild (an exporter's retry of records it
+   * holds, the event already built from them) costs the read of its tally only; the new records of a span past
+   * it are refused in `partialSuccess`. An export of new model calls reads back about what it sent (at most
+   * 5 MiB), so only one adding to calls that hold large earlier records meets it.
    */
   otlpLogRebuildBytesPerExport: 16 * 1024 * 1024,
   /**
