@@ -292,8 +292,12 @@ export const ROUTE_ACCESS = {
   ExportLogs: {
     tableGrants: [
       ...apiKeyAuthentication,
-      // The records of each span: written, then read back to attach their messages.
-      { actions: ["dynamodb:BatchWriteItem", "dynamodb:Query"], partitions: [P.otelLog] },
+      // The records of each span: written, then read back to attach their messages; the span's tally (what it
+      // holds, what its event was rebuilt after) read and updated.
+      {
+        actions: ["dynamodb:BatchWriteItem", "dynamodb:Query", "dynamodb:GetItem", "dynamodb:UpdateItem"],
+        partitions: [P.otelLog],
+      },
       // Their spans marked on the trace's record (a placeholder when no span of the trace arrived yet).
       { actions: ["dynamodb:UpdateItem"], partitions: [P.otelTrace] },
       // The model calls' events, read and put again with the messages.

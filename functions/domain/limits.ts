@@ -38,6 +38,15 @@ export const LIMITS = {
    */
   otlpLogBytesPerSpan: 4 * 1024 * 1024,
   /**
+   * Most bytes of log records (messages, plus `LOG_RECORD_ITEM_BYTES` per record for its keys) one logs export
+   * may read back to rebuild its model calls' `llm_decision` events: four times a span's 4 MiB of messages
+   * (three full spans with their keys). A span whose event needs no rebuild (an exporter's retry of records it
+   * holds, the event already built from them) costs the read of its tally only; the new records of a span past
+   * it are refused in `partialSuccess`. An export of new model calls reads back about what it sent (at most
+   * 5 MiB), so only one adding to calls that hold large earlier records meets it.
+   */
+  otlpLogRebuildBytesPerExport: 16 * 1024 * 1024,
+  /**
    * Most attributes (key-value pairs, at any level: resource, span, event, log record, and inside key-value
    * list values) in one OTLP export request: 128 for each of 1,000 spans, the OTel SDKs' default
    * `OTEL_ATTRIBUTE_COUNT_LIMIT`, with room to spare. Counted while the request is decoded.

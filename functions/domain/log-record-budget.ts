@@ -22,6 +22,16 @@ export interface SpanLogTally {
 
 export const EMPTY_TALLY: SpanLogTally = { ids: new Set(), count: 0, bytes: 0 };
 
+/** What a stored log record weighs besides its messages, as a rebuild's read counts it (keys, name, TTL). */
+export const LOG_RECORD_ITEM_BYTES = 256;
+
+/** The bytes a rebuild of a span's event reads back: its records, messages and keys. */
+export function rebuildBytes(tally: Pick<SpanLogTally, "count" | "bytes">): number {
+  return tally.bytes + tally.count * LOG_RECORD_ITEM_BYTES;
+}
+
+export const REBUILD_BUDGET_MESSAGE = `An export rebuilds at most ${LIMITS.otlpLogRebuildBytesPerExport / 1024 / 1024} MiB of its model calls' log records; the new records of the calls past it are refused: lower OTEL_BLRP_MAX_EXPORT_BATCH_SIZE`;
+
 export const RECORDS_PER_SPAN_MESSAGE = `A model call (span) keeps at most ${LIMITS.otlpLogRecordsPerSpan} GenAI event log records; those past them are refused`;
 export const BYTES_PER_SPAN_MESSAGE = `A model call (span) keeps at most ${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages from its log records; those past them are refused`;
 

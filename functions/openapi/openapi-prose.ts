@@ -355,7 +355,8 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "call that instrumentations such as `@opentelemetry/instrumentation-openai` emit apart from its span) join " +
       "the `llm_decision` of their span by trace and span id, whichever arrives first; every other record, and " +
       `every record past what its span keeps (${LIMITS.otlpLogRecordsPerSpan} records, ` +
-      `${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages, across exports), is refused on its own in ` +
+      `${LIMITS.otlpLogBytesPerSpan / 1024 / 1024} MiB of messages, across exports) or past what one export may ` +
+      `read back to rebuild its calls' events (${LIMITS.otlpLogRebuildBytesPerExport / 1024 / 1024} MiB of records), is refused on its own in ` +
       "`partialSuccess` of a 200 — never a 4xx for the whole export (docs/otel.md).",
     tag: "OpenTelemetry",
     success:

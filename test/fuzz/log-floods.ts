@@ -149,8 +149,9 @@ export async function storedFloodContents(partition: string): Promise<Set<string
     const page = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": partition },
+        // The span's records, not its tally item.
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :logs)",
+        ExpressionAttributeValues: { ":pk": partition, ":logs": "LOG#" },
         ProjectionExpression: "messagesJson",
         ConsistentRead: true,
         ExclusiveStartKey: startKey,

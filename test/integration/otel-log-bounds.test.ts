@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../functions/domain/limits.js";
+import { prepareLogRecord, recordLogRecords, tallyLogRecords } from "../../functions/store/otel/otel-log-store.js";
 import { markLogSpans } from "../../functions/store/otel/trace-session-store.js";
 import { writeAllWithRetry } from "../../functions/store/table/batch-operations.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
@@ -42,6 +43,36 @@ documentClient.middlewareStack.add(
       return next(args);
     },
   { step: "initialize", name: "otelLogQueryRecorder" },
+);
+
+/** Read capacity the service consumed, by command, with the partition it read (every command asks for it). */
+const reads: { command: string; partition: string; units: number; items: number }[] = [];
+documentClient.middlewareStack.add(
+  (next, context) =>
+    async function recordReadCapacity(args) {
+      const input = args.input as Record<string, unknown> & {
+        Key?: Record<string, unknown>;
+        ExpressionAttributeValues?: Record<string, unknown>;
+      };
+      input.ReturnConsumedCapacity = "TOTAL";
+      const result = await next(args);
+      const command = context.commandName ?? "";
+      if (command === "GetItemCommand" || command === "GetCommand" || command === "QueryCommand") {
+        const output = result.output as {
+          ConsumedCapacity?: { CapacityUnits?: number };
+          Items?: unknown[];
+          Item?: unknown;
+        };
+        reads.push({
+          command,
+          partition: String(input.Key?.PK ?? input.ExpressionAttributeValues?.[":pk"] ?? ""),
+          units: output.ConsumedCapacity?.CapacityUnits ?? 0,
+          items: output.Items?.length ?? (output.Item === undefined ? 0 : 1),
+        });
+      }
+      return result;
+    },
+  { step: "initialize", name: "readCapacityRecorder" },
 );
 
 /** An export of one `chat` model call span (the root of its trace), without messages of its own. */
@@ -117,8 +148,8 @@ async function storedRecordCount(orgId: string, traceId: string, spanId: string)
     const page = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": otelLogPartition(orgId, "live", traceId, spanId) },
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :logs)",
+        ExpressionAttributeValues: { ":pk": otelLogPartition(orgId, "live", traceId, spanId), ":logs": "LOG#" },
         Select: "COUNT",
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
@@ -243,5 +274,106 @@ describe("log records per span", () => {
     // The trace route's read of the records to attach, the log route's read of what the span holds.
     expect(ofSpan.length).toBeGreaterThanOrEqual(2);
     for (const query of ofSpan) expect(query.Limit).toBeLessThanOrEqual(LIMITS.otlpLogRecordsPerSpan);
+  }, 120_000);
+
+  it("an export that re-sends records its spans hold reads each span's tally, not its records, and rebuilds no event", async () => {
+    const owner = await createTestKey();
+    const spans = Array.from({ length: 5 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    for (const { traceId, spanId } of spans) await exportChatSpan(owner.key, traceId, spanId);
+    const base = Date.now() - 60_000;
+    // An export of one short record per span, then 8 records of 100 KiB per span (800 KiB each, 4 MB).
+    const probe = spans.map(({ traceId, spanId }) => userMessage(traceId, spanId, base, 100, "first"));
+    const fill = spans.flatMap(({ traceId, spanId }) =>
+      Array.from({ length: 8 }, (_, n) => userMessage(traceId, spanId, base, n, `${n}:${"y".repeat(100 * 1024)}`)),
+    );
+    const first = await exportLogs(owner.key, probe);
+    const filled = await exportLogs(owner.key, fill);
+    expect([first.status, filled.status]).toEqual([200, 200]);
+    expect([first.body, filled.body]).toEqual([{}, {}]);
+    reads.splice(0);
+    logQueries.splice(0);
+
+    // The first export sent again (an exporter's retry, or anyone): one record each span holds already.
+    const again = await exportLogs(owner.key, probe);
+    const ofLogs = reads.filter(({ partition }) => partition.startsWith("OTELLOG#"));
+    const ofEvents = reads.filter(({ partition }) => partition.startsWith("SESSION#"));
+
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({});
+    // One small read per span (its tally), no Query of its records, no event read to rebuild: before, each span
+    // cost two Queries reading its 800 KiB (~200 units each, consistent) and a read of its event.
+    expect(logQueries).toEqual([]);
+    expect(ofLogs.map(({ command }) => command)).toEqual(spans.map(() => "GetItemCommand"));
+    for (const { units } of ofLogs) expect(units).toBeLessThanOrEqual(1);
+    expect(ofEvents).toEqual([]);
+    const total = reads.reduce((sum, { units }) => sum + units, 0);
+    expect(total).toBeLessThanOrEqual(spans.length + 10);
+    for (const { traceId, spanId } of spans) expect(await storedRecordCount(owner.orgId, traceId, spanId)).toBe(9);
+  }, 120_000);
+
+  it("an export that failed after writing its records, before rebuilding the event, is completed by its retry", async () => {
+    const owner = await createTestKey();
+    const traceId = hex(16);
+    const spanId = hex(8);
+    await exportChatSpan(owner.key, traceId, spanId);
+    const base = Date.now() - 60_000;
+    const records = Array.from({ length: 3 }, (_, n) => userMessage(traceId, spanId, base, n, `kept ${n}`));
+    const principal = principalFor(owner.orgId);
+    // As the log route leaves them when it fails after the tally: records written and tallied, event not rebuilt.
+    const prepared = records.map((record, n) =>
+      prepareLogRecord({
+        traceId,
+        spanId,
+        eventName: "gen_ai.user.message",
+        timeNanos: record.timeUnixNano,
+        position: n,
+        messages: { input: [{ role: "user", content: `kept ${n}` }] },
+      }),
+    );
+    await recordLogRecords(principal, prepared, Date.now());
+    await tallyLogRecords(principal, traceId, spanId, prepared, Date.now());
+    expect(contents((await toolInputOf(owner.key)).input.messages)).toEqual([]);
+
+    const retried = await exportLogs(owner.key, records);
+
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({});
+    expect(contents((await toolInputOf(owner.key)).input.messages)).toEqual(["kept 0", "kept 1", "kept 2"]);
+    expect(await storedRecordCount(owner.orgId, traceId, spanId)).toBe(3);
+  }, 120_000);
+
+  it(`reads back at most ${LIMITS.otlpLogRebuildBytesPerExport / 1024 / 1024} MiB of records per export to rebuild events: the new records of the spans past it are refused`, async () => {
+    const owner = await createTestKey();
+    const spans = Array.from({ length: 5 }, () => ({ traceId: hex(16), spanId: hex(8) }));
+    for (const { traceId, spanId } of spans) await exportChatSpan(owner.key, traceId, spanId);
+    const base = Date.now() - 60_000;
+    // 17 records of 200 KiB per span (3.4 MiB each), one export per span: 5 spans hold 17 MiB.
+    for (const { traceId, spanId } of spans) {
+      const filled = await exportLogs(
+        owner.key,
+        Array.from({ length: 17 }, (_, n) => userMessage(traceId, spanId, base, n, `${n}:${"z".repeat(200 * 1024)}`)),
+      );
+      expect(filled.status).toBe(200);
+      expect(filled.body).toEqual({});
+    }
+
+    // One short new record per span: four spans' rebuilds fit in 16 MiB, the fifth's does not.
+    const added = await exportLogs(
+      owner.key,
+      spans.map(({ traceId, spanId }) => userMessage(traceId, spanId, base, 100, "one more")),
+    );
+
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({
+      partialSuccess: {
+        rejectedLogRecords: "1",
+        errorMessage:
+          "1 log record refused: An export rebuilds at most 16 MiB of its model calls' log records; the new records of the calls past it are refused: lower OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+      },
+    });
+    const counts = await Promise.all(
+      spans.map(({ traceId, spanId }) => storedRecordCount(owner.orgId, traceId, spanId)),
+    );
+    expect(counts).toEqual([18, 18, 18, 18, 17]);
   }, 120_000);
 });

@@ -362,6 +362,8 @@ describe("every table access of every route is within the route's declared grant
       expect.arrayContaining([
         "dynamodb:BatchWriteItem OTELLOG",
         "dynamodb:Query OTELLOG",
+        "dynamodb:GetItem OTELLOG",
+        "dynamodb:UpdateItem OTELLOG",
         "dynamodb:UpdateItem OTELTRACE",
         "dynamodb:GetItem SESSION",
         "dynamodb:PutItem SESSION",

@@ -5,7 +5,9 @@ import {
   admitLogRecords,
   BYTES_PER_SPAN_MESSAGE,
   EMPTY_TALLY,
+  LOG_RECORD_ITEM_BYTES,
   RECORDS_PER_SPAN_MESSAGE,
+  rebuildBytes,
   type SpanLogTally,
 } from "../../functions/domain/log-record-budget.js";
 
@@ -67,5 +69,14 @@ describe("admitLogRecords", () => {
     const { admitted, refused } = admitLogRecords(heldOf(LIMITS.otlpLogRecordsPerSpan - 1), [record("a"), record("a")]);
     expect(ids(admitted)).toEqual(["a", "a"]);
     expect(refused).toEqual([]);
+  });
+});
+
+describe("rebuildBytes", () => {
+  it("counts a span's messages and each record's keys: a full span's rebuild fits the export's read-back budget three times", () => {
+    expect(rebuildBytes({ count: 2, bytes: 1_000 })).toBe(1_000 + 2 * LOG_RECORD_ITEM_BYTES);
+    const full = rebuildBytes({ count: LIMITS.otlpLogRecordsPerSpan, bytes: LIMITS.otlpLogBytesPerSpan });
+    expect(Math.floor(LIMITS.otlpLogRebuildBytesPerExport / full)).toBe(3);
+    expect(4 * LIMITS.otlpLogBytesPerSpan).toBe(LIMITS.otlpLogRebuildBytesPerExport);
   });
 });

@@ -12,8 +12,11 @@
  * built from fewer records (`logCount`), so concurrent attaches settle on the one that saw the most.
  *
  * A span keeps a bounded number and size of records (domain/log-record-budget.ts): the log route reads what
- * the span holds (`spanLogTally`) before it writes, and every read of a span's records is a Query of at most
- * `LIMITS.otlpLogRecordsPerSpan` items, so neither an export's work nor the rebuilt event grows with them.
+ * the span holds from its tally item (`OTELLOG#…` / `TALLY`: the ids and sizes of its records, added after they
+ * are written, and how many of them its event was last rebuilt after) before it writes, not the records
+ * themselves; every read of a span's records is a Query of at most `LIMITS.otlpLogRecordsPerSpan` items, made
+ * only to rebuild its event, so neither an export's work nor the rebuilt event grows with them (ingest-logs.ts
+ * bounds the rebuilds of one export).
  */
 import { createHash } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
@@ -34,11 +37,12 @@ import { writeAllWithRetry } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { documentClient, tableName } from "../table/dynamo-client.js";
 import { defineEntity } from "../table/entity.js";
-import { eventKey, OTEL_LOG_PREFIX, otelLogKey, otelLogPartition } from "../table/keys.js";
+import { eventKey, OTEL_LOG_PREFIX, otelLogKey, otelLogPartition, otelLogTallyKey } from "../table/keys.js";
 import { expiryEpochSeconds } from "../table/retention.js";
-import { getItem, queryAll } from "../table/table-operations.js";
+import { getItem, queryAll, updateItem } from "../table/table-operations.js";
 
 export const OTEL_LOG_ENTITY = "otelLog";
+export const OTEL_LOG_TALLY_ENTITY = "otelLogTally";
 
 /** Largest span-own content (JSON bytes) an event is rebuilt from; a larger span carries its messages itself. */
 const BASE_BYTES = 8 * 1024;
@@ -138,21 +142,101 @@ function idOf(item: Record<string, unknown>): string {
   return String(item.SK).slice(OTEL_LOG_PREFIX.length);
 }
 
+/** A span's tally item, as stored: what it holds and how many of those its event was last built after. */
+export interface StoredSpanTally extends SpanLogTally {
+  /** Its records' sizes (bytes of messages), by id. */
+  readonly records: ReadonlyMap<string, number>;
+  /** How many of the records it lists the span's `llm_decision` was last rebuilt after (0: never). */
+  readonly attached: number;
+  /** Whether the tally item exists (else it was counted from the records themselves). */
+  readonly kept: boolean;
+}
+
+function tallyOf(records: ReadonlyMap<string, number>, attached: number, kept: boolean): StoredSpanTally {
+  let bytes = 0;
+  for (const size of records.values()) bytes += size;
+  return { ids: new Set(records.keys()), count: records.size, bytes, records, attached, kept };
+}
+
+/** A tally's entry for a record: `<id>=<bytes>` (an id holds no `=`), the same for every export of it. */
+function entryOf({ id, bytes }: BudgetedRecord): string {
+  return `${id}=${bytes}`;
+}
+
+function tallyOfItem(item: Record<string, unknown>): StoredSpanTally {
+  const records = new Map<string, number>();
+  const entries = item.records instanceof Set ? (item.records as Set<unknown>) : new Set<unknown>();
+  for (const entry of entries) {
+    const text = String(entry);
+    const at = text.lastIndexOf("=");
+    records.set(text.slice(0, at), Number(text.slice(at + 1)) || 0);
+  }
+  return tallyOf(records, typeof item.attached === "number" ? item.attached : 0, true);
+}
+
 /**
- * What a span holds of records: their ids, count and bytes (its first `LIMITS.otlpLogRecordsPerSpan`, read
- * as keys and sizes; a record stored before sizes were kept counts as empty here, and the attach bounds the
- * event by the records' text all the same).
+ * What a span holds of records: its tally item (`OTELLOG#…` / `TALLY`: one `GetItem` of at most
+ * `LIMITS.otlpLogRecordsPerSpan` short entries, ~30 KB), not the records. A span without one (records stored
+ * before tallies were kept, or by an export that failed between its records and its tally) is counted from
+ * its first `LIMITS.otlpLogRecordsPerSpan` records, read as keys and sizes (a record stored before sizes were
+ * kept counts as empty here, and the attach bounds the event by the records' text all the same); the caller
+ * then keeps the tally (`tallyLogRecords`), so that happens once.
  */
-export async function spanLogTally(principal: Principal, traceId: string, spanId: string): Promise<SpanLogTally> {
+export async function spanLogTally(principal: Principal, traceId: string, spanId: string): Promise<StoredSpanTally> {
+  const partition = otelLogPartition(principal.orgId, principal.environment, traceId, spanId);
+  const item = await getItem(otelLogTallyKey(partition), { consistent: true });
+  if (item !== undefined) return tallyOfItem(item);
   const items = await queryAll(
     { ...spanRecordsQuery(principal, traceId, spanId), ProjectionExpression: "SK, messagesBytes" },
     { limit: LIMITS.otlpLogRecordsPerSpan },
   );
-  return {
-    ids: new Set(items.map(idOf)),
-    count: items.length,
-    bytes: items.reduce((sum, item) => sum + (typeof item.messagesBytes === "number" ? item.messagesBytes : 0), 0),
-  };
+  return tallyOf(
+    new Map(items.map((item) => [idOf(item), typeof item.messagesBytes === "number" ? item.messagesBytes : 0])),
+    0,
+    false,
+  );
+}
+
+/**
+ * Adds records, written already, to their span's tally (a set: adding one again changes nothing, so a
+ * retried export counts nothing twice); resolves with how many records the tally lists now.
+ */
+export async function tallyLogRecords(
+  principal: Principal,
+  traceId: string,
+  spanId: string,
+  records: readonly BudgetedRecord[],
+  nowMs: number,
+): Promise<number> {
+  const partition = otelLogPartition(principal.orgId, principal.environment, traceId, spanId);
+  const updated = await updateItem({
+    Key: otelLogTallyKey(partition),
+    UpdateExpression: "ADD #records :records SET #entity = :entity, #ttl = :ttl",
+    ExpressionAttributeNames: { "#records": "records", "#entity": "entity", "#ttl": "ttl" },
+    ExpressionAttributeValues: {
+      ":records": new Set(records.map(entryOf)),
+      ":entity": OTEL_LOG_TALLY_ENTITY,
+      ":ttl": expiryEpochSeconds(nowMs, principal.retentionDays),
+    },
+    ReturnValues: "ALL_NEW",
+  });
+  return updated === undefined ? records.length : tallyOfItem(updated).count;
+}
+
+/** Notes on the span's tally that its event was rebuilt after `count` of its records (never lowers it). */
+async function markAttached(principal: Principal, traceId: string, spanId: string, count: number): Promise<void> {
+  const partition = otelLogPartition(principal.orgId, principal.environment, traceId, spanId);
+  try {
+    await updateItem({
+      Key: otelLogTallyKey(partition),
+      UpdateExpression: "SET attached = :count",
+      ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(attached) OR attached < :count)",
+      ExpressionAttributeValues: { ":count": count },
+    });
+  } catch (error) {
+    // Marked at as many records or more by another export already.
+    if (!isConditionFailure(error)) throw error;
+  }
 }
 
 /**
@@ -185,6 +269,29 @@ function parsed(text: unknown): JsonObject | undefined {
  * span's own content is too large to rebuild from (its messages are then its own).
  */
 export async function attachLogMessages(
+  principal: Principal,
+  target: { readonly sessionId: string; readonly eventId: string; readonly traceId: string; readonly spanId: string },
+  content?: SpanContent,
+): Promise<void> {
+  await rebuildEvent(principal, target, content);
+}
+
+/**
+ * `attachLogMessages` for the log route: `tallied` is how many records the span's tally listed before (its
+ * records all written before this reads them); once the event is rebuilt (or found built from as many, or
+ * not to be rebuilt), the tally notes it, so an export that adds nothing to the span (an exporter's retry)
+ * does not rebuild it again. A failure before the note leaves the rebuild to the retry.
+ */
+export async function attachTalliedLogMessages(
+  principal: Principal,
+  target: { readonly sessionId: string; readonly eventId: string; readonly traceId: string; readonly spanId: string },
+  tallied: number,
+): Promise<void> {
+  await rebuildEvent(principal, target);
+  await markAttached(principal, target.traceId, target.spanId, tallied);
+}
+
+async function rebuildEvent(
   principal: Principal,
   target: { readonly sessionId: string; readonly eventId: string; readonly traceId: string; readonly spanId: string },
   content?: SpanContent,

@@ -326,6 +326,11 @@ export function otelLogKey(partition: string, sortKey: string): ItemKey {
   return { PK: partition, SK: `${OTEL_LOG_PREFIX}${sortKey}` };
 }
 
+/** The tally of a span's log records (what it holds, what its event was built after), in their partition. */
+export function otelLogTallyKey(partition: string): ItemKey {
+  return { PK: partition, SK: "TALLY" };
+}
+
 /** A rate-limit bucket of an organisation (all its keys): `ORG#<orgId>`. */
 export function organisationRateLimitBucket(orgId: string): string {
   return `ORG#${orgId}`;
