@@ -24,12 +24,20 @@ const alternatives = z
 const occurredAt = isoTimestamp();
 
 /** The model's name: 1 to 256 characters once trimmed (and at most 768 bytes, like every name), stored trimmed. */
-const model = z.pipe(
+const model = jsonSchemaOf(
   z.pipe(
-    z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Must be a string") }),
-    z.transform((value: string) => value.trim()),
+    z.pipe(
+      z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Must be a string") }),
+      z.transform((value: string) => value.trim()),
+    ),
+    name(),
   ),
-  name(),
+  {
+    type: "string",
+    minLength: 1,
+    maxLength: LIMITS.nameLength,
+    description: `The model the provider answered with: 1 to ${LIMITS.nameLength} characters once trimmed (at most ${LIMITS.nameBytes} bytes as UTF-8), stored trimmed; priced with \`usage\` when no \`estimatedCost\` is sent.`,
+  },
 );
 
 const tokenCount = () => optional(boundedNumber(0, LIMITS.maxTokens, { integer: true }));
