@@ -165,6 +165,7 @@ describe("POST /api/sdk/events with model and usage", () => {
       body: { sessionId, eventType: "llm_decision", model: "gpt-4o-mini", usage },
     });
     expect(response.status).toBe(400);
+    expect(response.body.message).toBe(`Invalid request body: ${path}`);
     expect(response.body.issues).toEqual([{ path, message }]);
     expect(await storedEvents(sessionId)).toEqual([]);
   });
