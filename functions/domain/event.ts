@@ -1,4 +1,5 @@
 /** Events recorded against a session. Events have no states. Pure types. */
+import type { TokenUsage } from "../pricing/usage.js";
 import type { Environment } from "./api-key.js";
 import type { JsonObject } from "./json.js";
 
@@ -20,9 +21,28 @@ export interface NewEvent {
   readonly estimatedCost?: number | undefined;
   /** When the client says it happened (UTC ISO); `createdAt` stays the service's. */
   readonly occurredAt?: string | undefined;
+  /** The model the provider answered with (a model call's), trimmed. */
+  readonly model?: string | undefined;
+  /** The model call's token usage (functions/pricing/usage.ts: cached tokens inside prompt, reasoning inside completion). */
+  readonly usage?: TokenUsage | undefined;
 }
 
-export interface AgentEvent extends NewEvent {
+/**
+ * Where an event's `estimatedCost` comes from: the client (`reported`), the shipped price table (`table`), the
+ * organisation's own prices (`organisation`), or nowhere — a model call that could not be priced (`unpriced`).
+ */
+export const COST_SOURCES = ["reported", "table", "organisation", "unpriced"] as const;
+export type CostSource = (typeof COST_SOURCES)[number];
+
+/** What the service adds to an event at ingest when it prices it (functions/pricing/price-event.ts). */
+export interface EventCost {
+  readonly estimatedCost?: number | undefined;
+  readonly costSource?: CostSource | undefined;
+  /** The `effectiveFrom` (YYYY-MM-DD) of the price applied (`table` and `organisation` only). */
+  readonly priceEffectiveFrom?: string | undefined;
+}
+
+export interface AgentEvent extends NewEvent, EventCost {
   readonly id: string;
   readonly orgId: string;
   readonly environment: Environment;

@@ -15,7 +15,11 @@ import { type Attributes, numberAttribute, type OtelSpan } from "./otel-span.js"
 /** What a span is to the session: the run of an agent, a model call, a tool call, or anything else. */
 export type SpanRole = "agent" | "inference" | "tool" | "other";
 
-/** Tokens and cost of one model call. */
+/**
+ * Tokens and cost of one model call, in ats's convention (functions/pricing/usage.ts): `promptTokens` counts every
+ * input token, the cached ones included; `completionTokens` every output token, the reasoning ones included. A
+ * dialect whose library reports Anthropic-style input tokens (cache reads and writes left out) adds them up.
+ */
 export interface InferenceUsage {
   readonly promptTokens?: number | undefined;
   readonly completionTokens?: number | undefined;
@@ -24,6 +28,8 @@ export interface InferenceUsage {
   readonly cacheReadTokens?: number | undefined;
   /** Input tokens written to the provider's prompt cache (part of `promptTokens`). */
   readonly cacheCreationTokens?: number | undefined;
+  /** Output tokens spent on reasoning (part of `completionTokens`). */
+  readonly reasoningTokens?: number | undefined;
   readonly cost?: number | undefined;
 }
 
@@ -104,22 +110,42 @@ export function firstNumber(attributes: Attributes, keys: readonly string[]): nu
   return undefined;
 }
 
-/** Usage from the first present attribute of each list; `totalTokens` defaults to prompt + completion. */
+/** The attribute names a dialect reads usage from, each list in order of preference. */
+export interface UsageKeys {
+  readonly prompt: readonly string[];
+  readonly completion: readonly string[];
+  readonly total: readonly string[];
+  readonly cacheRead?: readonly string[];
+  readonly cacheCreation?: readonly string[];
+  readonly reasoning?: readonly string[];
+  readonly cost?: readonly string[];
+}
+
+/**
+ * Usage from the first present attribute of each list; `totalTokens` defaults to prompt + completion.
+ * `inputExcludesCache`: the library's input count leaves the cache reads and writes out (Anthropic's
+ * `input_tokens` passed on as it is), so they are added to `promptTokens` — and to a total that left them out.
+ * Whatever the library, a cache part larger than the input count it belongs to says the same (a part is never
+ * larger than its whole), and is added up likewise.
+ */
 export function usageFrom(
   attributes: Attributes,
-  keys: {
-    readonly prompt: readonly string[];
-    readonly completion: readonly string[];
-    readonly total: readonly string[];
-    readonly cacheRead?: readonly string[];
-    readonly cacheCreation?: readonly string[];
-    readonly cost?: readonly string[];
-  },
+  keys: UsageKeys,
+  options: { readonly inputExcludesCache?: boolean } = {},
 ): InferenceUsage {
-  const promptTokens = tokenCount(firstNumber(attributes, keys.prompt));
+  const reportedPrompt = tokenCount(firstNumber(attributes, keys.prompt));
   const completionTokens = tokenCount(firstNumber(attributes, keys.completion));
+  const cacheReadTokens = tokenCount(firstNumber(attributes, keys.cacheRead ?? []));
+  const cacheCreationTokens = tokenCount(firstNumber(attributes, keys.cacheCreation ?? []));
+  const cached = (cacheReadTokens ?? 0) + (cacheCreationTokens ?? 0);
+  const addCache =
+    reportedPrompt !== undefined && cached > 0 && (options.inputExcludesCache === true || cached > reportedPrompt);
+  const promptTokens = addCache ? tokenCount(reportedPrompt + cached) : reportedPrompt;
+  const reportedTotal = tokenCount(firstNumber(attributes, keys.total));
   const totalTokens =
-    tokenCount(firstNumber(attributes, keys.total)) ??
+    (addCache && reportedTotal !== undefined && reportedTotal === reportedPrompt + (completionTokens ?? 0)
+      ? tokenCount(reportedTotal + cached)
+      : reportedTotal) ??
     (promptTokens !== undefined || completionTokens !== undefined
       ? (promptTokens ?? 0) + (completionTokens ?? 0)
       : undefined);
@@ -127,8 +153,9 @@ export function usageFrom(
     promptTokens,
     completionTokens,
     totalTokens,
-    cacheReadTokens: tokenCount(firstNumber(attributes, keys.cacheRead ?? [])),
-    cacheCreationTokens: tokenCount(firstNumber(attributes, keys.cacheCreation ?? [])),
+    cacheReadTokens,
+    cacheCreationTokens,
+    reasoningTokens: tokenCount(firstNumber(attributes, keys.reasoning ?? [])),
     cost: usdCost(firstNumber(attributes, keys.cost ?? [])),
   };
 }

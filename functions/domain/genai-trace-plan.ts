@@ -15,6 +15,7 @@
  *   time): a span exported twice names the same events.
  * - The root span ends the session; its tokens are those of the model calls only.
  */
+import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
@@ -165,8 +166,31 @@ function toolNameOf(span: GenAiSpan): string {
   return storableName(span.toolName ?? "tool", "tool");
 }
 
+/**
+ * The event's `usage` (functions/pricing/usage.ts) from a model call's: the counts it has (the cache writes
+ * under their event name, `cacheWriteTokens`), or none when it has no count.
+ */
+export function eventUsage(usage: InferenceUsage): TokenUsage | undefined {
+  const counts: { -readonly [K in keyof TokenUsage]: number } = {};
+  if (usage.promptTokens !== undefined) counts.promptTokens = usage.promptTokens;
+  if (usage.completionTokens !== undefined) counts.completionTokens = usage.completionTokens;
+  if (usage.totalTokens !== undefined) counts.totalTokens = usage.totalTokens;
+  if (usage.cacheReadTokens !== undefined) counts.cacheReadTokens = usage.cacheReadTokens;
+  if (usage.cacheCreationTokens !== undefined) counts.cacheWriteTokens = usage.cacheCreationTokens;
+  if (usage.reasoningTokens !== undefined) counts.reasoningTokens = usage.reasoningTokens;
+  return Object.keys(counts).length === 0 ? undefined : counts;
+}
+
+/** The model a call's event names: the one the provider answered with, else the one requested (as a stored name). */
+export function eventModel(span: Pick<GenAiSpan, "model" | "responseModel">): string | undefined {
+  const model = [span.responseModel, span.model].find((name) => name !== undefined && name.trim() !== "");
+  return model === undefined ? undefined : storableName(model, "");
+}
+
 function llmDecision(span: GenAiSpan): PlannedSpanEvent["event"] {
   const usage = span.usage ?? {};
+  const model = eventModel(span);
+  const counts = eventUsage(usage);
   const answer = span.answer ?? answerText(span.outputMessages);
   const input = defined({
     operation: span.operation,
@@ -197,6 +221,8 @@ function llmDecision(span: GenAiSpan): PlannedSpanEvent["event"] {
     reasoning: answer === undefined ? undefined : cutText(answer, ANSWER_CHARS),
     estimatedCost: usage.cost,
     occurredAt: iso(span.span.startMs),
+    ...(model === undefined || model === "" ? {} : { model }),
+    ...(counts === undefined ? {} : { usage: counts }),
   };
 }
 

@@ -5,6 +5,7 @@ import { listEventsQuery } from "../schemas/read-schemas.js";
 import { queryEvents } from "../store/events/event-store.js";
 import { getSession } from "../store/sessions/session-store.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-signing.js";
+import { eventView } from "./event-view.js";
 
 export const handler = apiKeyOrUserRoute(
   "ListEvents",
@@ -20,7 +21,7 @@ export const handler = apiKeyOrUserRoute(
       cursor === undefined ? undefined : await decodeCursor(cursor, scope),
     );
     return jsonResponse(200, {
-      items: page.items.map(({ orgId, environment, ...event }) => event),
+      items: page.items.map(eventView),
       nextCursor: page.lastKey === undefined ? null : await encodeCursor(page.lastKey, scope),
     });
   },

@@ -316,10 +316,13 @@ async function finishTrace(
       const decision = plan.events.find(
         (planned) => planned.spanId === spanId && planned.event.eventType === "llm_decision",
       )?.event;
+      // Only the span's own content: the stored event keeps what ingest gave it (its cost, priced then).
       await attachLogMessages(
         principal,
         { sessionId: trace.sessionId, eventId: call.eventId, traceId: plan.traceId, spanId },
-        decision,
+        decision === undefined
+          ? undefined
+          : { toolInput: decision.toolInput, toolOutput: decision.toolOutput, reasoning: decision.reasoning },
       );
     }
   }

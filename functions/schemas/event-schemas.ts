@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { EVENT_TYPES } from "../domain/event.js";
 import { LIMITS } from "../domain/limits.js";
+import { TOKEN_USAGE_FIELDS, type TokenUsage } from "../pricing/usage.js";
 import {
   boundedNumber,
   enumeration,
@@ -22,6 +23,49 @@ const alternatives = z
 /** When the client says the event happened (ISO 8601, normalised to UTC); checked against now and retention by the store. */
 const occurredAt = isoTimestamp();
 
+/** The model's name: 1 to 256 characters once trimmed (and at most 768 bytes, like every name), stored trimmed. */
+const model = jsonSchemaOf(
+  z.pipe(
+    z.pipe(
+      z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Must be a string") }),
+      z.transform((value: string) => value.trim()),
+    ),
+    name(),
+  ),
+  {
+    type: "string",
+    minLength: 1,
+    maxLength: LIMITS.nameLength,
+    description: `The model the provider answered with: 1 to ${LIMITS.nameLength} characters once trimmed (at most ${LIMITS.nameBytes} bytes as UTF-8), stored trimmed; priced with \`usage\` when no \`estimatedCost\` is sent.`,
+  },
+);
+
+const tokenCount = () => optional(boundedNumber(0, LIMITS.maxTokens, { integer: true }));
+
+/**
+ * A model call's token usage (functions/pricing/usage.ts): each count a non-negative integer up to
+ * `LIMITS.maxTokens`; unknown keys refused, so a misspelt count is an error, not a silently unpriced call.
+ */
+const usage = strictObject(
+  Object.fromEntries(TOKEN_USAGE_FIELDS.map((field) => [field, tokenCount()])) as Record<
+    (typeof TOKEN_USAGE_FIELDS)[number],
+    ReturnType<typeof tokenCount>
+  >,
+);
+
+/** The usage with only the counts that were sent (an absent or null count leaves no key). */
+const usageWithoutGaps = z.pipe(
+  usage,
+  z.transform((value): TokenUsage => {
+    const present: Record<string, number> = {};
+    for (const field of TOKEN_USAGE_FIELDS) {
+      const count = value[field];
+      if (count !== undefined) present[field] = count;
+    }
+    return present;
+  }),
+);
+
 const eventFields = {
   /**
    * The client's own id for the event (`evt_` + ULID, as the SDK mints them): a retry names the very same
@@ -38,6 +82,8 @@ const eventFields = {
   confidence: optional(boundedNumber(0, 1)),
   estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
   occurredAt: optional(occurredAt),
+  model: optional(model),
+  usage: optional(usageWithoutGaps),
 };
 
 export const createEventBody = strictObject(eventFields);

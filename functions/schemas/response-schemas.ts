@@ -13,7 +13,7 @@ import { ENVIRONMENTS } from "../domain/api-key.js";
 import type { ApiKeyStatus, AuditAction } from "../domain/api-key-record.js";
 import type { DeletionAction } from "../domain/deletion-audit.js";
 import type { DeletionJobStatus } from "../domain/deletion-job.js";
-import { EVENT_TYPES } from "../domain/event.js";
+import { COST_SOURCES, EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
 import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
@@ -189,9 +189,37 @@ export const eventResponse = z.strictObject({
   reasoningBytes: z.int().positive().optional().describe("With `reasoningUrl`: the size of the text in bytes (UTF-8)"),
   alternativesConsidered: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1).optional(),
-  estimatedCost: usd.optional(),
+  estimatedCost: usd
+    .nullable()
+    .describe(
+      "USD: the cost the client reported (costSource `reported`), else the service's price of the model call's usage; null when there is none",
+    ),
   occurredAt: timestamp.optional().describe("When the client says it happened, when it said so"),
   createdAt: timestamp,
+  model: z
+    .string()
+    .nullable()
+    .describe("The model the provider answered with (a model call's); null when none was sent"),
+  usage: z
+    .strictObject({
+      promptTokens: count.optional().describe("Every input token, cached ones included"),
+      completionTokens: count.optional().describe("Every output token, reasoning ones included"),
+      totalTokens: count.optional(),
+      cacheReadTokens: count.optional().describe("The part of promptTokens read from the prompt cache"),
+      cacheWriteTokens: count.optional().describe("The part of promptTokens written to the prompt cache"),
+      reasoningTokens: count.optional().describe("The part of completionTokens spent on reasoning"),
+    })
+    .nullable()
+    .describe("The model call's token usage, the counts that were sent; null when none was"),
+  costSource: z
+    .enum(COST_SOURCES)
+    .nullable()
+    .describe(
+      "Where estimatedCost comes from: `reported` (the client), `table` (the service's price table), `organisation` (the organisation's own price), `unpriced` (a model call no price matched: estimatedCost null); null for an event with neither a cost nor a model or usage",
+    ),
+  priceEffectiveFrom: day
+    .nullable()
+    .describe("The first day of the price applied (costSource `table` or `organisation`); null otherwise"),
 });
 
 /** 200 of GET /api/sdk/sessions/{id}/events: oldest first. */

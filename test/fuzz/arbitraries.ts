@@ -453,6 +453,21 @@ const reasoningText: fc.Arbitrary<JsonNode> = fc.oneof(
   { arbitrary: fc.constant<JsonNode>({ kind: "repeat", unit: "because ", count: 5_000 }), weight: 1 },
 );
 
+/** A model call's usage: some of the counts, each a valid one (tiny, large, zero). */
+const tokenUsage: fc.Arbitrary<JsonNode> = fc
+  .record(
+    {
+      promptTokens: fc.nat(2_000_000),
+      completionTokens: fc.nat(100_000),
+      totalTokens: fc.nat(2_100_000),
+      cacheReadTokens: fc.nat(1_000_000),
+      cacheWriteTokens: fc.nat(1_000_000),
+      reasoningTokens: fc.nat(50_000),
+    },
+    { requiredKeys: [] },
+  )
+  .map((counts) => obj(Object.entries(counts).map(([key, value]) => [key, num(String(value))] as const)));
+
 const eventFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
   .tuple(
     fc.oneof({ arbitrary: ref("session"), weight: 9 }, { arbitrary: ref("otherOrgSession"), weight: 1 }),
@@ -467,6 +482,8 @@ const eventFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
         .map((items): JsonNode => ({ kind: "array", items })),
       confidence: fc.double({ min: 0, max: 1, noNaN: true }).map((value) => num(String(value))),
       estimatedCost: money,
+      model: poolName(["gpt-4o-mini", "claude-sonnet-4-5", "azure/our-deployment", "__proto__"]).map(str),
+      usage: tokenUsage,
     }),
   )
   .map(([sessionId, eventType, rest]) => [["sessionId", sessionId], ["eventType", eventType], ...rest]);
@@ -1668,6 +1685,8 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
       "confidence",
       "estimatedCost",
       "occurredAt",
+      "model",
+      "usage",
     ],
   },
   CreateEventBatch: { body: batchBody, fields: ["events"] },

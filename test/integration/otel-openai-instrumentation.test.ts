@@ -21,7 +21,13 @@ import {
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { type FakeChatServer, startFakeChatServer, TOOL_NAME, TOOL_RESULT } from "../support/fake-chat-server.js";
+import {
+  CHAT_MODEL,
+  type FakeChatServer,
+  startFakeChatServer,
+  TOOL_NAME,
+  TOOL_RESULT,
+} from "../support/fake-chat-server.js";
 import { createTestKey, settleCounts, startTestApi } from "../support/fixtures.js";
 import {
   expectCountedExactly,
@@ -97,7 +103,7 @@ async function runAgent(tracerProvider: TracerProvider, agentName: string, userI
         { role: "system", content: "Answer briefly." },
         { role: "user", content: "What is the weather in Oslo?" },
       ];
-      const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+      const first = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
       const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
       const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
       messages.push(request);
@@ -119,7 +125,7 @@ async function runAgent(tracerProvider: TracerProvider, agentName: string, userI
         },
       );
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
-      await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+      await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
       root.end();
     },
   );

@@ -29,6 +29,7 @@ import * as z from "zod";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   CACHED_TOKENS,
+  CHAT_MODEL,
   type FakeChatServer,
   startFakeChatServer,
   TOOL_NAME,
@@ -94,13 +95,13 @@ async function openAiAgentRun(provider: TracerProvider, userId: string): Promise
     const agent = traceAgent(
       async (question: string) => {
         const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: question }];
-        const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        const first = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
         const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
         const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
         messages.push(request);
         const result = await getWeather(JSON.parse(call.function.arguments) as { city: string });
         messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-        const second = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        const second = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
         return second.choices[0]?.message.content;
       },
       { name: "weather-agent", tracer },
@@ -157,7 +158,7 @@ describe("OpenInference", () => {
         schema: z.object({ city: z.string() }),
       });
       const model = new ChatOpenAI({
-        model: "gpt-fake",
+        model: CHAT_MODEL,
         apiKey: "x",
         configuration: { baseURL: chat.baseURL },
       }).bindTools([getWeather]);

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { CACHED_TOKENS } from "../support/fake-chat-server.js";
+import { CACHED_TOKENS, CHAT_MODEL } from "../support/fake-chat-server.js";
 import { call, createTestKey, settleCounts, startTestApi } from "../support/fixtures.js";
 import { expectCountedExactly, expectWholeRun } from "../support/otel-library-run.js";
 
@@ -34,7 +34,11 @@ interface Span extends Json {
 
 /** The fixture's run moved to the present (its first span starts 10 s ago), and its span time bounds (Unix ms). */
 function fixtureRun(file: string) {
-  const text = readFileSync(join(import.meta.dirname, "../fixtures/otlp", file), "utf8");
+  // The recorded runs asked for "gpt-fake": the model the table prices stands in for it, so the calls are priced.
+  const text = readFileSync(join(import.meta.dirname, "../fixtures/otlp", file), "utf8").replaceAll(
+    '"gpt-fake"',
+    JSON.stringify(CHAT_MODEL),
+  );
   const request = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
   const spans = request.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
   const first = spans.reduce(

@@ -17,7 +17,13 @@ import { OpenAIInstrumentation } from "@traceloop/instrumentation-openai";
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { type FakeChatServer, startFakeChatServer, TOOL_NAME, TOOL_RESULT } from "../support/fake-chat-server.js";
+import {
+  CHAT_MODEL,
+  type FakeChatServer,
+  startFakeChatServer,
+  TOOL_NAME,
+  TOOL_RESULT,
+} from "../support/fake-chat-server.js";
 import { createTestKey, startTestApi } from "../support/fixtures.js";
 import {
   expectCountedExactly,
@@ -65,7 +71,7 @@ async function agentRun(provider: TracerProvider, userId: string): Promise<void>
     },
     async (root) => {
       const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "What is the weather in Oslo?" }];
-      const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+      const first = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
       const request = first.choices[0]?.message as OpenAI.ChatCompletionMessage;
       const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
       messages.push(request);
@@ -79,7 +85,7 @@ async function agentRun(provider: TracerProvider, userId: string): Promise<void>
       });
       tool.end();
       messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(TOOL_RESULT) });
-      await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+      await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
       root.end();
     },
   );

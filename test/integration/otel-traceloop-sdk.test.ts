@@ -10,7 +10,13 @@ import * as traceloop from "@traceloop/node-server-sdk";
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { type FakeChatServer, startFakeChatServer, TOOL_NAME, TOOL_RESULT } from "../support/fake-chat-server.js";
+import {
+  CHAT_MODEL,
+  type FakeChatServer,
+  startFakeChatServer,
+  TOOL_NAME,
+  TOOL_RESULT,
+} from "../support/fake-chat-server.js";
 import { createTestKey, startTestApi, type TestKey } from "../support/fixtures.js";
 import { expectCountedExactly, expectWholeRun } from "../support/otel-library-run.js";
 
@@ -56,7 +62,7 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
         const messages: OpenAI.ChatCompletionMessageParam[] = [
           { role: "user", content: "What is the weather in Oslo?" },
         ];
-        const first = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        const first = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
         // A long run's spans go out as they end, children first: the batch processor's export of the first
         // model call, then of the tool, the root's last.
         await traceloop.forceFlush();
@@ -70,7 +76,7 @@ describe("OpenLLMetry's Node.js SDK (@traceloop/node-server-sdk)", () => {
         );
         await traceloop.forceFlush();
         messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-        const second = await client.chat.completions.create({ model: "gpt-fake", messages, tools: TOOLS });
+        const second = await client.chat.completions.create({ model: CHAT_MODEL, messages, tools: TOOLS });
         return second.choices[0]?.message.content;
       },
     );

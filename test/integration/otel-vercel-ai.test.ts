@@ -24,6 +24,7 @@ import * as z from "zod";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   CACHED_TOKENS,
+  CHAT_MODEL,
   type FakeChatServer,
   startFakeChatServer,
   TOOL_NAME,
@@ -68,7 +69,7 @@ const weather = async () => TOOL_RESULT;
 /** The scripted run with the current `ai` and @ai-sdk/otel, traced by `provider`. */
 async function currentRun(provider: TracerProvider, userId: string) {
   const model = createOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
-    "gpt-fake",
+    CHAT_MODEL,
   );
   await generateText({
     model,
@@ -91,7 +92,7 @@ async function currentRun(provider: TracerProvider, userId: string) {
 /** The scripted run with `ai` 6's built-in telemetry, traced by `provider`. */
 async function legacyRun(provider: TracerProvider, userId: string) {
   const model = legacyOpenAICompatible({ name: "fake", baseURL: chat.baseURL, apiKey: "x", includeUsage: true })(
-    "gpt-fake",
+    CHAT_MODEL,
   );
   await legacyGenerateText({
     model,

@@ -17,6 +17,11 @@ export const FINAL_ANSWER = "It is sunny in Oslo, 21 °C.";
 export const FIRST_USAGE = { prompt: 11, completion: 5 } as const;
 export const SECOND_USAGE = { prompt: 17, completion: 7 } as const;
 export const CACHED_TOKENS = 4;
+/**
+ * The model the tests ask for (and the server answers with): one the price table knows, so each model call's
+ * event is priced from its row (docs/pricing.md).
+ */
+export const CHAT_MODEL = "gpt-4o-mini";
 
 export interface FakeChatServer {
   /** `http://127.0.0.1:<port>/v1`: the client's `baseURL`. */
@@ -51,7 +56,7 @@ function answerTo(body: Record<string, unknown>) {
   const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown }[]) : [];
   const toolAnswered = messages.some((message) => message.role === "tool");
   const id = `chatcmpl-fake${++counter}`;
-  const model = String(body.model ?? "gpt-fake");
+  const model = String(body.model ?? CHAT_MODEL);
   if (toolAnswered) {
     return {
       id,

@@ -9,9 +9,10 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { expect } from "vitest";
 import { ANONYMOUS_USER } from "../../functions/domain/genai-trace-plan.js";
+import { MODEL_PRICE_FILE, type PriceRow, priceRows } from "../../functions/pricing/price-table.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { FINAL_ANSWER, FIRST_USAGE, SECOND_USAGE, TOOL_NAME } from "./fake-chat-server.js";
+import { CACHED_TOKENS, CHAT_MODEL, FINAL_ANSWER, FIRST_USAGE, SECOND_USAGE, TOOL_NAME } from "./fake-chat-server.js";
 import { call, readAllEvents, settleCounts, type TestKey } from "./fixtures.js";
 import { expectExactDerivedData, settledGet } from "./stream-recount.js";
 
@@ -94,7 +95,7 @@ export async function expectWholeRun(api: LocalApi, key: string, run: WholeRun) 
   for (const decision of [first, second] as Item[]) {
     const input = decision.toolInput as Item;
     const output = decision.toolOutput as Item;
-    expect(text(input.model ?? output.model), "the model").toContain("gpt-fake");
+    expect(text(input.model ?? output.model), "the model").toContain(CHAT_MODEL);
     expect(Array.isArray(input.messages) && input.messages.length > 0, `input messages: ${text(input)}`).toBe(true);
     expect(output.messages, `output messages: ${text(output)}`).toBeDefined();
   }
@@ -108,12 +109,54 @@ export async function expectWholeRun(api: LocalApi, key: string, run: WholeRun) 
     completionTokens: SECOND_USAGE.completion,
   });
   expect(text((second as Item).toolInput), "the second call is given the tool's result").toContain("sunny");
+  expectPricedFromTable(first as Item, FIRST_USAGE, run);
+  expectPricedFromTable(second as Item, SECOND_USAGE, run);
   expect((second as Item).reasoning).toContain(FINAL_ANSWER);
   const tool = tools[0] as Item;
   expect(tool.toolName).toBe(TOOL_NAME);
   expect(text(tool.toolInput), "the tool's input").toContain("Oslo");
   expect(text(tool.toolOutput), "the tool's output").toContain("sunny");
   return { session, events };
+}
+
+/** The price table's row of `model` in force on `day` (the newest whose effectiveFrom is not after it). */
+export function tableRowInForce(model: string, day: string): PriceRow {
+  const row = priceRows(MODEL_PRICE_FILE)
+    .filter((each) => each.model === model && each.effectiveFrom <= day)
+    .sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? 1 : -1))[0];
+  if (row === undefined) throw new Error(`The price table has no row of ${model} in force on ${day}`);
+  return row;
+}
+
+/**
+ * A model call's event carries the model it was answered by and its usage (ats's convention), and is priced at
+ * ingest from the table's row: estimatedCost = the row's rates × the usage, costSource `table`.
+ */
+export function expectPricedFromTable(
+  decision: Item,
+  tokens: { readonly prompt: number; readonly completion: number },
+  run: WholeRun,
+): void {
+  expect(decision.model, "the model the call was answered by").toBe(CHAT_MODEL);
+  expect(decision.usage, "the call's usage").toMatchObject({
+    promptTokens: tokens.prompt,
+    completionTokens: tokens.completion,
+    totalTokens: tokens.prompt + tokens.completion,
+    ...(run.cacheReadTokens === undefined ? {} : { cacheReadTokens: CACHED_TOKENS }),
+  });
+  // The cache reads the library passed on (the fake server reports CACHED_TOKENS of every prompt), if any.
+  const cacheRead = (decision.usage as { cacheReadTokens?: number }).cacheReadTokens ?? 0;
+  expect([0, CACHED_TOKENS]).toContain(cacheRead);
+  const day = String(decision.occurredAt).slice(0, 10);
+  const row = tableRowInForce(CHAT_MODEL, day);
+  const expected =
+    ((tokens.prompt - cacheRead) * row.input +
+      cacheRead * (row.cacheRead ?? row.input) +
+      tokens.completion * row.output) /
+    1_000_000;
+  expect(decision.costSource, "priced from the table").toBe("table");
+  expect(decision.priceEffectiveFrom).toBe(row.effectiveFrom);
+  expect(decision.estimatedCost as number).toBeCloseTo(expected, 12);
 }
 
 /**

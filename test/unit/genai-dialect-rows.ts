@@ -155,6 +155,34 @@ const semconv: Record<string, Check> = {
         ?.cacheCreationTokens,
     ).toBe(8);
   },
+  "`gen_ai.usage.reasoning.output_tokens`, else `gen_ai.usage.reasoning_tokens` (OpenLLMetry's name)": () => {
+    const chat = { "gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 50 };
+    expect(
+      read({ ...chat, "gen_ai.usage.reasoning.output_tokens": 20, "gen_ai.usage.reasoning_tokens": 30 }).usage,
+    ).toMatchObject({ completionTokens: 50, reasoningTokens: 20 });
+    expect(read({ ...chat, "gen_ai.usage.reasoning_tokens": 30 }).usage?.reasoningTokens).toBe(30);
+  },
+  "cache-read + cache-creation tokens larger than the prompt tokens (any dialect)": () => {
+    const chat = { "gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 5 };
+    // Anthropic's input_tokens passed on as it is: 10 new tokens, 300 read from the cache, 40 written to it.
+    expect(
+      read({
+        ...chat,
+        "gen_ai.usage.input_tokens": 10,
+        "gen_ai.usage.cache_read.input_tokens": 300,
+        "gen_ai.usage.cache_creation.input_tokens": 40,
+        "gen_ai.usage.total_tokens": 15,
+      }).usage,
+    ).toMatchObject({ promptTokens: 350, totalTokens: 355, cacheReadTokens: 300, cacheCreationTokens: 40 });
+    // The conventions' own count (cached tokens included) is read as it is.
+    expect(
+      read({ ...chat, "gen_ai.usage.input_tokens": 400, "gen_ai.usage.cache_read.input_tokens": 300 }).usage,
+    ).toMatchObject({ promptTokens: 400, totalTokens: 405 });
+    expect(
+      read({ ...OI_LLM, "llm.token_count.prompt": 3, "llm.token_count.prompt_details.cache_read": 8 }).usage
+        ?.promptTokens,
+    ).toBe(11);
+  },
   "`gen_ai.usage.cost` (USD; not a semantic-convention attribute)": () => {
     expect(read({ "gen_ai.operation.name": "chat", "gen_ai.usage.cost": 0.01 }).usage?.cost).toBe(0.01);
     expect(read({ "gen_ai.operation.name": "execute_tool", "gen_ai.usage.cost": 0.02 }).cost).toBe(0.02);
@@ -327,6 +355,11 @@ const openInference: Record<string, Check> = {
         "llm.token_count.prompt_details.cache_write": 2,
       }).usage,
     ).toMatchObject({ cacheReadTokens: 4, cacheCreationTokens: 2 });
+  },
+  "`llm.token_count.completion_details.reasoning`": () => {
+    expect(
+      read({ ...OI_LLM, "llm.token_count.completion": 40, "llm.token_count.completion_details.reasoning": 25 }).usage,
+    ).toMatchObject({ completionTokens: 40, reasoningTokens: 25 });
   },
   "`llm.cost.total`": () => {
     expect(read({ ...OI_LLM, "llm.cost.total": 0.003 }).usage?.cost).toBe(0.003);
@@ -501,6 +534,30 @@ const openLlmetry: Record<string, Check> = {
     );
     expect(read({ ...TL_CHAT, "gen_ai.usage.total_tokens": 30 }).usage?.totalTokens).toBe(30);
   },
+  "a model call of provider `anthropic` (`gen_ai.provider.name`, else `gen_ai.system`) whose resource's `telemetry.sdk.language` is not `python`":
+    () => {
+      // What @traceloop/instrumentation-anthropic sets: input_tokens as Anthropic gives it, the total input + output.
+      const span = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "anthropic",
+        "gen_ai.usage.input_tokens": 100,
+        "gen_ai.usage.output_tokens": 20,
+        "gen_ai.usage.cache_read.input_tokens": 30,
+        "gen_ai.usage.cache_creation.input_tokens": 10,
+        "llm.usage.total_tokens": 120,
+        ...TL_CHAT,
+      };
+      expect(read(span, { resource: { "telemetry.sdk.language": "nodejs" } }).usage).toMatchObject({
+        promptTokens: 140,
+        completionTokens: 20,
+        totalTokens: 160,
+      });
+      const { "gen_ai.provider.name": _provider, ...older } = span;
+      expect(read({ ...older, "gen_ai.system": "Anthropic" }).usage?.promptTokens).toBe(140);
+      // The Python instrumentation's input count already holds the cache; another provider's too.
+      expect(read(span, { resource: { "telemetry.sdk.language": "python" } }).usage?.promptTokens).toBe(100);
+      expect(read({ ...span, "gen_ai.provider.name": "openai" }).usage?.promptTokens).toBe(100);
+    },
   "flattened `gen_ai.prompt.<n>.<field>` (`role`, `content`, `tool_call_id`, `tool_calls.<m>.id` / `name` / `arguments`), in index order":
     () => {
       const chat = read({
@@ -619,15 +676,25 @@ const vercelAi: Record<string, Check> = {
     expect(read({ ...AI_CALL, "gen_ai.usage.total_tokens": 21 }).usage?.totalTokens).toBe(21);
     expect(read({ ...AI_CALL, "ai.usage.inputTokens": 11, "ai.usage.outputTokens": 5 }).usage?.totalTokens).toBe(16);
   },
-  "`ai.usage.inputTokenDetails.cacheReadTokens`, else `ai.usage.cachedInputTokens`": () => {
+  "`ai.usage.inputTokenDetails.cacheReadTokens`, else `ai.usage.cachedInputTokens`, else the GenAI names": () => {
     expect(
       read({ ...AI_CALL, "ai.usage.inputTokenDetails.cacheReadTokens": 4, "ai.usage.cachedInputTokens": 9 }).usage
         ?.cacheReadTokens,
     ).toBe(4);
     expect(read({ ...AI_CALL, "ai.usage.cachedInputTokens": 9 }).usage?.cacheReadTokens).toBe(9);
+    expect(read({ ...AI_CALL, "gen_ai.usage.cache_read.input_tokens": 7 }).usage?.cacheReadTokens).toBe(7);
   },
-  "`ai.usage.inputTokenDetails.cacheWriteTokens`": () => {
+  "`ai.usage.inputTokenDetails.cacheWriteTokens`, else the GenAI names": () => {
     expect(read({ ...AI_CALL, "ai.usage.inputTokenDetails.cacheWriteTokens": 3 }).usage?.cacheCreationTokens).toBe(3);
+    expect(read({ ...AI_CALL, "gen_ai.usage.cache_creation.input_tokens": 2 }).usage?.cacheCreationTokens).toBe(2);
+  },
+  "`ai.usage.reasoningTokens`, else `ai.usage.outputTokenDetails.reasoningTokens`, else the GenAI names": () => {
+    expect(
+      read({ ...AI_CALL, "ai.usage.reasoningTokens": 12, "ai.usage.outputTokenDetails.reasoningTokens": 13 }).usage
+        ?.reasoningTokens,
+    ).toBe(12);
+    expect(read({ ...AI_CALL, "ai.usage.outputTokenDetails.reasoningTokens": 13 }).usage?.reasoningTokens).toBe(13);
+    expect(read({ ...AI_CALL, "gen_ai.usage.reasoning.output_tokens": 14 }).usage?.reasoningTokens).toBe(14);
   },
   "`ai.prompt.messages`, else `ai.prompt`": () => {
     expect(read({ ...AI_CALL, "ai.prompt.messages": '[{"role":"user","content":"Hi"}]' }).inputMessages).toEqual([

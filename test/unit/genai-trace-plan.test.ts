@@ -494,7 +494,41 @@ describe("inference spans (→ llm_decision)", () => {
       reasoning: "Sunny.",
       estimatedCost: 0.0003,
       occurredAt: new Date(T0 + 100).toISOString(),
+      // The model the provider answered with, and the usage in the event's own fields (priced at ingest).
+      model: "gpt-4o-2024-08-06",
+      usage: { promptTokens: 12, completionTokens: 4, totalTokens: 16 },
     });
+  });
+
+  it("names the requested model when the response names none; maps cache writes and reasoning into usage", () => {
+    const event = onlyEvent(
+      chat(id(2), {
+        "gen_ai.request.model": "  claude-sonnet-4-5  ",
+        "gen_ai.usage.input_tokens": 400,
+        "gen_ai.usage.output_tokens": 50,
+        "gen_ai.usage.cache_read.input_tokens": 300,
+        "gen_ai.usage.cache_creation.input_tokens": 60,
+        "gen_ai.usage.reasoning.output_tokens": 20,
+      }),
+    );
+    expect(event).toMatchObject({
+      model: "claude-sonnet-4-5",
+      usage: {
+        promptTokens: 400,
+        completionTokens: 50,
+        totalTokens: 450,
+        cacheReadTokens: 300,
+        cacheWriteTokens: 60,
+        reasoningTokens: 20,
+      },
+    });
+    expect(event.estimatedCost).toBeUndefined();
+  });
+
+  it("gives a model call without a model or any count neither model nor usage", () => {
+    const event = onlyEvent(chat(id(2), {}));
+    expect(event).not.toHaveProperty("model");
+    expect(event).not.toHaveProperty("usage");
   });
 
   it("reads gen_ai.system and the ≤ v1.36 per-message events (gen_ai.user.message … gen_ai.choice)", () => {

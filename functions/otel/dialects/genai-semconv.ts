@@ -11,6 +11,7 @@ import {
   type SpanFacts,
   type SpanIdentity,
   type SpanRole,
+  type UsageKeys,
   usageFrom,
   usdCost,
 } from "../../domain/genai-span.js";
@@ -38,15 +39,20 @@ export function roleOfOperation(operation: string | undefined): SpanRole {
   return "other";
 }
 
-/** Usage under the current and the ≤ v1.36 names (and the cache counts some instrumentations add). */
+/**
+ * Usage under the current and the ≤ v1.36 names (and the cache and reasoning counts some instrumentations add,
+ * OpenLLMetry's `gen_ai.usage.reasoning_tokens` among them). The conventions say `gen_ai.usage.input_tokens`
+ * includes the cached tokens and `output_tokens` the reasoning ones: ats's own convention, read as it is.
+ */
 export const SEMCONV_USAGE = {
   prompt: ["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"],
   completion: ["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"],
   total: ["gen_ai.usage.total_tokens"],
   cacheRead: ["gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens"],
   cacheCreation: ["gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens"],
+  reasoning: ["gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"],
   cost: ["gen_ai.usage.cost"],
-} as const;
+} as const satisfies UsageKeys;
 
 function identity(span: OtelSpan): SpanIdentity {
   const attributes = span.attributes;

@@ -107,6 +107,7 @@ function read(span: OtelSpan): SpanFacts {
     total: ["llm.token_count.total"],
     cacheRead: ["llm.token_count.prompt_details.cache_read"],
     cacheCreation: ["llm.token_count.prompt_details.cache_write"],
+    reasoning: ["llm.token_count.completion_details.reasoning"],
     cost: ["llm.cost.total"],
   });
   if (role !== "inference") return { ...base, usage };

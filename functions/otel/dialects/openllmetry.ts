@@ -69,6 +69,16 @@ function identity(span: OtelSpan): SpanIdentity {
   };
 }
 
+/**
+ * Whether the span's `gen_ai.usage.input_tokens` is Anthropic's `input_tokens` as the API gave it (cache reads and
+ * writes left out): what the Node.js Anthropic instrumentation (`@traceloop/instrumentation-anthropic`) sets,
+ * while the Python one sets `input_tokens + cache_read_input_tokens + cache_creation_input_tokens`.
+ */
+function anthropicInputWithoutCache(span: OtelSpan): boolean {
+  const provider = firstString(span.attributes, ["gen_ai.provider.name", "gen_ai.system"])?.toLowerCase();
+  return provider === "anthropic" && stringAttribute(span.resource, "telemetry.sdk.language") !== "python";
+}
+
 /** A decorated function's input: `{args: [], kwargs: {...}}` reads as its keyword arguments. */
 function entityInput(attributes: Attributes): JsonValue | undefined {
   const input = jsonAttribute(attributes, "traceloop.entity.input");
@@ -91,10 +101,11 @@ function read(span: OtelSpan): SpanFacts {
       toolResult: jsonAttribute(attributes, "traceloop.entity.output"),
     };
   }
-  const usage = usageFrom(attributes, {
-    ...SEMCONV_USAGE,
-    total: ["llm.usage.total_tokens", ...SEMCONV_USAGE.total],
-  });
+  const usage = usageFrom(
+    attributes,
+    { ...SEMCONV_USAGE, total: ["llm.usage.total_tokens", ...SEMCONV_USAGE.total] },
+    { inputExcludesCache: anthropicInputWithoutCache(span) },
+  );
   if (kind !== undefined) {
     return {
       ...base,

@@ -14,6 +14,7 @@ import {
   type SpanFacts,
   type SpanIdentity,
   type SpanRole,
+  type UsageKeys,
   usageFrom,
 } from "../../domain/genai-span.js";
 import type { JsonObject, JsonValue } from "../../domain/json.js";
@@ -55,13 +56,18 @@ function identity(span: OtelSpan): SpanIdentity {
   };
 }
 
+/**
+ * The AI SDK's usage (`ai` 6 and later: `inputTokens` is every input token, cached ones included, and
+ * `outputTokens` includes the reasoning ones — ats's convention, read as it is).
+ */
 const USAGE = {
   prompt: ["ai.usage.inputTokens", "ai.usage.promptTokens", ...SEMCONV_USAGE.prompt],
   completion: ["ai.usage.outputTokens", "ai.usage.completionTokens", ...SEMCONV_USAGE.completion],
   total: ["ai.usage.totalTokens", ...SEMCONV_USAGE.total],
-  cacheRead: ["ai.usage.inputTokenDetails.cacheReadTokens", "ai.usage.cachedInputTokens"],
-  cacheCreation: ["ai.usage.inputTokenDetails.cacheWriteTokens"],
-} as const;
+  cacheRead: ["ai.usage.inputTokenDetails.cacheReadTokens", "ai.usage.cachedInputTokens", ...SEMCONV_USAGE.cacheRead],
+  cacheCreation: ["ai.usage.inputTokenDetails.cacheWriteTokens", ...SEMCONV_USAGE.cacheCreation],
+  reasoning: ["ai.usage.reasoningTokens", "ai.usage.outputTokenDetails.reasoningTokens", ...SEMCONV_USAGE.reasoning],
+} as const satisfies UsageKeys;
 
 /** The answer as one assistant message: its text and its tool calls. */
 function outputMessages(attributes: Attributes): JsonValue | undefined {

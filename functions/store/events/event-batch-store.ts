@@ -6,12 +6,16 @@
  * failure returns the stored event, so a replay costs no read): one item
  * write per event. An event is acknowledged (201) only once its put
  * was processed; unprocessed puts are retried with backoff. Counters and
- * rollups follow from the change stream (functions/stream/).
+ * rollups follow from the change stream (functions/stream/). Model calls are priced as they are prepared
+ * (functions/pricing/price-event.ts), the organisation's prices read once per request that has one to price.
  */
 import { ConflictError, NotFoundError, UnprocessableError } from "../../domain/errors.js";
 import type { AgentEvent } from "../../domain/event.js";
 import { isId, newId } from "../../domain/ids.js";
 import type { Principal } from "../../domain/principal.js";
+import { loadOrganisationPrices } from "../../pricing/organisation-prices.js";
+import { needsPricing, priceEvent } from "../../pricing/price-event.js";
+import { buildPriceIndex } from "../../pricing/price-lookup.js";
 import { assertSessionWritable } from "../sessions/session-access.js";
 import { writeAllWithRetry } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
@@ -158,10 +162,15 @@ export async function recordEventBatch(
 
   const now = new Date(nowMs).toISOString();
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
+  // The organisation's prices: one read for the whole request, and none when no event of it is a model call to price.
+  const organisationPrices = plan.events.some((planned) => needsPricing(planned.event))
+    ? buildPriceIndex(await loadOrganisationPrices(principal.orgId))
+    : undefined;
   const prepared = new Map<number, { event: AgentEvent; item: Item }>();
   for (const planned of [...toWrite, ...keyed, ...recorded]) {
     const event: AgentEvent = {
       ...planned.event,
+      ...priceEvent(planned.event, now, organisationPrices),
       id: planned.id,
       orgId: principal.orgId,
       environment: principal.environment,

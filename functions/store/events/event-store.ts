@@ -11,6 +11,8 @@ import { type AgentEvent, type EventType, type NewEvent, occurredAtProblem } fro
 import { idTime, newId } from "../../domain/ids.js";
 import { LIMITS } from "../../domain/limits.js";
 import type { Principal } from "../../domain/principal.js";
+import { loadOrganisationPrices } from "../../pricing/organisation-prices.js";
+import { needsPricing, priceEvent } from "../../pricing/price-event.js";
 import { logError } from "../../runtime/log.js";
 import {
   discardOffloadedFields,
@@ -82,7 +84,9 @@ export function assertOccurredAt(input: NewEvent, principal: Principal, nowMs: n
  * Records an event against a session of the principal's tenant: the session is checked (no read when this
  * container knows it), then the event is one conditional PutItem. Sessions in a final state still accept
  * events (a client's late flush must not be lost). With an Idempotency-Key the id is the one the key fixed
- * (`plannedUlid`), so a retry after a crash finds the item its first attempt wrote.
+ * (`plannedUlid`), so a retry after a crash finds the item its first attempt wrote. A model call is priced here
+ * (functions/pricing/price-event.ts), with the organisation's prices read only when it needs pricing; the
+ * fingerprint of a client id is the event as sent, so a retry priced another day is still the same event.
  */
 export async function createEvent(
   principal: Principal,
@@ -91,13 +95,18 @@ export async function createEvent(
   plannedUlid?: string,
 ): Promise<AgentEvent> {
   assertOccurredAt(input, principal, nowMs);
-  await assertSessionWritable(principal, input.sessionId, nowMs);
+  const [organisationPrices] = await Promise.all([
+    needsPricing(input) ? loadOrganisationPrices(principal.orgId) : [],
+    assertSessionWritable(principal, input.sessionId, nowMs),
+  ]);
+  const createdAt = new Date(nowMs).toISOString();
   const event: AgentEvent = {
     ...input,
+    ...priceEvent(input, createdAt, organisationPrices),
     id: input.id ?? (plannedUlid === undefined ? newId("event", nowMs) : `evt_${plannedUlid}`),
     orgId: principal.orgId,
     environment: principal.environment,
-    createdAt: new Date(nowMs).toISOString(),
+    createdAt,
   };
   const fingerprint = input.id === undefined ? undefined : eventFingerprint(input);
   const item = await eventItem(
