@@ -61,7 +61,6 @@ class RecordedRunTest(unittest.TestCase):
             "success": True,
             "eventCount": 5,
             "eventCost": 0.75,
-            "estimatedCost": 0.75,
             "promptTokens": 100,
             "completionTokens": 20,
             "totalTokens": 120,
@@ -69,6 +68,8 @@ class RecordedRunTest(unittest.TestCase):
             "toolCalls": {"lookup_order": 1},
         }
         self.assertEqual({key: session.get(key) for key in expected}, expected)
+        # The LLM call is left for the service to price (model and usage, no cost): the end sends no partial sum.
+        self.assertIsNone(session.get("estimatedCost"))
         self.assertGreaterEqual(session["durationMs"], 0)
         completed = datetime.datetime.fromisoformat(session["completedAt"].replace("Z", "+00:00")).timestamp()
         self.assertLess(abs(completed - ended_at), 0.05)  # the client's end time, not the delivery's
@@ -86,6 +87,7 @@ class RecordedRunTest(unittest.TestCase):
         self.assertEqual(events[2]["toolInput"], {"from": "investigating", "to": "refunding", "amount": 42})
         self.assertEqual(events[3]["reasoning"], "TypeError: card declined")
         self.assertEqual(events[3]["toolOutput"]["error"]["name"], "TypeError")
+        self.assertEqual((events[4]["model"], events[4]["usage"]), ("gpt-test", {"promptTokens": 100, "completionTokens": 20}))
         self.assertEqual(events[4]["toolInput"], {"model": "gpt-test"})
         self.assertEqual(events[4]["toolOutput"], {"promptTokens": 100, "completionTokens": 20, "totalTokens": 120})
         self.assertTrue(all(event["id"].startswith("evt_") for event in events))

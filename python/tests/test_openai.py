@@ -223,6 +223,209 @@ class WrapOpenAITest(unittest.TestCase):
         self.assertEqual(full["estimatedCost"], 1.5)
 
 
+# The fake's counts as the event sends them: OpenAI's names mapped, nothing computed.
+GPT_4O_MINI_USAGE = {"promptTokens": 1200, "completionTokens": 30, "totalTokens": 1230, "cacheReadTokens": 1000, "reasoningTokens": 0}
+O3_USAGE = {"promptTokens": 800, "completionTokens": 300, "totalTokens": 1100, "cacheReadTokens": 512, "reasoningTokens": 256}
+MINE = (200 * 0.15 + 1000 * 0.075 + 30 * 0.6) / 1e6
+
+
+class ModelAndUsageTest(unittest.TestCase):
+    """What ``wrap_openai`` sends: the response's model and OpenAI's usage as the event's own ``model`` and ``usage``
+    (asserted on the events the fake service received), and ``estimatedCost`` only from the caller's prices."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.openai_server = FakeOpenAIServer()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.openai_server.close()
+
+    def setUp(self) -> None:
+        self.service = FakeService()
+        self.errors: List[AtsError] = []
+        self.ats = AgentTracker(api_key=KEY, base_url=self.service.url, on_error=self.errors.append, flush_interval=0.05)
+
+    def tearDown(self) -> None:
+        self.ats.shutdown(2)
+        self.service.close()
+
+    def sent(self) -> List[Dict[str, Any]]:
+        self.assertTrue(self.ats.flush(5))
+        self.assertEqual(self.errors, [])
+        return [event for batch in self.service.batches() for event in batch.body["events"]]
+
+    def session_end(self) -> Dict[str, Any]:
+        return next(iter(self.service.sessions.values()))["end"]
+
+    def test_plain_calls_send_model_and_usage_exactly_and_no_cost_without_a_price_table(self) -> None:
+        client = wrap_openai(OpenAI(self.openai_server.base_url))
+        with self.ats.session("usage", "support-bot", "u"):
+            client.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES)
+            client.chat.completions.create(model="o3", messages=MESSAGES)
+            client.responses.create(model="o3", input="Think")
+        events = self.sent()
+        self.assertEqual(
+            [(e["model"], e["usage"]) for e in events],
+            [("gpt-4o-mini-2024-07-18", GPT_4O_MINI_USAGE), ("o3-2025-04-16", O3_USAGE), ("o3-2025-04-16", O3_USAGE)],
+        )
+        for event in events:
+            self.assertNotIn("estimatedCost", event)
+        # The old content stays where it was.
+        self.assertEqual(events[1]["toolInput"]["model"], "o3-2025-04-16")
+        self.assertEqual(
+            {k: events[1]["toolOutput"][k] for k in ("promptTokens", "completionTokens", "totalTokens", "cachedTokens", "reasoningTokens")},
+            {"promptTokens": 800, "completionTokens": 300, "totalTokens": 1100, "cachedTokens": 512, "reasoningTokens": 256},
+        )
+        # The service prices the events: the end carries the token totals and no partial cost.
+        end = self.session_end()
+        self.assertEqual((end["promptTokens"], end["completionTokens"], end["totalTokens"]), (2800, 630, 3430))
+        self.assertNotIn("estimatedCost", end)
+
+    def test_streams_send_the_last_chunks_usage_exactly(self) -> None:
+        client = wrap_openai(OpenAI(self.openai_server.base_url))
+        with self.ats.session("streams", "support-bot", "u"):
+            list(client.chat.completions.create(model="o3", messages=MESSAGES, stream=True))
+            list(client.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES, stream=True, stream_options={"include_usage": True}))
+            list(client.responses.create(model="o3", input="Think", stream=True))
+        events = self.sent()
+        self.assertEqual(
+            [(e["model"], e["usage"], e["toolOutput"]["streamEnd"]) for e in events],
+            [
+                ("o3-2025-04-16", O3_USAGE, "completed"),
+                ("gpt-4o-mini-2024-07-18", GPT_4O_MINI_USAGE, "completed"),
+                ("o3-2025-04-16", O3_USAGE, "completed"),
+            ],
+        )
+        for event in events:
+            self.assertNotIn("estimatedCost", event)
+
+    def test_async_streams_send_model_and_usage_too(self) -> None:
+        client = wrap_openai(AsyncOpenAI(self.openai_server.base_url))
+
+        @self.ats.trace(agent_name="async-usage-bot")
+        async def answer() -> None:
+            async for _ in await client.chat.completions.create(model="o3", messages=MESSAGES, stream=True):
+                pass
+            await client.responses.create(model="o3", input="Think")
+
+        asyncio.run(answer())
+        self.assertEqual([(e["model"], e["usage"]) for e in self.sent()], [("o3-2025-04-16", O3_USAGE)] * 2)
+
+    def test_a_stream_without_include_usage_sends_its_model_and_no_usage(self) -> None:
+        client = wrap_openai(OpenAI(self.openai_server.base_url), include_stream_usage=False)
+        with self.ats.session("no usage", "support-bot", "u"):
+            list(client.chat.completions.create(model="o3", messages=MESSAGES, stream=True))
+        [event] = self.sent()
+        self.assertEqual(event["model"], "o3-2025-04-16")
+        self.assertNotIn("usage", event)
+        self.assertNotIn("estimatedCost", event)
+
+    def test_with_a_price_table_the_callers_price_is_sent_and_an_unpriced_model_is_left_to_the_service(self) -> None:
+        client = wrap_openai(OpenAI(self.openai_server.base_url), prices=PRICES)
+        with self.ats.session("priced", "support-bot", "u"):
+            client.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES)
+            list(client.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES, stream=True))
+            client.responses.create(model="o3", input="not in my table")
+        priced, streamed, left = self.sent()
+        self.assertEqual((priced["usage"], streamed["usage"], left["usage"]), (GPT_4O_MINI_USAGE, GPT_4O_MINI_USAGE, O3_USAGE))
+        self.assertAlmostEqual(priced["estimatedCost"], MINE, places=15)
+        self.assertAlmostEqual(streamed["estimatedCost"], MINE, places=15)
+        self.assertNotIn("estimatedCost", left)
+        self.assertNotIn("estimatedCost", self.session_end())
+
+    def test_a_cost_function_is_sent_and_when_every_call_is_priced_the_end_carries_the_sum(self) -> None:
+        client = wrap_openai(OpenAI(self.openai_server.base_url), prices=PRICES, cost=lambda model, usage: 0.125 if model.startswith("o3") else None)
+        with self.ats.session("all priced", "support-bot", "u"):
+            client.chat.completions.create(model="gpt-4o-mini", messages=MESSAGES)
+            client.responses.create(model="o3", input="Think")
+        mini, o3 = self.sent()
+        self.assertAlmostEqual(mini["estimatedCost"], MINE, places=15)
+        self.assertEqual((o3["estimatedCost"], o3["usage"]), (0.125, O3_USAGE))
+        self.assertAlmostEqual(self.session_end()["estimatedCost"], MINE + 0.125, places=12)
+
+
+class RunModelAndUsageTest(unittest.TestCase):
+    """``model`` and ``usage`` on the run's methods: checked like the token counts always were (a bad value is left
+    out, the event is still sent), added to the run's totals."""
+
+    def setUp(self) -> None:
+        self.service = FakeService()
+        self.errors: List[AtsError] = []
+        self.ats = AgentTracker(api_key=KEY, base_url=self.service.url, on_error=self.errors.append, flush_interval=0.05)
+
+    def tearDown(self) -> None:
+        self.ats.shutdown(2)
+        self.service.close()
+
+    def sent(self) -> List[Dict[str, Any]]:
+        self.assertTrue(self.ats.flush(5))
+        self.assertEqual(self.errors, [])
+        return [event for batch in self.service.batches() for event in batch.body["events"]]
+
+    def test_llm_call_merges_flat_counts_and_usage_and_leaves_out_bad_values(self) -> None:
+        with self.ats.session("llm", "bot", "u") as run:
+            run.llm_call("  gpt-4o  ", prompt_tokens=10, completion_tokens=5)
+            run.llm_call(
+                "claude-sonnet-4-5",
+                prompt_tokens=99,
+                usage={"prompt_tokens": 100, "completionTokens": 20, "cache_read_tokens": 60, "cache_write_tokens": 30},
+            )
+            run.llm_call(
+                "o3",
+                usage={"prompt_tokens": -1, "completion_tokens": 2.5, "total_tokens": 10**12 + 1, "reasoning_tokens": 7, "bogus": 3, "cache_read_tokens": True},
+            )
+            run.llm_call("x" * 257, usage={"prompt_tokens": float("nan")})
+            run.llm_call("   ", total_tokens=10**12, usage={"completion_tokens": 4.0})
+        events = self.sent()
+        self.assertEqual(
+            [(e.get("model"), e.get("usage")) for e in events],
+            [
+                ("gpt-4o", {"promptTokens": 10, "completionTokens": 5}),
+                ("claude-sonnet-4-5", {"promptTokens": 100, "completionTokens": 20, "cacheReadTokens": 60, "cacheWriteTokens": 30}),
+                ("o3", {"reasoningTokens": 7}),
+                (None, None),
+                (None, {"completionTokens": 4, "totalTokens": 10**12}),
+            ],
+        )
+        self.assertNotIn("model", events[3])
+        self.assertNotIn("usage", events[3])
+        self.assertEqual(events[0]["toolInput"]["model"], "  gpt-4o  ")
+        self.assertEqual(events[0]["toolOutput"], {"promptTokens": 10, "completionTokens": 5, "totalTokens": 15})
+        end = next(iter(self.service.sessions.values()))["end"]
+        self.assertEqual((end["promptTokens"], end["completionTokens"], end["totalTokens"]), (110, 29, 10**12 + 135))
+        self.assertNotIn("estimatedCost", end)
+
+    def test_the_other_methods_take_model_and_usage(self) -> None:
+        with self.ats.session("others", "bot", "u") as run:
+            run.tool_call("embed", {"text": "hi"}, model="text-embedding-3-small", usage={"prompt_tokens": 8, "total_tokens": 8})
+            run.decision("pick", model="gpt-4o", usage={"prompt_tokens": 3, "completion_tokens": 2}, estimated_cost=0.5)
+            run.state_change(to="done", model="gpt-4o")
+            run.error("quota", model="gpt-4o", usage={"promptTokens": 1})
+        events = self.sent()
+        self.assertEqual(
+            [(e["eventType"], e.get("model"), e.get("usage"), e.get("estimatedCost")) for e in events],
+            [
+                ("tool_call", "text-embedding-3-small", {"promptTokens": 8, "totalTokens": 8}, None),
+                ("llm_decision", "gpt-4o", {"promptTokens": 3, "completionTokens": 2}, 0.5),
+                ("state_change", "gpt-4o", None, None),
+                ("error", "gpt-4o", {"promptTokens": 1}, None),
+            ],
+        )
+        end = next(iter(self.service.sessions.values()))["end"]
+        self.assertEqual((end["promptTokens"], end["completionTokens"], end["totalTokens"]), (12, 2, 14))
+        self.assertNotIn("estimatedCost", end)
+        self.assertEqual((run.usage.estimated_cost, run.usage.has_server_priced_events), (0.5, True))
+
+    def test_a_run_priced_by_its_caller_alone_still_sends_the_sum(self) -> None:
+        with self.ats.session("mine", "bot", "u") as run:
+            run.llm_call("gpt-4o", prompt_tokens=10, completion_tokens=5, estimated_cost=0.25)
+            run.tool_call("search", estimated_cost=0.5)
+        self.sent()
+        self.assertEqual(next(iter(self.service.sessions.values()))["end"]["estimatedCost"], 0.75)
+        self.assertFalse(run.usage.has_server_priced_events)
+
+
 class PricingTest(unittest.TestCase):
     def test_prices_by_exact_name_else_longest_prefix(self) -> None:
         self.assertEqual(find_price(PRICES, "gpt-4o"), PRICES["gpt-4o"])

@@ -1,5 +1,6 @@
 /** The shapes a run records, as the agent passes them and as they go on the wire. */
 import type { JsonObject } from "./json-value.js";
+import type { EventUsage } from "./usage.js";
 
 export type EventType = "tool_call" | "llm_decision" | "state_change" | "error";
 
@@ -17,7 +18,15 @@ export interface TrackedEvent {
   reasoning?: string;
   alternativesConsidered?: string[];
   confidence?: number;
+  /**
+   * A cost the client knows (your own price, sent as is). Without one, an
+   * event with `model` or `usage` is priced by the service from its table.
+   */
   estimatedCost?: number;
+  /** The model the provider answered with (1–256 characters). */
+  model?: string;
+  /** The call's token usage (non-negative integers). */
+  usage?: EventUsage;
   /** ISO 8601 UTC: when the agent made the call (delivery may be later). */
   occurredAt: string;
 }
@@ -26,6 +35,18 @@ export interface TrackedEvent {
 export interface CommonEventFields {
   /** When it happened (default: now). Set it when replaying or importing past runs; the service takes up to 5 minutes ahead. */
   occurredAt?: Date | string;
+  /**
+   * The model the provider answered with. Trimmed; a name that is empty or
+   * longer than 256 characters is left out.
+   */
+  model?: string;
+  /**
+   * Token usage (OpenAI's convention: cache reads and writes are parts of
+   * `promptTokens`, reasoning a part of `completionTokens`). A count that is not
+   * a non-negative integer up to 10^12, and any other key, is left out. The
+   * counts add to the run's totals, sent with the session's end.
+   */
+  usage?: EventUsage;
 }
 
 /** `run.toolCall(…)`: inputs and outputs may be any value; non-objects are kept as `{ value }`. */
@@ -64,7 +85,11 @@ export interface ErrorFields extends CommonEventFields {
   estimatedCost?: number;
 }
 
-/** `run.llmCall(…)`: one call to a language model (what `wrapOpenAI` records for you). */
+/**
+ * `run.llmCall(…)`: one call to a language model (what `wrapOpenAI` records for
+ * you). The token counts may be given flat (`promptTokens`…) or as `usage`
+ * (which wins for a count given both ways).
+ */
 export interface LlmCallFields extends CommonEventFields {
   model: string;
   /** A summary of the prompt and answer; recorded as `reasoning`. */
@@ -72,6 +97,7 @@ export interface LlmCallFields extends CommonEventFields {
   promptTokens?: number;
   completionTokens?: number;
   totalTokens?: number;
+  /** Your own cost of the call; without it the service prices the call from `model` and `usage`. */
   estimatedCost?: number;
   durationMs?: number;
   /** More about the request (recorded in `toolInput` beside `model`). */
@@ -86,13 +112,18 @@ export interface EndFields {
   status?: "completed" | "failed";
   success?: boolean;
   failureReason?: string;
-  /** Defaults to the sum of the run's events' `estimatedCost`. */
+  /**
+   * Defaults to the sum of the run's events' `estimatedCost` — unless an event
+   * was left for the service to price (it had `model` or `usage` and no
+   * `estimatedCost`): then none is sent, and the session's `eventCost` (the
+   * service's sum) holds the cost.
+   */
   estimatedCost?: number;
   /** Defaults to the time since `startSession`. */
   durationMs?: number;
   /** When the run ended (defaults to the time of the `end` call, so a late delivery keeps the true time). */
   completedAt?: Date | string;
-  /** Token counts default to the totals of the run's LLM calls, when it made any. */
+  /** Token counts default to the totals of the run's events' usage, when any had some. */
   promptTokens?: number;
   completionTokens?: number;
   totalTokens?: number;

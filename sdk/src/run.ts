@@ -14,6 +14,7 @@ import type {
   TrackedEvent,
 } from "./event-types.js";
 import { type JsonObject, toJsonObject, toWellFormedString } from "./json-value.js";
+import { type EventUsage, eventModel, eventUsage } from "./usage.js";
 
 /** What a run needs from its tracker. */
 export interface RunHost {
@@ -31,8 +32,13 @@ export interface RunUsage {
   readonly totalTokens: number;
   /** Sum of the `estimatedCost` of the run's events. */
   readonly estimatedCost: number;
-  /** Whether any LLM call reported tokens (only then are they sent with `end`). */
+  /** Whether any event reported tokens (only then are they sent with `end`). */
   readonly hasTokens: boolean;
+  /**
+   * Whether an event was left for the service to price (it had `model` or
+   * `usage` and no `estimatedCost`); `end` then sends no default cost.
+   */
+  readonly hasServerPricedEvents: boolean;
 }
 
 /** An event's own fields as the methods build them: `undefined` means "not sent". */
@@ -92,6 +98,7 @@ export class Run {
   private completionTokens = 0;
   private totalTokens = 0;
   private hasTokens = false;
+  private serverPriced = false;
   private cost = 0;
 
   /** @internal Created by `AgentTracker.startSession`. */
@@ -120,6 +127,7 @@ export class Run {
       totalTokens: this.totalTokens,
       estimatedCost: this.cost,
       hasTokens: this.hasTokens,
+      hasServerPricedEvents: this.serverPriced,
     };
   }
 
@@ -132,6 +140,8 @@ export class Run {
         toolOutput: fields.toolOutput === undefined ? undefined : toJsonObject(fields.toolOutput),
         reasoning: optionalText(fields.reasoning),
         estimatedCost: fields.estimatedCost,
+        model: fields.model,
+        usage: fields.usage,
         occurredAt: fields.occurredAt,
       }),
     );
@@ -145,6 +155,8 @@ export class Run {
         alternativesConsidered: fields.alternativesConsidered?.map((entry) => toWellFormedString(String(entry))),
         confidence: fields.confidence,
         estimatedCost: fields.estimatedCost,
+        model: fields.model,
+        usage: fields.usage,
         occurredAt: fields.occurredAt,
       }),
     );
@@ -160,6 +172,8 @@ export class Run {
         toolInput: Object.keys(input).length === 0 ? undefined : toJsonObject(input),
         reasoning: optionalText(fields.reasoning),
         estimatedCost: fields.estimatedCost,
+        model: fields.model,
+        usage: fields.usage,
         occurredAt: fields.occurredAt,
       });
     });
@@ -182,6 +196,8 @@ export class Run {
           toolName: optionalText(fields.toolName),
           toolInput: fields.details === undefined ? undefined : toJsonObject(fields.details),
           estimatedCost: fields.estimatedCost,
+          model: fields.model,
+          usage: fields.usage,
           occurredAt: fields.occurredAt,
         });
         return;
@@ -195,32 +211,38 @@ export class Run {
   }
 
   /**
-   * Records one language-model call as an `llm_decision` event and adds its
-   * tokens to the run's totals (sent with `end` unless `end` is given its own).
+   * Records one language-model call as an `llm_decision` event — `model` and
+   * `usage` as the event's own fields (the service prices the call from them
+   * unless `estimatedCost` is given), and as before in `toolInput`/`toolOutput`
+   * — and adds its tokens to the run's totals (sent with `end` unless `end` is
+   * given its own).
    */
   llmCall(fields: LlmCallFields): void {
     this.guarded(() => {
-      const prompt = nonNegative(fields.promptTokens);
-      const completion = nonNegative(fields.completionTokens);
+      const flat = eventUsage({
+        promptTokens: fields.promptTokens,
+        completionTokens: fields.completionTokens,
+        totalTokens: fields.totalTokens,
+      });
+      const usage: EventUsage | undefined =
+        flat === undefined && fields.usage === undefined ? undefined : { ...flat, ...eventUsage(fields.usage) };
+      const prompt = usage?.promptTokens;
+      const completion = usage?.completionTokens;
       const total =
-        nonNegative(fields.totalTokens) ??
+        usage?.totalTokens ??
         (prompt !== undefined || completion !== undefined ? (prompt ?? 0) + (completion ?? 0) : undefined);
-      if (prompt !== undefined || completion !== undefined || total !== undefined) {
-        this.hasTokens = true;
-        this.promptTokens += prompt ?? 0;
-        this.completionTokens += completion ?? 0;
-        this.totalTokens += total ?? 0;
-      }
-      const usage: Record<string, unknown> = {};
-      if (prompt !== undefined) usage.promptTokens = prompt;
-      if (completion !== undefined) usage.completionTokens = completion;
-      if (total !== undefined) usage.totalTokens = total;
-      if (fields.durationMs !== undefined) usage.durationMs = fields.durationMs;
+      const output: Record<string, unknown> = {};
+      if (prompt !== undefined) output.promptTokens = prompt;
+      if (completion !== undefined) output.completionTokens = completion;
+      if (total !== undefined) output.totalTokens = total;
+      if (fields.durationMs !== undefined) output.durationMs = fields.durationMs;
       this.emit("llm_decision", {
         reasoning: optionalText(fields.reasoning),
         toolInput: toJsonObject({ ...fields.request, model: fields.model }),
-        toolOutput: toJsonObject({ ...fields.response, ...usage }),
+        toolOutput: toJsonObject({ ...fields.response, ...output }),
         estimatedCost: fields.estimatedCost,
+        model: fields.model,
+        usage: usage !== undefined && Object.keys(usage).length > 0 ? usage : undefined,
         occurredAt: fields.occurredAt,
       });
     });
@@ -290,7 +312,8 @@ export class Run {
     if (fields.success !== undefined) body.success = fields.success;
     const reason = optionalText(fields.failureReason);
     if (reason !== undefined) body.failureReason = reason;
-    const cost = fields.estimatedCost ?? (this.cost > 0 ? this.cost : undefined);
+    // The sum of the known costs is the session's cost only when the service priced none of its events.
+    const cost = fields.estimatedCost ?? (this.cost > 0 && !this.serverPriced ? this.cost : undefined);
     if (cost !== undefined) body.estimatedCost = cost;
     if (fields.promptTokens !== undefined) body.promptTokens = fields.promptTokens;
     else if (this.hasTokens) body.promptTokens = this.promptTokens;
@@ -330,12 +353,28 @@ export class Run {
   private emit(eventType: EventType, fields: EventFields): void {
     const cost = nonNegative(fields.estimatedCost);
     if (cost !== undefined) this.cost += cost;
-    const { occurredAt, ...rest } = fields;
+    const { occurredAt, model: givenModel, usage: givenUsage, ...rest } = fields;
+    const model = eventModel(givenModel);
+    const usage = eventUsage(givenUsage);
+    if (usage !== undefined) this.addTokens(usage);
+    if ((model !== undefined || usage !== undefined) && fields.estimatedCost === undefined) this.serverPriced = true;
     const event: TrackedEvent = { sessionId: this.id, eventType, occurredAt: timestamp(occurredAt) };
     for (const [key, value] of Object.entries(rest)) {
       if (value !== undefined) (event as unknown as Record<string, unknown>)[key] = value;
     }
+    if (model !== undefined) event.model = model;
+    if (usage !== undefined) event.usage = usage;
     this.host.record(this, event);
+  }
+
+  /** Adds an event's usage to the run's totals (a missing total counts as prompt + completion). */
+  private addTokens(usage: EventUsage): void {
+    const { promptTokens: prompt, completionTokens: completion, totalTokens: total } = usage;
+    if (prompt === undefined && completion === undefined && total === undefined) return;
+    this.hasTokens = true;
+    this.promptTokens += prompt ?? 0;
+    this.completionTokens += completion ?? 0;
+    this.totalTokens += total ?? (prompt ?? 0) + (completion ?? 0);
   }
 
   private guarded(action: () => void): void {

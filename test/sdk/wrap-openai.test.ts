@@ -110,6 +110,8 @@ describe("wrapOpenAI", () => {
         totalTokens: 150,
       },
       estimatedCost: (120 * 150_000 + 30 * 600_000) / 1e6,
+      model: "gpt-4o-mini-2024-07-18",
+      usage: { promptTokens: 120, completionTokens: 30, totalTokens: 150, cacheReadTokens: 0, reasoningTokens: 0 },
     });
     expect(events[0]?.toolOutput).toMatchObject({ durationMs: expect.any(Number) });
     expect(events[1]).toMatchObject({
@@ -122,6 +124,14 @@ describe("wrapOpenAI", () => {
         totalTokens: 3_000_000,
       },
       estimatedCost: 2.5 + 20,
+      model: "gpt-4o",
+      usage: {
+        promptTokens: 1_000_000,
+        completionTokens: 2_000_000,
+        totalTokens: 3_000_000,
+        cacheReadTokens: 0,
+        reasoningTokens: 0,
+      },
     });
     expect(session).toMatchObject({
       status: "completed",
@@ -221,7 +231,9 @@ describe("wrapOpenAI", () => {
     const { events, session } = await recorded(runId);
     expect(events).toHaveLength(1);
     expect(events[0]?.toolOutput).not.toHaveProperty("promptTokens");
-    expect(events[0]).not.toHaveProperty("estimatedCost");
+    expect(events[0]).toMatchObject({ model: "gpt-4o-mini" });
+    expect(events[0]?.usage ?? null).toBeNull();
+    expect(events[0]?.estimatedCost ?? null).toBeNull();
     expect(events[0]?.reasoning).toBe("user: no usage\nassistant: Echo: no usage");
     expect(session.promptTokens ?? null).toBeNull();
   });

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 from ._context import current_run_var
 from ._json_value import to_json_object, to_text
 from ._times import now_ms, timestamp
+from ._usage import event_model, event_usage, merged_usage
 from .errors import AtsUsageError
 
 if TYPE_CHECKING:
@@ -33,8 +34,11 @@ class RunUsage:
     total_tokens: int
     #: Sum of the ``estimated_cost`` of the run's events.
     estimated_cost: float
-    #: Whether any LLM call reported tokens (only then are they sent with ``end``).
+    #: Whether any event reported tokens (only then are they sent with ``end``).
     has_tokens: bool
+    #: Whether an event was left for the service to price (it had ``model`` or ``usage`` and no
+    #: ``estimated_cost``); ``end`` then sends no default cost.
+    has_server_priced_events: bool = False
 
 
 def _non_negative(value: Any) -> Optional[float]:
@@ -82,6 +86,7 @@ class Run:
         "_completion_tokens",
         "_total_tokens",
         "_has_tokens",
+        "_server_priced",
         "_cost",
         "_tokens",
         "__weakref__",
@@ -118,6 +123,7 @@ class Run:
         self._completion_tokens = 0
         self._total_tokens = 0
         self._has_tokens = False
+        self._server_priced = False
         self._cost = 0.0
         self._tokens: List[Any] = []
 
@@ -134,7 +140,12 @@ class Run:
         """Tokens and cost recorded so far."""
         with self._lock:
             return RunUsage(
-                self._prompt_tokens, self._completion_tokens, self._total_tokens, self._cost, self._has_tokens
+                self._prompt_tokens,
+                self._completion_tokens,
+                self._total_tokens,
+                self._cost,
+                self._has_tokens,
+                self._server_priced,
             )
 
     # ---- events ----
@@ -147,15 +158,20 @@ class Run:
         *,
         reasoning: Optional[str] = None,
         estimated_cost: Optional[float] = None,
+        model: Optional[str] = None,
+        usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
     ) -> None:
         """Records a ``tool_call`` event. ``tool_input``/``tool_output`` may be any value: mappings and objects with
-        fields (dataclasses, pydantic models…) are sent as their fields, anything else as ``{"value": …}``."""
+        fields (dataclasses, pydantic models…) are sent as their fields, anything else as ``{"value": …}``.
+        ``model`` and ``usage`` are taken by every event method (see ``llm_call``)."""
         try:
             self._emit(
                 "tool_call",
                 occurred_at,
                 estimated_cost,
+                model,
+                usage,
                 toolName=to_text(tool_name),
                 toolInput=None if tool_input is None else to_json_object(tool_input),
                 toolOutput=None if tool_output is None else to_json_object(tool_output),
@@ -171,6 +187,8 @@ class Run:
         alternatives_considered: Optional[Sequence[str]] = None,
         confidence: Optional[float] = None,
         estimated_cost: Optional[float] = None,
+        model: Optional[str] = None,
+        usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
     ) -> None:
         """Records an ``llm_decision`` event: a decision point with its alternatives and confidence (0.0–1.0)."""
@@ -182,6 +200,8 @@ class Run:
                 "llm_decision",
                 occurred_at,
                 estimated_cost,
+                model,
+                usage,
                 reasoning=to_text(reasoning),
                 alternativesConsidered=alternatives,
                 confidence=confidence,
@@ -197,6 +217,8 @@ class Run:
         details: Optional[Mapping[str, Any]] = None,
         reasoning: Optional[str] = None,
         estimated_cost: Optional[float] = None,
+        model: Optional[str] = None,
+        usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
     ) -> None:
         """Records a ``state_change`` event; ``from_``, ``to`` and ``details`` go to ``toolInput`` (as ``from``,
@@ -211,6 +233,8 @@ class Run:
                 "state_change",
                 occurred_at,
                 estimated_cost,
+                model,
+                usage,
                 toolInput=to_json_object(state) if state else None,
                 reasoning=to_text(reasoning),
             )
@@ -224,6 +248,8 @@ class Run:
         tool_name: Optional[str] = None,
         details: Optional[Mapping[str, Any]] = None,
         estimated_cost: Optional[float] = None,
+        model: Optional[str] = None,
+        usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
     ) -> None:
         """Records an ``error`` event from an exception (its type, message, traceback and cause) or a message.
@@ -234,6 +260,8 @@ class Run:
                     "error",
                     occurred_at,
                     estimated_cost,
+                    model,
+                    usage,
                     reasoning=to_text(describe_error(error)),
                     toolName=to_text(tool_name),
                     toolInput=None if details is None else to_json_object(details),
@@ -244,6 +272,8 @@ class Run:
                     "error",
                     occurred_at,
                     estimated_cost,
+                    model,
+                    usage,
                     reasoning=to_text(describe_error(error)),
                     toolName=to_text(tool_name),
                     toolInput=None if details is None else to_json_object(details),
@@ -259,44 +289,54 @@ class Run:
         prompt_tokens: Optional[int] = None,
         completion_tokens: Optional[int] = None,
         total_tokens: Optional[int] = None,
+        usage: Optional[Mapping[str, int]] = None,
         estimated_cost: Optional[float] = None,
         duration_ms: Optional[float] = None,
         request: Optional[Mapping[str, Any]] = None,
         response: Optional[Mapping[str, Any]] = None,
         occurred_at: Any = None,
     ) -> None:
-        """Records one language-model call as an ``llm_decision`` event (``model`` and ``request`` in
-        ``toolInput``, token usage and ``response`` in ``toolOutput``) and adds its tokens to the run's totals, sent
-        with ``end`` unless ``end`` is given its own."""
+        """Records one language-model call as an ``llm_decision`` event and adds its tokens to the run's totals,
+        sent with ``end`` unless ``end`` is given its own.
+
+        ``model`` (trimmed; left out when empty or over 256 characters) and the token usage are the event's own
+        ``model`` and ``usage``, from which the service prices the call unless ``estimated_cost`` (your own cost)
+        is given. The counts may be given flat (``prompt_tokens``, ``completion_tokens``, ``total_tokens``) or as
+        ``usage``, a mapping of ``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``cache_read_tokens``,
+        ``cache_write_tokens``, ``reasoning_tokens`` (or their wire names, ``promptTokens``…), which wins for a
+        count given both ways. OpenAI's convention: cache reads and writes are parts of the prompt tokens, reasoning
+        a part of the completion tokens. A count that is not a non-negative integer up to 10^12, and any other key,
+        is left out. As before, ``model`` and ``request`` also go to ``toolInput``, the counts (with a total) and
+        ``response`` to ``toolOutput``."""
         try:
-            prompt = _non_negative(prompt_tokens)
-            completion = _non_negative(completion_tokens)
-            total = _non_negative(total_tokens)
+            counts = merged_usage(
+                {"promptTokens": prompt_tokens, "completionTokens": completion_tokens, "totalTokens": total_tokens},
+                usage,
+            )
+            prompt = None if counts is None else counts.get("promptTokens")
+            completion = None if counts is None else counts.get("completionTokens")
+            total = None if counts is None else counts.get("totalTokens")
             if total is None and (prompt is not None or completion is not None):
                 total = (prompt or 0) + (completion or 0)
-            if prompt is not None or completion is not None or total is not None:
-                with self._lock:
-                    self._has_tokens = True
-                    self._prompt_tokens += int(prompt or 0)
-                    self._completion_tokens += int(completion or 0)
-                    self._total_tokens += int(total or 0)
-            usage: Dict[str, Any] = {}
+            output: Dict[str, Any] = {}
             if prompt is not None:
-                usage["promptTokens"] = prompt
+                output["promptTokens"] = prompt
             if completion is not None:
-                usage["completionTokens"] = completion
+                output["completionTokens"] = completion
             if total is not None:
-                usage["totalTokens"] = total
+                output["totalTokens"] = total
             if duration_ms is not None:
-                usage["durationMs"] = duration_ms
+                output["durationMs"] = duration_ms
             tool_input = dict(request) if request is not None else {}
             tool_input["model"] = model
             tool_output = dict(response) if response is not None else {}
-            tool_output.update(usage)
+            tool_output.update(output)
             self._emit(
                 "llm_decision",
                 occurred_at,
                 estimated_cost,
+                model,
+                counts,
                 reasoning=to_text(reasoning),
                 toolInput=to_json_object(tool_input),
                 toolOutput=to_json_object(tool_output) if tool_output else None,
@@ -408,7 +448,9 @@ class Run:
             if reason is not None:
                 body["failureReason"] = reason
             with self._lock:
-                cost = estimated_cost if estimated_cost is not None else (self._cost if self._cost > 0 else None)
+                # The sum of the known costs is the session's cost only when the service priced none of its events.
+                default_cost = self._cost if self._cost > 0 and not self._server_priced else None
+                cost = estimated_cost if estimated_cost is not None else default_cost
                 has_tokens = self._has_tokens
                 totals = (self._prompt_tokens, self._completion_tokens, self._total_tokens)
             if cost is not None:
@@ -466,7 +508,9 @@ class Run:
 
     # ---- internals ----
 
-    def _emit(self, event_type: str, occurred_at: Any, estimated_cost: Any, **fields: Any) -> None:
+    def _emit(
+        self, event_type: str, occurred_at: Any, estimated_cost: Any, model: Any, usage: Any, **fields: Any
+    ) -> None:
         event: Dict[str, Any] = {"sessionId": self.id, "eventType": event_type, "occurredAt": timestamp(occurred_at)}
         for key, value in fields.items():
             if value is not None:
@@ -474,10 +518,33 @@ class Run:
         cost = _non_negative(estimated_cost)
         if estimated_cost is not None:
             event["estimatedCost"] = estimated_cost
-        if cost is not None:
-            with self._lock:
+        name = event_model(model)
+        counts = event_usage(usage)
+        if name is not None:
+            event["model"] = name
+        if counts is not None:
+            event["usage"] = counts
+        with self._lock:
+            if cost is not None:
                 self._cost += cost
+            if (name is not None or counts is not None) and estimated_cost is None:
+                self._server_priced = True
+            if counts is not None:
+                self._add_tokens(counts)
         self._tracker._record(self, event)
+
+    def _add_tokens(self, usage: Dict[str, int]) -> None:
+        """Adds an event's usage to the run's totals (a missing total counts as prompt + completion); under the
+        lock."""
+        prompt = usage.get("promptTokens")
+        completion = usage.get("completionTokens")
+        total = usage.get("totalTokens")
+        if prompt is None and completion is None and total is None:
+            return
+        self._has_tokens = True
+        self._prompt_tokens += prompt or 0
+        self._completion_tokens += completion or 0
+        self._total_tokens += total if total is not None else (prompt or 0) + (completion or 0)
 
     def _report_failure(self, error: BaseException) -> None:
         self._tracker._report(

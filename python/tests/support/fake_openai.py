@@ -5,6 +5,8 @@ answers as attribute objects; ``Stream``/``AsyncStream`` over server-sent events
 
 - any model: a fixed answer and usage, streamed as the real API streams it when ``stream`` is true
   (``include_usage`` adds ``usage: null`` to each chunk and a last usage-only chunk);
+- ``"o3"`` (served as ``o3-2025-04-16``): a reasoning model's usage, ``REASONING_USAGE`` in the chat shape or
+  ``REASONING_RESPONSES_USAGE`` in the Responses shape (cached and reasoning tokens both non-zero);
 - ``"rate-limited"``: a 429 with an OpenAI error body and ``x-request-id``;
 - ``"cut"``: a stream that closes after two chunks without ``[DONE]``.
 """
@@ -34,10 +36,34 @@ RESPONSES_USAGE = {
     "input_tokens_details": {"cached_tokens": 0},
     "output_tokens_details": {"reasoning_tokens": 12},
 }
+REASONING_USAGE = {
+    "prompt_tokens": 800,
+    "completion_tokens": 300,
+    "total_tokens": 1100,
+    "prompt_tokens_details": {"cached_tokens": 512, "audio_tokens": 0},
+    "completion_tokens_details": {"reasoning_tokens": 256, "audio_tokens": 0},
+}
+REASONING_RESPONSES_USAGE = {
+    "input_tokens": 800,
+    "output_tokens": 300,
+    "total_tokens": 1100,
+    "input_tokens_details": {"cached_tokens": 512},
+    "output_tokens_details": {"reasoning_tokens": 256},
+}
 
 
 def _served_model(requested: str) -> str:
-    return {"gpt-4o-mini": "gpt-4o-mini-2024-07-18", "gpt-4o": "gpt-4o-2024-08-06"}.get(requested, requested)
+    return {"gpt-4o-mini": "gpt-4o-mini-2024-07-18", "gpt-4o": "gpt-4o-2024-08-06", "o3": "o3-2025-04-16"}.get(
+        requested, requested
+    )
+
+
+def _chat_usage(body: Dict[str, Any]) -> Dict[str, Any]:
+    return REASONING_USAGE if body["model"] == "o3" else CHAT_USAGE
+
+
+def _responses_usage(body: Dict[str, Any]) -> Dict[str, Any]:
+    return REASONING_RESPONSES_USAGE if body["model"] == "o3" else RESPONSES_USAGE
 
 
 def _chat_chunks(body: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -52,7 +78,7 @@ def _chat_chunks(body: Dict[str, Any]) -> List[Dict[str, Any]]:
             chunk["usage"] = None
         chunks.append(chunk)
     if include_usage:
-        chunks.append(dict(base, choices=[], usage=CHAT_USAGE))
+        chunks.append(dict(base, choices=[], usage=_chat_usage(body)))
     return chunks
 
 
@@ -65,7 +91,7 @@ def _response(body: Dict[str, Any]) -> Dict[str, Any]:
         "output": [
             {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "".join(ANSWER)}]}
         ],
-        "usage": RESPONSES_USAGE,
+        "usage": _responses_usage(body),
     }
 
 
@@ -98,7 +124,7 @@ class FakeOpenAIServer:
                             "object": "chat.completion",
                             "model": _served_model(body["model"]),
                             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                            "usage": CHAT_USAGE,
+                            "usage": _chat_usage(body),
                         }
                         self._json(200, completion)
                     else:

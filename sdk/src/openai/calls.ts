@@ -4,6 +4,7 @@
  * `error` events built from them. Never throws into the caller.
  */
 import type { Run } from "../run.js";
+import { type EventUsage, eventUsage } from "../usage.js";
 import type { LlmUsage, WrapOpenAIOptions } from "./options.js";
 import { estimateCost } from "./pricing.js";
 import {
@@ -39,7 +40,10 @@ export interface CallState {
 /** What a response (or a stream) said. */
 export interface CallOutcome {
   model?: string | undefined;
+  /** The usage for a cost function (missing counts as 0). */
   usage?: LlmUsage | undefined;
+  /** The usage as the event sends it: exactly the counts the response gave. */
+  eventUsage?: EventUsage | undefined;
   answer: SummaryPart[];
   response: Record<string, unknown>;
 }
@@ -124,6 +128,26 @@ export function usageOf(value: unknown): LlmUsage | undefined {
   };
 }
 
+/**
+ * The counts OpenAI gave, in the event's names: `prompt_tokens`/`input_tokens`
+ * → `promptTokens`, `completion_tokens`/`output_tokens` → `completionTokens`,
+ * `total_tokens` → `totalTokens`, `*_tokens_details.cached_tokens` →
+ * `cacheReadTokens`, `*_tokens_details.reasoning_tokens` → `reasoningTokens`.
+ * Nothing is computed; `undefined` when there is no count.
+ */
+export function eventUsageOf(value: unknown): EventUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const promptDetails = value.prompt_tokens_details ?? value.input_tokens_details;
+  const completionDetails = value.completion_tokens_details ?? value.output_tokens_details;
+  return eventUsage({
+    promptTokens: value.prompt_tokens ?? value.input_tokens,
+    completionTokens: value.completion_tokens ?? value.output_tokens,
+    totalTokens: value.total_tokens,
+    cacheReadTokens: isRecord(promptDetails) ? promptDetails.cached_tokens : undefined,
+    reasoningTokens: isRecord(completionDetails) ? completionDetails.reasoning_tokens : undefined,
+  });
+}
+
 /** A chat completion's outcome (the first choice is summarised). */
 export function chatOutcome(completion: unknown): CallOutcome {
   const data = isRecord(completion) ? completion : {};
@@ -137,6 +161,7 @@ export function chatOutcome(completion: unknown): CallOutcome {
   return {
     model: text(data.model),
     usage: usageOf(data.usage),
+    eventUsage: eventUsageOf(data.usage),
     answer: part === undefined || part.text === "" ? [] : [{ role: "assistant", text: part.text }],
     response,
   };
@@ -152,7 +177,13 @@ export function responsesOutcome(result: unknown): CallOutcome {
   let answer = responsesAnswerParts(data.output);
   const outputText = text(data.output_text);
   if (answer.length === 0 && outputText !== undefined) answer = [{ role: "assistant", text: outputText }];
-  return { model: text(data.model), usage: usageOf(data.usage), answer, response };
+  return {
+    model: text(data.model),
+    usage: usageOf(data.usage),
+    eventUsage: eventUsageOf(data.usage),
+    answer,
+    response,
+  };
 }
 
 function describeError(error: unknown): string {
@@ -160,7 +191,12 @@ function describeError(error: unknown): string {
   return typeof error === "string" ? error : String(error);
 }
 
-/** Records the call's `llm_decision` event (and adds its tokens to the run). */
+/**
+ * Records the call's `llm_decision` event (and adds its tokens to the run):
+ * the response's model and usage as the event's `model` and `usage`, and
+ * `estimatedCost` only from the caller's `cost` or `prices` (else the service
+ * prices the call).
+ */
 export function recordOutcome(call: CallState, outcome: CallOutcome, extra: Record<string, unknown> = {}): void {
   try {
     const model = outcome.model ?? call.requestedModel ?? "unknown";
@@ -174,13 +210,7 @@ export function recordOutcome(call: CallState, outcome: CallOutcome, extra: Reco
     call.run.llmCall({
       model,
       ...(call.prompt === undefined ? {} : { reasoning: summarize(call.prompt, outcome.answer) }),
-      ...(usage === undefined
-        ? {}
-        : {
-            promptTokens: usage.promptTokens,
-            completionTokens: usage.completionTokens,
-            totalTokens: usage.totalTokens,
-          }),
+      ...(outcome.eventUsage === undefined ? {} : { usage: outcome.eventUsage }),
       ...optionalCost(estimateCost(call.options, [outcome.model, call.requestedModel], usage)),
       durationMs: Math.max(0, Date.now() - call.startedAt),
       request,

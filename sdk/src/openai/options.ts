@@ -36,11 +36,18 @@ export interface WrapOpenAIOptions {
    * tool names, tokens and cost.
    */
   readonly captureContent?: boolean;
-  /** Prices per model, for `estimatedCost`. */
+  /**
+   * Your own prices per model: an override, not needed. Without them the
+   * wrapper sends no `estimatedCost` and the service prices each call from its
+   * own table by `model` and `usage` (docs/pricing.md). With them, a call whose
+   * model they price is sent with that `estimatedCost`, which the service keeps
+   * as reported; a model they do not price is left to the service.
+   */
   readonly prices?: PriceTable;
   /**
-   * The cost of one call; wins over `prices` unless it returns `undefined`
-   * (or throws, or returns a negative or non-finite number).
+   * Your own cost of one call (an override like `prices`); wins over `prices`
+   * unless it returns `undefined` (or throws, or returns a negative or
+   * non-finite number).
    */
   readonly cost?: (model: string, usage: LlmUsage) => number | undefined;
   /**
@@ -49,7 +56,8 @@ export interface WrapOpenAIOptions {
    * for them when the request does not say, and hides what that adds (the
    * final usage-only chunk and the `usage: null` of the others) so the stream
    * reads exactly as it would have. `false`: send the request as it is; such
-   * streams are then recorded without tokens or cost.
+   * streams are then recorded with their model but without tokens, so the
+   * service cannot price them.
    */
   readonly includeStreamUsage?: boolean;
 }

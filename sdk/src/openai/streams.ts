@@ -13,7 +13,6 @@ import {
   recordFailure,
   recordOutcome,
   responsesOutcome,
-  usageOf,
 } from "./calls.js";
 import { isRecord, type SummaryPart } from "./summary.js";
 
@@ -40,7 +39,8 @@ class ChatAccumulator implements Accumulator {
   private content = "";
   private readonly toolCalls = new Map<number, { name: string; args: string }>();
   private finishReason: string | undefined;
-  private usage: CallOutcome["usage"];
+  /** The `usage` of the last chunk that had one (with `include_usage`, the last chunk). */
+  private usage: Record<string, unknown> | undefined;
 
   constructor(private readonly hideUsage: boolean) {}
 
@@ -49,7 +49,7 @@ class ChatAccumulator implements Accumulator {
     if (typeof item.id === "string") this.id ??= item.id;
     if (typeof item.model === "string") this.model ??= item.model;
     const hadUsage = isRecord(item.usage);
-    if (hadUsage) this.usage = usageOf(item.usage);
+    if (hadUsage) this.usage = item.usage as Record<string, unknown>;
     // What include_usage adds: `usage: null` on every chunk and a last chunk with no choices.
     if (this.hideUsage && "usage" in item) delete item.usage;
     const choices = Array.isArray(item.choices) ? item.choices : undefined;
@@ -83,13 +83,12 @@ class ChatAccumulator implements Accumulator {
         function: { name: call.name, arguments: call.args },
       })),
     };
-    const outcome = chatOutcome({
+    return chatOutcome({
       id: this.id,
       model: this.model,
       choices: [{ message, finish_reason: this.finishReason }],
+      usage: this.usage,
     });
-    outcome.usage = this.usage;
-    return outcome;
   }
 
   failure(): string | undefined {

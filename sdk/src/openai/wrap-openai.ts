@@ -44,13 +44,16 @@ function isFrozenProperty(target: object, key: PropertyKey): boolean {
  * run current at the time of the call (`ats.trace`, `ats.runWith`), or in
  * `options.run`:
  *
- * - one `llm_decision` event per call: the model (the one the response names,
- *   e.g. `gpt-4o-mini-2024-07-18`; the requested one is kept as
- *   `requestedModel` when it differs), a summary of the messages and the answer
- *   as `reasoning` (unless `captureContent: false`), the token usage, the
- *   duration, `estimatedCost` from `options.cost` or `options.prices`, and in
- *   `toolInput`/`toolOutput` the API, temperature, max tokens, message count,
- *   tool names, finish reason and response id;
+ * - one `llm_decision` event per call: its `model` (the one the response
+ *   names, e.g. `gpt-4o-mini-2024-07-18`) and `usage` (OpenAI's counts:
+ *   prompt, completion, total, cached prompt tokens as `cacheReadTokens`,
+ *   reasoning tokens as `reasoningTokens`), from which the service prices the
+ *   call; `estimatedCost` only when `options.cost` or `options.prices` (your
+ *   override) gives one; a summary of the messages and the answer as
+ *   `reasoning` (unless `captureContent: false`); and in `toolInput`/
+ *   `toolOutput` the model (and `requestedModel` when it differs), the API,
+ *   temperature, max tokens, message count, tool names, token counts,
+ *   duration, finish reason and response id;
  * - the tokens add to the run's totals, sent with the session's end;
  * - a call that fails is recorded as an `error` event (its message, the model,
  *   HTTP status and request id) and the original error is re-thrown unchanged.
@@ -75,9 +78,9 @@ function isFrozenProperty(target: object, key: PropertyKey): boolean {
  * helpers that call the unwrapped client internally).
  *
  * ```ts
- * const openai = wrapOpenAI(new OpenAI(), {
- *   prices: { "gpt-4o-mini": { inputPerMillion: 0.15, outputPerMillion: 0.6 } },
- * });
+ * const openai = wrapOpenAI(new OpenAI()); // priced by the service from model and usage
+ * // Your own price wins where you give one:
+ * // wrapOpenAI(new OpenAI(), { prices: { "ft:gpt-4o-mini:acme": { inputPerMillion: 0.3, outputPerMillion: 1.2 } } });
  * await ats.trace({ name: "Answer", agentName: "support-bot", userId: "u-1" }, async () => {
  *   await openai.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }] });
  * });

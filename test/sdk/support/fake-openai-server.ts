@@ -8,6 +8,8 @@
  * - `x-fake-answer`: the answer text (default `Echo: <last user text>`), streamed word by word;
  * - `x-fake-usage`: `prompt,completion` tokens (default `7,3`; total is their sum);
  * - `x-fake-model`: the model the response names (default the requested one);
+ * - `x-fake-cached`, `x-fake-reasoning`: the cached prompt tokens and reasoning tokens in the usage's details
+ *   (default 0; a chat stream's usage chunk carries the details only when one of them is set);
  * - `x-fake-status`: answer with this HTTP status and an OpenAI error body;
  * - `x-fake-break-after`: in a stream, cut the connection after this many events.
  */
@@ -73,6 +75,8 @@ interface Plan {
   words: string[];
   prompt: number;
   completion: number;
+  cached: number | undefined;
+  reasoning: number | undefined;
   breakAfter: number | undefined;
 }
 
@@ -84,12 +88,16 @@ function planOf(request: FakeRequest): Plan {
     `Echo: ${lastUserText(request.path.endsWith("/responses") ? body.input : body.messages)}`;
   const [prompt = 7, completion = 3] = (header(request, "x-fake-usage") ?? "7,3").split(",").map(Number);
   const breakAfter = header(request, "x-fake-break-after");
+  const cached = header(request, "x-fake-cached");
+  const reasoning = header(request, "x-fake-reasoning");
   return {
     model,
     answer,
     words: answer.split(/(?<= )/),
     prompt,
     completion,
+    cached: cached === undefined ? undefined : Number(cached),
+    reasoning: reasoning === undefined ? undefined : Number(reasoning),
     breakAfter: breakAfter === undefined ? undefined : Number(breakAfter),
   };
 }
@@ -114,8 +122,8 @@ function chatCompletion(plan: Plan, id: string): Record<string, unknown> {
       prompt_tokens: plan.prompt,
       completion_tokens: plan.completion,
       total_tokens: plan.prompt + plan.completion,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: plan.cached ?? 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: plan.reasoning ?? 0, audio_tokens: 0 },
     },
     system_fingerprint: "fp_fake",
   };
@@ -146,6 +154,12 @@ function chatChunks(plan: Plan, id: string, includeUsage: boolean): Record<strin
         prompt_tokens: plan.prompt,
         completion_tokens: plan.completion,
         total_tokens: plan.prompt + plan.completion,
+        ...(plan.cached === undefined && plan.reasoning === undefined
+          ? {}
+          : {
+              prompt_tokens_details: { cached_tokens: plan.cached ?? 0, audio_tokens: 0 },
+              completion_tokens_details: { reasoning_tokens: plan.reasoning ?? 0, audio_tokens: 0 },
+            }),
       },
     });
   }
@@ -174,9 +188,9 @@ function response(plan: Plan, id: string, status: "in_progress" | "completed"): 
     usage: done
       ? {
           input_tokens: plan.prompt,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: plan.cached ?? 0 },
           output_tokens: plan.completion,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: plan.reasoning ?? 0 },
           total_tokens: plan.prompt + plan.completion,
         }
       : null,

@@ -38,17 +38,25 @@ def wrap_openai(
 ) -> C:
     """Returns ``client`` wrapped so that every ``client.chat.completions.create(...)`` and
     ``client.responses.create(...)`` (sync or async, streaming included) made inside a run (``@ats.trace``,
-    ``with run:``, ``ats.run_with``, or ``run=``) is recorded as one ``llm_decision`` event: the model, the token
-    usage (added to the run's totals), the duration, ``estimated_cost`` from ``cost(model, usage)`` or ``prices``
-    (per model, per million tokens; a model is priced by its exact name, else by the longest key that is a prefix
-    of it), and, unless ``capture_content=False``, a short transcript of the messages and the answer as
-    ``reasoning``. A call that fails records an ``error`` event and the exception is re-raised unchanged.
+    ``with run:``, ``ats.run_with``, or ``run=``) is recorded as one ``llm_decision`` event: the event's ``model``
+    (the one the response names) and ``usage`` (OpenAI's counts: prompt, completion and total tokens, cached prompt
+    tokens as ``cacheReadTokens``, reasoning tokens as ``reasoningTokens``; added to the run's totals), from which
+    the service prices the call with its own table; the duration; and, unless ``capture_content=False``, a short
+    transcript of the messages and the answer as ``reasoning``. A call that fails records an ``error`` event and
+    the exception is re-raised unchanged.
+
+    ``prices`` and ``cost`` are optional overrides: without them no ``estimated_cost`` is sent and the service
+    prices the call. With them, a call they price is sent with that ``estimated_cost`` (``cost(model, usage)``
+    first, else ``prices``: per model, per million tokens, a model matched by its exact name, else by the longest
+    key that is a prefix of it), which the service keeps as reported; a model they do not price is left to the
+    service.
 
     The wrapper is a proxy: your client is not modified, ``isinstance(wrapped, OpenAI)`` still holds, and every
     other attribute passes through (``with_options(...)`` returns a wrapped client). Streams come back as the
     same stream behind a proxy and are recorded when they end, fail or are left early. For chat streams the
     wrapper asks for usage (``stream_options={"include_usage": True}``) when the request does not say, and hides
-    the usage-only chunk that adds; pass ``include_stream_usage=False`` for servers that refuse it.
+    the usage-only chunk that adds; pass ``include_stream_usage=False`` for servers that refuse it (such streams
+    are recorded with their model but without usage, so the service cannot price them).
 
     Outside any run (and without ``run=``) calls pass through unrecorded. Recording never raises into your code.
     """

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field as dataclass_field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from .._usage import event_usage
 from ._pricing import CostFunction, LlmUsage, PriceTable, estimate_cost
 from ._summary import (
     SummaryPart,
@@ -55,9 +56,12 @@ class CallOutcome:
     """What a response (or a stream) said."""
 
     model: Optional[str]
+    #: The usage for a cost function (a missing count as 0).
     usage: Optional[LlmUsage]
     answer: List[SummaryPart]
     response: Dict[str, Any] = dataclass_field(default_factory=dict)
+    #: The usage as the event sends it: exactly the counts the response gave, by their wire names.
+    event_usage: Optional[Dict[str, int]] = None
 
 
 def _count(value: Any) -> Optional[int]:
@@ -153,6 +157,28 @@ def usage_of(value: Any) -> Optional[LlmUsage]:
     )
 
 
+def event_usage_of(value: Any) -> Optional[Dict[str, int]]:
+    """The counts OpenAI gave, by the event's names: ``prompt_tokens``/``input_tokens`` → ``promptTokens``,
+    ``completion_tokens``/``output_tokens`` → ``completionTokens``, ``total_tokens`` → ``totalTokens``,
+    ``*_tokens_details.cached_tokens`` → ``cacheReadTokens``, ``*_tokens_details.reasoning_tokens`` →
+    ``reasoningTokens``. Nothing is computed; ``None`` when there is no count."""
+    if value is None:
+        return None
+    prompt = field(value, "prompt_tokens")
+    completion = field(value, "completion_tokens")
+    prompt_details = field(value, "prompt_tokens_details") or field(value, "input_tokens_details")
+    completion_details = field(value, "completion_tokens_details") or field(value, "output_tokens_details")
+    return event_usage(
+        {
+            "promptTokens": prompt if prompt is not None else field(value, "input_tokens"),
+            "completionTokens": completion if completion is not None else field(value, "output_tokens"),
+            "totalTokens": field(value, "total_tokens"),
+            "cacheReadTokens": field(prompt_details, "cached_tokens"),
+            "reasoningTokens": field(completion_details, "reasoning_tokens"),
+        }
+    )
+
+
 def chat_outcome(completion: Any) -> CallOutcome:
     """A chat completion's outcome (the first choice is summarised)."""
     choices = field(completion, "choices")
@@ -164,11 +190,13 @@ def chat_outcome(completion: Any) -> CallOutcome:
     if len(choices) > 1:
         response["choices"] = len(choices)
     part = chat_message_part(field(first, "message"))
+    usage = field(completion, "usage")
     return CallOutcome(
         model=text_of(field(completion, "model")),
-        usage=usage_of(field(completion, "usage")),
+        usage=usage_of(usage),
         answer=[] if part is None or not part.text else [SummaryPart("assistant", part.text)],
         response=response,
+        event_usage=event_usage_of(usage),
     )
 
 
@@ -189,7 +217,8 @@ def responses_outcome(result: Any) -> CallOutcome:
         output_text = text_of(result.get("output_text"))
     if not answer and output_text is not None:
         answer = [SummaryPart("assistant", output_text)]
-    return CallOutcome(text_of(field(result, "model")), usage_of(field(result, "usage")), answer, response)
+    usage = field(result, "usage")
+    return CallOutcome(text_of(field(result, "model")), usage_of(usage), answer, response, event_usage_of(usage))
 
 
 def _elapsed_ms(call: CallState) -> float:
@@ -197,7 +226,9 @@ def _elapsed_ms(call: CallState) -> float:
 
 
 def record_outcome(call: CallState, outcome: CallOutcome, extra: Optional[Dict[str, Any]] = None) -> None:
-    """Records the call's ``llm_decision`` event (and adds its tokens to the run)."""
+    """Records the call's ``llm_decision`` event (and adds its tokens to the run): the response's model and usage
+    as the event's ``model`` and ``usage``, from which the service prices the call, and ``estimated_cost`` only
+    from the caller's ``cost`` or ``prices``."""
     try:
         model = outcome.model or call.requested_model or "unknown"
         request = dict(call.request)
@@ -215,9 +246,7 @@ def record_outcome(call: CallState, outcome: CallOutcome, extra: Optional[Dict[s
         call.run.llm_call(
             model,
             reasoning=None if call.prompt is None else summarize(call.prompt, outcome.answer),
-            prompt_tokens=None if usage is None else usage.prompt_tokens,
-            completion_tokens=None if usage is None else usage.completion_tokens,
-            total_tokens=None if usage is None else usage.total_tokens,
+            usage=outcome.event_usage,
             estimated_cost=cost,
             duration_ms=_elapsed_ms(call),
             request=request,

@@ -74,7 +74,9 @@ class _ChatAccumulator:
         outcome = chat_outcome(
             {"id": self.id, "model": self.model, "choices": [{"message": message, "finish_reason": self.finish_reason}]}
         )
-        outcome.usage = chat_outcome({"usage": self.usage}).usage
+        usage = chat_outcome({"usage": self.usage})
+        outcome.usage = usage.usage
+        outcome.event_usage = usage.event_usage
         return outcome
 
     def failure(self) -> Optional[str]:
