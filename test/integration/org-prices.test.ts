@@ -3,7 +3,9 @@
  * bounds; and the store read that pricing at ingest caches (one Query of the organisation's partition).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listOrganisationPrices } from "../../functions/store/prices/organisation-price-store.js";
+import { loadOrganisationPrices } from "../../functions/pricing/organisation-prices.js";
+import { priceUsage } from "../../functions/pricing/price-usage.js";
+import { listOrganisationPrices, setOrganisationPrice } from "../../functions/store/prices/organisation-price-store.js";
 import { ORGANISATION_PRICE_LIMITS } from "../../functions/store/prices/price-limits.js";
 import { organisationKey } from "../../functions/store/table/keys.js";
 import { updateIfExists } from "../../functions/store/table/table-operations.js";
@@ -286,5 +288,50 @@ describe("listOrganisationPrices (the read pricing caches)", () => {
 
     expect(prices.map((price) => price.model)).toEqual(["a-model", "b-model"]);
     expect(recorder.commands().filter((command) => command === "QueryCommand")).toHaveLength(1);
+  });
+});
+
+describe("loadOrganisationPrices (what ingest prices with)", () => {
+  it("prices a call with the organisation's price, then serves it from memory until it expires", async () => {
+    const user = await createTestUser(api);
+    await put(user, "Azure/Our-Prod-Chat", { effectiveFrom: "2026-01-01", input: 2, output: 8 });
+    const recorder = recordDynamoCommands();
+    const usage = { promptTokens: 1_000_000, completionTokens: 500_000 };
+
+    recorder.reset();
+    const prices = await loadOrganisationPrices(user.orgId);
+    const priced = priceUsage({
+      model: "azure/our-prod-chat",
+      usage,
+      at: "2026-11-22T10:00:00Z",
+      organisationPrices: prices,
+    });
+    const before = priceUsage({
+      model: "azure/our-prod-chat",
+      usage,
+      at: "2025-12-31T23:59:59Z",
+      organisationPrices: prices,
+    });
+    // A change made elsewhere (another function) is not seen before the expiry, and costs no read.
+    await setOrganisationPrice(
+      user.orgId,
+      { model: "azure/our-prod-chat", effectiveFrom: "2026-01-01", input: 1, output: 1 },
+      {
+        name: "tests",
+      },
+    );
+    const cached = await loadOrganisationPrices(user.orgId);
+    const queries = recorder.commands().filter((command) => command === "QueryCommand");
+
+    expect(priced).toEqual({
+      cost: 6,
+      costSource: "organisation",
+      priceEffectiveFrom: "2026-01-01",
+      matchedModel: "azure/our-prod-chat",
+    });
+    expect(before).toEqual({ cost: null, costSource: "unpriced", unpricedReason: "no-price-in-effect" });
+    expect(cached).toBe(prices);
+    // The first load's Query, then the change's own read of the model's prices; the second load read nothing.
+    expect(queries).toHaveLength(2);
   });
 });
