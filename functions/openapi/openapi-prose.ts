@@ -699,7 +699,7 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     summary: "The organisation's prices",
     description:
       "The organisation's own model prices, by model then newest `effectiveFrom` first: checked before the price " +
-      "table when an event is priced at ingest (docs/pricing.md), by the same name matching. A change applies to " +
+      "table when an event is priced on arrival, by the same name matching (docs/pricing.md). A change applies to " +
       `events received up to ${ORGANISATION_PRICE_CACHE.ttlMs / 1000} seconds later (each function caches an ` +
       "organisation's prices that long). Any member.",
     tag: "Prices",

@@ -5,7 +5,7 @@ import type { ModelUsage, PriceRates, PriceTable } from "../../api/types";
 export const MAX_RATE = 10_000;
 export const MAX_MODEL_LENGTH = 256;
 /** Rows of the shipped table shown at once; a search narrows them. */
-export const TABLE_ROWS_SHOWN = 50;
+export const TABLE_ROWS_SHOWN = 25;
 
 export const RATE_FIELDS = [
   ["input", "Input"],
