@@ -1,6 +1,7 @@
 /**
- * Bounds of an organisation's own model prices (docs/pricing.md "Organisation prices", docs/limits.md): what one
- * organisation may store and what one price may say. Pure data: the schemas, the store and the console read it.
+ * Bounds of an organisation's own model prices (docs/pricing.md "Organisation prices"): what one
+ * organisation may store and what one price may say. Pure data, read by the schemas and the store; the console repeats
+ * the bounds its form checks (web/src/pages/prices/price-logic.ts).
  */
 export const ORGANISATION_PRICE_LIMITS = {
   /** Dated prices one organisation may hold in all (every model, every `effectiveFrom`): 409 past it. */
