@@ -292,6 +292,41 @@ export const routeTable = [
     entry: "functions/members/remove-member.ts",
     auth: { kind: "user", role: "owner" },
   },
+  {
+    id: "ListOrganisationPrices",
+    method: "GET",
+    path: "/api/prices",
+    entry: "functions/prices/list-organisation-prices.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "GetPriceTable",
+    method: "GET",
+    path: "/api/prices/table",
+    entry: "functions/prices/get-price-table.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "ListPriceAudit",
+    method: "GET",
+    path: "/api/prices/audit",
+    entry: "functions/prices/list-price-audit.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "PutOrganisationPrice",
+    method: "PUT",
+    path: "/api/prices/{model}",
+    entry: "functions/prices/put-organisation-price.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "DeleteOrganisationPrice",
+    method: "DELETE",
+    path: "/api/prices/{model}",
+    entry: "functions/prices/delete-organisation-price.ts",
+    auth: { kind: "user", role: "admin" },
+  },
 ] as const satisfies readonly RouteEntry[];
 
 export type RouteId = (typeof routeTable)[number]["id"];

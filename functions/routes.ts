@@ -53,7 +53,7 @@ export interface WorkerDefinition {
 export const PARTITIONS = {
   /** `APIKEY#<sha256>`: a key's credential item (keys.ts apiKeyCredentialKey). */
   apiKeyCredential: "APIKEY#*",
-  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations and their audit (keys.ts). */
+  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations, prices and their audit (keys.ts). */
   organisation: "ORG#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
@@ -517,6 +517,39 @@ export const ROUTE_ACCESS = {
         partitions: [P.organisation],
       },
       { actions: ["dynamodb:DeleteItem"], partitions: [P.user] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListOrganisationPrices: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  GetPriceTable: {
+    // The table is in the bundle: authentication is the only read.
+    tableGrants: [...userAuthentication],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListPriceAudit: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  PutOrganisationPrice: {
+    tableGrants: [
+      ...userAuthentication,
+      // The model's prices read, then in one transaction the price put, the organisation's price count moved
+      // (for a new price) and the audit item put.
+      { actions: ["dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteOrganisationPrice: {
+    tableGrants: [
+      ...userAuthentication,
+      // The model's prices read, then the prices deleted with the count moved and an audit item per price.
+      {
+        actions: ["dynamodb:Query", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.organisation],
+      },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },

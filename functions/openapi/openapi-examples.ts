@@ -14,6 +14,7 @@ import type {
   exportTraceServiceRequest,
   exportTraceServiceResponse,
 } from "../schemas/otlp-schemas.js";
+import type { putPriceBody } from "../schemas/price-schemas.js";
 import type {
   acceptedInvitationResponse,
   agentListResponse,
@@ -36,6 +37,10 @@ import type {
   memberResponse,
   meResponse,
   openApiDocumentResponse,
+  organisationPriceListResponse,
+  organisationPriceResponse,
+  priceAuditResponse,
+  priceTableResponse,
   rotatedApiKeyResponse,
   sessionPageResponse,
   sessionResponse,
@@ -204,6 +209,12 @@ export const requestExamples = {
   RotateApiKey: { overlapSeconds: 3600 } satisfies z.input<typeof rotateApiKeyBody>,
   CreateInvitation: { email: "grace@example.com", role: "admin" } satisfies z.input<typeof createInvitationBody>,
   UpdateMember: { role: "owner" } satisfies z.input<typeof updateMemberBody>,
+  PutOrganisationPrice: {
+    effectiveFrom: "2026-12-01",
+    input: 0.3,
+    output: 1.2,
+    cacheRead: 0.075,
+  } satisfies z.input<typeof putPriceBody>,
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"protocolBody">, unknown>;
 
 /**
@@ -225,6 +236,8 @@ export const invalidInputs = {
   RotateApiKey: { overlapSeconds: 1e9 },
   CreateInvitation: { email: "grace\u0000@example.com", role: "superuser" },
   UpdateMember: { role: "superuser" },
+  PutOrganisationPrice: { effectiveFrom: "2026-13-01", input: -1, output: 1e9, tiers: [{ above: 0 }] },
+  DeleteOrganisationPrice: { effectiveFrom: "yesterday" },
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
 
 const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
@@ -322,6 +335,17 @@ const listedKey = {
   rotatedTo: null,
   status: "active",
 } satisfies z.output<typeof apiKeyResponse>;
+
+const FINE_TUNED = "ft:gpt-4o-mini:acme:support:9x8y7z";
+const organisationPrice = {
+  model: FINE_TUNED,
+  effectiveFrom: "2026-12-01",
+  input: 0.3,
+  output: 1.2,
+  cacheRead: 0.075,
+  updatedAt: "2026-11-22T09:00:00.000Z",
+  updatedBy: "ada@example.com",
+} satisfies z.output<typeof organisationPriceResponse>;
 
 /** Success body examples, by the id of their route. */
 export const responseExamples = {
@@ -513,6 +537,50 @@ export const responseExamples = {
         "1 log record refused: Only GenAI event log records (gen_ai.*.message, gen_ai.choice, …) are recorded",
     },
   } satisfies z.output<typeof exportLogsServiceResponse>,
+  ListOrganisationPrices: {
+    items: [
+      organisationPrice,
+      { ...organisationPrice, effectiveFrom: "2026-06-01", input: 0.25, output: 1, cacheRead: 0.0625 },
+    ],
+    limits: { pricesPerOrganisation: 500, pricesPerModel: 20 },
+  } satisfies z.output<typeof organisationPriceListResponse>,
+  PutOrganisationPrice: organisationPrice,
+  ListPriceAudit: {
+    items: [
+      {
+        id: "aud_01KAZ2R4M7N8P9Q0R1S2T3V4WZ",
+        action: "price.set",
+        model: FINE_TUNED,
+        effectiveFrom: "2026-12-01",
+        actor: "ada@example.com",
+        actorId: OWNER_ID,
+        at: "2026-11-22T09:00:00.000Z",
+        before: { input: 0.25, output: 1 },
+        after: { input: 0.3, output: 1.2, cacheRead: 0.075 },
+      },
+    ],
+  } satisfies z.output<typeof priceAuditResponse>,
+  GetPriceTable: {
+    sources: {
+      "langfuse-2026-08-22": {
+        title: "Langfuse default model prices",
+        url: "https://github.com/langfuse/langfuse/blob/62751446149b702b419a9292ddfc2280cdf74b8c/worker/src/constants/default-model-prices.json",
+        commit: "62751446149b702b419a9292ddfc2280cdf74b8c",
+        asOf: "2026-08-22",
+      },
+    },
+    items: [
+      {
+        model: "gpt-4o-mini",
+        provider: "openai",
+        effectiveFrom: "2024-07-18",
+        source: "langfuse-2026-08-22",
+        input: 0.15,
+        output: 0.6,
+        cacheRead: 0.075,
+      },
+    ],
+  } satisfies z.output<typeof priceTableResponse>,
 } as const;
 
 type ErrorExample = z.output<typeof errorResponse>;

@@ -10,6 +10,7 @@ import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitat
 import { LIMITS } from "../domain/limits.js";
 import type { RouteId } from "../route-table.js";
 import type { PATH_PARAMETERS, PathParameterKind, RawMediaType, RouteContracts } from "../schemas/route-contracts.js";
+import { ORGANISATION_PRICE_CACHE, ORGANISATION_PRICE_LIMITS as PRICE } from "../store/prices/price-limits.js";
 
 export const TAGS = {
   Sessions: "Agent runs: start, update, read, list and delete sessions (API key).",
@@ -22,6 +23,9 @@ export const TAGS = {
     "accept; and who the caller is (access token).",
   OpenTelemetry:
     "OTLP/HTTP receivers: point an OpenTelemetry exporter at `<base>/api/otel` with an API key (docs/otel.md).",
+  Prices:
+    "The organisation's own model prices (fine-tuned, self-hosted or negotiated models), checked before the price " +
+    "table shipped with the service; their audit; and that table (access token).",
   "API description": "This document.",
 } as const;
 export type TagName = keyof typeof TAGS;
@@ -184,6 +188,18 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       404: {
         reason: "The user has no pending invitation to the organisation (none, answered, revoked, or it expired).",
         message: "You have no pending invitation to organisation acme",
+      },
+    },
+  },
+  modelName: {
+    description:
+      "A model name as your calls send it, URL-encoded (a `/` as `%2F`); trimmed and lower-cased, since matching " +
+      "ignores case.",
+    example: "ft%3Agpt-4o-mini%3Aacme%3Asupport%3A9x8y7z",
+    errors: {
+      400: {
+        reason: `The name is empty, longer than ${PRICE.modelLength} characters (${PRICE.modelBytes} bytes of UTF-8), holds control characters or is not well-formed Unicode.`,
+        message: `Invalid model in the path: must be 1 to ${PRICE.modelLength} characters (at most ${PRICE.modelBytes} bytes of utf-8), without control characters`,
       },
     },
   },
@@ -678,5 +694,83 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     tag: "Members",
     success: "Removed.",
     errors: { 409: LAST_OWNER },
+  },
+  ListOrganisationPrices: {
+    summary: "The organisation's prices",
+    description:
+      "The organisation's own model prices, by model then newest `effectiveFrom` first: checked before the price " +
+      "table when an event is priced on arrival, by the same name matching (docs/pricing.md). A change applies to " +
+      `events received up to ${ORGANISATION_PRICE_CACHE.ttlMs / 1000} seconds later (each function caches an ` +
+      "organisation's prices that long). Any member.",
+    tag: "Prices",
+    success: "The prices, and the organisation's limits.",
+  },
+  GetPriceTable: {
+    summary: "The shipped price table",
+    description:
+      "The price table the service prices with when an organisation has no price of its own (a file in the " +
+      "service's code, not in the database): every row, with where it was read. Any member.",
+    tag: "Prices",
+    success: "The table's sources and rows.",
+  },
+  ListPriceAudit: {
+    summary: "Who changed which price",
+    description: `The newest ${PRICE.auditPage} changes of the organisation's prices, newest first: who set or deleted which dated price, when, and its rates before and after. Admins and owners.`,
+    tag: "Prices",
+    success: "The changes, newest first.",
+  },
+  PutOrganisationPrice: {
+    summary: "Set a model's price",
+    description:
+      "Sets the organisation's price of a model from a UTC day on: a new dated price, or new rates for the price " +
+      "of that model and day. Calls from `effectiveFrom` on take it (until a later price of the model); calls " +
+      "before its first price fall back to the table. The same rates again change nothing. Audited. Admins and " +
+      `owners. At most ${PRICE.pricesPerOrganisation} dated prices per organisation and ${PRICE.pricesPerModel} per model.`,
+    tag: "Prices",
+    success: "The price as stored.",
+    body: {
+      description:
+        `Rates in USD per million tokens, each from 0 to ${PRICE.maxRate} (the fields of the price table's rows). ` +
+        `\`tiers\` (at most ${PRICE.tiers}): when a call's prompt is above \`above\` tokens, its rates replace the base ` +
+        "ones for the whole call.",
+      fields: {
+        cacheRead: "Cached prompt tokens read back; without it they cost `input`.",
+        cacheWrite: "Prompt tokens written to the cache; without it they cost `input`.",
+        reasoning: "Reasoning tokens, when billed apart from output; without it they cost `output`.",
+      },
+    },
+    errors: {
+      409: {
+        reason: `The organisation already holds ${PRICE.pricesPerOrganisation} prices, or the model ${PRICE.pricesPerModel}, or the model's prices kept changing during the request.`,
+        message: `Organisation acme has ${PRICE.pricesPerOrganisation} prices, the most allowed; delete one before adding another`,
+      },
+    },
+  },
+  DeleteOrganisationPrice: {
+    summary: "Delete a model's price",
+    description:
+      "Deletes the organisation's price of a model from one day (`effectiveFrom`), or without it every dated " +
+      "price of the model; calls are then priced by the table again. Audited. Admins and owners.",
+    tag: "Prices",
+    success: "Deleted.",
+    query: {
+      parameters: {
+        effectiveFrom: {
+          description: "Only the price from this UTC day (YYYY-MM-DD); without it, all of the model's prices.",
+          example: "2026-12-01",
+        },
+      },
+    },
+    errors: {
+      404: {
+        reason: "The organisation has no price of that model (from that day).",
+        message: "No price of ft:gpt-4o-mini:acme:support:9x8y7z from 2026-12-01 in organisation acme",
+      },
+      409: {
+        reason: "The model's prices kept changing during the request.",
+        message:
+          "The prices of ft:gpt-4o-mini:acme:support:9x8y7z were changed by another request; reload them and retry",
+      },
+    },
   },
 };

@@ -459,6 +459,87 @@ export const meResponse = z.strictObject({
     ),
 });
 
+const rate = z.number().nonnegative().describe("USD per million tokens");
+/** Rates of a price in USD per million tokens (functions/pricing/price-table.ts Rates), with long-prompt tiers. */
+const priceRates = {
+  input: rate,
+  output: rate,
+  cacheRead: rate.optional().describe("Cached prompt tokens read back; absent: they cost `input`"),
+  cacheWrite: rate.optional().describe("Prompt tokens written to the cache; absent: they cost `input`"),
+  reasoning: rate.optional().describe("Reasoning tokens, when billed apart; absent: they cost `output`"),
+  tiers: z
+    .array(
+      z.strictObject({
+        above: count.describe("When the prompt (cached tokens included) is above this many tokens…"),
+        input: rate.optional(),
+        output: rate.optional(),
+        cacheRead: rate.optional(),
+        cacheWrite: rate.optional(),
+        reasoning: rate.optional(),
+      }),
+    )
+    .optional()
+    .describe("…the whole call takes the highest such tier's rates (rates it leaves out stay the base ones)"),
+};
+const priceRatesObject = z.strictObject(priceRates);
+
+/** An organisation's own price of a model from a day on (200 of PUT /api/prices/{model}, items of GET /api/prices). */
+export const organisationPriceResponse = z.strictObject({
+  model: z.string().describe("Trimmed and lower-cased: matching ignores case"),
+  effectiveFrom: day.describe("Calls from this UTC day on take this price, until a later price of the model"),
+  ...priceRates,
+  updatedAt: timestamp,
+  updatedBy: z.string().describe("Who set it last: a user's name"),
+});
+
+/** 200 of GET /api/prices. */
+export const organisationPriceListResponse = z.strictObject({
+  items: z.array(organisationPriceResponse).describe("By model, then newest `effectiveFrom` first"),
+  limits: z.strictObject({
+    pricesPerOrganisation: count.describe("Most dated prices the organisation may hold"),
+    pricesPerModel: count.describe("Most dated prices of one model"),
+  }),
+});
+
+/** 200 of GET /api/prices/audit: the newest changes of the organisation's prices. */
+export const priceAuditResponse = z.strictObject({
+  items: z.array(
+    z.strictObject({
+      id: id("audit"),
+      action: z.enum(["price.set", "price.deleted"]),
+      model: z.string(),
+      effectiveFrom: day,
+      actor: z.string().describe("Who acted: a user's name"),
+      actorId: z.string().nullable(),
+      at: timestamp,
+      before: priceRatesObject.nullable().describe("The rates before; null when the price was new"),
+      after: priceRatesObject.nullable().describe("The rates after; null when the price was deleted"),
+    }),
+  ),
+});
+
+/** 200 of GET /api/prices/table: the price table shipped with the service (functions/pricing/model-prices.json). */
+export const priceTableResponse = z.strictObject({
+  sources: z.record(
+    z.string(),
+    z.strictObject({
+      title: z.string(),
+      url: z.string(),
+      commit: z.string().optional(),
+      asOf: day,
+    }),
+  ),
+  items: z.array(
+    z.strictObject({
+      model: z.string(),
+      provider: z.enum(["openai", "anthropic", "google", "mistral", "bedrock", "azure"]),
+      effectiveFrom: day,
+      source: z.string().describe("A key of `sources`"),
+      ...priceRates,
+    }),
+  ),
+});
+
 /** 200 of GET /api/openapi.json: an OpenAPI 3.1 document. */
 export const openApiDocumentResponse = z.looseObject({
   openapi: z.string().regex(/^3\.1\.\d+$/),
@@ -502,4 +583,8 @@ export const responseComponents = z
   .add(meResponse, { id: "Me" })
   .add(openApiDocumentResponse, { id: "OpenApiDocument" })
   .add(exportTraceServiceResponse, { id: "ExportTraceServiceResponse" })
-  .add(exportLogsServiceResponse, { id: "ExportLogsServiceResponse" });
+  .add(exportLogsServiceResponse, { id: "ExportLogsServiceResponse" })
+  .add(organisationPriceResponse, { id: "OrganisationPrice" })
+  .add(organisationPriceListResponse, { id: "OrganisationPriceList" })
+  .add(priceAuditResponse, { id: "PriceAudit" })
+  .add(priceTableResponse, { id: "PriceTable" });

@@ -16,6 +16,7 @@ import * as z from "zod";
 import { LIMITS } from "../domain/limits.js";
 import type { RouteId, routeTable } from "../route-table.js";
 import type { EventField } from "../store/events/event-store.js";
+import { ORGANISATION_PRICE_LIMITS } from "../store/prices/price-limits.js";
 import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "./event-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
@@ -25,6 +26,7 @@ import {
   exportTraceServiceRequest,
   exportTraceServiceResponse,
 } from "./otlp-schemas.js";
+import { deletePriceQuery, putPriceBody } from "./price-schemas.js";
 import { listAgentsQuery, listEventsQuery, listSessionsQuery, statsQuery } from "./read-schemas.js";
 import {
   acceptedInvitationResponse,
@@ -46,6 +48,10 @@ import {
   memberResponse,
   meResponse,
   openApiDocumentResponse,
+  organisationPriceListResponse,
+  organisationPriceResponse,
+  priceAuditResponse,
+  priceTableResponse,
   rotatedApiKeyResponse,
   sessionPageResponse,
   sessionResponse,
@@ -80,6 +86,8 @@ export const PATH_PARAMETERS = {
   memberUserId: { schema: anyText, errors: [404] },
   invitedUserId: { schema: anyText, errors: [404] },
   invitingOrganisation: { schema: anyText, errors: [404] },
+  /** A model name, URL-encoded (prices/model-path-parameter.ts): 400 past the name limits. */
+  modelName: { schema: z.string().min(1).max(ORGANISATION_PRICE_LIMITS.modelLength), errors: [400] },
 } as const satisfies Record<string, { readonly schema: z.ZodType; readonly errors: readonly ErrorStatus[] }>;
 export type PathParameterKind = keyof typeof PATH_PARAMETERS;
 
@@ -227,6 +235,21 @@ export const routeContracts = {
     errors: [409],
   },
   RemoveMember: { path: { userId: "memberUserId" }, success: { status: 204 }, errors: [409] },
+  ListOrganisationPrices: { success: { status: 200, body: organisationPriceListResponse } },
+  GetPriceTable: { success: { status: 200, body: priceTableResponse } },
+  ListPriceAudit: { success: { status: 200, body: priceAuditResponse } },
+  PutOrganisationPrice: {
+    path: { model: "modelName" },
+    body: { schema: putPriceBody },
+    success: { status: 200, body: organisationPriceResponse },
+    errors: [409],
+  },
+  DeleteOrganisationPrice: {
+    path: { model: "modelName" },
+    query: deletePriceQuery,
+    success: { status: 204 },
+    errors: [404, 409],
+  },
 } as const satisfies { readonly [Id in RouteId]: RouteContract<Id> };
 
 export type RouteContracts = typeof routeContracts;

@@ -689,6 +689,12 @@ describe("the console", () => {
         title: agent.agentName,
         ready: (page) => page.getByRole("figure").first().locator("svg").first().waitFor(),
       },
+      {
+        name: "prices",
+        path: "/settings/prices",
+        title: "Models and prices",
+        ready: (page) => page.getByRole("table", { name: /shipped with the service/ }).waitFor(),
+      },
       { name: "keys", path: "/settings/keys", title: "API keys" },
       { name: "members", path: "/settings/members", title: "Members" },
     ];

@@ -577,6 +577,40 @@ const memberRoleBody: fc.Arbitrary<ObjectNode> = fc
   .constantFrom("member", "admin", "owner")
   .map((role) => obj([["role", str(role)]]));
 
+/** An organisation price (PUT /api/prices/{model}): rates at and past their bounds, days real and not, tiers. */
+const priceRate: fc.Arbitrary<JsonNode> = fc.oneof(
+  fc.constantFrom("0", "0.075", "1.2", "10000", "10000.5", "-0", "1e-200", "1e309").map(num),
+  fc.double({ min: 0, max: 20_000, noNaN: true }).map((value) => num(String(value))),
+);
+const priceBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.constantFrom("2026-12-01", "2000-01-01", "2099-12-31", "2026-02-29", "1999-12-31"),
+    priceRate,
+    priceRate,
+    fc.option(priceRate, { nil: undefined }),
+    fc.option(
+      fc.array(
+        fc.tuple(fc.constantFrom("1", "200000", "0", "1e9"), priceRate).map(([above, input]) =>
+          obj([
+            ["above", num(above)],
+            ["input", input],
+          ]),
+        ),
+        { maxLength: 5 },
+      ),
+      { nil: undefined },
+    ),
+  )
+  .map(([effectiveFrom, input, output, cacheRead, tiers]) =>
+    obj([
+      ["effectiveFrom", str(effectiveFrom)],
+      ["input", input],
+      ["output", output],
+      ...(cacheRead === undefined ? [] : [["cacheRead", cacheRead] as const]),
+      ...(tiers === undefined ? [] : [["tiers", { kind: "array", items: tiers } as JsonNode] as const]),
+    ]),
+  );
+
 const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
   .option(fc.nat(604_800), { nil: undefined })
   .map((overlap) => obj(overlap === undefined ? [] : [["overlapSeconds", num(String(overlap))]]));
@@ -1694,6 +1728,10 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
   CreateInvitation: { body: invitationBody, fields: ["email", "role"] },
   UpdateMember: { body: memberRoleBody, fields: ["role"] },
+  PutOrganisationPrice: {
+    body: priceBody,
+    fields: ["effectiveFrom", "input", "output", "cacheRead", "cacheWrite", "reasoning", "tiers"],
+  },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
   ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
@@ -2183,6 +2221,11 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
       parameters[name] = fc
         .constantFrom("toolInput", "toolOutput", "reasoning", "toolOutputJson", "toolInputJsonRef", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "model")
+      // An organisation price's model: any name, prototype names, `#` and `/` (encoded) among them.
+      parameters[name] = fc
+        .constantFrom("gpt-4o", "ft:gpt-4o-mini:fuzz", "azure/our-prod-chat", "x#PRICE#y", "%", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "orgId")
       // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.
       parameters[name] = fc
@@ -2242,6 +2285,7 @@ export function oddPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
 
 const QUERY_NAMES = [
   "limit",
+  "effectiveFrom",
   "cursor",
   "agentName",
   "userId",

@@ -147,6 +147,23 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     const member = await createTestUser(api, { orgId: key.orgId, role: "member" });
     return { path: `/api/members/${member.userId}`, ...asOwner() };
   },
+  ListOrganisationPrices: async () => ({ path: "/api/prices", ...asOwner() }),
+  GetPriceTable: async () => ({ path: "/api/prices/table", ...asOwner() }),
+  ListPriceAudit: async () => ({ path: "/api/prices/audit", ...asOwner() }),
+  PutOrganisationPrice: async () => ({
+    path: "/api/prices/no-store-model",
+    ...asOwner(),
+    body: { effectiveFrom: "2026-12-01", input: 1, output: 2 },
+  }),
+  DeleteOrganisationPrice: async () => {
+    const model = `no-store-${randomUUID().slice(0, 8)}`;
+    const set = await call(api, "PUT", `/api/prices/${model}`, {
+      key: owner.token,
+      body: { effectiveFrom: "2026-12-01", input: 1, output: 2 },
+    });
+    if (set.status !== 200) throw new Error(`price not set: ${set.text}`);
+    return { path: `/api/prices/${model}`, ...asOwner() };
+  },
 };
 
 const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");

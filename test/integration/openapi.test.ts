@@ -319,7 +319,34 @@ describe("over HTTP", () => {
     UpdateMember: async () =>
       call(api, "PATCH", `/api/members/${await addedMemberId()}`, { key: owner.token, body: { role: "owner" } }),
     RemoveMember: async () => call(api, "DELETE", `/api/members/${await addedMemberId()}`, { key: owner.token }),
+    ListOrganisationPrices: async () => {
+      await setPrice("openapi-listed");
+      return call(api, "GET", "/api/prices", { key: owner.token });
+    },
+    GetPriceTable: () => call(api, "GET", "/api/prices/table", { key: owner.token }),
+    ListPriceAudit: async () => {
+      await setPrice("openapi-audited");
+      return call(api, "GET", "/api/prices/audit", { key: owner.token });
+    },
+    PutOrganisationPrice: () => setPrice("ft:gpt-4o-mini:acme:support:9x8y7z"),
+    DeleteOrganisationPrice: async () => {
+      await setPrice("openapi-deleted");
+      return call(api, "DELETE", "/api/prices/openapi-deleted?effectiveFrom=2026-12-01", { key: owner.token });
+    },
   };
+
+  function setPrice(model: string): Promise<ApiResponse> {
+    return call(api, "PUT", `/api/prices/${encodeURIComponent(model)}`, {
+      key: owner.token,
+      body: {
+        effectiveFrom: "2026-12-01",
+        input: 0.3,
+        output: 1.2,
+        cacheRead: 0.075,
+        tiers: [{ above: 1000, input: 1 }],
+      },
+    });
+  }
 
   /** An OTLP JSON export of one trace with fresh ids: a root agent span and a chat span under it. */
   function otlpTrace(serviceName: string): Record<string, unknown> {
@@ -500,6 +527,7 @@ describe("over HTTP", () => {
     ],
     ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
     ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
+    ["DeleteOrganisationPrice", "404", () => call(api, "DELETE", "/api/prices/no-such-model", { key: owner.token })],
     [
       "CreateInvitation",
       "409",

@@ -61,6 +61,9 @@ interface World {
 
 let api: LocalApi;
 let world: World;
+/** Prices the victim organisation holds (its organisation partition is compared before and after each case). */
+const VICTIM_MODEL = "victim-model";
+const VICTIM_DELETED_MODEL = "victim-model-to-delete";
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -78,6 +81,13 @@ beforeAll(async () => {
   await rotateApiKey(victim.orgId, rotatedKey.keyId, 0, { name: "tests" });
   const allScopes = ["sessions:write", "events:write", "read", "delete"] as const;
   const otherOrgKey = await createTestKey({ scopes: allScopes });
+  for (const model of [VICTIM_MODEL, VICTIM_DELETED_MODEL]) {
+    const price = await call(api, "PUT", `/api/prices/${model}`, {
+      key: victimOwner.token,
+      body: { effectiveFrom: "2026-01-01", input: 1, output: 2 },
+    });
+    if (price.status !== 200) throw new Error(`price not set: ${price.text}`);
+  }
   world = {
     victim,
     victimOwner,
@@ -112,7 +122,10 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
           : "user-1",
     )
     .replace("{orgId}", world.victim.orgId)
-    .replace("{jobId}", world.victimJobId);
+    .replace("{jobId}", world.victimJobId)
+    // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
+    // deletion names another of the victim's models, so that it never finds one of theirs.
+    .replace("{model}", routeId === "DeleteOrganisationPrice" ? VICTIM_DELETED_MODEL : VICTIM_MODEL);
   const bodies: Record<string, unknown> = {
     CreateSession: { name: "n", agentName: "a", userId: "u" },
     UpdateSession: { status: "failed" },
@@ -124,6 +137,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     },
     UpdateMember: { role: "member" },
     RotateApiKey: { overlapSeconds: 0 },
+    PutOrganisationPrice: { effectiveFrom: "2026-12-01", input: 99, output: 99 },
   };
   return { path, body: bodies[routeId] };
 }
@@ -184,6 +198,12 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   DeclineInvitation: { "other organisation": 404, "missing scope or role": 404 },
   UpdateMember: { "other organisation": 404, "missing scope or role": 403 },
   RemoveMember: { "other organisation": 404, "missing scope or role": 403 },
+  // Another organisation's admin reads and sets their own prices; the victim's price is not theirs to delete.
+  ListOrganisationPrices: { "other organisation": 200, "missing scope or role": 200 },
+  GetPriceTable: { "other organisation": 200, "missing scope or role": 200 },
+  ListPriceAudit: { "other organisation": 200, "missing scope or role": 403 },
+  PutOrganisationPrice: { "other organisation": 200, "missing scope or role": 403 },
+  DeleteOrganisationPrice: { "other organisation": 404, "missing scope or role": 403 },
 };
 
 /** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */

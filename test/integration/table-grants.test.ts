@@ -517,6 +517,34 @@ describe("every table access of every route is within the route's declared grant
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
   });
 
+  it("organisation prices by a signed-in admin: set, change, list, the table, the audit, delete", async () => {
+    const model = { model: "grants-model" };
+    const rates = { effectiveFrom: "2026-12-01", input: 1, output: 2 };
+    await invoke(
+      "PutOrganisationPrice",
+      { path: "/api/prices/grants-model", pathParameters: model, token: admin.token, body: rates },
+      200,
+    );
+    await invoke(
+      "PutOrganisationPrice",
+      { path: "/api/prices/grants-model", pathParameters: model, token: admin.token, body: { ...rates, input: 3 } },
+      200,
+    );
+    await invoke("ListOrganisationPrices", { path: "/api/prices", token: admin.token }, 200);
+    await invoke("GetPriceTable", { path: "/api/prices/table", token: admin.token }, 200);
+    await invoke("ListPriceAudit", { path: "/api/prices/audit", token: admin.token }, 200);
+    await invoke(
+      "DeleteOrganisationPrice",
+      {
+        path: "/api/prices/grants-model",
+        pathParameters: model,
+        query: { effectiveFrom: "2026-12-01" },
+        token: admin.token,
+      },
+      204,
+    );
+  });
+
   it("the console: reads and a deletion with a user's access token, GET /api/me, invitations, members list/change/remove", async () => {
     const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
     const owner = await createTestUser(api, { orgId: sdk.orgId, role: "owner" });

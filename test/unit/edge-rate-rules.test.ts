@@ -91,6 +91,11 @@ describe("which rule counts a route", () => {
         "AcceptInvitation",
         "UpdateMember",
         "RemoveMember",
+        "ListOrganisationPrices",
+        "PutOrganisationPrice",
+        "DeleteOrganisationPrice",
+        "ListPriceAudit",
+        "GetPriceTable",
         "DeleteSession",
         "DeleteUserData",
         "GetDeletionJob",
@@ -156,7 +161,7 @@ describe("the web ACL's rules, evaluated", () => {
 
   it("needs no HEAD match: no route is HEAD or ANY (and the API has no $default route: service-stack.test.ts), so API Gateway answers HEAD itself", () => {
     const methods = new Set(routes.map((route) => route.method));
-    expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST"]);
+    expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST", "PUT"]);
   });
 
   it.each([

@@ -14,6 +14,7 @@ import { KeysPage } from "./pages/keys/KeysPage";
 import { MembersPage } from "./pages/members/MembersPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { OverviewPage } from "./pages/overview/OverviewPage";
+import { PricesPage } from "./pages/prices/PricesPage";
 import { SignInPage } from "./pages/SignInPage";
 import { SessionDetailPage } from "./pages/sessions/SessionDetailPage";
 import { SessionsPage } from "./pages/sessions/SessionsPage";
@@ -48,6 +49,7 @@ export function AppRoutes() {
             </Suspense>
           }
         />
+        <Route path="/settings/prices" element={<PricesPage />} />
         <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
         <Route path="/settings/keys" element={<KeysPage />} />
         <Route path="/settings/members" element={<MembersPage />} />

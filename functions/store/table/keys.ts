@@ -66,6 +66,30 @@ export function apiKeyAuditPrefix(keyId: string): string {
   return `AUDIT#APIKEY#${keyId}#`;
 }
 
+/** The sort-key prefix of an organisation's own model prices (organisation partition). */
+export const ORGANISATION_PRICE_PREFIX = "PRICE#";
+
+/**
+ * The sort-key prefix of one model's prices: `PRICE#<model>#`, the name with `%` and `#` escaped (as
+ * agentSortPrefix does) so that one model's prefix never reaches another's.
+ */
+export function organisationModelPricePrefix(model: string): string {
+  return `${ORGANISATION_PRICE_PREFIX}${model.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
+/** An organisation's price of a model from a day on: `ORG#<org>` / `PRICE#<model>#<YYYY-MM-DD>`. */
+export function organisationPriceKey(orgId: string, model: string, effectiveFrom: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${organisationModelPricePrefix(model)}${effectiveFrom}` };
+}
+
+/** The sort-key prefix of the audit of an organisation's prices, all models together in time order. */
+export const PRICE_AUDIT_PREFIX = "AUDIT#PRICE#";
+
+/** One change of an organisation's prices: `ORG#<org>` / `AUDIT#PRICE#<auditId>`. */
+export function priceAuditKey(orgId: string, auditId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${PRICE_AUDIT_PREFIX}${auditId}` };
+}
+
 /** A user's membership, stored twice: under the organisation and under the user. */
 export function membershipKey(orgId: string, userId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `${MEMBERSHIP_PREFIX}${userId}` };

@@ -10,7 +10,7 @@ export interface RequestContext {
 }
 
 export interface RequestOptions {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal | undefined;

@@ -59,3 +59,55 @@ export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
+
+/** Rates in USD per million tokens (functions/pricing/price-table.ts Rates). */
+export interface PriceRates {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  tiers?: ({ above: number } & Partial<Omit<PriceRates, "tiers">>)[];
+}
+
+/** GET /api/prices items: the organisation's own price of a model from a day on. */
+export interface OrganisationPrice extends PriceRates {
+  model: string;
+  effectiveFrom: string;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+export interface OrganisationPriceList {
+  items: OrganisationPrice[];
+  limits: { pricesPerOrganisation: number; pricesPerModel: number };
+}
+
+/** GET /api/prices/audit items. */
+export interface PriceAuditRecord {
+  id: string;
+  action: "price.set" | "price.deleted";
+  model: string;
+  effectiveFrom: string;
+  actor: string;
+  actorId: string | null;
+  at: string;
+  before: PriceRates | null;
+  after: PriceRates | null;
+}
+
+/** GET /api/prices/table: the price table shipped with the service. */
+export interface PriceTable {
+  sources: Record<string, { title: string; url: string; commit?: string; asOf: string }>;
+  items: (PriceRates & { model: string; provider: string; effectiveFrom: string; source: string })[];
+}
+
+/** GET /api/sdk/models items: what each model was used for over a period, and how much of it is unpriced. */
+export interface ModelUsage {
+  model: string;
+  calls: number;
+  estimatedCost: number | null;
+  unpricedCalls: number;
+  promptTokens?: number;
+  completionTokens?: number;
+}
