@@ -53,8 +53,10 @@ export interface WorkerDefinition {
 export const PARTITIONS = {
   /** `APIKEY#<sha256>`: a key's credential item (keys.ts apiKeyCredentialKey). */
   apiKeyCredential: "APIKEY#*",
-  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations, prices and their audit (keys.ts). */
+  /** `ORG#<orgId>`: the organisation, its key records, key audit, members, invitations and the prices' audit (keys.ts). */
   organisation: "ORG#*",
+  /** `PRICES#<orgId>`: the organisation's own model prices (keys.ts organisationPriceKey). */
+  organisationPrices: "PRICES#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session and its events (keys.ts sessionKey, eventKey). */
@@ -178,6 +180,8 @@ const idempotencyRecords: TableGrant = {
 const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
 /** Rollup counters: counted by the stream consumer, withdrawn with the sessions deleted. */
 const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
+/** An organisation's own model prices, read by ingest to price events (at most once a minute per container). */
+const organisationPricesRead: TableGrant = { actions: ["dynamodb:Query"], partitions: [P.organisationPrices] };
 /** A session recorded from an OpenTelemetry trace is deleted with the trace's record (read first). */
 const otelTraceDeletion: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"],
@@ -245,6 +249,7 @@ export const ROUTE_ACCESS = {
       idempotencyRecords,
       // The session's tenant (once per session per container), then the event's own PutItem.
       { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.session] },
+      organisationPricesRead,
     ],
     throttle: ROUTE_THROTTLES.ingest,
   },
@@ -259,6 +264,7 @@ export const ROUTE_ACCESS = {
         actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:BatchWriteItem"],
         partitions: [P.session],
       },
+      organisationPricesRead,
     ],
     throttle: ROUTE_THROTTLES.ingest,
   },
@@ -286,6 +292,7 @@ export const ROUTE_ACCESS = {
       { actions: ["dynamodb:Query"], partitions: [P.otelLog] },
       // A session moved to its real agent and user takes its counts from the placeholder's rollups to theirs.
       rollupUpdates,
+      organisationPricesRead,
     ],
     throttle: ROUTE_THROTTLES.ingest,
   },
@@ -521,7 +528,7 @@ export const ROUTE_ACCESS = {
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   ListOrganisationPrices: {
-    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisationPrices] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   GetPriceTable: {
@@ -538,7 +545,8 @@ export const ROUTE_ACCESS = {
       ...userAuthentication,
       // The model's prices read, then in one transaction the price put, the organisation's price count moved
       // (for a new price) and the audit item put.
-      { actions: ["dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:Query", "dynamodb:PutItem"], partitions: [P.organisationPrices] },
+      { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
@@ -546,10 +554,8 @@ export const ROUTE_ACCESS = {
     tableGrants: [
       ...userAuthentication,
       // The model's prices read, then the prices deleted with the count moved and an audit item per price.
-      {
-        actions: ["dynamodb:Query", "dynamodb:DeleteItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
-        partitions: [P.organisation],
-      },
+      { actions: ["dynamodb:Query", "dynamodb:DeleteItem"], partitions: [P.organisationPrices] },
+      { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },

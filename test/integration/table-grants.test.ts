@@ -16,6 +16,7 @@ import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispat
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
 import { newId } from "../../functions/domain/ids.js";
+import { forgetOrganisationPrices } from "../../functions/pricing/organisation-prices.js";
 import {
   deletionWorker,
   type RouteDefinition,
@@ -180,6 +181,20 @@ describe("every table access of every route is within the route's declared grant
         headers: { "idempotency-key": randomUUID() },
       },
       201,
+    );
+    // A model call priced at ingest: the organisation's own prices read first (not cached yet in this process).
+    const modelCall = { model: "gpt-4o-mini", usage: { promptTokens: 100, completionTokens: 20 } };
+    forgetOrganisationPrices(sdk.orgId);
+    await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId, eventType: "llm_decision", ...modelCall } },
+      201,
+    );
+    forgetOrganisationPrices(sdk.orgId);
+    await invoke(
+      "CreateEventBatch",
+      { path: "/api/sdk/events/batch", body: { events: [{ sessionId, eventType: "llm_decision", ...modelCall }] } },
+      200,
     );
     // A refused write releases its Idempotency-Key record.
     await invoke(

@@ -1,6 +1,6 @@
 /**
  * Persistence of an organisation's own model prices, in the organisation's partition:
- * - each dated price is one item, `ORG#<org>` / `PRICE#<model>#<YYYY-MM-DD>` (keys.ts organisationPriceKey), so
+ * - each dated price is one item, `PRICES#<org>` / `PRICE#<model>#<YYYY-MM-DD>` (keys.ts organisationPriceKey), so
  *   all of an organisation's prices are one Query and one model's prices a Query of its prefix;
  * - the organisation item `ORG#<org>` / `ORG` counts them (`priceCount`): a new price and the count move together
  *   in one transaction, whose condition refuses the 501st;
@@ -21,6 +21,7 @@ import {
   organisationModelPricePrefix,
   organisationPartition,
   organisationPriceKey,
+  organisationPricesPartition,
   PRICE_AUDIT_PREFIX,
   priceAuditKey,
 } from "../table/keys.js";
@@ -152,7 +153,7 @@ async function queryPrices(orgId: string, prefix: string, consistent: boolean): 
   const items = await queryAll(
     {
       KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
-      ExpressionAttributeValues: { ":pk": organisationPartition(orgId), ":prefix": prefix },
+      ExpressionAttributeValues: { ":pk": organisationPricesPartition(orgId), ":prefix": prefix },
       ConsistentRead: consistent,
     },
     // The count caps what is stored; the read is bounded whatever the table holds.

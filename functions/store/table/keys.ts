@@ -66,7 +66,16 @@ export function apiKeyAuditPrefix(keyId: string): string {
   return `AUDIT#APIKEY#${keyId}#`;
 }
 
-/** The sort-key prefix of an organisation's own model prices (organisation partition). */
+/**
+ * An organisation's own model prices live in a partition of their own, `PRICES#<org>`, not in the organisation's:
+ * ingest reads them (once a minute per container), and its grant then reaches the prices and nothing else of the
+ * organisation (keys, members, audits).
+ */
+export function organisationPricesPartition(orgId: string): string {
+  return `PRICES#${orgId}`;
+}
+
+/** The sort-key prefix of an organisation's own model prices (in `PRICES#<org>`). */
 export const ORGANISATION_PRICE_PREFIX = "PRICE#";
 
 /**
@@ -77,9 +86,9 @@ export function organisationModelPricePrefix(model: string): string {
   return `${ORGANISATION_PRICE_PREFIX}${model.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
 }
 
-/** An organisation's price of a model from a day on: `ORG#<org>` / `PRICE#<model>#<YYYY-MM-DD>`. */
+/** An organisation's price of a model from a day on: `PRICES#<org>` / `PRICE#<model>#<YYYY-MM-DD>`. */
 export function organisationPriceKey(orgId: string, model: string, effectiveFrom: string): ItemKey {
-  return { PK: organisationPartition(orgId), SK: `${organisationModelPricePrefix(model)}${effectiveFrom}` };
+  return { PK: organisationPricesPartition(orgId), SK: `${organisationModelPricePrefix(model)}${effectiveFrom}` };
 }
 
 /** The sort-key prefix of the audit of an organisation's prices, all models together in time order. */
