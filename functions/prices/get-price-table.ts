@@ -4,8 +4,8 @@
  */
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
-import { MODEL_PRICE_FILE, priceRows } from "../pricing/price-table.js";
+import { modelPriceFile, priceRows } from "../pricing/price-table.js";
 
 export const handler = userRoute("GetPriceTable", {}, async () =>
-  jsonResponse(200, { sources: MODEL_PRICE_FILE.sources, items: priceRows(MODEL_PRICE_FILE) }),
+  jsonResponse(200, { sources: modelPriceFile().sources, items: priceRows(modelPriceFile()) }),
 );

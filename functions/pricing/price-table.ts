@@ -5,7 +5,7 @@
  * small (the file is part of every function that prices); `priceRows()` gives the flat rows the lookup indexes.
  * Prices are data: no rate lives anywhere else.
  */
-import file from "./model-prices.json" with { type: "json" };
+import { readFileSync } from "node:fs";
 
 /** USD per million tokens, per token type. `input` and `output` are always given; the others only when billed apart. */
 export interface Rates {
@@ -74,8 +74,22 @@ export interface PriceTable {
   readonly rows: readonly PriceRow[];
 }
 
-/** The stored file (checked by test/unit/pricing-table.test.ts). */
-export const MODEL_PRICE_FILE: PriceFile = file as PriceFile;
+/**
+ * The file's name. It ships beside the code that reads it: here in functions/pricing/, and beside `index.mjs` in a
+ * Lambda bundle (lib/constructs/api-function.ts copies it there). Data, not code: a function that prices nothing
+ * never parses it, and its 20 KB stay out of every bundle's JavaScript.
+ */
+export const MODEL_PRICE_FILE_NAME = "model-prices.json";
+
+let loadedPriceFile: PriceFile | undefined;
+
+/** The stored file (checked by test/unit/pricing-table.test.ts), read and parsed on first use. */
+export function modelPriceFile(): PriceFile {
+  loadedPriceFile ??= JSON.parse(
+    readFileSync(new URL(`./${MODEL_PRICE_FILE_NAME}`, import.meta.url), "utf8"),
+  ) as PriceFile;
+  return loadedPriceFile;
+}
 
 /** A price file's blocks as flat rows, in file order. */
 export function priceRows(priceFile: PriceFile): PriceRow[] {

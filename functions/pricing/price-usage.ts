@@ -4,7 +4,7 @@
  */
 import { costOf, hasBillableTokens } from "./cost.js";
 import { buildPriceIndex, type DatedPrice, findPrice, type PriceIndex, utcDay } from "./price-lookup.js";
-import { MODEL_PRICE_FILE, type PriceRow, priceRows } from "./price-table.js";
+import { modelPriceFile, type PriceRow, priceRows } from "./price-table.js";
 import type { TokenUsage } from "./usage.js";
 
 /** An organisation's price for a model, from a day on (stored per organisation; matched like the table's rows). */
@@ -46,7 +46,7 @@ let tableIndex: PriceIndex<PriceRow> | undefined;
 
 /** The shipped table's index, built on first use (not at module load, so a cold start that prices nothing pays nothing). */
 export function modelPriceIndex(): PriceIndex<PriceRow> {
-  tableIndex ??= buildPriceIndex(priceRows(MODEL_PRICE_FILE));
+  tableIndex ??= buildPriceIndex(priceRows(modelPriceFile()));
   return tableIndex;
 }
 

@@ -35,6 +35,13 @@ const LAZY_RUNTIME_MODULES = [
   "@smithy/core/event-streams",
 ];
 
+/** The price table (functions/pricing/price-table.ts reads it beside its module), relative to the project root. */
+const PRICE_TABLE_PATH = "functions/pricing/model-prices.json";
+
+function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */
 const CREDENTIALS_ALIAS = "@aws-sdk/credential-provider-node=./functions/runtime/lambda-credentials.ts";
 
@@ -133,6 +140,15 @@ export class ApiFunction extends Construct {
         // Only the environment credential provider (what Lambda uses), not the
         // SDK's whole default chain: see functions/runtime/lambda-credentials.ts.
         esbuildArgs: { "--alias": CREDENTIALS_ALIAS },
+        // The model price table is data read on first use beside index.mjs (functions/pricing/price-table.ts),
+        // not 20 KB of every bundle's JavaScript.
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => [
+            `cp ${shellQuoted(path.join(inputDir, PRICE_TABLE_PATH))} ${shellQuoted(path.join(outputDir, path.basename(PRICE_TABLE_PATH)))}`,
+          ],
+        },
         // Bundle with the local esbuild devDependency (Docker is only a fallback
         // CDK uses when esbuild is not installed; there is no Docker here).
         forceDockerBundling: false,

@@ -1362,6 +1362,28 @@ describe("Lambda bundles", () => {
     );
   }
 
+  it("carry the model price table beside index.mjs as data (read on first use), not inside their JavaScript", () => {
+    const directory = app.synth().directory;
+    const serviceFunctions = new Set(allFunctionIds());
+    const table = readFileSync(join(REPOSITORY_ROOT, "functions", "pricing", "model-prices.json"), "utf8");
+    // A row of the table as esbuild would inline it (the provider key and a model name).
+    const inlined = /"gpt-4o-mini":\{input:/;
+    const assets = Object.entries(
+      resourcesOf<{ Properties: { Code: { S3Key?: unknown } } }>("AWS::Lambda::Function"),
+    ).flatMap(([id, resource]) => {
+      const key = resource.Properties.Code.S3Key;
+      return typeof key === "string" && serviceFunctions.has(id)
+        ? [join(directory, `asset.${key.replace(/\.zip$/, "")}`)]
+        : [];
+    });
+
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      expect(readFileSync(join(asset, "model-prices.json"), "utf8")).toBe(table);
+      expect(inlined.test(readFileSync(join(asset, "index.mjs"), "utf8"))).toBe(false);
+    }
+  });
+
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 

@@ -5,7 +5,7 @@
  * events without the fields read back with nulls.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_PRICE_FILE, type PriceRow, priceRows } from "../../functions/pricing/price-table.js";
+import { modelPriceFile, type PriceRow, priceRows } from "../../functions/pricing/price-table.js";
 import { eventPageResponse } from "../../functions/schemas/response-schemas.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
@@ -28,7 +28,7 @@ afterAll(() => api.close());
 
 /** The table's row of `model` in force today (the newest whose effectiveFrom is not after today). */
 function rowInForce(model: string, day = new Date().toISOString().slice(0, 10)): PriceRow {
-  const row = priceRows(MODEL_PRICE_FILE)
+  const row = priceRows(modelPriceFile())
     .filter((each) => each.model === model && each.effectiveFrom <= day)
     .sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? 1 : -1))[0];
   if (row === undefined) throw new Error(`The table has no row of ${model} in force on ${day}`);

@@ -9,7 +9,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 import { expect } from "vitest";
 import { ANONYMOUS_USER } from "../../functions/domain/genai-trace-plan.js";
-import { MODEL_PRICE_FILE, type PriceRow, priceRows } from "../../functions/pricing/price-table.js";
+import { modelPriceFile, type PriceRow, priceRows } from "../../functions/pricing/price-table.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { CACHED_TOKENS, CHAT_MODEL, FINAL_ANSWER, FIRST_USAGE, SECOND_USAGE, TOOL_NAME } from "./fake-chat-server.js";
@@ -121,7 +121,7 @@ export async function expectWholeRun(api: LocalApi, key: string, run: WholeRun) 
 
 /** The price table's row of `model` in force on `day` (the newest whose effectiveFrom is not after it). */
 export function tableRowInForce(model: string, day: string): PriceRow {
-  const row = priceRows(MODEL_PRICE_FILE)
+  const row = priceRows(modelPriceFile())
     .filter((each) => each.model === model && each.effectiveFrom <= day)
     .sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? 1 : -1))[0];
   if (row === undefined) throw new Error(`The price table has no row of ${model} in force on ${day}`);

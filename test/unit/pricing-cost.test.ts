@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { billedTokens, costOf } from "../../functions/pricing/cost.js";
-import { MODEL_PRICE_FILE, priceRows, type Rates } from "../../functions/pricing/price-table.js";
+import { modelPriceFile, priceRows, type Rates } from "../../functions/pricing/price-table.js";
 import { type OrganisationPrice, priceUsage } from "../../functions/pricing/price-usage.js";
 import type { TokenUsage } from "../../functions/pricing/usage.js";
 
@@ -15,7 +15,7 @@ const M = 1_000_000;
 /** Within a millionth of a dollar: far below a cent. */
 const DIGITS = 6;
 
-const rows = priceRows(MODEL_PRICE_FILE);
+const rows = priceRows(modelPriceFile());
 
 /** The shipped row of `model` carries the rates the test computes with (so the arithmetic below is the table's). */
 function expectRates(model: string, rates: Partial<Rates> & { tiers?: unknown }): void {

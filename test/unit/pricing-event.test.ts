@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { needsPricing, priceEvent } from "../../functions/pricing/price-event.js";
-import { MODEL_PRICE_FILE, priceRows } from "../../functions/pricing/price-table.js";
+import { modelPriceFile, priceRows } from "../../functions/pricing/price-table.js";
 
 const CREATED_AT = "2026-11-26T10:00:00.000Z";
 const row = (model: string) => {
-  const found = priceRows(MODEL_PRICE_FILE).filter((each) => each.model === model);
+  const found = priceRows(modelPriceFile()).filter((each) => each.model === model);
   const newest = found.sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? 1 : -1))[0];
   if (newest === undefined) throw new Error(`no row for ${model}`);
   return newest;

@@ -4,21 +4,21 @@
  * models the issue asks for are there; the data stays small enough for the bundles.
  */
 import { describe, expect, it } from "vitest";
-import { MODEL_PRICE_FILE, PROVIDERS, type PriceFile, priceRows } from "../../functions/pricing/price-table.js";
+import { modelPriceFile, PROVIDERS, type PriceFile, priceRows } from "../../functions/pricing/price-table.js";
 import { isDay, priceFileProblems } from "../../scripts/model-prices/check-price-file.js";
 
-const rows = priceRows(MODEL_PRICE_FILE);
+const rows = priceRows(modelPriceFile());
 const names = new Set(rows.map((row) => row.model));
 
 describe("the model price table", () => {
   it("has no problem the checker knows of", () => {
-    expect(priceFileProblems(MODEL_PRICE_FILE)).toEqual([]);
+    expect(priceFileProblems(modelPriceFile())).toEqual([]);
   });
 
   it("gives every row a source with an https URL, a commit or page, and a date, and a valid effective day", () => {
     expect(rows.length).toBeGreaterThan(100);
     for (const row of rows) {
-      const source = MODEL_PRICE_FILE.sources[row.source];
+      const source = modelPriceFile().sources[row.source];
       expect(source, `${row.model} cites ${row.source}`).toBeDefined();
       expect(source?.url, row.model).toMatch(/^https:\/\/\S+$/);
       expect(isDay(source?.asOf), row.model).toBe(true);
@@ -27,7 +27,7 @@ describe("the model price table", () => {
   });
 
   it("cites a public list (a GitHub file) at the commit read, in its URL too", () => {
-    for (const source of Object.values(MODEL_PRICE_FILE.sources)) {
+    for (const source of Object.values(modelPriceFile().sources)) {
       if (!source.url.startsWith("https://github.com/")) continue;
       expect(source.commit, source.url).toMatch(/^[0-9a-f]{40}$/);
       expect(source.url).toContain(`/blob/${source.commit}/`);
@@ -49,14 +49,14 @@ describe("the model price table", () => {
 
   it("fails a row without a source, with an unknown source, a bad day or a negative rate", () => {
     // Prepare: the shipped file, broken one way at a time.
-    const block = MODEL_PRICE_FILE.prices[0];
+    const block = modelPriceFile().prices[0];
     if (block === undefined) throw new Error("the table has no block");
     const withBlock = (changed: Record<string, unknown>): PriceFile =>
-      ({ ...MODEL_PRICE_FILE, prices: [{ ...block, ...changed }, ...MODEL_PRICE_FILE.prices.slice(1)] }) as PriceFile;
+      ({ ...modelPriceFile(), prices: [{ ...block, ...changed }, ...modelPriceFile().prices.slice(1)] }) as PriceFile;
     const { source: _source, ...withoutSource } = block;
 
     // Act + Assess
-    expect(priceFileProblems({ ...MODEL_PRICE_FILE, prices: [withoutSource] })).toContain("block 1: no source");
+    expect(priceFileProblems({ ...modelPriceFile(), prices: [withoutSource] })).toContain("block 1: no source");
     expect(priceFileProblems(withBlock({ source: "nowhere" }))).toContain("block 1: source nowhere is not in sources");
     expect(priceFileProblems(withBlock({ effectiveFrom: "2026-02-30" }))).toContain(
       "block 1: effectiveFrom is not a YYYY-MM-DD day",
@@ -66,15 +66,15 @@ describe("the model price table", () => {
     );
     expect(
       priceFileProblems({
-        ...MODEL_PRICE_FILE,
-        sources: { ...MODEL_PRICE_FILE.sources, bare: { title: "x", asOf: "2026-01-01" } },
+        ...modelPriceFile(),
+        sources: { ...modelPriceFile().sources, bare: { title: "x", asOf: "2026-01-01" } },
       }),
     ).toContain("source bare: no https url");
   });
 
   it("fails two rows answering to the same name on the same day", () => {
     const file = {
-      sources: MODEL_PRICE_FILE.sources,
+      sources: modelPriceFile().sources,
       prices: [
         {
           source: "litellm-2026-07-24",
@@ -144,6 +144,6 @@ describe("the model price table", () => {
   });
 
   it("stays small: the compact JSON is under 32 KiB (the bundles have a 300 KiB budget)", () => {
-    expect(JSON.stringify(MODEL_PRICE_FILE).length).toBeLessThan(32 * 1024);
+    expect(JSON.stringify(modelPriceFile()).length).toBeLessThan(32 * 1024);
   });
 });
