@@ -108,11 +108,32 @@ export const sessionResponse = z.strictObject({
   status: z.enum(SESSION_STATUSES),
   success: z.boolean().nullable(),
   failureReason: z.string().nullable(),
-  estimatedCost: usd.nullable().describe("What the client reported for the whole run (PATCH), USD"),
+  estimatedCost: usd
+    .nullable()
+    .describe(
+      "The run's cost, USD: what the client reported for the whole run (create, PATCH or an OpenTelemetry root span) when it did, else eventCost; null while neither is there (no cost reported, no model call and no event cost counted)",
+    ),
   durationMs: z.number().nonnegative().nullable(),
-  promptTokens: count.nullable(),
-  completionTokens: count.nullable(),
-  totalTokens: count.nullable(),
+  promptTokens: count
+    .nullable()
+    .describe(
+      "What the client reported for the whole run when it did, else the sum of the counted events' usage.promptTokens; null while neither is there (no model call counted)",
+    ),
+  completionTokens: count.nullable().describe("As promptTokens, for completion tokens"),
+  totalTokens: count
+    .nullable()
+    .describe(
+      "As promptTokens, for total tokens (an event reporting promptTokens and completionTokens but no totalTokens adds their sum)",
+    ),
+  cacheReadTokens: count
+    .nullable()
+    .describe(
+      "Sum of the counted events' usage.cacheReadTokens (part of promptTokens); null while no model call is counted",
+    ),
+  cacheWriteTokens: count.nullable().describe("As cacheReadTokens, for cache writes (part of promptTokens)"),
+  reasoningTokens: count.nullable().describe("As cacheReadTokens, for reasoning tokens (part of completionTokens)"),
+  modelCalls: count.describe("Model calls counted: events with a model or usage"),
+  unpricedCalls: count.describe("Model calls counted whose cost could not be priced (costSource unpriced)"),
   customMetrics: z.record(z.string(), z.number()).nullable(),
   eventCount: count.describe(
     "Events counted so far (counted from the change stream, usually within a second of acknowledgement)",

@@ -3,9 +3,11 @@
  * tools, its failure reasons and an agent's summary, and the checked reading of stored items.
  */
 import { describe, expect, it } from "vitest";
+import { emptyModelTally, UNNAMED_MODEL } from "../../functions/domain/rollup.js";
 import {
   agentSummaryOf,
   agentSummaryUpdate,
+  modelAttributeKey,
   rollupRowOf,
   rollupUpdates,
 } from "../../functions/store/counting/rollup-store.js";
@@ -172,5 +174,60 @@ describe("reading rollup items", () => {
     expect(
       agentSummaryOf({ PK: "p", SK: "AGENT#bot", entity: "rollup", agentName: "bot", sessionCount: 4, ttl: 1 }),
     ).toEqual({ agentName: "bot", sessionCount: 4 });
+  });
+});
+
+describe("the agent's models item", () => {
+  const tally = (calls: number, estimatedCost = 0) => ({
+    ...emptyModelTally(),
+    calls,
+    estimatedCost,
+    promptTokens: 10 * calls,
+  });
+
+  it("ADDs per-model counters under hashed attribute names to the agent's day only; models at 0 left out", () => {
+    const models = new Map([
+      ["__proto__", tally(1, 0.5)],
+      ["constructor", tally(2)],
+      [UNNAMED_MODEL, tally(1)],
+      ["withdrawn", emptyModelTally()],
+    ]);
+    const items = rollupUpdates(target, { counters: {}, models });
+
+    const modelItems = items.filter((item) => String(item.Update?.Key?.SK).endsWith("#MODELS"));
+    expect(modelItems).toHaveLength(1);
+    const update = modelItems[0]?.Update;
+    expect(update?.Key).toEqual({ PK: rollupPartition(tenantPrefix, "AGENT", "bot"), SK: "DAY#2024-05-01#MODELS" });
+    const names = Object.values(update?.ExpressionAttributeNames ?? {});
+    // No model name is an attribute name: only their hashed keys.
+    expect(names).not.toContain("__proto__");
+    expect(names).toContain(`${modelAttributeKey("__proto__")}_usd`);
+    expect(names.some((name) => name.startsWith(modelAttributeKey("withdrawn")))).toBe(false);
+    expect(update?.ExpressionAttributeValues?.[`:${modelAttributeKey("constructor")}`]).toBe("constructor");
+  });
+
+  it("reads a models item back as one row per model, hostile names included", () => {
+    const items = rollupUpdates(target, {
+      counters: {},
+      models: new Map([
+        ["__proto__", tally(1, 0.5)],
+        [UNNAMED_MODEL, tally(3)],
+      ]),
+    });
+    const update = items.find((item) => String(item.Update?.Key?.SK).endsWith("#MODELS"))?.Update;
+    // The item as the update would create it.
+    const stored: Record<string, unknown> = { ...update?.Key };
+    for (const [placeholder, name] of Object.entries(update?.ExpressionAttributeNames ?? {})) {
+      stored[name] = update?.ExpressionAttributeValues?.[`:${placeholder.slice(1)}`];
+    }
+
+    const row = rollupRowOf(stored);
+
+    expect(row.kind).toBe("models");
+    if (row.kind !== "models") return;
+    expect(row.row.models).toEqual([
+      { day: "2024-05-01", model: "__proto__", ...tally(1, 0.5) },
+      { day: "2024-05-01", model: UNNAMED_MODEL, ...tally(3) },
+    ]);
   });
 });

@@ -8,6 +8,7 @@
  * its key from keys.ts, the descriptive attributes every ADD stamps on it, and
  * a checked `fromItem` for the readers.
  */
+import { createHash } from "node:crypto";
 import { type DurationBins, durationBinOf } from "../../domain/duration-bins.js";
 import {
   assembleStats,
@@ -18,6 +19,11 @@ import {
   type DayCounters,
   type DayRow,
   type FailureRow,
+  isZeroTally,
+  MODEL_COUNTERS,
+  type ModelCounter,
+  type ModelRow,
+  type ModelTallies,
   type ToolRow,
 } from "../../domain/rollup.js";
 import { failureReasonGroup } from "../../domain/session-refinements.js";
@@ -30,6 +36,7 @@ import {
   rollupDayRange,
   rollupDurationsKey,
   rollupFailureKey,
+  rollupModelsKey,
   rollupPartition,
   rollupToolKey,
 } from "../table/keys.js";
@@ -38,7 +45,7 @@ import { queryAll, queryPage, type TransactItem, updateRequest } from "../table/
 export const ROLLUP_ENTITY = "rollup";
 
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
-export type RollupKind = "day" | "durations" | "tool" | "failure" | "agentSummary";
+export type RollupKind = "day" | "durations" | "tool" | "failure" | "models" | "agentSummary";
 
 /** Where a day's items live and when they expire. */
 interface RollupDay {
@@ -123,6 +130,73 @@ const failureRollupEntity = defineEntity<FailureRow, RollupDay & { readonly reas
   fromFields: (fields) => ({ day: String(fields.day), reason: String(fields.reason), count: num(fields.count) }),
 });
 
+/**
+ * An agent's per-model tallies of a day, in one item (`DAY#<day>#MODELS`), so that a session's share of them is
+ * one item per day however many models it called (a deletion or a move stays within one transaction). Model
+ * names are client text (`__proto__`, `constructor`, 256 characters): they are never attribute names. Each model
+ * has a short key `m<12 hex digits of the name's SHA-256>`: the attribute of that name holds the model name, and
+ * `<key>_<code>` its counters (MODEL_COUNTER_CODES). A model costs at most ~0.6 KB of the item (a 256-character
+ * name, nine counters), and a session adds at most MAX_MODELS_PER_SESSION + 2 names (rollup.ts).
+ */
+export interface ModelsRow {
+  readonly day: string;
+  readonly models: ModelRow[];
+}
+
+/** The short suffix of each model counter's attribute on a models item. */
+const MODEL_COUNTER_CODES = {
+  calls: "c",
+  estimatedCost: "usd",
+  promptTokens: "pt",
+  completionTokens: "ct",
+  totalTokens: "tt",
+  cacheReadTokens: "crt",
+  cacheWriteTokens: "cwt",
+  reasoningTokens: "rt",
+  unpricedCalls: "uc",
+} as const satisfies Record<ModelCounter, string>;
+
+const MODEL_KEY = /^m[0-9a-f]{12}$/;
+
+/** The key of a model's attributes on a models item. */
+export function modelAttributeKey(model: string): string {
+  return `m${createHash("sha256").update(model).digest("hex").slice(0, 12)}`;
+}
+
+const modelsRollupEntity = defineEntity<ModelsRow, RollupDay & { readonly names: Readonly<Record<string, string>> }>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day }) => rollupModelsKey(partition, day),
+  attributes: ({ day, ttl, names }) => ({ day, ttl, rollupKind: "models" satisfies RollupKind, ...names }),
+  fromFields: (fields) => {
+    const day = String(fields.day);
+    const models: ModelRow[] = [];
+    for (const [key, model] of Object.entries(fields)) {
+      if (!MODEL_KEY.test(key) || typeof model !== "string") continue;
+      const tally = Object.fromEntries(
+        MODEL_COUNTERS.map((counter) => [counter, num(fields[`${key}_${MODEL_COUNTER_CODES[counter]}`])]),
+      ) as Record<ModelCounter, number>;
+      models.push({ day, model, ...tally });
+    }
+    return { day, models };
+  },
+});
+
+/** The Update adding `models` to a day's models item (models whose counts are all 0 left out); none if empty. */
+function modelsItems(day: RollupDay, models: ModelTallies): TransactItem[] {
+  const names: Record<string, string> = {};
+  const counters: Record<string, number> = {};
+  for (const [model, tally] of models) {
+    if (isZeroTally(tally)) continue;
+    const key = modelAttributeKey(model);
+    names[key] = model;
+    for (const counter of MODEL_COUNTERS) counters[`${key}_${MODEL_COUNTER_CODES[counter]}`] = tally[counter];
+  }
+  if (Object.keys(names).length === 0) return [];
+  return [addUpdate(modelsRollupEntity, { ...day, names }, counters, Object.keys(counters))];
+}
+
 /** An agent of a tenant with its session count. */
 export interface AgentSummary {
   readonly agentName: string;
@@ -187,6 +261,8 @@ export interface RollupTarget {
 export interface RollupChange {
   readonly counters: DayCounters;
   readonly tools?: Readonly<Record<string, { readonly calls: number; readonly errors: number }>>;
+  /** Per model, what the change adds to the agent's day (models are not counted per external user). */
+  readonly models?: ModelTallies;
   readonly failure?: { readonly reason: string; readonly count: number };
 }
 
@@ -222,7 +298,8 @@ const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupT
 
 /**
  * Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named): the
- * day item, its duration item when the change moves a fine bin, its tool and failure items.
+ * day item, its duration item when the change moves a fine bin, its tool and failure items, and the agent's
+ * models item when the change counts model calls.
  */
 export function rollupUpdates(
   target: RollupTarget,
@@ -242,6 +319,7 @@ export function rollupUpdates(
       items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
     }
     items.push(...toolItems(day, change.tools ?? {}));
+    if (dimension === "AGENT" && change.models !== undefined) items.push(...modelsItems(day, change.models));
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
@@ -289,7 +367,8 @@ function rollupKindOf(item: Item): RollupKind {
     item.rollupKind === "day" ||
     item.rollupKind === "durations" ||
     item.rollupKind === "tool" ||
-    item.rollupKind === "failure"
+    item.rollupKind === "failure" ||
+    item.rollupKind === "models"
   ) {
     return item.rollupKind;
   }
@@ -304,13 +383,15 @@ export type RollupRow =
   | { readonly kind: "day"; readonly row: DayRow }
   | { readonly kind: "durations"; readonly row: DurationsRow }
   | { readonly kind: "tool"; readonly row: ToolRow }
-  | { readonly kind: "failure"; readonly row: FailureRow };
+  | { readonly kind: "failure"; readonly row: FailureRow }
+  | { readonly kind: "models"; readonly row: ModelsRow };
 
 export function rollupRowOf(item: Item): RollupRow {
   const kind = rollupKindOf(item);
   if (kind === "tool") return { kind, row: toolRollupEntity.fromItem(item) };
   if (kind === "failure") return { kind, row: failureRollupEntity.fromItem(item) };
   if (kind === "durations") return { kind, row: durationsRollupEntity.fromItem(item) };
+  if (kind === "models") return { kind, row: modelsRollupEntity.fromItem(item) };
   return { kind: "day", row: dayRollupEntity.fromItem(item) };
 }
 
@@ -367,11 +448,40 @@ export async function readRollupRows(
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
     else if (found.kind === "durations") bins.set(found.row.day, found.row.bins);
-    else days.push(found.row);
+    else if (found.kind === "day") days.push(found.row);
   }
   // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
   for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
   return { days, tools, failures };
+}
+
+/**
+ * An agent's per-model rows over the days `fromDay`…`toDay` (inclusive): one Query of its rollup partition, only
+ * the models items returned (a filter on `rollupKind`), O(days).
+ */
+export async function readModelRows(
+  tenantPrefix: string,
+  agentName: string,
+  fromDay: string,
+  toDay: string,
+  nowMs = Date.now(),
+): Promise<ModelRow[]> {
+  const range = rollupDayRange(fromDay, toDay);
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    FilterExpression: "rollupKind = :models",
+    ExpressionAttributeValues: {
+      ":pk": rollupPartition(tenantPrefix, "AGENT", agentName),
+      ":from": range.from,
+      ":to": range.to,
+      ":models": "models" satisfies RollupKind,
+    },
+  });
+  return items.flatMap((item) => {
+    if (!notExpired(item, nowMs / 1000)) return [];
+    const found = rollupRowOf(item);
+    return found.kind === "models" ? found.row.models : [];
+  });
 }
 
 /**

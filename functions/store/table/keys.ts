@@ -247,6 +247,11 @@ export function rollupDurationsKey(partition: string, day: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#DUR` };
 }
 
+/** A day's per-model tallies of an agent, in one item (functions/store/counting/rollup-store.ts). */
+export function rollupModelsKey(partition: string, day: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#MODELS` };
+}
+
 export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
 }
