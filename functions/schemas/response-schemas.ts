@@ -258,6 +258,48 @@ const stats = {
   topToolsByErrors: z.array(z.strictObject({ toolName: z.string(), errors: count })).max(10),
 };
 
+const modelTally = {
+  calls: count.describe("Model calls: events with a model or usage"),
+  estimatedCost: usd.describe("Sum of the calls' estimatedCost (reported, or priced by the service)"),
+  promptTokens: count.describe("Sum of the calls' usage.promptTokens (cached tokens included)"),
+  completionTokens: count.describe("Sum of the calls' usage.completionTokens (reasoning tokens included)"),
+  totalTokens: count.describe("Sum of the calls' usage.totalTokens (promptTokens + completionTokens when not reported)"),
+  cacheReadTokens: count,
+  cacheWriteTokens: count,
+  reasoningTokens: count,
+  unpricedCalls: count.describe("Calls whose cost could not be priced (costSource unpriced): their cost counts as 0"),
+};
+
+const models = {
+  from: day,
+  to: day,
+  models: z
+    .array(
+      z.strictObject({
+        model: z
+          .string()
+          .nullable()
+          .describe(
+            "The model as the events named it; `(other)` for a session's calls of models beyond its first 10; null for the calls without a model name (listed last)",
+          ),
+        ...modelTally,
+      }),
+    )
+    .describe("Per model over the period, the most costly first (then the most calls, then by name)"),
+  totals: z.strictObject(modelTally).describe("All model calls of the period"),
+};
+
+/** 200 of GET /api/sdk/agents/{agentName}/models. */
+export const agentModelsResponse = z.strictObject({ agentName: z.string(), ...models });
+
+/** 200 of GET /api/sdk/models: the organisation's model calls, the sum of its agents'. */
+export const modelsResponse = z.strictObject({
+  ...models,
+  agentsWithoutStats: count.describe(
+    "Agents left out of the sums (past the first 100 by sessions), as for GET /api/sdk/agents",
+  ),
+});
+
 /** 200 of GET /api/sdk/agents: without a period, names and session counts; with one, figures too. */
 export const agentListResponse = z.strictObject({
   items: z.array(
@@ -478,6 +520,8 @@ export const responseComponents = z
   .add(eventPageResponse, { id: "EventPage" })
   .add(agentListResponse, { id: "AgentList" })
   .add(agentStatsResponse, { id: "AgentStats" })
+  .add(agentModelsResponse, { id: "AgentModels" })
+  .add(modelsResponse, { id: "Models" })
   .add(userStatsResponse, { id: "UserStats" })
   .add(deletionJobAcceptedResponse, { id: "DeletionJobAccepted" })
   .add(deletionJobResponse, { id: "DeletionJob" })

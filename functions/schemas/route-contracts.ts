@@ -29,6 +29,7 @@ import { listAgentsQuery, listEventsQuery, listSessionsQuery, statsQuery } from 
 import {
   acceptedInvitationResponse,
   agentListResponse,
+  agentModelsResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyListResponse,
@@ -43,6 +44,7 @@ import {
   invitationListResponse,
   invitationResponse,
   memberListResponse,
+  modelsResponse,
   memberResponse,
   meResponse,
   openApiDocumentResponse,
@@ -185,6 +187,12 @@ export const routeContracts = {
     path: { agentName: "agentName" },
     query: statsQuery,
     success: { status: 200, body: agentStatsResponse },
+  },
+  ListModels: { query: statsQuery, success: { status: 200, body: modelsResponse } },
+  AgentModels: {
+    path: { agentName: "agentName" },
+    query: statsQuery,
+    success: { status: 200, body: agentModelsResponse },
   },
   UserStats: {
     path: { userId: "externalUserId" },

@@ -105,6 +105,8 @@ describe("which rule counts a route", () => {
         "GetEventField",
         "ListAgents",
         "AgentStats",
+        "ListModels",
+        "AgentModels",
         "UserStats",
       ]),
     );
