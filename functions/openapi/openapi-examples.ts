@@ -36,12 +36,12 @@ import type {
   memberListResponse,
   memberResponse,
   meResponse,
+  modelsResponse,
   openApiDocumentResponse,
   rotatedApiKeyResponse,
   sessionPageResponse,
   sessionResponse,
   updatedSessionResponse,
-  modelsResponse,
   userStatsResponse,
 } from "../schemas/response-schemas.js";
 import type { RoutesWith } from "../schemas/route-contracts.js";
@@ -215,7 +215,7 @@ export const invalidInputs = {
   ListEvents: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
   ListAgents: { from: "2026-11-22", to: "2026-11-01" },
   AgentStats: { from: "yesterday" },
-  ListModels: { from: "2025-01-01", to: "2026-11-22" },
+  ListModels: { from: "2026-11-22", to: "2026-11-01" },
   AgentModels: { to: "tomorrow" },
   UserStats: { from: "2026-11-22", to: "2026-11-01" },
   CreateApiKey: { name: "ci", scopes: ["admin"], environment: "prod" },
@@ -316,9 +316,26 @@ const modelCalls = {
   to: "2026-11-22",
   models: [
     modelLine,
-    { ...modelLine, model: "acme-internal-7b", calls: 3, estimatedCost: 0, promptTokens: 900, completionTokens: 300, totalTokens: 1200, cacheReadTokens: 0, unpricedCalls: 3 },
+    {
+      ...modelLine,
+      model: "acme-internal-7b",
+      calls: 3,
+      estimatedCost: 0,
+      promptTokens: 900,
+      completionTokens: 300,
+      totalTokens: 1200,
+      cacheReadTokens: 0,
+      unpricedCalls: 3,
+    },
   ],
-  totals: { ...modelLine, calls: 27, promptTokens: 96900, completionTokens: 12300, totalTokens: 109200, unpricedCalls: 3 },
+  totals: {
+    ...modelLine,
+    calls: 27,
+    promptTokens: 96900,
+    completionTokens: 12300,
+    totalTokens: 109200,
+    unpricedCalls: 3,
+  },
 };
 
 const createdKey = {

@@ -263,7 +263,9 @@ const modelTally = {
   estimatedCost: usd.describe("Sum of the calls' estimatedCost (reported, or priced by the service)"),
   promptTokens: count.describe("Sum of the calls' usage.promptTokens (cached tokens included)"),
   completionTokens: count.describe("Sum of the calls' usage.completionTokens (reasoning tokens included)"),
-  totalTokens: count.describe("Sum of the calls' usage.totalTokens (promptTokens + completionTokens when not reported)"),
+  totalTokens: count.describe(
+    "Sum of the calls' usage.totalTokens (promptTokens + completionTokens when not reported)",
+  ),
   cacheReadTokens: count,
   cacheWriteTokens: count,
   reasoningTokens: count,

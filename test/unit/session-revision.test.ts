@@ -15,8 +15,8 @@ import {
 import type { Principal } from "../../functions/domain/principal.js";
 import type { Session } from "../../functions/domain/session.js";
 import { revisionFor } from "../../functions/otel/ingest-spans.js";
-import type { TraceSession } from "../../functions/store/otel/trace-session-store.js";
 import { modelAttributeKey } from "../../functions/store/counting/rollup-store.js";
+import type { TraceSession } from "../../functions/store/otel/trace-session-store.js";
 import { planRevision, type SessionRevision } from "../../functions/store/sessions/session-revision.js";
 import { toolMoveStep } from "../../functions/store/sessions/tool-move-record.js";
 import {
