@@ -298,8 +298,7 @@ const stats = {
   topToolsByErrors: [{ toolName: "issue_refund", errors: 1 }],
 };
 
-const modelLine = {
-  model: "gpt-4o-mini",
+const modelTotals = {
   calls: 24,
   estimatedCost: 0.0216,
   promptTokens: 96000,
@@ -310,6 +309,8 @@ const modelLine = {
   reasoningTokens: 0,
   unpricedCalls: 0,
 };
+
+const modelLine = { model: "gpt-4o-mini", ...modelTotals };
 
 const modelCalls = {
   from: "2026-11-21",
@@ -329,7 +330,7 @@ const modelCalls = {
     },
   ],
   totals: {
-    ...modelLine,
+    ...modelTotals,
     calls: 27,
     promptTokens: 96900,
     completionTokens: 12300,
