@@ -265,11 +265,13 @@ export type ModelCounter = (typeof MODEL_COUNTERS)[number];
 export type ModelTally = Readonly<Record<ModelCounter, number>>;
 
 /**
- * The most model names a session counts by name; its calls of further models count as OTHER_MODEL. It bounds what
- * a session adds to its agent's day (so deleting or moving it stays one transaction item per day) and the session's
- * own per-model list (`modelUsage`, ≤ 11 entries of ≤ 256-character names).
+ * The most model names a session counts by name; its calls of further models count as OTHER_MODEL. With OTHER_MODEL
+ * and UNNAMED_MODEL a session adds to at most 6 model items of its agent's day, so deleting it stays within one
+ * transaction (100 items: the session, its tombstone, its agent summary, 2 × (day, durations, failure and up to 41
+ * tools), the model items, a trace record and a receipt: 99 at most); its own per-model list (`modelUsage`) holds at
+ * most 6 entries.
  */
-export const MAX_MODELS_PER_SESSION = 10;
+export const MAX_MODELS_PER_SESSION = 4;
 export const OTHER_MODEL = "(other)";
 /** The name model calls without a `model` are counted under (model names are 1–256 characters, never empty). */
 export const UNNAMED_MODEL = "";

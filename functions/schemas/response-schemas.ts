@@ -282,7 +282,7 @@ const models = {
           .string()
           .nullable()
           .describe(
-            "The model as the events named it; `(other)` for a session's calls of models beyond its first 10; null for the calls without a model name (listed last)",
+            "The model as the events named it; `(other)` for a session's calls of models beyond its first 4; null for the calls without a model name (listed last)",
           ),
         ...modelTally,
       }),

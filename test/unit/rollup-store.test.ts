@@ -7,7 +7,6 @@ import { emptyModelTally, UNNAMED_MODEL } from "../../functions/domain/rollup.js
 import {
   agentSummaryOf,
   agentSummaryUpdate,
-  modelAttributeKey,
   rollupRowOf,
   rollupUpdates,
 } from "../../functions/store/counting/rollup-store.js";
@@ -177,7 +176,7 @@ describe("reading rollup items", () => {
   });
 });
 
-describe("the agent's models item", () => {
+describe("the agent's model items", () => {
   const tally = (calls: number, estimatedCost = 0) => ({
     ...emptyModelTally(),
     calls,
@@ -185,49 +184,44 @@ describe("the agent's models item", () => {
     promptTokens: 10 * calls,
   });
 
-  it("ADDs per-model counters under hashed attribute names to the agent's day only; models at 0 left out", () => {
+  it("ADDs one item per model (the name in the key and `model`, never an attribute name) to the agent's day only", () => {
     const models = new Map([
       ["__proto__", tally(1, 0.5)],
-      ["constructor", tally(2)],
       [UNNAMED_MODEL, tally(1)],
       ["withdrawn", emptyModelTally()],
     ]);
     const items = rollupUpdates(target, { counters: {}, models });
 
-    const modelItems = items.filter((item) => String(item.Update?.Key?.SK).endsWith("#MODELS"));
-    expect(modelItems).toHaveLength(1);
+    const modelItems = items.filter((item) => String(item.Update?.Key?.SK).includes("#MODEL#"));
+    const partition = rollupPartition(tenantPrefix, "AGENT", "bot");
+    expect(modelItems.map((item) => item.Update?.Key)).toEqual([
+      { PK: partition, SK: "DAY#2024-05-01#MODEL#__proto__" },
+      { PK: partition, SK: "DAY#2024-05-01#MODEL#" },
+    ]);
     const update = modelItems[0]?.Update;
-    expect(update?.Key).toEqual({ PK: rollupPartition(tenantPrefix, "AGENT", "bot"), SK: "DAY#2024-05-01#MODELS" });
-    const names = Object.values(update?.ExpressionAttributeNames ?? {});
-    // No model name is an attribute name: only their hashed keys.
-    expect(names).not.toContain("__proto__");
-    expect(names).toContain(`${modelAttributeKey("__proto__")}_usd`);
-    expect(names.some((name) => name.startsWith(modelAttributeKey("withdrawn")))).toBe(false);
-    expect(update?.ExpressionAttributeValues?.[`:${modelAttributeKey("constructor")}`]).toBe("constructor");
+    expect(Object.values(update?.ExpressionAttributeNames ?? {})).not.toContain("__proto__");
+    expect(update?.ExpressionAttributeValues).toMatchObject({
+      ":model": "__proto__",
+      ":rollupKind": "model",
+      ":calls": 1,
+      ":estimatedCost": 0.5,
+      ":promptTokens": 10,
+    });
   });
 
-  it("reads a models item back as one row per model, hostile names included", () => {
-    const items = rollupUpdates(target, {
-      counters: {},
-      models: new Map([
-        ["__proto__", tally(1, 0.5)],
-        [UNNAMED_MODEL, tally(3)],
-      ]),
-    });
-    const update = items.find((item) => String(item.Update?.Key?.SK).endsWith("#MODELS"))?.Update;
-    // The item as the update would create it.
+  it("reads a model item back as its row", () => {
+    const [item] = rollupUpdates(target, { counters: {}, models: new Map([["constructor", tally(2)]]) }).filter(
+      (each) => String(each.Update?.Key?.SK).includes("#MODEL#"),
+    );
+    const update = item?.Update;
     const stored: Record<string, unknown> = { ...update?.Key };
     for (const [placeholder, name] of Object.entries(update?.ExpressionAttributeNames ?? {})) {
       stored[name] = update?.ExpressionAttributeValues?.[`:${placeholder.slice(1)}`];
     }
 
-    const row = rollupRowOf(stored);
-
-    expect(row.kind).toBe("models");
-    if (row.kind !== "models") return;
-    expect(row.row.models).toEqual([
-      { day: "2024-05-01", model: "__proto__", ...tally(1, 0.5) },
-      { day: "2024-05-01", model: UNNAMED_MODEL, ...tally(3) },
-    ]);
+    expect(rollupRowOf(stored)).toEqual({
+      kind: "model",
+      row: { day: "2024-05-01", model: "constructor", ...tally(2) },
+    });
   });
 });

@@ -15,7 +15,6 @@ import {
 import type { Principal } from "../../functions/domain/principal.js";
 import type { Session } from "../../functions/domain/session.js";
 import { revisionFor } from "../../functions/otel/ingest-spans.js";
-import { modelAttributeKey } from "../../functions/store/counting/rollup-store.js";
 import type { TraceSession } from "../../functions/store/otel/trace-session-store.js";
 import { planRevision, type SessionRevision } from "../../functions/store/sessions/session-revision.js";
 import { toolMoveStep } from "../../functions/store/sessions/tool-move-record.js";
@@ -101,19 +100,18 @@ describe("revisionItems", () => {
     expect(keysOf(items).some((key) => key?.PK.includes("#USER#"))).toBe(false);
   });
 
-  it("moving the agent moves the session's model calls from the old agent's models item to the new one's", () => {
+  it("moving the agent moves the session's model calls from the old agent's model items to the new one's", () => {
     const tally = [2, 0.5, 100, 20, 120, 0, 0, 0, 1];
     const session = counted({ modelUsage: [["__proto__", ...tally]], modelCalls: 2 });
     const items = revisionItems(session, { agentName: "weather-agent" }, NOW);
 
-    const modelsOf = (agent: string) =>
-      addOf(items, { PK: rollupPartition(TENANT, "AGENT", agent), SK: "DAY#2030-01-02#MODELS" });
-    const key = modelAttributeKey("__proto__");
-    expect(modelsOf("svc")).toMatchObject({ [`:${key}`]: "__proto__", [`:${key}_c`]: -2, [`:${key}_usd`]: -0.5 });
-    expect(modelsOf("weather-agent")).toMatchObject({ [`:${key}_c`]: 2, [`:${key}_pt`]: 100, [`:${key}_uc`]: 1 });
+    const modelOf = (agent: string) =>
+      addOf(items, { PK: rollupPartition(TENANT, "AGENT", agent), SK: "DAY#2030-01-02#MODEL#__proto__" });
+    expect(modelOf("svc")).toMatchObject({ ":model": "__proto__", ":calls": -2, ":estimatedCost": -0.5 });
+    expect(modelOf("weather-agent")).toMatchObject({ ":calls": 2, ":promptTokens": 100, ":unpricedCalls": 1 });
     // Models are counted per agent only: moving the user alone leaves them.
     const userMoved = revisionItems(session, { userId: "u-9" }, NOW);
-    expect(keysOf(userMoved).some((itemKey) => itemKey?.SK.endsWith("#MODELS"))).toBe(false);
+    expect(keysOf(userMoved).some((itemKey) => itemKey?.SK.includes("#MODEL#"))).toBe(false);
   });
 
   it("a new start on another day moves both dimensions' day items; a new name alone changes the session only", () => {

@@ -8,7 +8,6 @@
  * its key from keys.ts, the descriptive attributes every ADD stamps on it, and
  * a checked `fromItem` for the readers.
  */
-import { createHash } from "node:crypto";
 import { type DurationBins, durationBinOf } from "../../domain/duration-bins.js";
 import {
   assembleStats,
@@ -36,7 +35,7 @@ import {
   rollupDayRange,
   rollupDurationsKey,
   rollupFailureKey,
-  rollupModelsKey,
+  rollupModelKey,
   rollupPartition,
   rollupToolKey,
 } from "../table/keys.js";
@@ -45,7 +44,7 @@ import { queryAll, queryPage, type TransactItem, updateRequest } from "../table/
 export const ROLLUP_ENTITY = "rollup";
 
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
-export type RollupKind = "day" | "durations" | "tool" | "failure" | "models" | "agentSummary";
+export type RollupKind = "day" | "durations" | "tool" | "failure" | "model" | "agentSummary";
 
 /** Where a day's items live and when they expire. */
 interface RollupDay {
@@ -131,70 +130,33 @@ const failureRollupEntity = defineEntity<FailureRow, RollupDay & { readonly reas
 });
 
 /**
- * An agent's per-model tallies of a day, in one item (`DAY#<day>#MODELS`), so that a session's share of them is
- * one item per day however many models it called (a deletion or a move stays within one transaction). Model
- * names are client text (`__proto__`, `constructor`, 256 characters): they are never attribute names. Each model
- * has a short key `m<12 hex digits of the name's SHA-256>`: the attribute of that name holds the model name, and
- * `<key>_<code>` its counters (MODEL_COUNTER_CODES). A model costs at most ~0.6 KB of the item (a 256-character
- * name, nine counters), and a session adds at most MAX_MODELS_PER_SESSION + 2 names (rollup.ts).
+ * A model's calls on a day of an agent (`DAY#<day>#MODEL#<model>`), like a tool's: its name (client text,
+ * `__proto__` included, at most 256 characters; `""` for the calls without a model) is in the sort key and the
+ * `model` attribute, never an attribute name; its counters are MODEL_COUNTERS. Each item is small (< 0.5 KB) and
+ * each write of it a handful of ADDs, however many models an agent calls; a session adds to at most
+ * MAX_MODELS_PER_SESSION + 2 of them per day (rollup.ts), which keeps its deletion within one transaction.
  */
-export interface ModelsRow {
-  readonly day: string;
-  readonly models: ModelRow[];
-}
-
-/** The short suffix of each model counter's attribute on a models item. */
-const MODEL_COUNTER_CODES = {
-  calls: "c",
-  estimatedCost: "usd",
-  promptTokens: "pt",
-  completionTokens: "ct",
-  totalTokens: "tt",
-  cacheReadTokens: "crt",
-  cacheWriteTokens: "cwt",
-  reasoningTokens: "rt",
-  unpricedCalls: "uc",
-} as const satisfies Record<ModelCounter, string>;
-
-const MODEL_KEY = /^m[0-9a-f]{12}$/;
-
-/** The key of a model's attributes on a models item. */
-export function modelAttributeKey(model: string): string {
-  return `m${createHash("sha256").update(model).digest("hex").slice(0, 12)}`;
-}
-
-const modelsRollupEntity = defineEntity<ModelsRow, RollupDay & { readonly names: Readonly<Record<string, string>> }>({
+const modelRollupEntity = defineEntity<ModelRow, RollupDay & { readonly model: string }>({
   tag: ROLLUP_ENTITY,
-  fields: { day: "string" },
+  fields: { day: "string", model: "string" },
   storageAttributes: ROLLUP_STORAGE,
-  key: ({ partition, day }) => rollupModelsKey(partition, day),
-  attributes: ({ day, ttl, names }) => ({ day, ttl, rollupKind: "models" satisfies RollupKind, ...names }),
-  fromFields: (fields) => {
-    const day = String(fields.day);
-    const models: ModelRow[] = [];
-    for (const [key, model] of Object.entries(fields)) {
-      if (!MODEL_KEY.test(key) || typeof model !== "string") continue;
-      const tally = Object.fromEntries(
-        MODEL_COUNTERS.map((counter) => [counter, num(fields[`${key}_${MODEL_COUNTER_CODES[counter]}`])]),
-      ) as Record<ModelCounter, number>;
-      models.push({ day, model, ...tally });
-    }
-    return { day, models };
-  },
+  key: ({ partition, day, model }) => rollupModelKey(partition, day, model),
+  attributes: ({ day, ttl, model }) => ({ day, ttl, rollupKind: "model" satisfies RollupKind, model }),
+  fromFields: (fields) => ({
+    day: String(fields.day),
+    model: String(fields.model),
+    ...(Object.fromEntries(MODEL_COUNTERS.map((counter) => [counter, num(fields[counter])])) as Record<
+      ModelCounter,
+      number
+    >),
+  }),
 });
 
-/** The Update adding `models` to a day's models item (models whose counts are all 0 left out); none if empty. */
-function modelsItems(day: RollupDay, models: ModelTallies): TransactItem[] {
-  const names: Record<string, string> = {};
-  const counters: Record<string, number> = {};
-  for (const [model, tally] of models) {
-    if (isZeroTally(tally)) continue;
-    const key = modelAttributeKey(model);
-    names[key] = model;
-    for (const counter of MODEL_COUNTERS) counters[`${key}_${MODEL_COUNTER_CODES[counter]}`] = tally[counter];
-  }
-  if (Object.keys(names).length === 0) return [];
-  return [addUpdate(modelsRollupEntity, { ...day, names }, counters, Object.keys(counters))];
+/** The model items of one day adding `models` (models whose counts are all 0 left out). */
+function modelItems(day: RollupDay, models: ModelTallies): TransactItem[] {
+  return [...models]
+    .filter(([, tally]) => !isZeroTally(tally))
+    .map(([model, tally]) => addUpdate(modelRollupEntity, { ...day, model }, tally, MODEL_COUNTERS));
 }
 
 /** An agent of a tenant with its session count. */
@@ -299,7 +261,7 @@ const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupT
 /**
  * Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named): the
  * day item, its duration item when the change moves a fine bin, its tool and failure items, and the agent's
- * models item when the change counts model calls.
+ * model items when the change counts model calls.
  */
 export function rollupUpdates(
   target: RollupTarget,
@@ -319,7 +281,7 @@ export function rollupUpdates(
       items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
     }
     items.push(...toolItems(day, change.tools ?? {}));
-    if (dimension === "AGENT" && change.models !== undefined) items.push(...modelsItems(day, change.models));
+    if (dimension === "AGENT" && change.models !== undefined) items.push(...modelItems(day, change.models));
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
@@ -368,7 +330,7 @@ function rollupKindOf(item: Item): RollupKind {
     item.rollupKind === "durations" ||
     item.rollupKind === "tool" ||
     item.rollupKind === "failure" ||
-    item.rollupKind === "models"
+    item.rollupKind === "model"
   ) {
     return item.rollupKind;
   }
@@ -384,14 +346,14 @@ export type RollupRow =
   | { readonly kind: "durations"; readonly row: DurationsRow }
   | { readonly kind: "tool"; readonly row: ToolRow }
   | { readonly kind: "failure"; readonly row: FailureRow }
-  | { readonly kind: "models"; readonly row: ModelsRow };
+  | { readonly kind: "model"; readonly row: ModelRow };
 
 export function rollupRowOf(item: Item): RollupRow {
   const kind = rollupKindOf(item);
   if (kind === "tool") return { kind, row: toolRollupEntity.fromItem(item) };
   if (kind === "failure") return { kind, row: failureRollupEntity.fromItem(item) };
   if (kind === "durations") return { kind, row: durationsRollupEntity.fromItem(item) };
-  if (kind === "models") return { kind, row: modelsRollupEntity.fromItem(item) };
+  if (kind === "model") return { kind, row: modelRollupEntity.fromItem(item) };
   return { kind: "day", row: dayRollupEntity.fromItem(item) };
 }
 
@@ -457,7 +419,7 @@ export async function readRollupRows(
 
 /**
  * An agent's per-model rows over the days `fromDay`…`toDay` (inclusive): one Query of its rollup partition, only
- * the models items returned (a filter on `rollupKind`), O(days).
+ * the model items returned (a filter on `rollupKind`), O(days × models).
  */
 export async function readModelRows(
   tenantPrefix: string,
@@ -469,18 +431,18 @@ export async function readModelRows(
   const range = rollupDayRange(fromDay, toDay);
   const items = await queryAll({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
-    FilterExpression: "rollupKind = :models",
+    FilterExpression: "rollupKind = :model",
     ExpressionAttributeValues: {
       ":pk": rollupPartition(tenantPrefix, "AGENT", agentName),
       ":from": range.from,
       ":to": range.to,
-      ":models": "models" satisfies RollupKind,
+      ":model": "model" satisfies RollupKind,
     },
   });
   return items.flatMap((item) => {
     if (!notExpired(item, nowMs / 1000)) return [];
     const found = rollupRowOf(item);
-    return found.kind === "models" ? found.row.models : [];
+    return found.kind === "model" ? [found.row] : [];
   });
 }
 

@@ -10,11 +10,11 @@
  * writes second re-reads and plans again.
  *
  * A move fits whatever the session holds: the session's update, the caller's items (`reserved`), the day,
- * duration and failure items of each side of each dimension moved (at most 2 × 2 × 3 = 12), the agent's models
- * item of each side (2, when the session counted model calls) and the agent summaries (2) come first; then as many of its tools as fit in DynamoDB's 100 items (each tool 2 items per
+ * duration and failure items of each side of each dimension moved (at most 2 × 2 × 3 = 12), the agent's model
+ * items of each side (up to 2 × 6, when the session counted model calls) and the agent summaries (2) come first; then as many of its tools as fit in DynamoDB's 100 items (each tool 2 items per
  * dimension moved: out of the old rollup, into the new). The tools left over (a session holds up to 41 names:
  * 20 per counter and `(other)`, domain/rollup.ts MAX_TOOLS_PER_SESSION) are recorded on the session as its
- * `toolMove` and carried by the next transactions (tool-move-record.ts, session-tool-move.ts): 20–21 tools in the
+ * `toolMove` and carried by the next transactions (tool-move-record.ts, session-tool-move.ts): 18–21 tools in the
  * move's own transaction when both dimensions move, 24 per step after it, so 41 names take 2 transactions.
  *
  * The items are built here; the caller adds its own (e.g. the trace record) and runs the transaction.
