@@ -158,6 +158,20 @@ export const routeTable = [
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
   },
   {
+    id: "ListModels",
+    method: "GET",
+    path: "/api/sdk/models",
+    entry: "functions/analytics/list-models.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "AgentModels",
+    method: "GET",
+    path: "/api/sdk/agents/{agentName}/models",
+    entry: "functions/analytics/agent-models.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
     id: "UserStats",
     method: "GET",
     path: "/api/sdk/users/{userId}/stats",

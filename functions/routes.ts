@@ -377,6 +377,14 @@ export const ROUTE_ACCESS = {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
+  ListModels: {
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    throttle: ROUTE_THROTTLES.read,
+  },
+  AgentModels: {
+    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
+    throttle: ROUTE_THROTTLES.read,
+  },
   UserStats: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,

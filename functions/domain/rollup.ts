@@ -244,3 +244,122 @@ export function assembleStats(days: readonly DayRow[], tools: readonly ToolRow[]
       .map(([toolName, totals]) => ({ toolName, errors: totals.errors })),
   };
 }
+
+/**
+ * What model calls (events carrying `model` or `usage`) add up to, per model: calls, their cost (USD) and
+ * token usage per type (functions/pricing/usage.ts), and how many of them found no price (costSource
+ * `unpriced`). The same counters on a session (per model it used) and on its agent's day (per model).
+ */
+export const MODEL_COUNTERS = [
+  "calls",
+  "estimatedCost",
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "cacheReadTokens",
+  "cacheWriteTokens",
+  "reasoningTokens",
+  "unpricedCalls",
+] as const;
+export type ModelCounter = (typeof MODEL_COUNTERS)[number];
+export type ModelTally = Readonly<Record<ModelCounter, number>>;
+
+/**
+ * The most model names a session counts by name; its calls of further models count as OTHER_MODEL. With OTHER_MODEL
+ * and UNNAMED_MODEL a session adds to at most 6 model items of its agent's day, so deleting it stays within one
+ * transaction (100 items: the session, its tombstone, its agent summary, 2 × (day, durations, failure and up to 41
+ * tools), the model items, a trace record and a receipt: 99 at most); its own per-model list (`modelUsage`) holds at
+ * most 6 entries.
+ */
+export const MAX_MODELS_PER_SESSION = 4;
+export const OTHER_MODEL = "(other)";
+/** The name model calls without a `model` are counted under (model names are 1–256 characters, never empty). */
+export const UNNAMED_MODEL = "";
+
+export function emptyModelTally(): Record<ModelCounter, number> {
+  return Object.fromEntries(MODEL_COUNTERS.map((counter) => [counter, 0])) as Record<ModelCounter, number>;
+}
+
+/** `a + sign × b`, counter by counter. */
+export function addModelTally(a: ModelTally, b: ModelTally, sign: 1 | -1 = 1): Record<ModelCounter, number> {
+  const sum = emptyModelTally();
+  for (const counter of MODEL_COUNTERS) sum[counter] = a[counter] + sign * b[counter];
+  return sum;
+}
+
+export function isZeroTally(tally: ModelTally): boolean {
+  return MODEL_COUNTERS.every((counter) => tally[counter] === 0);
+}
+
+/** Per-model tallies keyed by model name (client text: a Map, so `__proto__` and `constructor` are plain keys). */
+export type ModelTallies = ReadonlyMap<string, ModelTally>;
+
+/** A session's per-model tallies as stored on its item (`modelUsage`): `[name, ...MODEL_COUNTERS]` lists. */
+export type StoredModelUsage = readonly (readonly [string, ...number[]])[];
+
+export function storedModelUsage(tallies: ModelTallies): [string, ...number[]][] {
+  return [...tallies].map(([name, tally]) => [name, ...MODEL_COUNTERS.map((counter) => tally[counter])]);
+}
+
+/** A stored `modelUsage` list as tallies (malformed entries skipped; absent counters 0). */
+export function modelUsageOf(stored: unknown): Map<string, ModelTally> {
+  const tallies = new Map<string, ModelTally>();
+  if (!Array.isArray(stored)) return tallies;
+  for (const entry of stored) {
+    if (!Array.isArray(entry) || typeof entry[0] !== "string") continue;
+    const tally = emptyModelTally();
+    MODEL_COUNTERS.forEach((counter, index) => {
+      const value = entry[index + 1];
+      tally[counter] = typeof value === "number" && Number.isFinite(value) ? value : 0;
+    });
+    tallies.set(entry[0], tally);
+  }
+  return tallies;
+}
+
+/** The same tallies with every counter times `sign`. */
+export function signedTallies(tallies: ModelTallies, sign: 1 | -1): Map<string, ModelTally> {
+  return new Map([...tallies].map(([name, tally]) => [name, addModelTally(emptyModelTally(), tally, sign)]));
+}
+
+/** One model's tally on one day of one agent, as read from its rollup. */
+export interface ModelRow extends ModelTally {
+  readonly day: string;
+  readonly model: string;
+}
+
+/** One line of a models response: a model's totals over a period (`model` null: calls without a model name). */
+export interface ModelTotals extends ModelTally {
+  readonly model: string | null;
+}
+
+/**
+ * A models response from the model rows of a period (of one agent or several): per model its totals, the most
+ * costly first (then the most calls, then by name); the calls without a model name, if any, as one line with
+ * `model: null` after the named ones. Models whose counts are all 0 (withdrawn) are left out.
+ */
+export function assembleModels(rows: Iterable<ModelRow>): { models: ModelTotals[]; totals: ModelTally } {
+  const byModel = new Map<string, ModelTally>();
+  let totals: ModelTally = emptyModelTally();
+  for (const row of rows) {
+    byModel.set(row.model, addModelTally(byModel.get(row.model) ?? emptyModelTally(), row));
+    totals = addModelTally(totals, row);
+  }
+  const line = (model: string | null, tally: ModelTally): ModelTotals => ({
+    model,
+    ...tally,
+    estimatedCost: round(tally.estimatedCost),
+  });
+  const named = [...byModel]
+    .filter(([name, tally]) => name !== UNNAMED_MODEL && !isZeroTally(tally))
+    .sort(
+      ([nameA, a], [nameB, b]) =>
+        b.estimatedCost - a.estimatedCost || b.calls - a.calls || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0),
+    )
+    .map(([name, tally]) => line(name, tally));
+  const unnamed = byModel.get(UNNAMED_MODEL);
+  return {
+    models: unnamed === undefined || isZeroTally(unnamed) ? named : [...named, line(null, unnamed)],
+    totals: { ...totals, estimatedCost: round(totals.estimatedCost) },
+  };
+}

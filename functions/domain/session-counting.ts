@@ -11,7 +11,22 @@
  * still the one read — so a redelivered or concurrently processed change is
  * never counted twice, and one never counted is counted on the next attempt.
  */
-import { type DayCounters, MAX_TOOLS_PER_SESSION, OTHER_TOOL, outcomeCounters } from "./rollup.js";
+import type { CostSource } from "../pricing/price-usage.js";
+import { TOKEN_USAGE_FIELDS, type TokenUsage } from "../pricing/usage.js";
+import {
+  addModelTally,
+  type DayCounters,
+  emptyModelTally,
+  isZeroTally,
+  MAX_MODELS_PER_SESSION,
+  MAX_TOOLS_PER_SESSION,
+  type ModelTallies,
+  type ModelTally,
+  OTHER_MODEL,
+  OTHER_TOOL,
+  outcomeCounters,
+  UNNAMED_MODEL,
+} from "./rollup.js";
 import type { FinalStatus } from "./session.js";
 
 /** What counting needs of an event image. */
@@ -19,6 +34,12 @@ export interface CountedEvent {
   readonly eventType: string;
   readonly toolName?: string | undefined;
   readonly estimatedCost?: number | undefined;
+  /** The model the event called, as the client named it. */
+  readonly model?: string | undefined;
+  /** Its token usage (only the types reported). */
+  readonly usage?: TokenUsage | undefined;
+  /** How its cost was found: `unpriced` when the model's price is unknown. */
+  readonly costSource?: CostSource | "reported" | undefined;
   readonly createdAt: string;
   /** When the event expires (epoch seconds): its session is kept at least as long. */
   readonly ttl?: number | undefined;
@@ -57,6 +78,8 @@ export interface CountingState {
   /** The session's per-tool counters as stored (tool name → count). */
   readonly toolCalls: Readonly<Record<string, number>>;
   readonly toolErrors: Readonly<Record<string, number>>;
+  /** The session's per-model tallies as stored (model name → tally; absent: none yet). */
+  readonly models?: ModelTallies | undefined;
 }
 
 export type ToolCounter = "toolCalls" | "toolErrors";
@@ -71,12 +94,21 @@ export interface CountingPlan {
   readonly counted: number;
   readonly eventCount: number;
   readonly eventCost: number;
+  /** What the run adds to the session's sums of its events' usage, per token type. */
+  readonly usage: Readonly<Record<TokenField, number>>;
+  /** Model calls (events with `model` or `usage`) the run adds, and how many of them are `unpriced`. */
+  readonly modelCalls: number;
+  readonly unpricedCalls: number;
+  /** The session's per-model tallies after the run (undefined: unchanged). */
+  readonly modelUsage: ModelTallies | undefined;
   /** Increments of the session's per-tool counters, under the name each is counted as. */
   readonly toolIncrements: readonly { readonly counter: ToolCounter; readonly toolName: string; readonly by: number }[];
   /** What the run adds to the session's day rollups (agent and user). */
   readonly rollup: {
     readonly counters: DayCounters;
     readonly tools: ToolTallies;
+    /** Per model (under the name each is counted as), what the run adds to the agent's day. */
+    readonly models: ModelTallies;
     readonly failure?: { reason: string; count: number };
   };
   /** 1 when the run counts the session's start into its agent's summary. */
@@ -92,6 +124,8 @@ export interface CountingPlan {
   /** What the run counted before the end it carries, if any (a notification reports the counts at the end). */
   readonly countedAtEnd: { readonly eventCount: number; readonly eventCost: number } | undefined;
 }
+
+export type TokenField = (typeof TOKEN_USAGE_FIELDS)[number];
 
 const SEQUENCE_DIGITS = 40;
 
@@ -112,6 +146,46 @@ function finiteCost(value: number | undefined): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
+function finiteCount(value: number | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** Whether an event is a model call: it names a model or reports token usage. */
+export function isModelCall(event: CountedEvent): boolean {
+  return event.model !== undefined || event.usage !== undefined;
+}
+
+/**
+ * What one model call counts (calls, cost, tokens per type, unpriced). `totalTokens` when not reported is
+ * `promptTokens + completionTokens` when both are (functions/pricing/usage.ts's convention).
+ */
+export function modelCallTally(event: CountedEvent): ModelTally {
+  const usage = event.usage ?? {};
+  const tally = emptyModelTally();
+  tally.calls = 1;
+  tally.estimatedCost = finiteCost(event.estimatedCost);
+  for (const field of TOKEN_USAGE_FIELDS) tally[field] = finiteCount(usage[field]);
+  if (usage.totalTokens === undefined && usage.promptTokens !== undefined && usage.completionTokens !== undefined) {
+    tally.totalTokens = finiteCount(usage.promptTokens) + finiteCount(usage.completionTokens);
+  }
+  tally.unpricedCalls = event.costSource === "unpriced" ? 1 : 0;
+  return tally;
+}
+
+/**
+ * The name a model call is counted under, given the session's per-model tallies so far: its model (the calls
+ * without one under UNNAMED_MODEL); a model new to a session that already counts MAX_MODELS_PER_SESSION by name
+ * under OTHER_MODEL. Replayed over the session's recorded names it gives the same names as when counted (a name
+ * once counted stays in the session's list, at 0 if its calls were replaced).
+ */
+export function countedModelName(known: ModelTallies, model: string | undefined): string {
+  if (model === undefined) return UNNAMED_MODEL;
+  if (known.has(model)) return model;
+  let named = 0;
+  for (const name of known.keys()) if (name !== UNNAMED_MODEL && name !== OTHER_MODEL) named++;
+  return named < MAX_MODELS_PER_SESSION ? model : OTHER_MODEL;
+}
+
 /**
  * The plan for the changes of one session from one shard, in sequence order; undefined when none is above the
  * state's mark (all were counted before).
@@ -127,6 +201,11 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
   };
   const increments = new Map<string, { counter: ToolCounter; toolName: string; by: number }>();
   const rollupTools = new Map<string, { calls: number; errors: number }>();
+  const knownModels = new Map<string, ModelTally>(state.models ?? []);
+  const rollupModels = new Map<string, ModelTally>();
+  const usage = Object.fromEntries(TOKEN_USAGE_FIELDS.map((field) => [field, 0])) as Record<TokenField, number>;
+  let modelCalls = 0;
+  let unpricedCalls = 0;
   let eventCount = 0;
   let eventCost = 0;
   let countsAsOf: string | undefined;
@@ -148,6 +227,15 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
     if (sign === 1 && (countsAsOf === undefined || event.createdAt > countsAsOf)) countsAsOf = event.createdAt;
     if (sign === 1 && event.ttl !== undefined && (expiresAt === undefined || event.ttl > expiresAt))
       expiresAt = event.ttl;
+    if (isModelCall(event)) {
+      const tally = modelCallTally(event);
+      for (const field of TOKEN_USAGE_FIELDS) usage[field] += sign * tally[field];
+      modelCalls += sign;
+      unpricedCalls += sign * tally.unpricedCalls;
+      const name = countedModelName(knownModels, event.model);
+      knownModels.set(name, addModelTally(knownModels.get(name) ?? emptyModelTally(), tally, sign));
+      rollupModels.set(name, addModelTally(rollupModels.get(name) ?? emptyModelTally(), tally, sign));
+    }
     const counter = toolCounterOf(event.eventType);
     if (counter === undefined || event.toolName === undefined) return;
     const counts = known[counter];
@@ -203,10 +291,15 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
     counted: fresh.length,
     eventCount,
     eventCost,
+    usage,
+    modelCalls,
+    unpricedCalls,
+    modelUsage: rollupModels.size === 0 ? undefined : knownModels,
     toolIncrements: [...increments.values()].filter((increment) => increment.by !== 0),
     rollup: {
       counters: rollupCounters as DayCounters,
       tools: Object.fromEntries([...rollupTools].filter(([, counts]) => counts.calls !== 0 || counts.errors !== 0)),
+      models: new Map([...rollupModels].filter(([, tally]) => !isZeroTally(tally))),
       ...(failure === undefined ? {} : { failure }),
     },
     agentSessions,
@@ -237,6 +330,7 @@ export interface ChangeShare {
 export function changeShares(before: CountingState, changes: readonly SessionChange[]): ChangeShare[] {
   const toolCalls = new Map(Object.entries(before.toolCalls));
   const toolErrors = new Map(Object.entries(before.toolErrors));
+  let models: ModelTallies = before.models ?? new Map();
   let startCounted = before.startCounted;
   let outcomeCounted = before.outcomeCounted;
   const shares: ChangeShare[] = [];
@@ -248,18 +342,27 @@ export function changeShares(before: CountingState, changes: readonly SessionCha
         outcomeCounted,
         toolCalls: Object.fromEntries(toolCalls),
         toolErrors: Object.fromEntries(toolErrors),
+        models,
       },
       [change],
     );
     if (plan === undefined) continue;
+    models = plan.modelUsage ?? models;
     startCounted = plan.startCounted;
     outcomeCounted = plan.outcomeCounted;
     for (const increment of plan.toolIncrements) {
       const counts = increment.counter === "toolCalls" ? toolCalls : toolErrors;
       counts.set(increment.toolName, (counts.get(increment.toolName) ?? 0) + increment.by);
     }
-    const { counters, tools, failure } = plan.rollup;
-    if (Object.keys(counters).length === 0 && Object.keys(tools).length === 0 && failure === undefined) continue;
+    const { counters, tools, models: modelShares, failure } = plan.rollup;
+    if (
+      Object.keys(counters).length === 0 &&
+      Object.keys(tools).length === 0 &&
+      modelShares.size === 0 &&
+      failure === undefined
+    ) {
+      continue;
+    }
     shares.push({ sequence: plan.mark, rollup: plan.rollup, agentSessions: plan.agentSessions });
   }
   return shares;

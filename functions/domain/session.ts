@@ -74,6 +74,17 @@ export interface Session extends NewSession, Omit<SessionPatch, "status" | "comp
   readonly updatedAt: string;
   readonly lastActivityAt: string;
   readonly completedAt?: string | undefined;
+  /** Sums of the counted events' usage per token type, model calls and unpriced ones (domain/session-totals.ts). */
+  readonly eventPromptTokens?: number | undefined;
+  readonly eventCompletionTokens?: number | undefined;
+  readonly eventTotalTokens?: number | undefined;
+  readonly eventCacheReadTokens?: number | undefined;
+  readonly eventCacheWriteTokens?: number | undefined;
+  readonly eventReasoningTokens?: number | undefined;
+  readonly modelCalls?: number | undefined;
+  readonly unpricedCalls?: number | undefined;
+  /** Per model the session's events called (at most MAX_MODELS_PER_SESSION names), as stored (rollup.ts modelUsageOf). */
+  readonly modelUsage?: unknown;
   /** Calls per tool name among the session's events (at most MAX_TOOLS_PER_SESSION names). */
   readonly toolCalls: Readonly<Record<string, number>>;
   /** `error` events per tool name. */

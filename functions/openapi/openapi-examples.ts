@@ -18,6 +18,7 @@ import type { putPriceBody } from "../schemas/price-schemas.js";
 import type {
   acceptedInvitationResponse,
   agentListResponse,
+  agentModelsResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyListResponse,
@@ -36,6 +37,7 @@ import type {
   memberListResponse,
   memberResponse,
   meResponse,
+  modelsResponse,
   openApiDocumentResponse,
   organisationPriceListResponse,
   organisationPriceResponse,
@@ -231,6 +233,8 @@ export const invalidInputs = {
   ListEvents: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
   ListAgents: { from: "2026-11-22", to: "2026-11-01" },
   AgentStats: { from: "yesterday" },
+  ListModels: { from: "2026-11-22", to: "2026-11-01" },
+  AgentModels: { to: "tomorrow" },
   UserStats: { from: "2026-11-22", to: "2026-11-01" },
   CreateApiKey: { name: "ci", scopes: ["admin"], environment: "prod" },
   RotateApiKey: { overlapSeconds: 1e9 },
@@ -272,6 +276,11 @@ const completedSession = {
   promptTokens: 1200,
   completionTokens: 300,
   totalTokens: 1500,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  modelCalls: 1,
+  unpricedCalls: 0,
   customMetrics: { retries: 1 },
   eventCount: 2,
   eventCost: 0.004,
@@ -307,6 +316,47 @@ const stats = {
   topFailureReasons: [{ reason: "payment provider timeout", count: 1 }],
   topToolsByCalls: [{ toolName: "search_docs", calls: 24 }],
   topToolsByErrors: [{ toolName: "issue_refund", errors: 1 }],
+};
+
+const modelTotals = {
+  calls: 24,
+  estimatedCost: 0.0216,
+  promptTokens: 96000,
+  completionTokens: 12000,
+  totalTokens: 108000,
+  cacheReadTokens: 40000,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  unpricedCalls: 0,
+};
+
+const modelLine = { model: "gpt-4o-mini", ...modelTotals };
+
+const modelCalls = {
+  from: "2026-11-21",
+  to: "2026-11-22",
+  models: [
+    modelLine,
+    {
+      ...modelLine,
+      model: "acme-internal-7b",
+      calls: 3,
+      estimatedCost: 0,
+      promptTokens: 900,
+      completionTokens: 300,
+      totalTokens: 1200,
+      cacheReadTokens: 0,
+      unpricedCalls: 3,
+    },
+  ],
+  totals: {
+    ...modelTotals,
+    calls: 27,
+    promptTokens: 96900,
+    completionTokens: 12300,
+    totalTokens: 109200,
+    unpricedCalls: 3,
+  },
 };
 
 const createdKey = {
@@ -423,6 +473,8 @@ export const responseExamples = {
     agentsWithoutStats: 0,
   } satisfies z.output<typeof agentListResponse>,
   AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
+  ListModels: { ...modelCalls, agentsWithoutStats: 0 } satisfies z.output<typeof modelsResponse>,
+  AgentModels: { agentName: "support-bot", ...modelCalls } satisfies z.output<typeof agentModelsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,
   DeleteUserData: { jobId: JOB_ID, status: "queued" } satisfies z.output<typeof deletionJobAcceptedResponse>,
   GetDeletionJob: {

@@ -506,6 +506,26 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     success: "The agent's statistics.",
     query: STATS_QUERY,
   },
+  ListModels: {
+    summary: "Model calls by model",
+    description:
+      "The organisation's model calls (events with a model or usage) over whole UTC days, per model: calls, cost, " +
+      "each token type and the calls that found no price, the most costly first, and a line with `model: null` for " +
+      "the calls without a model name. The sum of its agents' rollups, read for the 100 agents with the most " +
+      "sessions (`agentsWithoutStats` counts the others), as for GET /api/sdk/agents.",
+    tag: "Analytics",
+    success: "The organisation's model calls by model.",
+    query: STATS_QUERY,
+  },
+  AgentModels: {
+    summary: "Agent model calls by model",
+    description:
+      "One agent's model calls over whole UTC days, per model, from rollups (as GET /api/sdk/models). An agent " +
+      "without model calls has no lines and zero totals.",
+    tag: "Analytics",
+    success: "The agent's model calls by model.",
+    query: STATS_QUERY,
+  },
   UserStats: {
     summary: "External user statistics",
     description: "Totals and a per-day series for one external user over whole UTC days, from rollups.",

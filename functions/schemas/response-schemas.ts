@@ -108,11 +108,32 @@ export const sessionResponse = z.strictObject({
   status: z.enum(SESSION_STATUSES),
   success: z.boolean().nullable(),
   failureReason: z.string().nullable(),
-  estimatedCost: usd.nullable().describe("What the client reported for the whole run (PATCH), USD"),
+  estimatedCost: usd
+    .nullable()
+    .describe(
+      "The run's cost, USD: what the client reported for the whole run (create, PATCH or an OpenTelemetry root span) when it did, else eventCost; null while neither is there (no cost reported, no model call and no event cost counted)",
+    ),
   durationMs: z.number().nonnegative().nullable(),
-  promptTokens: count.nullable(),
-  completionTokens: count.nullable(),
-  totalTokens: count.nullable(),
+  promptTokens: count
+    .nullable()
+    .describe(
+      "What the client reported for the whole run when it did, else the sum of the counted events' usage.promptTokens; null while neither is there (no model call counted)",
+    ),
+  completionTokens: count.nullable().describe("As promptTokens, for completion tokens"),
+  totalTokens: count
+    .nullable()
+    .describe(
+      "As promptTokens, for total tokens (an event reporting promptTokens and completionTokens but no totalTokens adds their sum)",
+    ),
+  cacheReadTokens: count
+    .nullable()
+    .describe(
+      "Sum of the counted events' usage.cacheReadTokens (part of promptTokens); null while no model call is counted",
+    ),
+  cacheWriteTokens: count.nullable().describe("As cacheReadTokens, for cache writes (part of promptTokens)"),
+  reasoningTokens: count.nullable().describe("As cacheReadTokens, for reasoning tokens (part of completionTokens)"),
+  modelCalls: count.describe("Model calls counted: events with a model or usage"),
+  unpricedCalls: count.describe("Model calls counted whose cost could not be priced (costSource unpriced)"),
   customMetrics: z.record(z.string(), z.number()).nullable(),
   eventCount: count.describe(
     "Events counted so far (counted from the change stream, usually within a second of acknowledgement)",
@@ -264,6 +285,50 @@ const stats = {
   topToolsByCalls: z.array(z.strictObject({ toolName: z.string(), calls: count })).max(10),
   topToolsByErrors: z.array(z.strictObject({ toolName: z.string(), errors: count })).max(10),
 };
+
+const modelTally = {
+  calls: count.describe("Model calls: events with a model or usage"),
+  estimatedCost: usd.describe("Sum of the calls' estimatedCost (reported, or priced by the service)"),
+  promptTokens: count.describe("Sum of the calls' usage.promptTokens (cached tokens included)"),
+  completionTokens: count.describe("Sum of the calls' usage.completionTokens (reasoning tokens included)"),
+  totalTokens: count.describe(
+    "Sum of the calls' usage.totalTokens (promptTokens + completionTokens when not reported)",
+  ),
+  cacheReadTokens: count,
+  cacheWriteTokens: count,
+  reasoningTokens: count,
+  unpricedCalls: count.describe("Calls whose cost could not be priced (costSource unpriced): their cost counts as 0"),
+};
+
+const models = {
+  from: day,
+  to: day,
+  models: z
+    .array(
+      z.strictObject({
+        model: z
+          .string()
+          .nullable()
+          .describe(
+            "The model as the events named it; `(other)` for a session's calls of models beyond its first 4; null for the calls without a model name (listed last)",
+          ),
+        ...modelTally,
+      }),
+    )
+    .describe("Per model over the period, the most costly first (then the most calls, then by name)"),
+  totals: z.strictObject(modelTally).describe("All model calls of the period"),
+};
+
+/** 200 of GET /api/sdk/agents/{agentName}/models. */
+export const agentModelsResponse = z.strictObject({ agentName: z.string(), ...models });
+
+/** 200 of GET /api/sdk/models: the organisation's model calls, the sum of its agents'. */
+export const modelsResponse = z.strictObject({
+  ...models,
+  agentsWithoutStats: count.describe(
+    "Agents left out of the sums (past the first 100 by sessions), as for GET /api/sdk/agents",
+  ),
+});
 
 /** 200 of GET /api/sdk/agents: without a period, names and session counts; with one, figures too. */
 export const agentListResponse = z.strictObject({
@@ -566,6 +631,8 @@ export const responseComponents = z
   .add(eventPageResponse, { id: "EventPage" })
   .add(agentListResponse, { id: "AgentList" })
   .add(agentStatsResponse, { id: "AgentStats" })
+  .add(agentModelsResponse, { id: "AgentModels" })
+  .add(modelsResponse, { id: "Models" })
   .add(userStatsResponse, { id: "UserStats" })
   .add(deletionJobAcceptedResponse, { id: "DeletionJobAccepted" })
   .add(deletionJobResponse, { id: "DeletionJob" })

@@ -31,6 +31,7 @@ import { listAgentsQuery, listEventsQuery, listSessionsQuery, statsQuery } from 
 import {
   acceptedInvitationResponse,
   agentListResponse,
+  agentModelsResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyListResponse,
@@ -47,6 +48,7 @@ import {
   memberListResponse,
   memberResponse,
   meResponse,
+  modelsResponse,
   openApiDocumentResponse,
   organisationPriceListResponse,
   organisationPriceResponse,
@@ -193,6 +195,12 @@ export const routeContracts = {
     path: { agentName: "agentName" },
     query: statsQuery,
     success: { status: 200, body: agentStatsResponse },
+  },
+  ListModels: { query: statsQuery, success: { status: 200, body: modelsResponse } },
+  AgentModels: {
+    path: { agentName: "agentName" },
+    query: statsQuery,
+    success: { status: 200, body: agentModelsResponse },
   },
   UserStats: {
     path: { userId: "externalUserId" },

@@ -1,11 +1,14 @@
 /** A session as the read API shows it: every stored field, plus `stale`. */
 import type { Session } from "../domain/session.js";
+import { eventUsageOf, sessionTotals } from "../domain/session-totals.js";
 import { numberEnv } from "../runtime/env.js";
 
 /** An active session idle for longer than this is reported `stale: true`. */
 const staleAfterMs = numberEnv("STALE_AFTER_SECONDS", 3600) * 1000;
 
 export function sessionView(session: Session, nowMs = Date.now()) {
+  // The client's totals when it reported them, else the sums over the events (domain/session-totals.ts).
+  const totals = sessionTotals({ ...session, eventUsage: eventUsageOf(session) });
   return {
     id: session.id,
     name: session.name,
@@ -16,11 +19,16 @@ export function sessionView(session: Session, nowMs = Date.now()) {
     status: session.status,
     success: session.success ?? null,
     failureReason: session.failureReason ?? null,
-    estimatedCost: session.estimatedCost ?? null,
+    estimatedCost: totals.estimatedCost,
     durationMs: session.durationMs ?? null,
-    promptTokens: session.promptTokens ?? null,
-    completionTokens: session.completionTokens ?? null,
-    totalTokens: session.totalTokens ?? null,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    totalTokens: totals.totalTokens,
+    cacheReadTokens: totals.cacheReadTokens,
+    cacheWriteTokens: totals.cacheWriteTokens,
+    reasoningTokens: totals.reasoningTokens,
+    modelCalls: totals.modelCalls,
+    unpricedCalls: totals.unpricedCalls,
     customMetrics: session.customMetrics ?? null,
     eventCount: session.eventCount,
     eventCost: session.eventCost,

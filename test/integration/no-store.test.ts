@@ -100,6 +100,8 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
   }),
   ListAgents: async () => ({ path: "/api/sdk/agents", ...asOwner() }),
   AgentStats: async () => ({ path: "/api/sdk/agents/test-agent/stats", credential: key.key }),
+  ListModels: async () => ({ path: "/api/sdk/models", ...asOwner() }),
+  AgentModels: async () => ({ path: "/api/sdk/agents/test-agent/models", credential: key.key }),
   UserStats: async () => ({ path: "/api/sdk/users/user-1/stats", credential: key.key }),
   DeleteUserData: async () => ({ path: `/api/sdk/users/gone-${randomUUID().slice(0, 8)}`, credential: key.key }),
   GetDeletionJob: async () => {

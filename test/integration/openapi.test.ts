@@ -277,6 +277,8 @@ describe("over HTTP", () => {
         key: sdk.key,
       }),
     AgentStats: () => call(api, "GET", `/api/sdk/agents/${agentName}/stats`, { key: sdk.key }),
+    ListModels: () => call(api, "GET", "/api/sdk/models", { key: sdk.key }),
+    AgentModels: () => call(api, "GET", `/api/sdk/agents/${agentName}/models`, { key: sdk.key }),
     UserStats: () => call(api, "GET", "/api/sdk/users/openapi-user/stats", { key: sdk.key }),
     DeleteUserData: () => call(api, "DELETE", "/api/sdk/users/openapi-erased-user", { key: sdk.key }),
     GetDeletionJob: async () => {

@@ -12,7 +12,16 @@ import { eventKey, sessionKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { bruteForceStats, comparable } from "../support/brute-force-stats.js";
 import { recordDynamoCommands } from "../support/dynamo-call-counter.js";
-import { call, createTestKey, scanTable, startTestApi, type TestKey } from "../support/fixtures.js";
+import {
+  call,
+  createTestKey,
+  createTestSession,
+  scanTable,
+  settleCounts,
+  startTestApi,
+  type TestKey,
+} from "../support/fixtures.js";
+import { recordModelCall } from "../support/model-calls.js";
 import { AGENTS, seedTenant } from "../support/seed.js";
 
 const SESSIONS = Number(process.env.ATS_TEST_SESSIONS ?? 150);
@@ -116,6 +125,8 @@ describe("GET /api/sdk/sessions", () => {
     expect(Object.keys(items[0] ?? {}).sort()).toEqual(
       [
         "agentName",
+        "cacheReadTokens",
+        "cacheWriteTokens",
         "completedAt",
         "completionTokens",
         "countsAsOf",
@@ -130,14 +141,17 @@ describe("GET /api/sdk/sessions", () => {
         "id",
         "lastActivityAt",
         "metadata",
+        "modelCalls",
         "name",
         "promptTokens",
+        "reasoningTokens",
         "stale",
         "status",
         "success",
         "toolCalls",
         "toolErrors",
         "totalTokens",
+        "unpricedCalls",
         "updatedAt",
         "userId",
       ].sort(),
@@ -449,6 +463,165 @@ describe("analytics", () => {
     const user = await call(api, "GET", `/api/sdk/users/user-5/stats?${period()}`, { key: orgA.key });
     expect(comparable(user.body as never)).toEqual(bruteForceStats(sessions, events, (s) => s.userId === "user-5"));
     expect(counter.commands()).not.toContain("ScanCommand");
+  });
+});
+
+describe("model calls by model, and session totals", () => {
+  const zero = {
+    calls: 0,
+    estimatedCost: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    unpricedCalls: 0,
+  };
+
+  it("serves per-model figures per agent and for the organisation, never another's; sessions apply the totals rule; a deletion withdraws its calls", async () => {
+    // Prepare: two agents; costs exact in binary.
+    const owner = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+    const [first, second, third] = await Promise.all([
+      createTestSession(api, owner.key, { agentName: "models-a" }),
+      createTestSession(api, owner.key, { agentName: "models-a" }),
+      createTestSession(api, owner.key, { agentName: "models-b" }),
+    ]);
+    const s1 = first as string;
+    const s2 = second as string;
+    await Promise.all([
+      recordModelCall(owner.orgId, s1, {
+        model: "gpt-4o",
+        usage: { promptTokens: 100, completionTokens: 20 },
+        estimatedCost: 0.5,
+        costSource: "table",
+      }),
+      recordModelCall(owner.orgId, s1, {
+        model: "__proto__",
+        usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+        costSource: "unpriced",
+      }),
+      recordModelCall(owner.orgId, s1, {
+        usage: { promptTokens: 7, totalTokens: 7 },
+        estimatedCost: 0.25,
+        costSource: "reported",
+      }),
+      recordModelCall(owner.orgId, s2, {
+        model: "gpt-4o",
+        usage: { promptTokens: 200, completionTokens: 40, cacheReadTokens: 50 },
+        estimatedCost: 1,
+        costSource: "table",
+      }),
+      recordModelCall(owner.orgId, third as string, {
+        model: "constructor",
+        usage: { completionTokens: 9, reasoningTokens: 5 },
+        estimatedCost: 0.125,
+        costSource: "organisation",
+      }),
+    ]);
+    const reported = await call(api, "PATCH", `/api/sdk/sessions/${s2}`, {
+      key: owner.key,
+      body: { status: "completed", estimatedCost: 3, promptTokens: 999 },
+    });
+    expect(reported.status).toBe(200);
+    await settleCounts();
+
+    // Act
+    const agentA = await call(api, "GET", `/api/sdk/agents/models-a/models?${period()}`, { key: owner.key });
+    const organisation = await call(api, "GET", `/api/sdk/models?${period()}`, { key: owner.key });
+
+    // Assess
+    const gpt = { ...zero, model: "gpt-4o", calls: 2, estimatedCost: 1.5, promptTokens: 300, completionTokens: 60 };
+    const gptLine = { ...gpt, totalTokens: 360, cacheReadTokens: 50 };
+    const protoLine = {
+      ...zero,
+      model: "__proto__",
+      calls: 1,
+      promptTokens: 10,
+      completionTokens: 5,
+      totalTokens: 15,
+      unpricedCalls: 1,
+    };
+    const unnamedLine = { ...zero, model: null, calls: 1, estimatedCost: 0.25, promptTokens: 7, totalTokens: 7 };
+    const constructorLine = {
+      ...zero,
+      model: "constructor",
+      calls: 1,
+      estimatedCost: 0.125,
+      completionTokens: 9,
+      totalTokens: 0,
+      reasoningTokens: 5,
+    };
+    expect(agentA.status).toBe(200);
+    expect(agentA.body.agentName).toBe("models-a");
+    expect(agentA.body.models).toEqual([gptLine, protoLine, unnamedLine]);
+    expect(agentA.body.totals).toEqual({
+      ...zero,
+      calls: 4,
+      estimatedCost: 1.75,
+      promptTokens: 317,
+      completionTokens: 65,
+      totalTokens: 382,
+      cacheReadTokens: 50,
+      unpricedCalls: 1,
+    });
+    expect(organisation.status).toBe(200);
+    expect(organisation.body.models).toEqual([gptLine, constructorLine, protoLine, unnamedLine]);
+    expect(organisation.body).toMatchObject({ agentsWithoutStats: 0, totals: { calls: 5, estimatedCost: 1.875 } });
+    // Another organisation's key sees nothing of this one (it has sessions of its own, no model calls).
+    const foreign = await call(api, "GET", `/api/sdk/models?${period()}`, { key: orgB.key });
+    expect(foreign.body).toMatchObject({ models: [], totals: zero, agentsWithoutStats: 0 });
+    const foreignAgent = await call(api, "GET", "/api/sdk/agents/models-a/models", { key: orgB.key });
+    expect(foreignAgent.body).toMatchObject({ models: [], totals: zero });
+
+    // The totals rule: the client's figures when it reported them, else the sums over the events.
+    const sessionOne = await call(api, "GET", `/api/sdk/sessions/${s1}`, { key: owner.key });
+    expect(sessionOne.body).toMatchObject({
+      estimatedCost: 0.75,
+      promptTokens: 117,
+      completionTokens: 25,
+      totalTokens: 142,
+      cacheReadTokens: 0,
+      reasoningTokens: 0,
+      modelCalls: 3,
+      unpricedCalls: 1,
+    });
+    const listed = await call(api, "GET", "/api/sdk/sessions?agentName=models-a", { key: owner.key });
+    const sessionTwo = (listed.body.items as { id: string }[]).find((item) => item.id === s2);
+    expect(sessionTwo).toMatchObject({
+      estimatedCost: 3,
+      promptTokens: 999,
+      completionTokens: 40,
+      totalTokens: 240,
+      cacheReadTokens: 50,
+      eventCost: 1,
+      modelCalls: 1,
+    });
+
+    // A deleted session's model calls are withdrawn from its agent's day.
+    expect((await call(api, "DELETE", `/api/sdk/sessions/${s1}`, { key: owner.key })).status).toBe(204);
+    const afterDeletion = await call(api, "GET", `/api/sdk/agents/models-a/models?${period()}`, { key: owner.key });
+    expect(afterDeletion.body.models).toEqual([
+      {
+        ...zero,
+        model: "gpt-4o",
+        calls: 1,
+        estimatedCost: 1,
+        promptTokens: 200,
+        completionTokens: 40,
+        totalTokens: 240,
+        cacheReadTokens: 50,
+      },
+    ]);
+  });
+
+  it("refuses a bad period with 400 naming the parameter, as the stats routes", async () => {
+    const reversed = await call(api, "GET", "/api/sdk/models?from=2026-11-22&to=2026-11-01", { key: orgA.key });
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.issues).toEqual([{ path: "to", message: "Must not be before from" }]);
+    const long = await call(api, "GET", "/api/sdk/agents/a/models?from=2024-01-01&to=2026-01-01", { key: orgA.key });
+    expect(long.status).toBe(400);
+    expect(long.body.issues).toEqual([{ path: "from", message: "Must be at most 366 days before to" }]);
   });
 });
 

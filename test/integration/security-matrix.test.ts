@@ -184,6 +184,8 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   DeleteSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   ListAgents: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   AgentStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  ListModels: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  AgentModels: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   UserStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   DeleteUserData: { "other organisation": 202, "other environment": 202, "missing scope or role": 403 },
   GetDeletionJob: { "other organisation": 404, "other environment": 404, "missing scope or role": 403 },

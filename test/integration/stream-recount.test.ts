@@ -7,8 +7,11 @@
  * not double count. Refusals (404, 403) stay synchronous and write nothing.
  */
 import { randomUUID } from "node:crypto";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
+import { MAX_MODELS_PER_SESSION, OTHER_MODEL } from "../../functions/domain/rollup.js";
+import { eventKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -18,6 +21,7 @@ import {
   startTestApi,
   type TestKey,
 } from "../support/fixtures.js";
+import { type ModelCall, recordModelCall } from "../support/model-calls.js";
 import { expectExactDerivedData, settledGet, storedRecord } from "../support/stream-recount.js";
 import { runTable } from "../support/stream-solo.js";
 
@@ -43,6 +47,24 @@ function mixedEvent(sessionId: string, index: number): Record<string, unknown> {
   };
   if (kind <= 1 || index % 7 === 0) event.toolName = TOOLS[index % TOOLS.length];
   return event;
+}
+
+const MODELS = ["gpt-4o", "__proto__", "constructor", "claude-sonnet-4", undefined] as const;
+
+/** The i-th model call of a mix: awkward model names, calls without one, priced, reported and unpriced costs. */
+function mixedModelCall(index: number): ModelCall {
+  const model = MODELS[index % MODELS.length];
+  const source = (["table", "reported", "unpriced"] as const)[index % 3] ?? "table";
+  return {
+    ...(model === undefined ? {} : { model }),
+    usage: {
+      promptTokens: 100 + index,
+      ...(index % 2 === 0 ? { completionTokens: 10 * index } : { totalTokens: 500 }),
+      ...(index % 3 === 0 ? { cacheReadTokens: 40, reasoningTokens: 3 } : {}),
+    },
+    ...(source === "unpriced" ? {} : { estimatedCost: 0.25 * (index % 4) }),
+    costSource: source,
+  };
 }
 
 async function post(owner: TestKey, path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -77,6 +99,15 @@ describe("derived data equals a brute-force recount once ingestion stops", () =>
       }),
     ]);
     for (const response of await Promise.all(before)) expect(response.status).toBeLessThan(300);
+    // Model calls racing them; the last session calls more models than a session counts by name.
+    const modelEvents = await Promise.all([
+      ...sessionIds.flatMap((sessionId) =>
+        Array.from({ length: 6 }, (_, index) => recordModelCall(owner.orgId, sessionId, mixedModelCall(index))),
+      ),
+      ...Array.from({ length: MAX_MODELS_PER_SESSION + 3 }, (_, index) =>
+        recordModelCall(owner.orgId, sessionIds[4] as string, { model: `model-${index}`, usage: { promptTokens: 1 } }),
+      ),
+    ]);
     const ends = await Promise.all(
       specs.map((spec, index) =>
         spec.end === undefined
@@ -102,7 +133,25 @@ describe("derived data equals a brute-force recount once ingestion stops", () =>
       get: settledGet(api, owner),
     });
     expect(sessions).toHaveLength(5);
-    expect(events).toHaveLength(5 * (6 + 9 + 1 + 5));
+    expect(events).toHaveLength(5 * (6 + 9 + 1 + 5 + 6) + MAX_MODELS_PER_SESSION + 3);
+    const crowded = await settledGet(api, owner)(`/api/sdk/agents/recount-a/models`);
+    expect((crowded.models as { model: string | null }[]).map((line) => line.model)).toContain(OTHER_MODEL);
+    // A model call replaced by another (a MODIFY of the event item): counted out of the old model, into the new.
+    await runTable.client.send(
+      new UpdateCommand({
+        TableName: runTable.tableName,
+        Key: eventKey(sessionIds[0] as string, modelEvents[0] as string),
+        UpdateExpression: "SET #model = :model, #usage = :usage, costSource = :unpriced REMOVE estimatedCost",
+        ExpressionAttributeNames: { "#model": "model", "#usage": "usage" },
+        ExpressionAttributeValues: {
+          ":model": "replacement-model",
+          ":usage": { promptTokens: 9 },
+          ":unpriced": "unpriced",
+        },
+      }),
+    );
+    await settleCounts();
+    await expectExactDerivedData({ reader: runTable, orgId: owner.orgId, sessionIds, get: settledGet(api, owner) });
     // The awkward names really were counted under their own names.
     const first = await settledGet(api, owner)(`/api/sdk/sessions/${sessionIds[0]}`);
     expect(Object.keys(first.toolCalls as object)).toEqual(expect.arrayContaining(["constructor", "search"]));

@@ -465,6 +465,16 @@ describe("every table access of every route is within the route's declared grant
       },
       200,
     );
+    await invoke("ListModels", { path: "/api/sdk/models", query: period }, 200);
+    await invoke(
+      "AgentModels",
+      {
+        path: "/api/sdk/agents/grants-reading-agent/models",
+        pathParameters: { agentName: "grants-reading-agent" },
+        query: period,
+      },
+      200,
+    );
     await invoke(
       "UserStats",
       { path: "/api/sdk/users/grants-reader/stats", pathParameters: { userId: "grants-reader" }, query: period },
@@ -632,6 +642,17 @@ describe("every table access of every route is within the route's declared grant
       "AgentStats",
       {
         path: "/api/sdk/agents/grants-console-agent/stats",
+        pathParameters: { agentName: "grants-console-agent" },
+        query: period,
+        ...asReader,
+      },
+      200,
+    );
+    await invoke("ListModels", { path: "/api/sdk/models", query: period, ...asReader }, 200);
+    await invoke(
+      "AgentModels",
+      {
+        path: "/api/sdk/agents/grants-console-agent/models",
         pathParameters: { agentName: "grants-console-agent" },
         query: period,
         ...asReader,

@@ -3,7 +3,15 @@
  * the rollups, to check what the stats routes answer.
  */
 import { durationBin, durationBinValue } from "../../functions/domain/duration-bins.js";
-import { OTHER_TOOL } from "../../functions/domain/rollup.js";
+import {
+  assembleModels,
+  type ModelRow,
+  type ModelTally,
+  modelUsageOf,
+  OTHER_MODEL,
+  OTHER_TOOL,
+  UNNAMED_MODEL,
+} from "../../functions/domain/rollup.js";
 import { countersFromStored } from "../../functions/store/sessions/counter-keys.js";
 
 type Item = Record<string, unknown>;
@@ -182,4 +190,53 @@ export function comparable(stats: {
     topToolsByCalls: stats.topToolsByCalls,
     topToolsByErrors: stats.topToolsByErrors,
   };
+}
+
+/**
+ * The name a session's model call is counted under, as for tools (countedToolName): its model when the session's
+ * stored `modelUsage` lists it, `(other)` when not; the calls without a model under UNNAMED_MODEL.
+ */
+export function countedModelName(session: Item, model: unknown): string {
+  if (typeof model !== "string") return UNNAMED_MODEL;
+  return modelUsageOf(session.modelUsage).has(model) ? model : OTHER_MODEL;
+}
+
+/** What one stored event counts as a model call (events with `model` or `usage`), or undefined when none. */
+export function modelCallOf(event: Item): ModelTally | undefined {
+  const usage =
+    typeof event.usage === "object" && event.usage !== null ? (event.usage as Record<string, unknown>) : undefined;
+  if (typeof event.model !== "string" && usage === undefined) return undefined;
+  const tokens = (field: string) => (typeof usage?.[field] === "number" ? (usage[field] as number) : 0);
+  const derivedTotal =
+    typeof usage?.totalTokens !== "number" &&
+    typeof usage?.promptTokens === "number" &&
+    typeof usage?.completionTokens === "number";
+  return {
+    calls: 1,
+    estimatedCost: num(event.estimatedCost),
+    promptTokens: tokens("promptTokens"),
+    completionTokens: tokens("completionTokens"),
+    totalTokens: derivedTotal ? tokens("promptTokens") + tokens("completionTokens") : tokens("totalTokens"),
+    cacheReadTokens: tokens("cacheReadTokens"),
+    cacheWriteTokens: tokens("cacheWriteTokens"),
+    reasoningTokens: tokens("reasoningTokens"),
+    unpricedCalls: event.costSource === "unpriced" ? 1 : 0,
+  };
+}
+
+/** The models response recounted from the stored sessions and events (those of sessions matching `filter`). */
+export function bruteForceModels(
+  sessions: readonly Item[],
+  events: readonly Item[],
+  filter: (session: Item) => boolean,
+): ReturnType<typeof assembleModels> {
+  const byId = new Map(sessions.filter(filter).map((session) => [session.id, session]));
+  const rows: ModelRow[] = [];
+  for (const event of events) {
+    const session = byId.get(event.sessionId);
+    const tally = session === undefined ? undefined : modelCallOf(event);
+    if (session === undefined || tally === undefined) continue;
+    rows.push({ day: String(session.createdAt).slice(0, 10), model: countedModelName(session, event.model), ...tally });
+  }
+  return assembleModels(rows);
 }

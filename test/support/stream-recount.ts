@@ -8,10 +8,11 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
+import { EVENT_USAGE_ATTRIBUTES } from "../../functions/domain/session-totals.js";
 import { countersFromStored } from "../../functions/store/sessions/counter-keys.js";
 import { agentSummaryPartition, rollupPartition, sessionKey, tenant } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { bruteForceStats, comparable, countedToolName } from "./brute-force-stats.js";
+import { bruteForceModels, bruteForceStats, comparable, countedToolName, modelCallOf } from "./brute-force-stats.js";
 import { call, type TestKey } from "./fixtures.js";
 
 type Item = Record<string, unknown>;
@@ -70,7 +71,20 @@ export function sessionCounters(session: Item, events: readonly Item[]) {
       (newest, event) => (newest === null || String(event.createdAt) > newest ? String(event.createdAt) : newest),
       null,
     ),
+    // Model calls: how many, the unpriced ones, and the usage sums per token type (as the session item holds them).
+    modelCalls: 0,
+    unpricedCalls: 0,
+    usage: Object.fromEntries(Object.values(EVENT_USAGE_ATTRIBUTES).map((attribute) => [attribute, 0])),
   };
+  for (const event of own) {
+    const call = modelCallOf(event);
+    if (call === undefined) continue;
+    recount.modelCalls += 1;
+    recount.unpricedCalls += call.unpricedCalls;
+    for (const [field, attribute] of Object.entries(EVENT_USAGE_ATTRIBUTES)) {
+      recount.usage[attribute] = (recount.usage[attribute] ?? 0) + call[field as keyof typeof EVENT_USAGE_ATTRIBUTES];
+    }
+  }
   for (const event of own) {
     if (typeof event.toolName !== "string") continue;
     const counter = event.eventType === "tool_call" ? "toolCalls" : event.eventType === "error" ? "toolErrors" : null;
@@ -84,6 +98,11 @@ export function sessionCounters(session: Item, events: readonly Item[]) {
     toolCalls: countersFromStored(session.toolCalls),
     toolErrors: countersFromStored(session.toolErrors),
     countsAsOf: typeof session.countsAsOf === "string" ? session.countsAsOf : null,
+    modelCalls: num(session.modelCalls),
+    unpricedCalls: num(session.unpricedCalls),
+    usage: Object.fromEntries(
+      Object.values(EVENT_USAGE_ATTRIBUTES).map((attribute) => [attribute, num(session[attribute])]),
+    ),
   };
   return { stored, recount };
 }
@@ -153,6 +172,13 @@ export async function expectExactDerivedData(options: {
     const served = await options.get(`/api/sdk/agents/${encodeURIComponent(agentName)}/stats`);
     expect(comparable(served as never), `stats of agent ${agentName}`).toEqual(
       bruteForceStats(sessions, events, (session) => session.agentName === agentName),
+    );
+  }
+  for (const agentName of agentNames) {
+    const served = await options.get(`/api/sdk/agents/${encodeURIComponent(agentName)}/models`);
+    const { models, totals } = served as Record<string, unknown>;
+    expect({ models, totals }, `models of agent ${agentName}`).toEqual(
+      bruteForceModels(sessions, events, (session) => session.agentName === agentName),
     );
   }
   for (const userId of userIds) {

@@ -110,6 +110,8 @@ describe("which rule counts a route", () => {
         "GetEventField",
         "ListAgents",
         "AgentStats",
+        "ListModels",
+        "AgentModels",
         "UserStats",
       ]),
     );

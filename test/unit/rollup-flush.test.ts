@@ -4,6 +4,7 @@
  * rollup-store adds — and the short per-shard mark attribute.
  */
 import { describe, expect, it } from "vitest";
+import { emptyModelTally } from "../../functions/domain/rollup.js";
 import {
   incrementOf,
   pendingItems,
@@ -65,6 +66,41 @@ describe("pendingItems", () => {
       ["1", true],
       ["2", false],
     ]);
+  });
+});
+
+describe("pendingItems of model calls", () => {
+  it("gives each model of an agent's day one item, its shares across sessions summed into one ADD per counter", () => {
+    const call = (calls: number, estimatedCost: number) => ({ ...emptyModelTally(), calls, estimatedCost });
+    const items = pendingItems([
+      {
+        sequence: "1",
+        appliedNow: true,
+        updates: rollupUpdates(target, { counters: {}, models: new Map([["__proto__", call(1, 0.25)]]) }, ["AGENT"]),
+      },
+      {
+        sequence: "2",
+        appliedNow: true,
+        updates: rollupUpdates(
+          target,
+          {
+            counters: {},
+            models: new Map([
+              ["__proto__", call(2, 0.5)],
+              ["m", call(1, 0)],
+            ]),
+          },
+          ["AGENT"],
+        ),
+      },
+    ]);
+    const proto = items.find((item) => item.key.SK === "DAY#2030-01-02#MODEL#__proto__");
+    expect(proto?.set).toMatchObject({ model: "__proto__", rollupKind: "model" });
+    expect(proto?.contributions.map((contribution) => contribution.add)).toEqual([
+      { calls: 1, estimatedCost: 0.25 },
+      { calls: 2, estimatedCost: 0.5 },
+    ]);
+    expect(items.filter((item) => item.key.SK.includes("#MODEL#"))).toHaveLength(2);
   });
 });
 

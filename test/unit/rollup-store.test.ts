@@ -3,6 +3,7 @@
  * tools, its failure reasons and an agent's summary, and the checked reading of stored items.
  */
 import { describe, expect, it } from "vitest";
+import { emptyModelTally, UNNAMED_MODEL } from "../../functions/domain/rollup.js";
 import {
   agentSummaryOf,
   agentSummaryUpdate,
@@ -172,5 +173,55 @@ describe("reading rollup items", () => {
     expect(
       agentSummaryOf({ PK: "p", SK: "AGENT#bot", entity: "rollup", agentName: "bot", sessionCount: 4, ttl: 1 }),
     ).toEqual({ agentName: "bot", sessionCount: 4 });
+  });
+});
+
+describe("the agent's model items", () => {
+  const tally = (calls: number, estimatedCost = 0) => ({
+    ...emptyModelTally(),
+    calls,
+    estimatedCost,
+    promptTokens: 10 * calls,
+  });
+
+  it("ADDs one item per model (the name in the key and `model`, never an attribute name) to the agent's day only", () => {
+    const models = new Map([
+      ["__proto__", tally(1, 0.5)],
+      [UNNAMED_MODEL, tally(1)],
+      ["withdrawn", emptyModelTally()],
+    ]);
+    const items = rollupUpdates(target, { counters: {}, models });
+
+    const modelItems = items.filter((item) => String(item.Update?.Key?.SK).includes("#MODEL#"));
+    const partition = rollupPartition(tenantPrefix, "AGENT", "bot");
+    expect(modelItems.map((item) => item.Update?.Key)).toEqual([
+      { PK: partition, SK: "DAY#2024-05-01#MODEL#__proto__" },
+      { PK: partition, SK: "DAY#2024-05-01#MODEL#" },
+    ]);
+    const update = modelItems[0]?.Update;
+    expect(Object.values(update?.ExpressionAttributeNames ?? {})).not.toContain("__proto__");
+    expect(update?.ExpressionAttributeValues).toMatchObject({
+      ":model": "__proto__",
+      ":rollupKind": "model",
+      ":calls": 1,
+      ":estimatedCost": 0.5,
+      ":promptTokens": 10,
+    });
+  });
+
+  it("reads a model item back as its row", () => {
+    const [item] = rollupUpdates(target, { counters: {}, models: new Map([["constructor", tally(2)]]) }).filter(
+      (each) => String(each.Update?.Key?.SK).includes("#MODEL#"),
+    );
+    const update = item?.Update;
+    const stored: Record<string, unknown> = { ...update?.Key };
+    for (const [placeholder, name] of Object.entries(update?.ExpressionAttributeNames ?? {})) {
+      stored[name] = update?.ExpressionAttributeValues?.[`:${placeholder.slice(1)}`];
+    }
+
+    expect(rollupRowOf(stored)).toEqual({
+      kind: "model",
+      row: { day: "2024-05-01", model: "constructor", ...tally(2) },
+    });
   });
 });

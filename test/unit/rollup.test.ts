@@ -1,14 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { durationBin, durationBinAttribute } from "../../functions/domain/duration-bins.js";
 import {
+  assembleModels,
   assembleStats,
   BUCKET_COUNT,
   bucketAttribute,
   type DayRow,
   DURATION_BUCKETS_MS,
   durationBucket,
+  emptyModelTally,
+  type ModelRow,
   outcomeCounters,
   percentileFromHistogram,
+  UNNAMED_MODEL,
 } from "../../functions/domain/rollup.js";
 
 function day(overrides: Partial<DayRow> & { day: string }): DayRow {
@@ -232,5 +236,43 @@ describe("duration percentiles of days counted before and after the fine bins", 
 
     // Assess: 0 binned of 1 counted: still coarse, and the remaining session reads as its bucket (≤ 2.5 s).
     expect(stats.totals.durationMs).toEqual({ p50: 2500, p95: 2500, p99: 2500, mean: 2000, precision: "coarse" });
+  });
+});
+
+describe("assembleModels", () => {
+  const row = (day: string, model: string, overrides: Partial<ModelRow> = {}): ModelRow => ({
+    ...emptyModelTally(),
+    day,
+    model,
+    calls: 1,
+    ...overrides,
+  });
+
+  it("sums each model over the days, the most costly first, calls without a model last, withdrawn models left out", () => {
+    const { models, totals } = assembleModels([
+      row("2024-05-01", "cheap", { estimatedCost: 0.1, promptTokens: 10 }),
+      row("2024-05-02", "cheap", { estimatedCost: 0.1, promptTokens: 5, unpricedCalls: 1 }),
+      row("2024-05-01", "dear", { estimatedCost: 3 }),
+      row("2024-05-01", UNNAMED_MODEL, { estimatedCost: 9 }),
+      row("2024-05-01", "gone", { calls: 0 }),
+      row("2024-05-01", "b-free", { calls: 2 }),
+      row("2024-05-01", "a-free", { calls: 2 }),
+    ]);
+
+    expect(models.map((line) => line.model)).toEqual(["dear", "cheap", "a-free", "b-free", null]);
+    expect(models[1]).toEqual({
+      ...emptyModelTally(),
+      model: "cheap",
+      calls: 2,
+      estimatedCost: 0.2,
+      promptTokens: 15,
+      unpricedCalls: 1,
+    });
+    expect(totals).toMatchObject({ calls: 8, estimatedCost: 12.2, promptTokens: 15, unpricedCalls: 1 });
+  });
+
+  it("has no line for calls without a model when there are none", () => {
+    expect(assembleModels([row("2024-05-01", "m")]).models.map((line) => line.model)).toEqual(["m"]);
+    expect(assembleModels([])).toEqual({ models: [], totals: emptyModelTally() });
   });
 });

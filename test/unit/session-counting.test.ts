@@ -7,7 +7,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_TOOLS_PER_SESSION, OTHER_TOOL } from "../../functions/domain/rollup.js";
+import {
+  addModelTally,
+  emptyModelTally,
+  MAX_MODELS_PER_SESSION,
+  MAX_TOOLS_PER_SESSION,
+  type ModelTally,
+  OTHER_MODEL,
+  OTHER_TOOL,
+  UNNAMED_MODEL,
+} from "../../functions/domain/rollup.js";
 import {
   type CountedEvent,
   type CountingPlan,
@@ -65,6 +74,7 @@ function applied(state: CountingState, plan: CountingPlan): CountingState {
     outcomeCounted: plan.outcomeCounted,
     toolCalls,
     toolErrors,
+    models: plan.modelUsage ?? state.models,
   };
 }
 
@@ -138,7 +148,7 @@ describe("planCounting", () => {
     expect(first.rollup.failure).toEqual({ reason: "timeout", count: 1 });
     expect(first.endings).toEqual([end.kind === "sessionEnded" ? end.session : undefined]);
     expect(otherShard).toMatchObject({ agentSessions: 0, counted: 2, eventCount: 0, endings: [] });
-    expect(otherShard?.rollup).toEqual({ counters: {}, tools: {} });
+    expect(otherShard?.rollup).toEqual({ counters: {}, tools: {}, models: new Map() });
   });
 
   it("records countsAsOf as the newest createdAt counted, and the latest ttl", () => {
@@ -220,7 +230,11 @@ describe("planCounting", () => {
       { counter: "toolCalls", toolName: "search", by: -1 },
       { counter: "toolErrors", toolName: "search", by: 1 },
     ]);
-    expect(plan?.rollup).toEqual({ counters: { eventCost: -0.75 }, tools: { search: { calls: -1, errors: 1 } } });
+    expect(plan?.rollup).toEqual({
+      counters: { eventCost: -0.75 },
+      tools: { search: { calls: -1, errors: 1 } },
+      models: new Map(),
+    });
   });
 
   it("ignores costs that are not finite numbers", () => {
@@ -231,6 +245,94 @@ describe("planCounting", () => {
 
   it("plans nothing for no changes", () => {
     expect(planCounting(EMPTY, [])).toBeUndefined();
+  });
+});
+
+describe("planCounting of model calls", () => {
+  const call = (sequence: number, model: string | undefined, overrides: Partial<CountedEvent> = {}) =>
+    added(sequence, { eventType: "llm_call", model, usage: { promptTokens: 100, completionTokens: 20 }, ...overrides });
+
+  it("sums usage per token type, counts model calls and unpriced ones, per model for the agent's day", () => {
+    const plan = planCounting(EMPTY, [
+      call(1, "gpt-4o", { estimatedCost: 0.5, costSource: "table", usage: { promptTokens: 100, cacheReadTokens: 40 } }),
+      call(2, "gpt-4o", { costSource: "unpriced", usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } }),
+      call(3, undefined, { estimatedCost: 0.25, costSource: "reported", usage: { reasoningTokens: 7 } }),
+      added(4, { eventType: "tool_call", toolName: "search", estimatedCost: 1 }),
+    ]) as CountingPlan;
+
+    expect(plan.usage).toEqual({
+      promptTokens: 110,
+      completionTokens: 5,
+      totalTokens: 15,
+      cacheReadTokens: 40,
+      cacheWriteTokens: 0,
+      reasoningTokens: 7,
+    });
+    expect(plan).toMatchObject({ modelCalls: 3, unpricedCalls: 1, eventCount: 4, eventCost: 1.75 });
+    expect([...plan.rollup.models.keys()]).toEqual(["gpt-4o", UNNAMED_MODEL]);
+    expect(plan.rollup.models.get("gpt-4o")).toEqual({
+      ...emptyModelTally(),
+      calls: 2,
+      estimatedCost: 0.5,
+      promptTokens: 110,
+      completionTokens: 5,
+      totalTokens: 15,
+      cacheReadTokens: 40,
+      unpricedCalls: 1,
+    });
+    expect(plan.rollup.models.get(UNNAMED_MODEL)).toMatchObject({ calls: 1, estimatedCost: 0.25, reasoningTokens: 7 });
+    expect(plan.modelUsage).toEqual(plan.rollup.models);
+  });
+
+  it("takes totalTokens as promptTokens + completionTokens when only those two are reported", () => {
+    const plan = planCounting(EMPTY, [call(1, "m")]) as CountingPlan;
+    expect(plan.usage.totalTokens).toBe(120);
+    const promptOnly = planCounting(EMPTY, [call(1, "m", { usage: { promptTokens: 100 } })]) as CountingPlan;
+    expect(promptOnly.usage.totalTokens).toBe(0);
+  });
+
+  it("counts events without model or usage as no model call, and leaves modelUsage unchanged", () => {
+    const plan = planCounting(EMPTY, [added(1, { eventType: "llm_call", estimatedCost: 2, costSource: "reported" })]);
+    expect(plan).toMatchObject({ modelCalls: 0, eventCost: 2, modelUsage: undefined });
+    expect(plan?.rollup.models.size).toBe(0);
+  });
+
+  it("counts model names beyond MAX_MODELS_PER_SESSION as OTHER_MODEL, known names and unnamed calls as themselves", () => {
+    const known = new Map(
+      Array.from({ length: MAX_MODELS_PER_SESSION }, (_, index) => [`model-${index}`, emptyModelTally()] as const),
+    );
+    const plan = planCounting({ ...EMPTY, models: known }, [call(1, "model-3"), call(2, "new"), call(3, undefined)]);
+    expect([...(plan?.rollup.models.keys() ?? [])]).toEqual(["model-3", OTHER_MODEL, UNNAMED_MODEL]);
+    expect(plan?.modelUsage?.size).toBe(MAX_MODELS_PER_SESSION + 2);
+  });
+
+  it("keeps hostile model names as plain Map keys", () => {
+    const plan = planCounting(EMPTY, [call(1, "__proto__"), call(2, "constructor"), call(3, "toString")]);
+    expect([...(plan?.rollup.models.keys() ?? [])]).toEqual(["__proto__", "constructor", "toString"]);
+    expect(plan?.rollup.models.get("__proto__")?.calls).toBe(1);
+  });
+
+  it("eventReplaced moves the call from the old model to the new one (the old name kept at 0)", () => {
+    const before = event({ eventType: "llm_call", model: "a", usage: { promptTokens: 10 }, costSource: "unpriced" });
+    const after = event({ eventType: "llm_call", model: "b", usage: { promptTokens: 10 }, estimatedCost: 0.1 });
+    const first = planCounting(EMPTY, [added(1, before)]) as CountingPlan;
+    const replaced = planCounting(applied(EMPTY, first), [{ kind: "eventReplaced", sequence: "2", before, after }]);
+    expect(replaced?.rollup.models.get("a")).toMatchObject({ calls: -1, promptTokens: -10, unpricedCalls: -1 });
+    expect(replaced?.rollup.models.get("b")).toMatchObject({ calls: 1, promptTokens: 10, estimatedCost: 0.1 });
+    expect(replaced).toMatchObject({ modelCalls: 0, unpricedCalls: -1 });
+    expect(replaced?.modelUsage?.get("a")).toEqual(emptyModelTally());
+  });
+
+  it("changeShares split the models of a run per change, summing to the plan's", () => {
+    const changes = [call(1, "a"), call(2, "b", { estimatedCost: 1 }), added(3), call(4, "a")];
+    const plan = planCounting(EMPTY, changes) as CountingPlan;
+    const shares = changeShares(EMPTY, changes);
+    const summed = new Map<string, ModelTally>();
+    for (const share of shares) {
+      for (const [name, tally] of share.rollup.models)
+        summed.set(name, addModelTally(summed.get(name) ?? emptyModelTally(), tally));
+    }
+    expect(summed).toEqual(plan.rollup.models);
   });
 });
 
@@ -250,6 +352,11 @@ interface Totals {
   tools: Map<string, { calls: number; errors: number }>;
   toolCalls: Map<string, number>;
   toolErrors: Map<string, number>;
+  /** Per model: what the rollup shares add, and the session's usage sums. */
+  models: Map<string, ModelTally>;
+  usage: Map<string, number>;
+  modelCalls: number;
+  unpricedCalls: number;
 }
 
 function emptyTotals(): Totals {
@@ -262,7 +369,17 @@ function emptyTotals(): Totals {
     tools: new Map(),
     toolCalls: new Map(),
     toolErrors: new Map(),
+    models: new Map(),
+    usage: new Map(),
+    modelCalls: 0,
+    unpricedCalls: 0,
   };
+}
+
+function addModel(totals: Totals, name: string, tally: ModelTally, sign: 1 | -1 = 1): void {
+  const next = addModelTally(totals.models.get(name) ?? emptyModelTally(), tally, sign);
+  if (Object.values(next).every((value) => value === 0)) totals.models.delete(name);
+  else totals.models.set(name, next);
 }
 
 function addTo(map: Map<string, number>, name: string, by: number): void {
@@ -288,6 +405,10 @@ function foldPlan(totals: Totals, plan: CountingPlan): void {
   for (const { counter, toolName, by } of plan.toolIncrements) {
     addTo(counter === "toolCalls" ? totals.toolCalls : totals.toolErrors, toolName, by);
   }
+  for (const [name, tally] of plan.rollup.models) addModel(totals, name, tally);
+  for (const [field, value] of Object.entries(plan.usage)) addTo(totals.usage, field, value);
+  totals.modelCalls += plan.modelCalls;
+  totals.unpricedCalls += plan.unpricedCalls;
 }
 
 /** Each change counted once, by hand (tool names stay below MAX_TOOLS_PER_SESSION here). */
@@ -300,6 +421,24 @@ function countedOnce(changes: readonly SessionChange[]): Totals {
     totals.eventCost += sign * (counted.estimatedCost ?? 0);
     addTo(totals.counters, "events", sign);
     addTo(totals.counters, "eventCost", sign * (counted.estimatedCost ?? 0));
+    if (counted.model !== undefined || counted.usage !== undefined) {
+      const usage = counted.usage ?? {};
+      const tally: Record<keyof ModelTally, number> = {
+        ...emptyModelTally(),
+        calls: 1,
+        estimatedCost: counted.estimatedCost ?? 0,
+        promptTokens: usage.promptTokens ?? 0,
+        completionTokens: usage.completionTokens ?? 0,
+        totalTokens: usage.totalTokens ?? 0,
+        cacheReadTokens: usage.cacheReadTokens ?? 0,
+        unpricedCalls: counted.costSource === "unpriced" ? 1 : 0,
+      };
+      addModel(totals, counted.model ?? UNNAMED_MODEL, tally, sign as 1 | -1);
+      for (const field of ["promptTokens", "completionTokens", "totalTokens", "cacheReadTokens"] as const)
+        addTo(totals.usage, field, sign * tally[field]);
+      totals.modelCalls += sign;
+      totals.unpricedCalls += sign * tally.unpricedCalls;
+    }
     if (counted.toolName === undefined) return;
     if (counted.eventType === "tool_call") {
       addTo(totals.toolCalls, counted.toolName, sign);
@@ -339,6 +478,20 @@ const countedEventArbitrary = fc.record({
     fc.integer({ min: 0, max: 40 }).map((quarters) => quarters / 4),
     { nil: undefined },
   ),
+  model: fc.option(fc.constantFrom("gpt-4o", "claude-sonnet-4", "__proto__", "constructor"), { nil: undefined }),
+  // totalTokens always given here: the derived total is unit-tested on its own.
+  usage: fc.option(
+    fc.record({
+      promptTokens: fc.integer({ min: 0, max: 5000 }),
+      completionTokens: fc.integer({ min: 0, max: 5000 }),
+      totalTokens: fc.integer({ min: 0, max: 10000 }),
+      cacheReadTokens: fc.integer({ min: 0, max: 5000 }),
+    }),
+    { nil: undefined },
+  ),
+  costSource: fc.option(fc.constantFrom("reported" as const, "table" as const, "unpriced" as const), {
+    nil: undefined,
+  }),
   createdAt: fc
     .integer({ min: 0, max: 86_400_000 })
     .map((offset) => new Date(Date.UTC(2030, 0, 1) + offset).toISOString()),
@@ -442,6 +595,10 @@ describe("planCounting folded over redelivered, overlapping batches (property)",
         expect(Object.fromEntries(totals.toolCalls)).toEqual(Object.fromEntries(reference.toolCalls));
         expect(Object.fromEntries(totals.toolErrors)).toEqual(Object.fromEntries(reference.toolErrors));
         expect(Object.fromEntries(totals.tools)).toEqual(Object.fromEntries(reference.tools));
+        expect(totals.models).toEqual(reference.models);
+        expect(totals.usage).toEqual(reference.usage);
+        expect(totals.modelCalls).toBe(reference.modelCalls);
+        expect(totals.unpricedCalls).toBe(reference.unpricedCalls);
         for (const name of ["sessions", "completed", "failed", "succeeded", "events", "eventCost"]) {
           expect(totals.counters.get(name) ?? 0, name).toBe(reference.counters.get(name) ?? 0);
         }

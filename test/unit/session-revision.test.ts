@@ -100,6 +100,20 @@ describe("revisionItems", () => {
     expect(keysOf(items).some((key) => key?.PK.includes("#USER#"))).toBe(false);
   });
 
+  it("moving the agent moves the session's model calls from the old agent's model items to the new one's", () => {
+    const tally = [2, 0.5, 100, 20, 120, 0, 0, 0, 1];
+    const session = counted({ modelUsage: [["__proto__", ...tally]], modelCalls: 2 });
+    const items = revisionItems(session, { agentName: "weather-agent" }, NOW);
+
+    const modelOf = (agent: string) =>
+      addOf(items, { PK: rollupPartition(TENANT, "AGENT", agent), SK: "DAY#2030-01-02#MODEL#__proto__" });
+    expect(modelOf("svc")).toMatchObject({ ":model": "__proto__", ":calls": -2, ":estimatedCost": -0.5 });
+    expect(modelOf("weather-agent")).toMatchObject({ ":calls": 2, ":promptTokens": 100, ":unpricedCalls": 1 });
+    // Models are counted per agent only: moving the user alone leaves them.
+    const userMoved = revisionItems(session, { userId: "u-9" }, NOW);
+    expect(keysOf(userMoved).some((itemKey) => itemKey?.SK.includes("#MODEL#"))).toBe(false);
+  });
+
   it("a new start on another day moves both dimensions' day items; a new name alone changes the session only", () => {
     const moved = revisionItems(counted(), { createdAt: "2030-01-01T23:59:59.000Z" }, NOW);
     expect(keysOf(moved)).toEqual(

@@ -4,9 +4,9 @@
  * period's days and one newest item of each agent's partition, O(agents × days); the agents with the most
  * sessions first, at most MAX_AGENTS_WITH_STATS of them (the others are listed without figures).
  */
-import { assembleStats, type DayRow, type FailureRow, type ToolRow } from "../../domain/rollup.js";
+import { assembleStats, type DayRow, type FailureRow, type ModelRow, type ToolRow } from "../../domain/rollup.js";
 import { mergeDayRows } from "../../domain/rollup-merge.js";
-import { type AgentSummary, lastRollupDay, listAgents, readRollupRows } from "./rollup-store.js";
+import { type AgentSummary, lastRollupDay, listAgents, readModelRows, readRollupRows } from "./rollup-store.js";
 
 /** Agents whose figures one request reads at most (two queries each). */
 export const MAX_AGENTS_WITH_STATS = 100;
@@ -42,6 +42,31 @@ async function mapConcurrently<T, R>(inputs: readonly T[], concurrency: number, 
   return results;
 }
 
+/** The agents whose figures a tenant-wide read sums: the MAX_AGENTS_WITH_STATS with the most sessions. */
+function busiest(agents: readonly AgentSummary[]): AgentSummary[] {
+  return [...agents]
+    .sort((a, b) => b.sessionCount - a.sessionCount || a.agentName.localeCompare(b.agentName))
+    .slice(0, MAX_AGENTS_WITH_STATS);
+}
+
+/**
+ * The tenant's per-model rows over a period: those of its agents with the most sessions (one Query each,
+ * O(agents × days), as readAgentsOverview), and how many agents they leave out.
+ */
+export async function readTenantModelRows(
+  tenantPrefix: string,
+  fromDay: string,
+  toDay: string,
+  nowMs = Date.now(),
+): Promise<{ rows: ModelRow[]; agentsWithoutStats: number }> {
+  const agents = await listAgents(tenantPrefix, nowMs);
+  const measured = busiest(agents);
+  const read = await mapConcurrently(measured, CONCURRENT_AGENTS, (agent) =>
+    readModelRows(tenantPrefix, agent.agentName, fromDay, toDay, nowMs),
+  );
+  return { rows: read.flat(), agentsWithoutStats: agents.length - measured.length };
+}
+
 export async function readAgentsOverview(
   tenantPrefix: string,
   fromDay: string,
@@ -49,10 +74,7 @@ export async function readAgentsOverview(
   nowMs = Date.now(),
 ): Promise<AgentsOverview> {
   const agents = await listAgents(tenantPrefix, nowMs);
-  const busiestFirst = [...agents].sort(
-    (a, b) => b.sessionCount - a.sessionCount || a.agentName.localeCompare(b.agentName),
-  );
-  const measured = busiestFirst.slice(0, MAX_AGENTS_WITH_STATS);
+  const measured = busiest(agents);
   const read = await mapConcurrently(measured, CONCURRENT_AGENTS, async (agent) => {
     const [rows, lastActiveDay] = await Promise.all([
       readRollupRows(tenantPrefix, "AGENT", agent.agentName, fromDay, toDay, nowMs),

@@ -18,6 +18,11 @@ import {
   type DayCounters,
   type DayRow,
   type FailureRow,
+  isZeroTally,
+  MODEL_COUNTERS,
+  type ModelCounter,
+  type ModelRow,
+  type ModelTallies,
   type ToolRow,
 } from "../../domain/rollup.js";
 import { failureReasonGroup } from "../../domain/session-refinements.js";
@@ -30,6 +35,7 @@ import {
   rollupDayRange,
   rollupDurationsKey,
   rollupFailureKey,
+  rollupModelKey,
   rollupPartition,
   rollupToolKey,
 } from "../table/keys.js";
@@ -38,7 +44,7 @@ import { queryAll, queryPage, type TransactItem, updateRequest } from "../table/
 export const ROLLUP_ENTITY = "rollup";
 
 /** What a rollup item holds, stored on it (`rollupKind`): its sort key holds client text, so it is never parsed. */
-export type RollupKind = "day" | "durations" | "tool" | "failure" | "agentSummary";
+export type RollupKind = "day" | "durations" | "tool" | "failure" | "model" | "agentSummary";
 
 /** Where a day's items live and when they expire. */
 interface RollupDay {
@@ -123,6 +129,36 @@ const failureRollupEntity = defineEntity<FailureRow, RollupDay & { readonly reas
   fromFields: (fields) => ({ day: String(fields.day), reason: String(fields.reason), count: num(fields.count) }),
 });
 
+/**
+ * A model's calls on a day of an agent (`DAY#<day>#MODEL#<model>`), like a tool's: its name (client text,
+ * `__proto__` included, at most 256 characters; `""` for the calls without a model) is in the sort key and the
+ * `model` attribute, never an attribute name; its counters are MODEL_COUNTERS. Each item is small (< 0.5 KB) and
+ * each write of it a handful of ADDs, however many models an agent calls; a session adds to at most
+ * MAX_MODELS_PER_SESSION + 2 of them per day (rollup.ts), which keeps its deletion within one transaction.
+ */
+const modelRollupEntity = defineEntity<ModelRow, RollupDay & { readonly model: string }>({
+  tag: ROLLUP_ENTITY,
+  fields: { day: "string", model: "string" },
+  storageAttributes: ROLLUP_STORAGE,
+  key: ({ partition, day, model }) => rollupModelKey(partition, day, model),
+  attributes: ({ day, ttl, model }) => ({ day, ttl, rollupKind: "model" satisfies RollupKind, model }),
+  fromFields: (fields) => ({
+    day: String(fields.day),
+    model: String(fields.model),
+    ...(Object.fromEntries(MODEL_COUNTERS.map((counter) => [counter, num(fields[counter])])) as Record<
+      ModelCounter,
+      number
+    >),
+  }),
+});
+
+/** The model items of one day adding `models` (models whose counts are all 0 left out). */
+function modelItems(day: RollupDay, models: ModelTallies): TransactItem[] {
+  return [...models]
+    .filter(([, tally]) => !isZeroTally(tally))
+    .map(([model, tally]) => addUpdate(modelRollupEntity, { ...day, model }, tally, MODEL_COUNTERS));
+}
+
 /** An agent of a tenant with its session count. */
 export interface AgentSummary {
   readonly agentName: string;
@@ -187,6 +223,8 @@ export interface RollupTarget {
 export interface RollupChange {
   readonly counters: DayCounters;
   readonly tools?: Readonly<Record<string, { readonly calls: number; readonly errors: number }>>;
+  /** Per model, what the change adds to the agent's day (models are not counted per external user). */
+  readonly models?: ModelTallies;
   readonly failure?: { readonly reason: string; readonly count: number };
 }
 
@@ -222,7 +260,8 @@ const DIMENSIONS: readonly { dimension: RollupDimension; value: (target: RollupT
 
 /**
  * Transaction items applying `change` to the agent's and the user's day (or only to the `dimensions` named): the
- * day item, its duration item when the change moves a fine bin, its tool and failure items.
+ * day item, its duration item when the change moves a fine bin, its tool and failure items, and the agent's
+ * model items when the change counts model calls.
  */
 export function rollupUpdates(
   target: RollupTarget,
@@ -242,6 +281,7 @@ export function rollupUpdates(
       items.push(addUpdate(durationsRollupEntity, day, bins, Object.keys(bins)));
     }
     items.push(...toolItems(day, change.tools ?? {}));
+    if (dimension === "AGENT" && change.models !== undefined) items.push(...modelItems(day, change.models));
     if (change.failure !== undefined) {
       const { count } = change.failure;
       // Key attributes are bounded (1 KB); a longer reason is grouped by its first characters.
@@ -289,7 +329,8 @@ function rollupKindOf(item: Item): RollupKind {
     item.rollupKind === "day" ||
     item.rollupKind === "durations" ||
     item.rollupKind === "tool" ||
-    item.rollupKind === "failure"
+    item.rollupKind === "failure" ||
+    item.rollupKind === "model"
   ) {
     return item.rollupKind;
   }
@@ -304,13 +345,15 @@ export type RollupRow =
   | { readonly kind: "day"; readonly row: DayRow }
   | { readonly kind: "durations"; readonly row: DurationsRow }
   | { readonly kind: "tool"; readonly row: ToolRow }
-  | { readonly kind: "failure"; readonly row: FailureRow };
+  | { readonly kind: "failure"; readonly row: FailureRow }
+  | { readonly kind: "model"; readonly row: ModelRow };
 
 export function rollupRowOf(item: Item): RollupRow {
   const kind = rollupKindOf(item);
   if (kind === "tool") return { kind, row: toolRollupEntity.fromItem(item) };
   if (kind === "failure") return { kind, row: failureRollupEntity.fromItem(item) };
   if (kind === "durations") return { kind, row: durationsRollupEntity.fromItem(item) };
+  if (kind === "model") return { kind, row: modelRollupEntity.fromItem(item) };
   return { kind: "day", row: dayRollupEntity.fromItem(item) };
 }
 
@@ -367,11 +410,40 @@ export async function readRollupRows(
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
     else if (found.kind === "durations") bins.set(found.row.day, found.row.bins);
-    else days.push(found.row);
+    else if (found.kind === "day") days.push(found.row);
   }
   // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
   for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
   return { days, tools, failures };
+}
+
+/**
+ * An agent's per-model rows over the days `fromDay`…`toDay` (inclusive): one Query of its rollup partition, only
+ * the model items returned (a filter on `rollupKind`), O(days × models).
+ */
+export async function readModelRows(
+  tenantPrefix: string,
+  agentName: string,
+  fromDay: string,
+  toDay: string,
+  nowMs = Date.now(),
+): Promise<ModelRow[]> {
+  const range = rollupDayRange(fromDay, toDay);
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    FilterExpression: "rollupKind = :model",
+    ExpressionAttributeValues: {
+      ":pk": rollupPartition(tenantPrefix, "AGENT", agentName),
+      ":from": range.from,
+      ":to": range.to,
+      ":model": "model" satisfies RollupKind,
+    },
+  });
+  return items.flatMap((item) => {
+    if (!notExpired(item, nowMs / 1000)) return [];
+    const found = rollupRowOf(item);
+    return found.kind === "model" ? [found.row] : [];
+  });
 }
 
 /**

@@ -26,6 +26,7 @@
  * was written is recognised by the marks).
  */
 import type { Environment } from "../../domain/api-key.js";
+import { modelUsageOf, storedModelUsage } from "../../domain/rollup.js";
 import { type CountMove, FINAL_STATUSES, type FinalStatus, type Session } from "../../domain/session.js";
 import {
   type CountedEvent,
@@ -38,6 +39,8 @@ import {
   type SessionChange,
   stateBefore,
 } from "../../domain/session-counting.js";
+import { EVENT_USAGE_ATTRIBUTES } from "../../domain/session-totals.js";
+import { TOKEN_USAGE_FIELDS, type TokenUsage } from "../../pricing/usage.js";
 import { deletePayloadsOf, hasOffloadedFields } from "../payloads/payload-store.js";
 import { counterMapKey } from "../sessions/counter-keys.js";
 import { rollupTargetOf, sessionFromItem } from "../sessions/session-store.js";
@@ -77,14 +80,44 @@ const ATTEMPTS = 6;
  */
 const CONCURRENCY = 32;
 
+/** An event image's `usage` map (only its numeric token types), if it has one. */
+function usageOf(value: unknown): TokenUsage | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const usage: Record<string, number> = {};
+  for (const field of TOKEN_USAGE_FIELDS) {
+    const count = (value as Item)[field];
+    if (typeof count === "number") usage[field] = count;
+  }
+  return usage;
+}
+
+const COST_SOURCES: readonly unknown[] = ["reported", "table", "organisation", "unpriced"];
+
 function countedEvent(image: Item): CountedEvent {
   return {
     eventType: String(image.eventType),
     toolName: typeof image.toolName === "string" ? image.toolName : undefined,
     estimatedCost: typeof image.estimatedCost === "number" ? image.estimatedCost : undefined,
+    model: typeof image.model === "string" ? image.model : undefined,
+    usage: usageOf(image.usage),
+    costSource: COST_SOURCES.includes(image.costSource) ? (image.costSource as CountedEvent["costSource"]) : undefined,
     createdAt: String(image.createdAt),
     ttl: typeof image.ttl === "number" ? image.ttl : undefined,
   };
+}
+
+/** Whether two images of an event count the same (a replacement that changes none of it counts nothing). */
+function countsAlike(before: CountedEvent, after: CountedEvent): boolean {
+  return (
+    before.eventType === after.eventType &&
+    before.toolName === after.toolName &&
+    before.estimatedCost === after.estimatedCost &&
+    before.createdAt === after.createdAt &&
+    before.model === after.model &&
+    before.costSource === after.costSource &&
+    TOKEN_USAGE_FIELDS.every((field) => before.usage?.[field] === after.usage?.[field]) &&
+    (before.usage === undefined) === (after.usage === undefined)
+  );
 }
 
 function endedSession(image: Item): EndedSession {
@@ -117,14 +150,7 @@ export function sessionChangeOf(record: ChangeRecord): { sessionId: string; chan
     if (oldImage === undefined) return undefined;
     const before = countedEvent(oldImage);
     const after = countedEvent(newImage);
-    if (
-      before.eventType === after.eventType &&
-      before.toolName === after.toolName &&
-      before.estimatedCost === after.estimatedCost &&
-      before.createdAt === after.createdAt
-    ) {
-      return undefined;
-    }
+    if (countsAlike(before, after)) return undefined;
     return { sessionId, change: { kind: "eventReplaced", sequence, before, after } };
   }
   if (newImage.entity !== "session") return undefined;
@@ -150,6 +176,7 @@ function countingStateOf(item: Item, shardId: string): CountingState {
     outcomeCounted: (legacy && isFinalStatus(item.status)) || item.outcomeCounted === true,
     toolCalls: tombstoneCounters(item.toolCalls),
     toolErrors: tombstoneCounters(item.toolErrors),
+    models: modelUsageOf(item.modelUsage),
   };
 }
 
@@ -170,6 +197,21 @@ function sessionUpdate(sessionId: string, item: Item, shardId: string, plan: Cou
     ":outcomeCounted": plan.outcomeCounted,
   };
   const sets = ["startCounted = :startCounted", "outcomeCounted = :outcomeCounted"];
+  const adds = ["eventCount :n", "eventCost :cost", "countVersion :one"];
+  const usageAdds: [string, number][] = [
+    ...TOKEN_USAGE_FIELDS.map((field): [string, number] => [EVENT_USAGE_ATTRIBUTES[field], plan.usage[field]]),
+    ["modelCalls", plan.modelCalls],
+    ["unpricedCalls", plan.unpricedCalls],
+  ];
+  for (const [attribute, by] of usageAdds) {
+    if (by === 0) continue;
+    values[`:${attribute}`] = by;
+    adds.push(`${attribute} :${attribute}`);
+  }
+  if (plan.modelUsage !== undefined) {
+    values[":modelUsage"] = storedModelUsage(plan.modelUsage);
+    sets.push("modelUsage = :modelUsage");
+  }
   if (offloaded && item.hasPayloads !== true) {
     values[":hasPayloads"] = true;
     sets.push("hasPayloads = :hasPayloads");
@@ -203,7 +245,7 @@ function sessionUpdate(sessionId: string, item: Item, shardId: string, plan: Cou
   const used = withoutUnused(names, sets);
   return {
     Key: sessionKey(sessionId),
-    UpdateExpression: `ADD eventCount :n, eventCost :cost, countVersion :one SET ${sets.join(", ")}`,
+    UpdateExpression: `ADD ${adds.join(", ")} SET ${sets.join(", ")}`,
     ConditionExpression: `attribute_exists(PK) AND ${version === undefined ? "attribute_not_exists(countVersion)" : "countVersion = :version"}`,
     ...(Object.keys(used).length === 0 ? {} : { ExpressionAttributeNames: used }),
     ExpressionAttributeValues: values,

@@ -12,7 +12,7 @@ import { deletionActorOf } from "../../domain/deletion-audit.js";
 import { ConflictError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { Principal } from "../../domain/principal.js";
-import { outcomeCounters, toolCounts } from "../../domain/rollup.js";
+import { modelUsageOf, outcomeCounters, signedTallies, toolCounts } from "../../domain/rollup.js";
 import { isFinal, type Session } from "../../domain/session.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "../counting/rollup-store.js";
 import { deletionAuditPut } from "../deletion/deletion-audit-store.js";
@@ -70,7 +70,12 @@ export function withdrawal(session: Session): RollupChange {
   }
   return {
     counters,
-    ...(eventsCounted ? { tools: toolCounts(session.toolCalls, session.toolErrors, -1) } : {}),
+    ...(eventsCounted
+      ? {
+          tools: toolCounts(session.toolCalls, session.toolErrors, -1),
+          models: signedTallies(modelUsageOf(session.modelUsage), -1),
+        }
+      : {}),
     ...(outcomeCounted && session.status === "failed" && session.failureReason !== undefined
       ? { failure: { reason: session.failureReason, count: -1 } }
       : {}),

@@ -10,11 +10,11 @@
  * writes second re-reads and plans again.
  *
  * A move fits whatever the session holds: the session's update, the caller's items (`reserved`), the day,
- * duration and failure items of each side of each dimension moved (at most 2 × 2 × 3 = 12) and the agent
- * summaries (2) come first; then as many of its tools as fit in DynamoDB's 100 items (each tool 2 items per
+ * duration and failure items of each side of each dimension moved (at most 2 × 2 × 3 = 12), the agent's model
+ * items of each side (up to 2 × 6, when the session counted model calls) and the agent summaries (2) come first; then as many of its tools as fit in DynamoDB's 100 items (each tool 2 items per
  * dimension moved: out of the old rollup, into the new). The tools left over (a session holds up to 41 names:
  * 20 per counter and `(other)`, domain/rollup.ts MAX_TOOLS_PER_SESSION) are recorded on the session as its
- * `toolMove` and carried by the next transactions (tool-move-record.ts, session-tool-move.ts): 21 tools in the
+ * `toolMove` and carried by the next transactions (tool-move-record.ts, session-tool-move.ts): 18–21 tools in the
  * move's own transaction when both dimensions move, 24 per step after it, so 41 names take 2 transactions.
  *
  * The items are built here; the caller adds its own (e.g. the trace record) and runs the transaction.
@@ -22,6 +22,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../../domain/json.js";
 import type { Principal } from "../../domain/principal.js";
+import { isZeroTally, signedTallies } from "../../domain/rollup.js";
 import type { CountMove, Session, ToolMove, ToolMovePlace } from "../../domain/session.js";
 import { agentSummaryUpdate, type RollupChange, type RollupTarget, rollupUpdates } from "../counting/rollup-store.js";
 import { type RollupDimension, sessionKey, sessionStatusKeys, sessionTimelineKeys, tenant } from "../table/keys.js";
@@ -41,18 +42,23 @@ export interface SessionRevision {
   readonly createdAt?: string | undefined;
 }
 
-/** A change without its tools, negated. */
+/** A change without its tools, negated (its models too). */
 function negated(change: RollupChange): RollupChange {
   const counters = Object.fromEntries(Object.entries(change.counters).map(([name, value]) => [name, -(value ?? 0)]));
   return {
     counters,
+    ...(change.models === undefined ? {} : { models: signedTallies(change.models, -1) }),
     ...(change.failure === undefined ? {} : { failure: { ...change.failure, count: -change.failure.count } }),
   };
 }
 
 /** Whether a rollup change without tools changes anything (an empty one would create empty day items). */
 function isEmpty(change: RollupChange): boolean {
-  return Object.values(change.counters).every((value) => (value ?? 0) === 0) && change.failure === undefined;
+  return (
+    Object.values(change.counters).every((value) => (value ?? 0) === 0) &&
+    [...(change.models ?? new Map()).values()].every(isZeroTally) &&
+    change.failure === undefined
+  );
 }
 
 /** What was counted of each tool (calls, errors), from a withdrawal's negative counts; tools at 0 left out. */

@@ -56,6 +56,7 @@ export function tombstonePut(session: Session, nowMs: number): TransactItem {
         outcomeCounted: session.outcomeCounted === true,
         toolCalls: storedCounters(session.toolCalls),
         toolErrors: storedCounters(session.toolErrors),
+        ...(session.modelUsage === undefined ? {} : { modelUsage: session.modelUsage }),
         countMarks: { ...(session.countMarks ?? {}) },
         ...(session.countMoves === undefined ? {} : { countMoves: session.countMoves }),
         ttl: Math.floor(nowMs / 1000) + TOMBSTONE_SECONDS,

@@ -280,6 +280,11 @@ export function rollupDurationsKey(partition: string, day: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#DUR` };
 }
 
+/** A model's calls on a day of an agent (functions/store/counting/rollup-store.ts); `""` for calls without a model. */
+export function rollupModelKey(partition: string, day: string, model: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#MODEL#${model}` };
+}
+
 export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
 }
