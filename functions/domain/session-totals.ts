@@ -5,7 +5,7 @@
  * the sum over the session's counted events (`eventCost`; the events' `usage`). The token types no client reports
  * for a session (`cacheReadTokens`, `cacheWriteTokens`, `reasoningTokens`) are always the events' sums. A sum is
  * null while no counted event could contribute to it: no model call (an event with `model` or `usage`) for the
- * tokens, no model call and no event cost for the cost. Pure.
+ * tokens (nor one that reported that token type), no model call and no event cost for the cost. Pure.
  */
 import type { TOKEN_USAGE_FIELDS, TokenUsage } from "../pricing/usage.js";
 
@@ -64,7 +64,9 @@ function round(value: number): number {
 
 export function sessionTotals(counts: SessionCounts): SessionTotals {
   const modelCalls = counts.modelCalls ?? 0;
-  const summed = (value: number | undefined) => (modelCalls > 0 ? (value ?? 0) : null);
+  // A token type no counted event reported (its attribute never ADDed) is unknown, not zero: a stream recorded
+  // without usage says nothing about its tokens.
+  const summed = (value: number | undefined) => (modelCalls > 0 && value !== undefined ? value : null);
   const usage = counts.eventUsage ?? {};
   return {
     estimatedCost: counts.estimatedCost ?? (modelCalls > 0 || counts.eventCost !== 0 ? round(counts.eventCost) : null),

@@ -653,7 +653,8 @@ describe("children first, the root in a later request", () => {
       status: "active",
       success: null,
       completedAt: null,
-      promptTokens: null,
+      // Not reported by a root yet: the sum of the model calls counted so far (docs/read-api.md, session totals).
+      promptTokens: 10,
       eventCount: 2,
     });
 

@@ -72,8 +72,9 @@ describe("a recorded run", () => {
       totalTokens: 120,
       customMetrics: { retries: 1 },
     });
-    // The LLM call is left for the service to price (model and usage, no cost): the end sends no partial sum.
-    expect(session.body.estimatedCost ?? null).toBeNull();
+    // The LLM call is left for the service to price (model and usage, no cost): the end sends no partial sum, and
+    // the session's cost is the sum of its events' costs, the service's price of the call included.
+    expect(session.body.estimatedCost).toBe(session.body.eventCost);
     expect(session.body.durationMs).toBeGreaterThanOrEqual(0);
     // The end's time is the client's, taken when end() was called, not the delivery's.
     expect(Math.abs(Date.parse(String(session.body.completedAt)) - endedAt)).toBeLessThan(50);

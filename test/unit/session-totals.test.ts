@@ -19,8 +19,9 @@ describe("sessionTotals", () => {
       completionTokens: 200,
       totalTokens: 1200,
       cacheReadTokens: 4,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
+      // No event reported these types: unknown, not zero.
+      cacheWriteTokens: null,
+      reasoningTokens: null,
       modelCalls: 1,
       unpricedCalls: 0,
     });
@@ -44,7 +45,7 @@ describe("sessionTotals", () => {
     });
   });
 
-  it("is null where nothing was reported and no model call counted; the cost is eventCost once an event had one", () => {
+  it("is null where nothing was reported and no counted event reported it; the cost is eventCost once an event had one", () => {
     expect(sessionTotals({ eventCost: 0 })).toEqual({
       estimatedCost: null,
       promptTokens: null,
@@ -57,10 +58,11 @@ describe("sessionTotals", () => {
       unpricedCalls: 0,
     });
     expect(sessionTotals({ eventCost: 0.25 })).toMatchObject({ estimatedCost: 0.25, promptTokens: null });
-    // A model call without a price still makes the cost a number (0), never blank.
+    // A model call without a price still makes the cost a number (0), never blank; one without usage leaves the
+    // tokens unknown (a stream recorded without usage says nothing about them).
     expect(sessionTotals({ eventCost: 0, modelCalls: 1, unpricedCalls: 1 })).toMatchObject({
       estimatedCost: 0,
-      promptTokens: 0,
+      promptTokens: null,
     });
   });
 
