@@ -69,7 +69,8 @@ class RecordedRunTest(unittest.TestCase):
         }
         self.assertEqual({key: session.get(key) for key in expected}, expected)
         # The LLM call is left for the service to price (model and usage, no cost): the end sends no partial sum.
-        self.assertIsNone(session.get("estimatedCost"))
+        # The session's cost is the sum of its events' costs, the service's price of the LLM call included.
+        self.assertEqual(session.get("estimatedCost"), session.get("eventCost"))
         self.assertGreaterEqual(session["durationMs"], 0)
         completed = datetime.datetime.fromisoformat(session["completedAt"].replace("Z", "+00:00")).timestamp()
         self.assertLess(abs(completed - ended_at), 0.05)  # the client's end time, not the delivery's
