@@ -33,7 +33,18 @@ function renderRun(list: SessionEvent[]) {
 }
 
 function event(id: string, fields: Partial<SessionEvent>): SessionEvent {
-  return { id, sessionId: "ses_1", eventType: "tool_call", createdAt: START, ...fields };
+  return {
+    id,
+    sessionId: "ses_1",
+    eventType: "tool_call",
+    createdAt: START,
+    model: null,
+    usage: null,
+    estimatedCost: null,
+    costSource: null,
+    priceEffectiveFrom: null,
+    ...fields,
+  };
 }
 
 const at = (seconds: number) => new Date(Date.parse(START) + seconds * 1000).toISOString();
@@ -353,6 +364,26 @@ describe("Waterfall and cards", () => {
     await user.click(within(card).getByRole("button", { name: "Show request and response" }));
     expect(within(card).getByRole("heading", { name: "Request" })).toBeTruthy();
     expect(within(card).getByRole("heading", { name: "Response" })).toBeTruthy();
+  });
+
+  test("a model call the service could not price says so; an event without a cost shows no cost chip", () => {
+    renderRun([
+      event("evt_1", {
+        eventType: "llm_decision",
+        occurredAt: at(1),
+        model: "my-own-model",
+        costSource: "unpriced",
+        toolInput: { model: "my-own-model", messages: [] },
+      }),
+      event("evt_2", { toolName: "lookup", occurredAt: at(2) }),
+    ]);
+    const call = screen.getByRole("article", { name: "Model call: my-own-model" });
+    expect([...call.querySelectorAll(".chip dd")].map((chip) => chip.textContent)).toEqual([
+      "my-own-model",
+      "unpriced",
+    ]);
+    const tool = screen.getByRole("article", { name: "Tool call: lookup" });
+    expect([...tool.querySelectorAll(".chip dd")].map((chip) => chip.textContent)).toEqual([]);
   });
 
   test("a failing tool call says so on its card; a stack trace reads as lines of text", () => {

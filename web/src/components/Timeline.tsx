@@ -53,8 +53,10 @@ function Chips({ entry }: { entry: TimelineEntry }) {
         : "";
     chips.push({ key: "tokens", label: "Tokens", value: `${formatNumber(usage.totalTokens)}${split}` });
   }
-  if (event.estimatedCost !== undefined)
+  // A model call the service could not price says so; an event without a cost shows none.
+  if (typeof event.estimatedCost === "number")
     chips.push({ key: "cost", label: "Cost", value: formatCost(event.estimatedCost) });
+  else if (event.costSource === "unpriced") chips.push({ key: "cost", label: "Cost", value: "unpriced" });
   if (entry.durationMs !== undefined) {
     chips.push({ key: "duration", label: "Duration", value: formatDuration(entry.durationMs) });
   }
