@@ -51,16 +51,19 @@ export function readBundleSettings(): BundleSettings {
     "banner: ESM_REQUIRE_BANNER",
     "minify: true",
     "externalModules: LAZY_RUNTIME_MODULES",
-    'esbuildArgs: { "--alias": CREDENTIALS_ALIAS }',
+    'esbuildArgs: { "--alias": BUNDLE_ALIASES }',
     "runtime: Runtime.NODEJS_24_X",
     "architecture: Architecture.ARM_64",
   ];
   const missing = expected.filter((fragment) => !source.includes(fragment));
   if (missing.length > 0)
     throw new Error(`lib/constructs/api-function.ts changed; update bench/harness/packaging.ts: ${missing.join("; ")}`);
-  const aliasValue = /const CREDENTIALS_ALIAS = "([^"=]+)=([^"]+)";/.exec(source);
-  if (aliasValue?.[1] === undefined || aliasValue[2] === undefined)
-    throw new Error(`CREDENTIALS_ALIAS not found in ${CONSTRUCT_FILE}`);
+  const aliasList = /const BUNDLE_ALIASES = \[([^\]]*)\];/.exec(source)?.[1];
+  if (aliasList === undefined) throw new Error(`BUNDLE_ALIASES not found in ${CONSTRUCT_FILE}`);
+  const alias = Object.fromEntries(
+    [...aliasList.matchAll(/"([^"=]+)=([^"]+)"/g)].map((match) => [match[1] ?? "", match[2] ?? ""]),
+  );
+  if (Object.keys(alias).length === 0) throw new Error(`BUNDLE_ALIASES in ${CONSTRUCT_FILE} lists no alias`);
   const externalList = /const LAZY_RUNTIME_MODULES = \[([^\]]*)\];/.exec(source)?.[1];
   if (externalList === undefined) throw new Error(`LAZY_RUNTIME_MODULES not found in ${CONSTRUCT_FILE}`);
   const external = [...externalList.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? "");
@@ -68,7 +71,7 @@ export function readBundleSettings(): BundleSettings {
   if (memory === undefined) throw new Error("default memorySize not found in lib/constructs/api-function.ts");
   return {
     banner,
-    alias: { [aliasValue[1]]: aliasValue[2] },
+    alias,
     external,
     target: "node24",
     memorySizeMb: Number(memory),

@@ -42,8 +42,15 @@ function shellQuoted(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** esbuild `--alias` value: the SDK's default credential chain → the environment provider only. */
-const CREDENTIALS_ALIAS = "@aws-sdk/credential-provider-node=./functions/runtime/lambda-credentials.ts";
+/**
+ * esbuild `--alias` values: the SDK's default credential chain → the environment provider only
+ * (functions/runtime/lambda-credentials.ts); the endpoint-discovery cache's LRU → a Map-based one
+ * (functions/runtime/endpoint-lru-cache.ts).
+ */
+const BUNDLE_ALIASES = [
+  "@aws-sdk/credential-provider-node=./functions/runtime/lambda-credentials.ts",
+  "mnemonist/lru-cache=./functions/runtime/endpoint-lru-cache.ts",
+];
 
 /** Properties of {@link ApiFunction}. Everything not listed here is a fixed default. */
 export interface ApiFunctionProps {
@@ -138,8 +145,9 @@ export class ApiFunction extends Construct {
         // payloads, erasure jobs), are left to the runtime's copy of the SDK.
         externalModules: LAZY_RUNTIME_MODULES,
         // Only the environment credential provider (what Lambda uses), not the
-        // SDK's whole default chain: see functions/runtime/lambda-credentials.ts.
-        esbuildArgs: { "--alias": CREDENTIALS_ALIAS },
+        // SDK's whole default chain: see functions/runtime/lambda-credentials.ts;
+        // and a small LRU for the endpoint cache: functions/runtime/endpoint-lru-cache.ts.
+        esbuildArgs: { "--alias": BUNDLE_ALIASES },
         // The model price table is data read on first use beside index.mjs (functions/pricing/price-table.ts),
         // not 20 KB of every bundle's JavaScript.
         commandHooks: {
