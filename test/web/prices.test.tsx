@@ -37,11 +37,19 @@ const TABLE = {
     },
   ],
 };
+/** A line of GET /api/sdk/models as the server answers it. */
+function modelLine(model: string | null, calls: number, estimatedCost: number, unpricedCalls: number) {
+  const tokens = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return { model, calls, estimatedCost, ...tokens, reasoningTokens: 0, unpricedCalls };
+}
 const MODELS = [
-  { model: "gpt-4o", calls: 120, estimatedCost: 1.5, unpricedCalls: 0, promptTokens: 10, completionTokens: 5 },
-  { model: "our-llama", calls: 40, estimatedCost: 0, unpricedCalls: 40 },
-  { model: "azure/our-prod-chat", calls: 300, estimatedCost: 0.2, unpricedCalls: 260 },
+  modelLine("gpt-4o", 120, 1.5, 0),
+  modelLine("our-llama", 40, 0, 40),
+  modelLine("azure/our-prod-chat", 300, 0.2, 260),
+  // Calls that named no model: nothing to give a price to, so not listed.
+  modelLine(null, 7, 0, 7),
 ];
+const { model: _noModel, ...TOTALS } = modelLine(null, 467, 1.7, 307);
 const AUDIT = [
   {
     id: "aud_01KAZ2R4M7N8P9Q0R1S2T3V4WZ",
@@ -62,7 +70,13 @@ function priceRoutes(role: "member" | "admin") {
     "GET /api/prices": json({ items: [PRICE], limits: LIMITS }),
     "GET /api/prices/table": json(TABLE),
     "GET /api/prices/audit": json({ items: AUDIT }),
-    "GET /api/sdk/models": json({ items: MODELS }),
+    "GET /api/sdk/models": json({
+      from: "2026-10-29",
+      to: "2026-11-27",
+      models: MODELS,
+      totals: TOTALS,
+      agentsWithoutStats: 0,
+    }),
   };
 }
 

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useOrganisation } from "../auth/organisation-context";
 import type {
   Environment,
-  ModelUsage,
+  ModelsReport,
   OrganisationPrice,
   OrganisationPriceList,
   PriceAuditRecord,
@@ -56,8 +56,8 @@ export function useModelUsage(environment: Environment, from: string, to: string
   return useQuery({
     queryKey: ["org", orgId, environment, "models", from, to],
     queryFn: ({ signal }) =>
-      request<{ items: ModelUsage[] }>("/api/sdk/models", { environment, signal, query: { from, to } }).then(
-        (body) => body.items,
+      request<ModelsReport>("/api/sdk/models", { environment, signal, query: { from, to } }).then(
+        (body) => body.models,
       ),
   });
 }

@@ -14,6 +14,7 @@ import type {
   invitationResponse,
   memberResponse,
   meResponse,
+  modelsResponse,
   rotatedApiKeyResponse,
   sessionResponse,
 } from "../../../functions/schemas/response-schemas";
@@ -102,12 +103,7 @@ export interface PriceTable {
   items: (PriceRates & { model: string; provider: string; effectiveFrom: string; source: string })[];
 }
 
-/** GET /api/sdk/models items: what each model was used for over a period, and how much of it is unpriced. */
-export interface ModelUsage {
-  model: string;
-  calls: number;
-  estimatedCost: number | null;
-  unpricedCalls: number;
-  promptTokens?: number;
-  completionTokens?: number;
-}
+/** GET /api/sdk/models: the organisation's model calls over a period, per model (the server's own schema). */
+export type ModelsReport = z.output<typeof modelsResponse>;
+/** One model's line; `model` is null for the calls that named no model. */
+export type ModelUsage = ModelsReport["models"][number];

@@ -63,8 +63,9 @@ export function searchPriceTable(
 }
 
 /** The models used with calls nobody priced, most unpriced calls first. */
-export function unpricedModels(usage: readonly ModelUsage[]): ModelUsage[] {
+export function unpricedModels(usage: readonly ModelUsage[]): (ModelUsage & { model: string })[] {
+  // Calls that named no model cannot be given a price: they are not listed.
   return usage
-    .filter((model) => model.unpricedCalls > 0)
+    .filter((line): line is ModelUsage & { model: string } => line.model !== null && line.unpricedCalls > 0)
     .sort((a, b) => b.unpricedCalls - a.unpricedCalls || (a.model < b.model ? -1 : 1));
 }
