@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
+import { formatCost } from "../../web/src/lib/format.js";
 import { runTool } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
 import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
@@ -304,11 +305,12 @@ describe("the console", () => {
     }
   }, 180_000);
 
-  it("the overview's figures equal the API's; a drill-down from a failure reason lands on exactly those sessions", async () => {
+  it("the overview's figures equal the API's; a drill-down from a failure reason lands on exactly those sessions; the agent's cost by model shows an unpriced model's calls, which the prices page lists", async () => {
     const { browser, stack } = ready();
     const suffix = randomUUID().slice(0, 8);
     const agentName = `drill-agent-${suffix}`;
     const reason = `Card declined ${suffix}`;
+    const ownModel = `our-llama-ft-${suffix}`;
     // Prepare: four runs of one agent, two failing for the same reason, one for another, one fine.
     const ats = new AgentTracker({ apiKey: stack.local.apiKey, baseUrl: stack.url });
     const outcomes = [reason, "Out of stock", reason, null] as const;
@@ -316,6 +318,14 @@ describe("the console", () => {
     for (const [index, failure] of outcomes.entries()) {
       const run = await ats.startSession({ name: `Checkout ${index} ${suffix}`, agentName, userId: `buyer-${index}` });
       run.toolCall({ toolName: "charge_card", toolInput: { index }, toolOutput: { durationMs: 80 } });
+      // Model calls: one the shipped table prices, one of a model no price covers.
+      run.decision({
+        reasoning: "Charge now",
+        model: "gpt-4o-mini",
+        usage: { promptTokens: 1_000, completionTokens: 200 },
+      });
+      if (index === 0)
+        run.decision({ reasoning: "Explain", model: ownModel, usage: { promptTokens: 100, completionTokens: 10 } });
       await run.end(
         failure === null ? { status: "completed", success: true } : { status: "failed", failureReason: failure },
       );
@@ -335,6 +345,14 @@ describe("the console", () => {
         { timeout: 30_000, interval: 500 },
       )
       .toBe(3);
+    type ModelLine = { model: string | null; calls: number; estimatedCost: number; unpricedCalls: number };
+    const agentModels = async () =>
+      (await readAsDev(stack, `/api/sdk/agents/${agentName}/models?from=${from}&to=${today}`)) as {
+        models: ModelLine[];
+        totals: ModelLine;
+      };
+    await expect.poll(async () => (await agentModels()).totals.calls, { timeout: 30_000, interval: 500 }).toBe(5);
+    const models = await agentModels();
     // The organisation's totals also count the sessions earlier tests (and the demo) recorded, which the stack may
     // still be counting: compare the page with totals that held still across two reads (a page read between two
     // moving reads could show either).
@@ -370,6 +388,17 @@ describe("the console", () => {
       // Act: the agent's top failure reason → its sessions
       await page.goto(`${stack.url}/agents/${encodeURIComponent(agentName)}`);
       await heading(page, agentName).waitFor();
+      const costByModel = page.getByRole("table", {
+        name: `Model calls of ${agentName} per model, the costliest first`,
+      });
+      const modelRow = async (name: RegExp) =>
+        (await costByModel.getByRole("row", { name }).getByRole("cell").allTextContents()).map((text) => text.trim());
+      const shownModels = {
+        priced: await modelRow(/^gpt-4o-mini/),
+        unpriced: await modelRow(new RegExp(`^${ownModel}`)),
+        gap: await modelRow(/^Calls without a price/),
+      };
+      await page.screenshot({ path: artifactPath("agent-cost-by-model", "light", "desktop"), fullPage: true });
       await page.getByRole("table", { name: "Top failure reasons" }).getByRole("link", { name: reason }).click();
       await heading(page, "Sessions").waitFor();
       await page
@@ -396,6 +425,22 @@ describe("the console", () => {
           .sort(),
       );
       expect(chip).toContain(`Failure reason: ${reason}`);
+      const priced = models.models.find((line) => line.model === "gpt-4o-mini");
+      expect(priced).toMatchObject({ calls: 4, unpricedCalls: 0 });
+      expect(priced?.estimatedCost).toBeGreaterThan(0);
+      expect(models.models.find((line) => line.model === ownModel)).toMatchObject({ calls: 1, unpricedCalls: 1 });
+      expect(shownModels).toEqual({
+        priced: ["4", expect.stringMatching(/^4[.,]?\d*[kK]$/), formatCost(priced?.estimatedCost ?? 0)],
+        unpriced: ["1", "110", "$0.00 + 1 unpriced"],
+        gap: ["1", "", "unknown"],
+      });
+
+      // Assess: the prices page lists the model used without a price (and no error in its place).
+      await page.goto(`${stack.url}/settings/prices`);
+      await heading(page, "Models and prices").waitFor();
+      const unpricedSection = page.getByRole("region", { name: "Models without a price" });
+      await unpricedSection.getByText(ownModel).waitFor();
+      expect(await unpricedSection.getByRole("alert").count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

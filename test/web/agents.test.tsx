@@ -172,4 +172,41 @@ describe("agent links", () => {
     expect(agentPathSegment("gpt-4.1-bot")).toBe("gpt-4%2E1-bot");
     expect(decodeURIComponent(agentPathSegment("a/b.c d"))).toBe("a/b.c d");
   });
+
+  test("an agent's page shows its cost by model over the page's period, unpriced calls on their own line", async () => {
+    const line = (model: string | null, calls: number, estimatedCost: number, unpricedCalls: number) => ({
+      model,
+      calls,
+      estimatedCost,
+      promptTokens: 10 * calls,
+      completionTokens: 5 * calls,
+      totalTokens: 15 * calls,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      unpricedCalls,
+    });
+    const { model: _none, ...totals } = line(null, 14, 0.3, 4);
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents/support-bot/stats": json(STATS),
+      "GET /api/sdk/agents/support-bot/models": (request) =>
+        json({
+          agentName: "support-bot",
+          from: request.query.get("from"),
+          to: request.query.get("to"),
+          models: [line("claude-sonnet-4-5", 10, 0.3, 0), line("ft:our-model", 4, 0, 4)],
+          totals,
+        }),
+    });
+    renderApp("/agents/support-bot?days=7");
+    const table = await screen.findByRole("table", { name: /^Model calls of support-bot per model/ });
+    // The period the figures above are for (the stats answer's).
+    const models = requests.find((request) => request.path.endsWith("/models"));
+    expect(models?.query.toString()).toBe(`from=${STATS.from}&to=${STATS.to}`);
+    expect(within(table).getByRole("row", { name: /^ft:our-model/ }).textContent).toContain("+ 4 unpriced");
+    const gap = within(table).getByRole("row", { name: /^Calls without a price/ });
+    expect(within(gap).getAllByRole("cell")[0]?.textContent).toBe("4");
+    expect(within(gap).getByRole("link", { name: "Set a price" }).getAttribute("href")).toBe("/settings/prices");
+  });
 });

@@ -88,6 +88,35 @@ const FAILED = {
   stale: false,
 };
 
+/** A line of GET /api/sdk/models as the server answers it. */
+function modelLine(model: string | null, calls: number, estimatedCost: number, unpricedCalls: number) {
+  const tokens = { promptTokens: calls * 900, completionTokens: calls * 100, totalTokens: calls * 1000 };
+  return {
+    model,
+    calls,
+    estimatedCost,
+    ...tokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    unpricedCalls,
+  };
+}
+
+function modelsReport(from: string, to: string, models: ReturnType<typeof modelLine>[]) {
+  const totals = modelLine(null, 0, 0, 0);
+  for (const line of models) {
+    totals.calls += line.calls;
+    totals.estimatedCost += line.estimatedCost;
+    totals.promptTokens += line.promptTokens;
+    totals.completionTokens += line.completionTokens;
+    totals.totalTokens += line.totalTokens;
+    totals.unpricedCalls += line.unpricedCalls;
+  }
+  const { model: _none, ...tally } = totals;
+  return { from, to, models, totals: tally, agentsWithoutStats: 0 };
+}
+
 describe("Overview", () => {
   test("is the first page: the period's totals as the API gives them, each linked to its sessions", async () => {
     // Prepare
@@ -208,5 +237,72 @@ describe("Overview", () => {
     });
     renderApp("/?env=test");
     expect(await screen.findByText("No sessions in test yet.")).toBeTruthy();
+  });
+
+  test("shows cost by model, and the calls no price covered on a line of their own that leads to the prices page", async () => {
+    const user = userEvent.setup();
+    const requests = mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": (request) =>
+        json(overview(request.query.get("from") ?? "", request.query.get("to") ?? "")),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+      "GET /api/sdk/models": (request) =>
+        json(
+          modelsReport(request.query.get("from") ?? "", request.query.get("to") ?? "", [
+            modelLine("gpt-4o", 120, 1.5, 0),
+            modelLine("our-llama", 40, 0, 40),
+            ...Array.from({ length: 9 }, (_, index) => modelLine(`cheap-${index}`, 1, 0.001, 0)),
+            modelLine("(other)", 3, 0.01, 1),
+            modelLine(null, 7, 0, 7),
+          ]),
+        ),
+    });
+    renderApp("/?days=7");
+    const table = await screen.findByRole("table", {
+      name: "Model calls of all agents per model, the costliest first",
+    });
+    const agents = requests.find((request) => request.path === "/api/sdk/agents");
+    const models = requests.find((request) => request.path === "/api/sdk/models");
+    expect(models?.query.get("from")).toBe(agents?.query.get("from"));
+    expect(models?.query.get("to")).toBe(agents?.query.get("to"));
+    const rows = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) =>
+        // Intl's compact notation: "120K" in browsers, "120k" in some ICU builds.
+        [row.querySelector("th"), ...within(row).getAllByRole("cell")].map((cell) =>
+          cell?.textContent?.replace(/(\d)K$/, "$1k"),
+        ),
+      );
+    expect(rows).toEqual([
+      ["gpt-4o", "120", "120k", "$1.50"],
+      ["our-llama", "40", "40k", "$0.00 + 40 unpriced"],
+      ...Array.from({ length: 6 }, (_, index) => [`cheap-${index}`, "1", "1k", "$0.0010"]),
+      ["3 more models (the cheapest models of the period, summed)", "3", "3k", "$0.0030"],
+      ["Other models (a session's calls of models past its first four)", "3", "3k", "$0.0100 + 1 unpriced"],
+      ["No model named (calls that reported usage but no model name)", "7", "7k", "$0.00 + 7 unpriced"],
+      ["Calls without a price Set a price", "48", "", "unknown"],
+      ["All model calls", "179", "179k", "$1.52"],
+    ]);
+    await user.click(within(table).getByRole("link", { name: "Set a price" }));
+    expect(screen.getByRole("status", { name: "Current location" }).textContent).toBe("/settings/prices");
+  });
+
+  test("cost by model says when every call is priced, and when the period has no model call", async () => {
+    let report = modelsReport("", "", [modelLine("gpt-4o", 2, 0.02, 0)]);
+    mockFetch({
+      ...baseRoutes("member"),
+      "GET /api/sdk/agents": (request) =>
+        json(overview(request.query.get("from") ?? "", request.query.get("to") ?? "")),
+      "GET /api/sdk/sessions": json({ items: [], nextCursor: null }),
+      "GET /api/sdk/models": () => json(report),
+    });
+    const { unmount } = renderApp("/");
+    const table = await screen.findByRole("table", { name: /^Model calls of all agents/ });
+    expect(within(table).getByRole("row", { name: /^Calls without a price/ }).textContent).toContain("none");
+    unmount();
+    report = modelsReport("", "", []);
+    renderApp("/");
+    expect(await screen.findByText("No model calls in this period.")).toBeTruthy();
   });
 });

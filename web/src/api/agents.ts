@@ -1,7 +1,7 @@
-/** Analytics: GET /api/sdk/agents (with a period: the overview) and /api/sdk/agents/{name}/stats. */
+/** Analytics: GET /api/sdk/agents (with a period: the overview), /api/sdk/agents/{name}/stats and …/models. */
 import { useQuery } from "@tanstack/react-query";
 import { useOrganisation } from "../auth/organisation-context";
-import type { AgentList, AgentStats, AgentSummary, Environment } from "./types";
+import type { AgentList, AgentModelsReport, AgentStats, AgentSummary, Environment } from "./types";
 import { useApiRequest } from "./use-api-request";
 
 export const agentsKey = (orgId: string, environment: Environment) => ["org", orgId, environment, "agents"] as const;
@@ -41,6 +41,21 @@ export function useAgentStats(
     enabled: options.enabled ?? true,
     queryFn: ({ signal }) =>
       request<AgentStats>(`/api/sdk/agents/${encodeURIComponent(agentName)}/stats`, {
+        environment,
+        signal,
+        query: { from, to },
+      }),
+  });
+}
+
+/** One agent's model calls over whole UTC days `from`…`to`, per model. */
+export function useAgentModelUsage(environment: Environment, agentName: string, from: string, to: string) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  return useQuery({
+    queryKey: [...agentsKey(orgId, environment), agentName, "models", from, to],
+    queryFn: ({ signal }) =>
+      request<AgentModelsReport>(`/api/sdk/agents/${encodeURIComponent(agentName)}/models`, {
         environment,
         signal,
         query: { from, to },

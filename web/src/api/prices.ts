@@ -49,16 +49,13 @@ export function usePriceTable() {
   });
 }
 
-/** The models used over whole UTC days `from`…`to` in an environment (calls, cost, unpriced calls). */
+/** The models used over whole UTC days `from`…`to` in an environment (calls, cost, unpriced calls, per model). */
 export function useModelUsage(environment: Environment, from: string, to: string) {
   const request = useApiRequest();
   const { orgId } = useOrganisation();
   return useQuery({
     queryKey: ["org", orgId, environment, "models", from, to],
-    queryFn: ({ signal }) =>
-      request<ModelsReport>("/api/sdk/models", { environment, signal, query: { from, to } }).then(
-        (body) => body.models,
-      ),
+    queryFn: ({ signal }) => request<ModelsReport>("/api/sdk/models", { environment, signal, query: { from, to } }),
   });
 }
 

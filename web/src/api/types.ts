@@ -6,6 +6,7 @@
 import type * as z from "zod";
 import type {
   agentListResponse,
+  agentModelsResponse,
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyResponse,
@@ -105,5 +106,7 @@ export interface PriceTable {
 
 /** GET /api/sdk/models: the organisation's model calls over a period, per model (the server's own schema). */
 export type ModelsReport = z.output<typeof modelsResponse>;
+/** GET /api/sdk/agents/{agentName}/models: one agent's model calls over a period, per model. */
+export type AgentModelsReport = z.output<typeof agentModelsResponse>;
 /** One model's line; `model` is null for the calls that named no model. */
 export type ModelUsage = ModelsReport["models"][number];

@@ -1,10 +1,11 @@
 /**
  * One agent's stats over a period: per-day charts, duration percentiles, failure reasons and tools (each a link to
- * the sessions behind it). Without a period in the URL, the shortest one that holds the agent's data.
+ * the sessions behind it), cost by model with the calls no price covered. Without a period in the URL, the shortest one that holds the agent's data.
  */
 import { Link, useParams } from "react-router";
-import { useAgentStats } from "../../api/agents";
+import { useAgentModelUsage, useAgentStats } from "../../api/agents";
 import type { AgentStats, Environment } from "../../api/types";
+import { CostByModel } from "../../components/CostByModel";
 import { DurationPercentiles } from "../../components/DurationPercentiles";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
@@ -71,6 +72,7 @@ function AgentFigures({ stats, environment }: { stats: AgentStats; environment: 
   // One series for the four charts (every day of the period, empty days filled).
   const series = dailySeries(stats);
   const link = (filters: Record<string, string>) => sessionsLink({ agentName, from, to, ...filters }, environment);
+  const models = useAgentModelUsage(environment, agentName, from, to);
   return (
     <>
       <dl className="metrics">
@@ -166,6 +168,7 @@ function AgentFigures({ stats, environment }: { stats: AgentStats; environment: 
           }))}
         />
       </div>
+      <CostByModel query={models} environment={environment} scope={agentName} />
     </>
   );
 }

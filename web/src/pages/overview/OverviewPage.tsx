@@ -1,12 +1,15 @@
 /**
  * The first page after sign-in: the organisation's sessions, success rate, cost and tokens per day across its
- * agents; the agents ranked by failures and by cost; the latest failed sessions. Every figure links to the
+ * agents; the agents ranked by failures and by cost; cost by model, with the calls no price covered; the latest
+ * failed sessions. Every figure links to the
  * sessions behind it.
  */
 import { Link } from "react-router";
 import { useAgentsOverview } from "../../api/agents";
+import { useModelUsage } from "../../api/prices";
 import { useLatestSessions } from "../../api/sessions";
 import type { DayStats, Environment } from "../../api/types";
+import { CostByModel } from "../../components/CostByModel";
 import { DayBars } from "../../components/DayBars";
 import { ErrorState } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
@@ -28,6 +31,7 @@ export function OverviewPage() {
   const { from, to } = periodRange(days);
   const overview = useAgentsOverview(environment, from, to);
   const latestFailed = useLatestSessions(environment, { status: "failed" }, 5);
+  const models = useModelUsage(environment, from, to);
   const link = (filters: Partial<FilterValues>) => sessionsLink({ from, to, ...filters }, environment);
   const data = overview.data;
   const totals = data?.totals;
@@ -87,6 +91,7 @@ export function OverviewPage() {
               by="cost"
             />
           </div>
+          <CostByModel query={models} environment={environment} scope="all agents" />
         </>
       ) : null}
       {data !== undefined && data.items.length > 0 ? (

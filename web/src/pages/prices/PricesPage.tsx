@@ -141,7 +141,7 @@ function UnpricedModels({ canManage, onOpen }: { canManage: boolean; onOpen: (op
   const usage = useModelUsage(environment, from, to);
   if (usage.isPending) return <Loading label="Loading the models used…" />;
   if (usage.isError) return <ErrorState error={usage.error} onRetry={() => usage.refetch()} />;
-  const models = unpricedModels(usage.data);
+  const models = unpricedModels(usage.data.models);
   if (models.length === 0) {
     return <EmptyState title="Every model used in the last 30 days has a price." />;
   }
