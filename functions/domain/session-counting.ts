@@ -87,6 +87,15 @@ export type ToolCounter = "toolCalls" | "toolErrors";
 /** Per-tool call and error counts (tool name → counts), built with own keys only. */
 export type ToolTallies = Readonly<Record<string, { readonly calls: number; readonly errors: number }>>;
 
+/** What a run had counted of its events when the session's end came (events after it are late ones). */
+export interface CountedAtEnd {
+  readonly eventCount: number;
+  readonly eventCost: number;
+  readonly usage: Readonly<Record<TokenField, number>>;
+  readonly modelCalls: number;
+  readonly unpricedCalls: number;
+}
+
 export interface CountingPlan {
   /** The shard's new high-water mark: the last change of the run. */
   readonly mark: string;
@@ -122,7 +131,7 @@ export interface CountingPlan {
   /** The session's ends among the changes, for the session.completed/failed notifications. */
   readonly endings: readonly EndedSession[];
   /** What the run counted before the end it carries, if any (a notification reports the counts at the end). */
-  readonly countedAtEnd: { readonly eventCount: number; readonly eventCost: number } | undefined;
+  readonly countedAtEnd: CountedAtEnd | undefined;
 }
 
 export type TokenField = (typeof TOKEN_USAGE_FIELDS)[number];
@@ -219,7 +228,7 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
   };
   let failure: { reason: string; count: number } | undefined;
   const endings: EndedSession[] = [];
-  let countedAtEnd: { eventCount: number; eventCost: number } | undefined;
+  let countedAtEnd: CountedAtEnd | undefined;
 
   const countEvent = (event: CountedEvent, sign: 1 | -1) => {
     eventCount += sign;
@@ -271,7 +280,7 @@ export function planCounting(state: CountingState, changes: readonly SessionChan
         if (!outcomeCounted) {
           outcomeCounted = true;
           endings.push(change.session);
-          countedAtEnd = { eventCount, eventCost };
+          countedAtEnd = { eventCount, eventCost, usage: { ...usage }, modelCalls, unpricedCalls };
           for (const [name, value] of Object.entries(
             outcomeCounters({ ...change.session, eventCount: 0, eventCost: 0 }),
           )) {

@@ -12,6 +12,7 @@
  */
 import { appendFile } from "node:fs/promises";
 import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
+import { eventUsageOf, sessionTotals } from "../domain/session-totals.js";
 import { optionalEnv } from "../runtime/env.js";
 import { logger } from "../runtime/log.js";
 import type { SessionEnding } from "../store/counting/stream-counting.js";
@@ -21,6 +22,17 @@ export const NOTIFICATION_SOURCE = "agent-tracking";
 
 /** The EventBridge `detail` of a notification (documented in docs/notifications.md). */
 export function notificationDetail({ session, ended }: SessionEnding) {
+  // The read API's rule (domain/session-totals.ts): what the client reported at the end, else its events' sums.
+  const totals = sessionTotals({
+    estimatedCost: ended.estimatedCost,
+    promptTokens: ended.promptTokens,
+    completionTokens: ended.completionTokens,
+    totalTokens: ended.totalTokens,
+    eventCost: session.eventCost,
+    eventUsage: eventUsageOf(session),
+    modelCalls: session.modelCalls,
+    unpricedCalls: session.unpricedCalls,
+  });
   return {
     notificationId: `${session.id}:${ended.status}`,
     sessionId: session.id,
@@ -32,11 +44,16 @@ export function notificationDetail({ session, ended }: SessionEnding) {
     status: ended.status,
     success: ended.success ?? null,
     failureReason: ended.failureReason ?? null,
-    estimatedCost: ended.estimatedCost ?? null,
+    estimatedCost: totals.estimatedCost,
     durationMs: ended.durationMs ?? null,
-    promptTokens: ended.promptTokens ?? null,
-    completionTokens: ended.completionTokens ?? null,
-    totalTokens: ended.totalTokens ?? null,
+    promptTokens: totals.promptTokens,
+    completionTokens: totals.completionTokens,
+    totalTokens: totals.totalTokens,
+    cacheReadTokens: totals.cacheReadTokens,
+    cacheWriteTokens: totals.cacheWriteTokens,
+    reasoningTokens: totals.reasoningTokens,
+    modelCalls: totals.modelCalls,
+    unpricedCalls: totals.unpricedCalls,
     eventCount: session.eventCount,
     eventCost: session.eventCost,
     createdAt: session.createdAt,

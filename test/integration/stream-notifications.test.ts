@@ -140,6 +140,11 @@ describe("session notifications", () => {
             promptTokens: 1_200,
             completionTokens: 300,
             totalTokens: 1_500,
+            cacheReadTokens: null,
+            cacheWriteTokens: null,
+            reasoningTokens: null,
+            modelCalls: 0,
+            unpricedCalls: 0,
             eventCount: 4,
             eventCost: 0.875,
             createdAt: sessions[0]?.createdAt,
@@ -160,11 +165,17 @@ describe("session notifications", () => {
             status: "failed",
             success: false,
             failureReason: "rate limited by the model",
-            estimatedCost: null,
+            // Nothing reported at the end: the events' cost (the read API's rule), and no tokens (no model call).
+            estimatedCost: 0.75,
             durationMs: null,
             promptTokens: null,
             completionTokens: null,
             totalTokens: null,
+            cacheReadTokens: null,
+            cacheWriteTokens: null,
+            reasoningTokens: null,
+            modelCalls: 0,
+            unpricedCalls: 0,
             eventCount: 2,
             eventCost: 0.75,
             createdAt: sessions[1]?.createdAt,
@@ -175,6 +186,51 @@ describe("session notifications", () => {
     );
     // The late events are counted on the session, just not in the notification of its end.
     expect(sessions.map((session) => session.eventCount)).toEqual([7, 3]);
+  });
+
+  it("a session that reported no totals carries its model calls' cost and tokens as the read API shows them, late calls left out", async () => {
+    const owner = await createSoloKey();
+    const consumer = await consumerOf(owner);
+    const sessionId = await createTestSession(api, owner.key, { agentName: "m-agent", userId: "m-1" });
+    const modelCall = (model: string, usage: Record<string, number>) =>
+      call(api, "POST", "/api/sdk/events", {
+        key: owner.key,
+        body: { sessionId, eventType: "llm_decision", model, usage },
+      });
+    // Before the end: a priced call with cache reads, and a call of a model no price covers.
+    expect(
+      (await modelCall("gpt-4o-mini", { promptTokens: 1_000, completionTokens: 200, cacheReadTokens: 400 })).status,
+    ).toBe(201);
+    expect((await modelCall(`unknown-${owner.orgId}`, { promptTokens: 50, completionTokens: 5 })).status).toBe(201);
+    await end(owner, sessionId, { status: "completed" });
+    // After the end, in the same stream batch: counted on the session, not in the notification.
+    expect((await modelCall("gpt-4o-mini", { promptTokens: 7, completionTokens: 7 })).status).toBe(201);
+
+    await consumer.drain();
+
+    const [notification] = notificationsOf(owner.orgId);
+    const events = (await apiGet(api, owner.key)(`/api/sdk/sessions/${sessionId}/events?limit=10`)).items as {
+      estimatedCost: number | null;
+      usage: { promptTokens?: number } | null;
+    }[];
+    const beforeEnd = events.filter((event) => event.usage?.promptTokens !== 7);
+    expect(beforeEnd).toHaveLength(2);
+    const cost = beforeEnd.reduce((sum, event) => sum + (event.estimatedCost ?? 0), 0);
+    expect(cost).toBeGreaterThan(0);
+    expect(notification?.detail).toMatchObject({
+      estimatedCost: expect.closeTo(cost, 9),
+      promptTokens: 1_050,
+      completionTokens: 205,
+      totalTokens: 1_255,
+      cacheReadTokens: 400,
+      cacheWriteTokens: null,
+      reasoningTokens: null,
+      modelCalls: 2,
+      unpricedCalls: 1,
+      eventCount: 2,
+    });
+    const session = await apiGet(api, owner.key)(`/api/sdk/sessions/${sessionId}`);
+    expect(session).toMatchObject({ modelCalls: 3, promptTokens: 1_057 });
   });
 
   it("redelivery adds none; a crash between publishing and committing repeats only the same notification", async () => {

@@ -291,6 +291,30 @@ describe("planCounting of model calls", () => {
     expect(promptOnly.usage.totalTokens).toBe(0);
   });
 
+  it("keeps what was counted when the session ended (usage, model calls, unpriced ones): later calls are late", () => {
+    const plan = planCounting(EMPTY, [
+      call(1, "gpt-4o", { estimatedCost: 0.5, costSource: "table", usage: { promptTokens: 100, cacheReadTokens: 40 } }),
+      call(2, "mine", { costSource: "unpriced", usage: { completionTokens: 5 } }),
+      ended(3),
+      call(4, "gpt-4o", { estimatedCost: 0.25, costSource: "table", usage: { promptTokens: 9 } }),
+    ]) as CountingPlan;
+    expect(plan.countedAtEnd).toEqual({
+      eventCount: 2,
+      eventCost: 0.5,
+      usage: {
+        promptTokens: 100,
+        completionTokens: 5,
+        totalTokens: 0,
+        cacheReadTokens: 40,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      },
+      modelCalls: 2,
+      unpricedCalls: 1,
+    });
+    expect(plan).toMatchObject({ eventCount: 3, modelCalls: 3, usage: { promptTokens: 109 } });
+  });
+
   it("counts events without model or usage as no model call, and leaves modelUsage unchanged", () => {
     const plan = planCounting(EMPTY, [added(1, { eventType: "llm_call", estimatedCost: 2, costSource: "reported" })]);
     expect(plan).toMatchObject({ modelCalls: 0, eventCost: 2, modelUsage: undefined });

@@ -29,6 +29,7 @@ import type { Environment } from "../../domain/api-key.js";
 import { modelUsageOf, storedModelUsage } from "../../domain/rollup.js";
 import { type CountMove, FINAL_STATUSES, type FinalStatus, type Session } from "../../domain/session.js";
 import {
+  type CountedAtEnd,
   type CountedEvent,
   type CountingPlan,
   type CountingState,
@@ -38,6 +39,7 @@ import {
   planCounting,
   type SessionChange,
   stateBefore,
+  type TokenField,
 } from "../../domain/session-counting.js";
 import { EVENT_USAGE_ATTRIBUTES } from "../../domain/session-totals.js";
 import { TOKEN_USAGE_FIELDS, type TokenUsage } from "../../pricing/usage.js";
@@ -136,6 +138,26 @@ function endedSession(image: Item): EndedSession {
 
 function isFinalStatus(value: unknown): value is FinalStatus {
   return (FINAL_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** The session as counted when it ended: its stored counts plus what the run had counted before the end. */
+function withCountsAtEnd(session: Session, atEnd: CountedAtEnd): Session {
+  const sums: Partial<Record<(typeof EVENT_USAGE_ATTRIBUTES)[TokenField], number>> = {};
+  for (const field of TOKEN_USAGE_FIELDS) {
+    const attribute = EVENT_USAGE_ATTRIBUTES[field];
+    const stored = session[attribute];
+    // A token type nothing reported stays absent (the totals rule shows it null), as on the stored item.
+    const sum = atEnd.usage[field] === 0 ? stored : (stored ?? 0) + atEnd.usage[field];
+    if (sum !== undefined) sums[attribute] = sum;
+  }
+  return {
+    ...session,
+    ...sums,
+    eventCount: session.eventCount + atEnd.eventCount,
+    eventCost: session.eventCost + atEnd.eventCost,
+    modelCalls: (session.modelCalls ?? 0) + atEnd.modelCalls,
+    unpricedCalls: (session.unpricedCalls ?? 0) + atEnd.unpricedCalls,
+  };
 }
 
 /** What a record means for counting, if anything (only session and event items of a session partition count). */
@@ -312,12 +334,7 @@ async function countSession(
     if (plan.endings.length > 0) {
       const session = sessionFromItem(item);
       // The counts at the end: events of the batch after it (late ones) are not part of it.
-      const atEnd = plan.countedAtEnd ?? plan;
-      const counted = {
-        ...session,
-        eventCount: session.eventCount + atEnd.eventCount,
-        eventCost: session.eventCost + atEnd.eventCost,
-      };
+      const counted = withCountsAtEnd(session, plan.countedAtEnd ?? plan);
       await sink(plan.endings.map((ended) => ({ session: counted, ended })));
     }
     try {
