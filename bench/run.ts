@@ -12,12 +12,15 @@
  *   cost        AWS cost per million events (single, batched) and sessions from the above
  *   decode      the worst OTLP export request: gzip bodies of 5 MiB of two-byte fields, read as the
  *               export routes read them (phases/decode-cost.ts; runs alone too)
+ *   pricing     POST /api/sdk/events with one body per kind of pricing (reported, table, normalised name, unpriced,
+ *               the organisation's price), side by side; `priceEvent` alone per event (phases/pricing-cost.ts)
  *
  * Everything runs against a DynamoDB Local and a local S3 started here, on 127.0.0.1.
  * Knobs (environment): BENCH_CONCURRENCY (32), BENCH_DURATION (5 s), BENCH_SAMPLES (200),
  * BENCH_BATCH_SAMPLES (30), BENCH_BATCH_ROUNDS (4 batches per connection under load), BENCH_HANDLER_SAMPLES (200), BENCH_METERED_SAMPLES (100),
  * BENCH_FLOOR_SAMPLES (500), BENCH_FLOOR_OPERATIONS (2000), BENCH_SEED_SESSIONS (100),
- * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run), BENCH_DECODE_RUNS (5).
+ * BENCH_COLD_RUNS (10), BENCH_RSS_SECONDS (60, the issue's memory run), BENCH_DECODE_RUNS (5),
+ * BENCH_PRICING_CALLS (20,000 priceEvent calls per round).
  */
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -65,6 +68,7 @@ import {
   inProcessHandler,
   MEMORY_CANDIDATES_MB,
 } from "./phases/handlers.js";
+import { measurePricingCalls, organisationPrices, PRICING_CASES, type PricingPathRow } from "./phases/pricing-cost.js";
 
 const startedAt = new Date();
 const loadAtStart = loadavg()[0] ?? Number.NaN;
@@ -94,6 +98,7 @@ const SETTINGS: BenchSettings = {
   seedEventsPerSession: 20,
   coldRuns: setting("BENCH_COLD_RUNS", 10),
   decodeRuns: setting("BENCH_DECODE_RUNS", 5),
+  pricingCalls: setting("BENCH_PRICING_CALLS", 20_000),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
   /**
    * The local poller's interval, which is its batching window (local/stream-poller.ts): by default the deployed
@@ -365,6 +370,32 @@ try {
   log(
     `  first event of a session in a container: ${firstEvent.first.typicalCommands.signature}; later: ${firstEvent.later.typicalCommands.signature}`,
   );
+
+  // Pricing at ingest, side by side: POST /api/sdk/events with one body per kind of pricing (phases/pricing-cost.ts).
+  log("pricing: POST /api/sdk/events in-process, one body per kind of pricing, side by side");
+  const { setOrganisationPrice } = await import("../functions/store/prices/organisation-price-store.js");
+  for (const price of organisationPrices()) await setOrganisationPrice(WRITE_ORG, price, { name: "bench" });
+  const pricingPath: PricingPathRow[] = [];
+  const [pricingSession] = await laneSessions("pricing", 1);
+  if (pricingSession === undefined) throw new Error("no pricing session");
+  for (const pricingCase of PRICING_CASES) {
+    const body = JSON.stringify({
+      ...eventBody(pricingSession),
+      eventType: "llm_decision",
+      estimatedCost: undefined,
+      ...pricingCase.fields,
+    });
+    const operation = { ...createEvent, lane: () => () => ({ path: "/api/sdk/events", body }) };
+    const pricingHandler = await inProcessHandler(operation, handlerOptions);
+    const timing = await pricingHandler.time();
+    const work = await pricingHandler.meter();
+    pricingPath.push({ name: pricingCase.name, timing, work, failures: pricingHandler.failures() });
+    log(
+      `  ${pricingCase.name}: p50 ${timing.latency.p50.toFixed(2)} ms, ${work.typicalCommands.signature}, ${work.readUnits.mean.toFixed(2)} RRU per request`,
+    );
+  }
+  log("pricing: priceEvent alone, per event");
+  const pricingCalls = measurePricingCalls({ iterations: SETTINGS.pricingCalls, rounds: 5 });
 
   // ---- derived figures ----
   const fmt = (value: number, digits = 2) => value.toFixed(digits);
@@ -675,7 +706,9 @@ try {
     (sum, result) => sum + result.warmUpErrors + result.sequential.errorCount + result.concurrent.errorCount,
     memory.load.errorCount + memory.warmUp.errorCount,
   );
-  const handlerFailures = handlers.reduce((sum, result) => sum + result.failures, 0);
+  const handlerFailures =
+    handlers.reduce((sum, result) => sum + result.failures, 0) +
+    pricingPath.reduce((sum, row) => sum + row.failures, 0);
   const overBudget = functionsOnly.filter((bundle) => bundle.bytes > TARGETS.maxBundleBytes);
   const over300k = functionsOnly.filter((bundle) => bundle.bytes > 300_000);
   const consumerBundle = functionsOnly.find((bundle) => bundle.id === "StreamConsumer");
@@ -909,6 +942,7 @@ try {
     memory,
     packaging,
     decodeCost,
+    pricing: { calls: pricingCalls, path: pricingPath },
     cost: {
       prices: PRICES,
       memoryMb,

@@ -5,6 +5,7 @@ import { type DecodeCostRow, decodeCostMarkdown } from "../phases/decode-cost.js
 import type { EndpointResult, MemoryRun } from "../phases/endpoints.js";
 import type { FloorResult } from "../phases/floor.js";
 import type { DynamoWork, HandlerResult } from "../phases/handlers.js";
+import { type PricingCallRow, type PricingPathRow, pricingMarkdown } from "../phases/pricing-cost.js";
 import type { CostBreakdown, MemoryOption, PRICES, UnitWork } from "./cost-model.js";
 import type { BundleResult, BundleSettings } from "./packaging.js";
 
@@ -54,6 +55,7 @@ export interface BenchSettings {
   readonly seedEventsPerSession: number;
   readonly coldRuns: number;
   readonly decodeRuns: number;
+  readonly pricingCalls: number;
   readonly rssSeconds: number;
   readonly streamPollMs: number;
   readonly warmUp: number;
@@ -89,6 +91,8 @@ export interface BenchResults {
   };
   /** Section 8: the worst OTLP export requests (bench/phases/decode-cost.ts). */
   readonly decodeCost: readonly DecodeCostRow[];
+  /** Section 9: pricing at ingest (bench/phases/pricing-cost.ts). */
+  readonly pricing: { readonly calls: readonly PricingCallRow[]; readonly path: readonly PricingPathRow[] };
   readonly cost: {
     readonly prices: typeof PRICES;
     readonly memoryMb: number;
@@ -638,6 +642,7 @@ export function renderMarkdown(results: BenchResults): string {
   out.push(`RSS change over the load run: ${n((memory.atEnd.rss - memory.atStart.rss) / 1024 / 1024, 1)} MiB.`, "");
 
   out.push(...decodeCostMarkdown(results.decodeCost));
+  out.push(...pricingMarkdown(results.pricing.calls, results.pricing.path));
 
   out.push("## Errors", "");
   out.push(

@@ -15,7 +15,6 @@ import { isId, newId } from "../../domain/ids.js";
 import type { Principal } from "../../domain/principal.js";
 import { loadOrganisationPrices } from "../../pricing/organisation-prices.js";
 import { needsPricing, priceEvent } from "../../pricing/price-event.js";
-import { buildPriceIndex } from "../../pricing/price-lookup.js";
 import { assertSessionWritable } from "../sessions/session-access.js";
 import { writeAllWithRetry } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
@@ -164,7 +163,7 @@ export async function recordEventBatch(
   const ttl = expiryEpochSeconds(nowMs, principal.retentionDays);
   // The organisation's prices: one read for the whole request, and none when no event of it is a model call to price.
   const organisationPrices = plan.events.some((planned) => needsPricing(planned.event))
-    ? buildPriceIndex(await loadOrganisationPrices(principal.orgId))
+    ? await loadOrganisationPrices(principal.orgId)
     : undefined;
   const prepared = new Map<number, { event: AgentEvent; item: Item }>();
   for (const planned of [...toWrite, ...keyed, ...recorded]) {

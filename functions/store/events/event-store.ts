@@ -96,7 +96,7 @@ export async function createEvent(
 ): Promise<AgentEvent> {
   assertOccurredAt(input, principal, nowMs);
   const [organisationPrices] = await Promise.all([
-    needsPricing(input) ? loadOrganisationPrices(principal.orgId) : [],
+    needsPricing(input) ? loadOrganisationPrices(principal.orgId) : undefined,
     assertSessionWritable(principal, input.sessionId, nowMs),
   ]);
   const createdAt = new Date(nowMs).toISOString();
