@@ -391,6 +391,8 @@ describe("the console", () => {
       const costByModel = page.getByRole("table", {
         name: `Model calls of ${agentName} per model, the costliest first`,
       });
+      // The table comes with a request of its own, after the page's stats: wait for its rows before reading them.
+      await costByModel.getByRole("row", { name: /^Calls without a price/ }).waitFor();
       const modelRow = async (name: RegExp) =>
         (await costByModel.getByRole("row", { name }).getByRole("cell").allTextContents()).map((text) => text.trim());
       const shownModels = {

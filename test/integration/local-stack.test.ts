@@ -125,7 +125,7 @@ describe("npm start", () => {
     await expect.poll(() => second.output()).toMatch(/"message":"request".*"route":"POST \/api\/sdk\/sessions"/);
     second.child.kill("SIGINT");
     expect(await exited(second.child)).toBe(0);
-  });
+  }, 120_000); // two process starts (each a JVM and the server), whose own waits allow 60 s each
 
   it("a second start on the same DATA_DIR, or on the PORT in use, says at once where the running stack is (exit 1)", async () => {
     // Prepare: a running stack (on the run's DynamoDB: what is checked comes before any database is opened).
