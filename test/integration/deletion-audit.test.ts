@@ -4,6 +4,8 @@
  * (never the key) or the signed-in user, and an audit record is written with the deletion itself.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { gatewayEvent, lambdaContext } from "../../bench/harness/gateway-event.js";
+import { routeById } from "../../functions/routes.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -84,6 +86,45 @@ describe("deletions are attributed", () => {
       jobId: null,
       deletedEvents: 1,
     });
+  });
+
+  it("a deletion that runs out of time answers 503 with Retry-After, and the same DELETE finishes it: one audit record", async () => {
+    const sessionId = await createTestSession(api, key.key);
+    const batch = await call(api, "POST", "/api/sdk/events/batch", {
+      key: key.key,
+      body: {
+        events: Array.from({ length: 100 }, (_, n) => ({ sessionId, eventType: "tool_call", toolName: `t${n}` })),
+      },
+    });
+    expect(batch.status).toBe(200);
+    const route = routeById("DeleteSession");
+    const { handler } = await import("../../functions/sessions/delete-session.js");
+    // 520 ms left: middy answers 500 ms before the end, before a hundred events are deleted.
+    const deadline = Date.now() + 520;
+    const result = await handler(
+      gatewayEvent(route, {
+        path: `/api/sdk/sessions/${sessionId}`,
+        pathParameters: { id: sessionId },
+        headers: { authorization: `Bearer ${key.key}` },
+      }),
+      { ...lambdaContext(route.id, 1024), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) },
+    );
+    expect(result.statusCode).toBe(503);
+    expect(result.headers?.["retry-after"]).toBe("2");
+    expect(JSON.parse(String(result.body))).toEqual({
+      error: "Service Unavailable",
+      message: "The request did not finish in time; retry after the Retry-After delay",
+    });
+
+    // The client retries (the cut-short deletion may still be running: 409 says retry too) until it is gone.
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 204 && status !== 404; attempt++) {
+      status = (await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: key.key })).status;
+      expect([204, 404, 409]).toContain(status);
+      if (status === 409) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: key.key })).status).toBe(404);
+    await expect.poll(async () => (await audit()).filter((record) => record.target === sessionId).length).toBe(1);
   });
 
   it("a session deleted from the console: the signed-in user in the log line and in the audit", async () => {

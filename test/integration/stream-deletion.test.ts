@@ -57,7 +57,10 @@ function eventsAt(owner: TestKey, sessionIds: readonly string[], count: number, 
   );
 }
 
-/** DELETE a session until it is gone (a 409 says the consumer kept counting it: retry, as documented). */
+/**
+ * DELETE a session until it is gone: a 409 says the consumer kept counting it, a 503 that the deletion ran out of
+ * time on a loaded machine (it did at load 9 on 2 cores); both say retry, as documented.
+ */
 async function deleteUntilGone(owner: TestKey, sessionId: string): Promise<number[]> {
   const statuses: number[] = [];
   const deadline = Date.now() + 20_000;
@@ -65,7 +68,8 @@ async function deleteUntilGone(owner: TestKey, sessionId: string): Promise<numbe
     const response = await call(api, "DELETE", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
     statuses.push(response.status);
     if (response.status === 204 || response.status === 404 || Date.now() > deadline) return statuses;
-    expect(response.status, response.text).toBe(409);
+    expect([409, 503], response.text).toContain(response.status);
+    if (response.status === 503) expect(response.headers.get("retry-after"), response.text).toBe("2");
   }
 }
 
