@@ -68,6 +68,8 @@ export interface SpanFacts extends SpanIdentity {
   readonly toolResult?: JsonValue | undefined;
   /** The span's own cost (a tool's), when it is not a model call's usage. */
   readonly cost?: number | undefined;
+  /** Why the span failed, when its dialect says it did apart from its status (Langfuse's level `ERROR`). */
+  readonly failure?: string | undefined;
 }
 
 /** A span and what it means, normalised. */

@@ -268,12 +268,15 @@ function errorEvents(span: GenAiSpan): PlannedSpanEvent["event"][] {
       occurredAt: iso(event.timeMs),
     });
   }
-  if (errors.length === 0 && raw.status.code === STATUS_ERROR) {
+  if (errors.length === 0 && (raw.status.code === STATUS_ERROR || span.failure !== undefined)) {
     const errorType = stringAttribute(raw.attributes, "error.type");
     errors.push({
       eventType: "error",
       toolName,
-      reasoning: cutText(raw.status.message || errorType || `${raw.name} failed`, LIMITS.failureReasonLength),
+      reasoning: cutText(
+        raw.status.message || span.failure || errorType || `${raw.name} failed`,
+        LIMITS.failureReasonLength,
+      ),
       toolOutput: defined({ spanName: cutText(raw.name, LIMITS.nameLength), errorType }),
       occurredAt: iso(raw.endMs),
     });
@@ -420,10 +423,11 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
 /** The end of the session, from its root span. */
 export function traceEnd(root: GenAiSpan): TraceEnd {
   const { span } = root;
-  const failed = span.status.code === STATUS_ERROR;
+  const failed = span.status.code === STATUS_ERROR || root.failure !== undefined;
   const exception = span.events.find((event) => event.name === "exception");
   const reason =
     span.status.message ||
+    root.failure ||
     (exception === undefined ? undefined : stringAttribute(exception.attributes, "exception.message")) ||
     stringAttribute(span.attributes, "error.type") ||
     `${span.name} failed`;
