@@ -261,6 +261,11 @@ describe("over HTTP", () => {
       }),
     ExportTraces: () =>
       call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
+    ExportLangfuseTraces: () =>
+      call(api, "POST", "/api/public/otel/v1/traces", {
+        key: sdk.key,
+        body: otlpTrace(`openapi-langfuse-${agentName}`),
+      }),
     ExportLogs: () => call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogs }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
