@@ -117,7 +117,9 @@ describe("the generated document", () => {
       );
       expect(declared.map((parameter) => ("name" in parameter ? parameter.name : ""))).toEqual(pathParameters);
       if (route.auth.kind === "apiKey") {
-        expect(operation?.security).toEqual([{ apiKey: [] }]);
+        expect(operation?.security).toEqual(
+          route.auth.basic === true ? [{ apiKey: [] }, { langfuseBasic: [] }] : [{ apiKey: [] }],
+        );
         expect(operation?.["x-required-scope"]).toBe(route.auth.scope);
         expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["401", "403", "500"]));
       } else if (route.auth.kind === "user") {
