@@ -990,8 +990,13 @@ const langfuse: Record<string, Check> = {
     expect(read(usage({ output: 7, output_reasoning_tokens: 5 })).usage?.reasoningTokens).toBe(5);
   },
   "a count that is negative or past `LIMITS.maxTokens`, or not a number": () => {
-    const odd = read(usage({ input: -1, output: 1e13, total: "9", __proto__: 5 })).usage;
+    const odd = read(usage({ input: -1, output: 1e13, total: "9" })).usage;
     expect(odd).toMatchObject({ promptTokens: undefined, completionTokens: undefined, totalTokens: undefined });
+    const prototype = read({
+      ...LF_GENERATION,
+      "langfuse.observation.usage_details": '{"__proto__": {"input": 5}, "input": 3, "constructor": 9}',
+    }).usage;
+    expect(prototype).toMatchObject({ promptTokens: 3, completionTokens: undefined, totalTokens: 3 });
     expect(
       read({ ...LF_GENERATION, "langfuse.observation.usage_details": '{"input": 1e999}' }).usage?.promptTokens,
     ).toBe(undefined);
