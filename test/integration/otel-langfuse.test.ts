@@ -5,12 +5,17 @@
  * with `Authorization: Basic base64(<public key>:<secret key>)`. The app records its model calls against the
  * fake chat server as `generation` observations (model, input, output, usage_details, and in one run
  * cost_details), its tool as a `tool` observation, the run as an `agent` observation with the user and session
- * propagated. The children go out first (a flush before the root ends), the root last; the run reads back whole
+ * propagated, and an `event` observation. The children go out first (a flush before the root ends), the root last; the run reads back whole
  * (test/support/otel-library-run.ts).
  */
 import { createRequire } from "node:module";
 import { LangfuseSpanProcessor } from "@langfuse/otel";
-import { propagateAttributes, setLangfuseTracerProvider, startActiveObservation } from "@langfuse/tracing";
+import {
+  propagateAttributes,
+  setLangfuseTracerProvider,
+  startActiveObservation,
+  startObservation,
+} from "@langfuse/tracing";
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -117,6 +122,7 @@ async function run(processor: LangfuseSpanProcessor, user: string, firstCost?: {
           },
           { asType: "tool" },
         );
+        startObservation("forecast-received", { input: { city: "Oslo" }, output: result }, { asType: "event" });
         messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
         const answer = await generation(client, messages);
         agent.update({ output: answer.content });
@@ -182,6 +188,9 @@ describe("Langfuse's TypeScript SDK (@langfuse/tracing + @langfuse/otel), at its
       .filter((event) => event.eventType === "llm_decision")
       .sort((a, b) => String(a.occurredAt).localeCompare(String(b.occurredAt)));
     expect(decisions).toHaveLength(2);
+    expect(events.filter((event) => event.eventType === "state_change")).toEqual([
+      expect.objectContaining({ reasoning: "forecast-received", toolInput: { city: "Oslo" } }),
+    ]);
     expect(decisions[0]).toMatchObject({
       model: CHAT_MODEL,
       estimatedCost: 0.0123,

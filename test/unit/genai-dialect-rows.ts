@@ -884,12 +884,32 @@ const langfuse: Record<string, Check> = {
       agentName: "planner",
     });
   },
-  "any other type (`span`, `chain`, `event`, `retriever`, `evaluator`, `guardrail`…)": () => {
-    for (const type of ["span", "chain", "event", "retriever", "evaluator", "guardrail"]) {
+  "`langfuse.observation.type` `event`": () => {
+    const marked = read(
+      {
+        "langfuse.observation.type": "event",
+        "langfuse.observation.input": '{"step":"plan"}',
+        "langfuse.observation.output": "done",
+      },
+      { name: "plan-ready" },
+    );
+    expect(marked).toMatchObject({ role: "event", toolArguments: { step: "plan" }, toolResult: "done" });
+    const [plan] = planTraces([read({ "langfuse.observation.type": "agent" }, { root: true }), marked]);
+    expect(plan?.events.map((planned) => planned.event)).toEqual([
+      expect.objectContaining({
+        eventType: "state_change",
+        reasoning: "plan-ready",
+        toolInput: { step: "plan" },
+        toolOutput: { output: "done" },
+      }),
+    ]);
+  },
+  "any other type (`span`, `chain`, `retriever`, `evaluator`, `guardrail`…)": () => {
+    for (const type of ["span", "chain", "retriever", "evaluator", "guardrail"]) {
       expect(read({ "langfuse.observation.type": type })).toMatchObject({ role: "other", operation: type });
     }
     expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" }).agentName).toBe("handle");
-    expect(read({ "langfuse.observation.type": "event" }, { root: true, name: "x" }).agentName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).agentName).toBeUndefined();
     expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).agentName).toBeUndefined();
   },
   "`langfuse.trace.name`": () => {

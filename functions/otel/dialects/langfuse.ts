@@ -1,7 +1,7 @@
 /**
  * Langfuse's own SDKs (`@langfuse/tracing` with `@langfuse/otel` in TypeScript; the Python SDK v3 writes the same
  * attributes): `langfuse.observation.type` says what a span is (`agent`, `generation`, `embedding`, `tool`,
- * `span`, `chain`, `event`…); `langfuse.observation.model.name`, `…usage_details` and `…cost_details` (JSON
+ * `event`, `span`, `chain`…); `langfuse.observation.model.name`, `…usage_details` and `…cost_details` (JSON
  * objects of numbers by usage type) a model call; `langfuse.observation.input` / `…output` (JSON text) the
  * messages, or a tool's arguments and result; `langfuse.observation.level` `ERROR` with `…status_message` a
  * failure. Of any span (the processor copies them onto every span of the trace): `user.id`, `session.id` (or
@@ -31,6 +31,7 @@ const ROLES: Readonly<Record<string, { role: SpanRole; operation: string }>> = {
   embedding: { role: "inference", operation: "embeddings" },
   tool: { role: "tool", operation: "execute_tool" },
   agent: { role: "agent", operation: "invoke_agent" },
+  event: { role: "event", operation: "event" },
 };
 /** Observations whose root names the agent when it is the root of the trace (the application's own run). */
 const RUN_TYPES = ["agent", "span", "chain"];
@@ -171,6 +172,7 @@ function read(span: OtelSpan): SpanFacts {
   if (role === "tool") {
     return { ...base, toolName: span.name, toolArguments: input, toolResult: output, cost: usage.cost };
   }
+  if (role === "event") return { ...base, toolArguments: input, toolResult: output };
   if (role !== "inference") return { ...base, usage };
   const parameters = objectAttribute(attributes, "langfuse.observation.model.parameters");
   return {
