@@ -8,6 +8,7 @@
  * propagated, and an `event` observation. The children go out first (a flush before the root ends), the root last; the run reads back whole
  * (test/support/otel-library-run.ts).
  */
+import type { IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
 import { LangfuseSpanProcessor } from "@langfuse/otel";
 import {
@@ -152,6 +153,17 @@ describe("Langfuse's TypeScript SDK (@langfuse/tracing + @langfuse/otel), at its
   });
 
   it("lands as one session with the real agent and user, exact tokens, each model and tool call", async () => {
+    // What reaches the server: the exporter's path, scheme and encoding (recorded beside the API's own handler).
+    const exports: string[] = [];
+    const record = (request: IncomingMessage) => {
+      if (request.method === "POST" && request.url?.includes("/otel/")) {
+        const scheme = request.headers.authorization?.split(" ")[0];
+        exports.push(
+          `${request.url} ${scheme} ${request.headers["content-type"]} ${request.headers["x-langfuse-sdk-name"]}`,
+        );
+      }
+    };
+    api.server.on("request", record);
     const processor = langfuseProcessor(owner.key);
     const provider = tracedBy(processor);
     const from = Date.now();
@@ -159,6 +171,12 @@ describe("Langfuse's TypeScript SDK (@langfuse/tracing + @langfuse/otel), at its
     const to = Date.now();
     await provider.forceFlush();
     await provider.shutdown();
+    api.server.off("request", record);
+    // The children in one export before the root ended, the root in the last.
+    expect(exports).toEqual([
+      "/api/public/otel/v1/traces Basic application/json javascript",
+      "/api/public/otel/v1/traces Basic application/json javascript",
+    ]);
 
     const { session } = await expectWholeRun(api, owner.key, {
       agentName: "weather-agent",
