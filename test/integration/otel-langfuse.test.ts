@@ -107,31 +107,34 @@ async function run(processor: LangfuseSpanProcessor, user: string, firstCost?: {
   return startActiveObservation(
     "weather-agent",
     async (agent) =>
-      propagateAttributes({ userId: user, sessionId: `${user}-conversation` }, async () => {
-        agent.update({ input: { question: "What is the weather in Oslo?" } });
-        const messages: OpenAI.ChatCompletionMessageParam[] = [
-          { role: "user", content: "What is the weather in Oslo?" },
-        ];
-        const request = await generation(client, messages, firstCost);
-        const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
-        messages.push(request);
-        const result = await startActiveObservation(
-          TOOL_NAME,
-          async (tool) => {
-            tool.update({ input: JSON.parse(call.function.arguments), output: TOOL_RESULT });
-            return TOOL_RESULT;
-          },
-          { asType: "tool" },
-        );
-        startObservation("forecast-received", { input: { city: "Oslo" }, output: result }, { asType: "event" });
-        messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-        const answer = await generation(client, messages);
-        agent.update({ output: answer.content });
-        // A long run's children go out as they end: exported (and counted) before the root.
-        await processor.forceFlush();
-        await settleCounts();
-        return answer.content;
-      }),
+      propagateAttributes(
+        { userId: user, sessionId: `${user}-conversation`, metadata: { plan: "pro" }, tags: ["beta"] },
+        async () => {
+          agent.update({ input: { question: "What is the weather in Oslo?" } });
+          const messages: OpenAI.ChatCompletionMessageParam[] = [
+            { role: "user", content: "What is the weather in Oslo?" },
+          ];
+          const request = await generation(client, messages, firstCost);
+          const call = request.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+          messages.push(request);
+          const result = await startActiveObservation(
+            TOOL_NAME,
+            async (tool) => {
+              tool.update({ input: JSON.parse(call.function.arguments), output: TOOL_RESULT });
+              return TOOL_RESULT;
+            },
+            { asType: "tool" },
+          );
+          startObservation("forecast-received", { input: { city: "Oslo" }, output: result }, { asType: "event" });
+          messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+          const answer = await generation(client, messages);
+          agent.update({ output: answer.content });
+          // A long run's children go out as they end: exported (and counted) before the root.
+          await processor.forceFlush();
+          await settleCounts();
+          return answer.content;
+        },
+      ),
     { asType: "agent" },
   );
 }
@@ -186,7 +189,11 @@ describe("Langfuse's TypeScript SDK (@langfuse/tracing + @langfuse/otel), at its
       cacheReadTokens: 2 * CACHED_TOKENS,
       conversationId: "langfuse-user-1-conversation",
     });
-    expect(session.metadata).toMatchObject({ resource: { "service.name": SERVICE } });
+    expect(session.metadata).toMatchObject({
+      resource: { "service.name": SERVICE },
+      "langfuse.trace.metadata": { plan: "pro" },
+      "langfuse.trace.tags": ["beta"],
+    });
     await expectCountedExactly(api, owner, SERVICE);
   });
 
