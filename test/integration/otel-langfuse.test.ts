@@ -197,6 +197,35 @@ describe("Langfuse's TypeScript SDK (@langfuse/tracing + @langfuse/otel), at its
     await expectCountedExactly(api, owner, SERVICE);
   });
 
+  it("an observation at level ERROR is an error event with its status message; the run still completes", async () => {
+    const key = await createTestKey();
+    const provider = tracedBy(langfuseProcessor(key.key));
+    await startActiveObservation(
+      "weather-agent",
+      async () =>
+        startActiveObservation(
+          TOOL_NAME,
+          async (tool) => {
+            tool.update({ input: { city: "Oslo" }, level: "ERROR", statusMessage: "weather service down" });
+          },
+          { asType: "tool" },
+        ),
+      { asType: "agent" },
+    );
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    const [session] = await sessionsOf(api, key.key);
+    expect(session).toMatchObject({ agentName: "weather-agent", status: "completed" });
+    const { events } = await readAllEvents(api, key.key, String(session?.id));
+    expect(events.map((event) => [event.eventType, event.toolName, event.reasoning ?? null])).toEqual(
+      expect.arrayContaining([
+        ["tool_call", TOOL_NAME, null],
+        ["error", TOOL_NAME, "weather service down"],
+      ]),
+    );
+  });
+
   it("a generation's cost_details is its reported cost; a generation without one is priced from the table", async () => {
     const key = await createTestKey();
     const processor = langfuseProcessor(key.key);
