@@ -10,13 +10,14 @@
  */
 import type { Role } from "./domain/membership.js";
 import type { Scope } from "./domain/scopes.js";
-import { EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
+import { EXPORT_ROUTE_AUTH, LANGFUSE_EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /**
  * Who may call a route:
- * - `apiKey`: an SDK client with an API key holding `scope`;
+ * - `apiKey`: an SDK client with an API key holding `scope` (`basic`: the key may also be the password of Basic
+ *   credentials — Langfuse's exporter, on its path alone);
  * - `user`: a signed-in user (access token) whose role in the organisation is at least `role`;
  * - `apiKeyOrUser`: either of the two (the console's reads): an API key holding `scope`, or an
  *   access token with `X-Organization-Id` (a membership of at least `role`) and `X-Environment`,
@@ -26,7 +27,7 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  * - `public`: no credential.
  */
 export type RouteAuth =
-  | { readonly kind: "apiKey"; readonly scope: Scope }
+  | { readonly kind: "apiKey"; readonly scope: Scope; readonly basic?: true }
   | { readonly kind: "user"; readonly role: Role }
   | { readonly kind: "apiKeyOrUser"; readonly scope: Scope; readonly role: Role }
   | { readonly kind: "signedIn" }
@@ -95,6 +96,14 @@ export const routeTable = [
     path: "/api/otel/v1/traces",
     entry: "functions/otel/export-traces.ts",
     auth: EXPORT_ROUTE_AUTH,
+    payloadAccess: "write",
+  },
+  {
+    id: "ExportLangfuseTraces",
+    method: "POST",
+    path: "/api/public/otel/v1/traces",
+    entry: "functions/otel/export-langfuse-traces.ts",
+    auth: LANGFUSE_EXPORT_ROUTE_AUTH,
     payloadAccess: "write",
   },
   {

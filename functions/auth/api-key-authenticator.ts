@@ -15,6 +15,7 @@ import type { Principal } from "../domain/principal.js";
 import { numberEnv } from "../runtime/env.js";
 import { findCredential, recordKeyUse } from "../store/keys/api-key-store.js";
 import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/table/retention.js";
+import { basicPassword, isBasic } from "./basic-credentials.js";
 import { bearerToken } from "./bearer-token.js";
 
 const cacheTtlMs = numberEnv("KEY_CACHE_TTL_SECONDS", 10) * 1000;
@@ -69,8 +70,25 @@ async function noteUse(credential: ApiKeyCredential, nowMs: number): Promise<voi
   await recordKeyUse(credential.orgId, credential.keyId, nowMs);
 }
 
-export async function authenticateApiKey(authorization: string | undefined, nowMs = Date.now()): Promise<Principal> {
-  const token = bearerToken(authorization, { missing: MISSING, notBearer: API_KEY_NOT_BEARER, invalid: INVALID });
+/** How a route takes its API key: as a bearer token, or also as the password of Basic credentials (Langfuse's exporter). */
+export interface ApiKeySchemes {
+  readonly basic?: boolean;
+}
+
+/** The API key of the header, by the schemes the route accepts (a 401 saying how to send one otherwise). */
+function apiKeyToken(authorization: string | undefined, schemes: ApiKeySchemes): string {
+  if (schemes.basic === true && authorization !== undefined && isBasic(authorization)) {
+    return basicPassword(authorization);
+  }
+  return bearerToken(authorization, { missing: MISSING, notBearer: API_KEY_NOT_BEARER, invalid: INVALID });
+}
+
+export async function authenticateApiKey(
+  authorization: string | undefined,
+  nowMs = Date.now(),
+  schemes: ApiKeySchemes = {},
+): Promise<Principal> {
+  const token = apiKeyToken(authorization, schemes);
   const environment = parseApiKey(token);
   if (environment === undefined) throw new UnauthorizedError(INVALID);
   const credential = await lookUp(hashApiKey(token), nowMs);

@@ -12,8 +12,11 @@ import type { JsonObject, JsonValue } from "./json.js";
 import { LIMITS } from "./limits.js";
 import { type Attributes, numberAttribute, type OtelSpan } from "./otel-span.js";
 
-/** What a span is to the session: the run of an agent, a model call, a tool call, or anything else. */
-export type SpanRole = "agent" | "inference" | "tool" | "other";
+/**
+ * What a span is to the session: the run of an agent, a model call, a tool call, a point of the run the application
+ * marked (`event`: Langfuse's event observations), or anything else.
+ */
+export type SpanRole = "agent" | "inference" | "tool" | "event" | "other";
 
 /**
  * Tokens and cost of one model call, in ats's convention (functions/pricing/usage.ts): `promptTokens` counts every
@@ -64,10 +67,14 @@ export interface SpanFacts extends SpanIdentity {
   /** The answer's text, when the dialect has it apart from the output messages. */
   readonly answer?: string | undefined;
   readonly toolName?: string | undefined;
+  /** A tool's arguments (a marked event's input). */
   readonly toolArguments?: JsonValue | undefined;
+  /** A tool's result (a marked event's output). */
   readonly toolResult?: JsonValue | undefined;
   /** The span's own cost (a tool's), when it is not a model call's usage. */
   readonly cost?: number | undefined;
+  /** Why the span failed, when its dialect says it did apart from its status (Langfuse's level `ERROR`). */
+  readonly failure?: string | undefined;
 }
 
 /** A span and what it means, normalised. */

@@ -7,8 +7,8 @@
  *   starts it; each claim of the agent or the user has a strength (the root's is the strongest, a resource's
  *   the weakest), so that spans arriving later can name the agent and user of a session their siblings
  *   started (the store moves the session to them when their claim is stronger).
- * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents `state_change` events,
- *   and every exception event (or ERROR status without one) an `error` event.
+ * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents and marked events
+ *   `state_change` events, and every exception event (or ERROR status without one) an `error` event.
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
  *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
@@ -237,6 +237,17 @@ function toolCall(span: GenAiSpan): PlannedSpanEvent["event"] {
   };
 }
 
+/** A point of the run the application marked (Langfuse's `event` observation): its name, input and output. */
+function markedEvent(span: GenAiSpan): PlannedSpanEvent["event"] {
+  return {
+    eventType: "state_change",
+    reasoning: cutText(span.span.name, LIMITS.nameLength),
+    toolInput: toolPayload(span.toolArguments, "input"),
+    toolOutput: toolPayload(span.toolResult, "output"),
+    occurredAt: iso(span.span.startMs),
+  };
+}
+
 function subAgent(span: GenAiSpan): PlannedSpanEvent["event"] {
   return {
     eventType: "state_change",
@@ -268,12 +279,15 @@ function errorEvents(span: GenAiSpan): PlannedSpanEvent["event"][] {
       occurredAt: iso(event.timeMs),
     });
   }
-  if (errors.length === 0 && raw.status.code === STATUS_ERROR) {
+  if (errors.length === 0 && (raw.status.code === STATUS_ERROR || span.failure !== undefined)) {
     const errorType = stringAttribute(raw.attributes, "error.type");
     errors.push({
       eventType: "error",
       toolName,
-      reasoning: cutText(raw.status.message || errorType || `${raw.name} failed`, LIMITS.failureReasonLength),
+      reasoning: cutText(
+        raw.status.message || span.failure || errorType || `${raw.name} failed`,
+        LIMITS.failureReasonLength,
+      ),
       toolOutput: defined({ spanName: cutText(raw.name, LIMITS.nameLength), errorType }),
       occurredAt: iso(raw.endMs),
     });
@@ -293,7 +307,9 @@ export function spanEvents(span: GenAiSpan, isRoot: boolean, wrapper = false): P
         ? llmDecision(span)
         : span.role === "agent" && !isRoot
           ? subAgent(span)
-          : undefined;
+          : span.role === "event" && !isRoot
+            ? markedEvent(span)
+            : undefined;
   const events = [...(main === undefined ? [] : [main]), ...errorEvents(span)];
   return events
     .map((event, ordinal) => ({
@@ -420,10 +436,11 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
 /** The end of the session, from its root span. */
 export function traceEnd(root: GenAiSpan): TraceEnd {
   const { span } = root;
-  const failed = span.status.code === STATUS_ERROR;
+  const failed = span.status.code === STATUS_ERROR || root.failure !== undefined;
   const exception = span.events.find((event) => event.name === "exception");
   const reason =
     span.status.message ||
+    root.failure ||
     (exception === undefined ? undefined : stringAttribute(exception.attributes, "exception.message")) ||
     stringAttribute(span.attributes, "error.type") ||
     `${span.name} failed`;

@@ -10,16 +10,17 @@ import type { Principal } from "../domain/principal.js";
 import type { RouteId } from "../route-table.js";
 import { apiKeyAuth } from "./api-key-auth.js";
 import { apiKeyChain } from "./api-key-chain.js";
-import { EXPORT_ROUTE_AUTH } from "./export-route-auth.js";
+import { EXPORT_ROUTE_AUTH, LANGFUSE_EXPORT_ROUTE_AUTH } from "./export-route-auth.js";
 import type { RouteHandler, RouteOptions } from "./route-chain.js";
 
 /** The export routes of the route table. */
-export type ExportRouteId = Extract<RouteId, "ExportTraces" | "ExportLogs">;
+export type ExportRouteId = Extract<RouteId, "ExportTraces" | "ExportLangfuseTraces" | "ExportLogs">;
 
 export function apiKeyExportRoute<TQuery extends z.ZodMiniType = z.ZodMiniUnknown>(
-  _routeId: ExportRouteId,
+  routeId: ExportRouteId,
   options: RouteOptions<z.ZodMiniUnknown, TQuery>,
   routeHandler: RouteHandler<Principal, unknown, z.output<TQuery>>,
 ) {
-  return apiKeyChain(apiKeyAuth(EXPORT_ROUTE_AUTH), [], options, routeHandler);
+  const auth = routeId === "ExportLangfuseTraces" ? LANGFUSE_EXPORT_ROUTE_AUTH : EXPORT_ROUTE_AUTH;
+  return apiKeyChain(apiKeyAuth(auth), [], options, routeHandler);
 }

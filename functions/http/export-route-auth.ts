@@ -11,3 +11,19 @@ export const EXPORT_ROUTE_AUTH = { kind: "apiKey", scope: "events:write" } as co
   readonly kind: "apiKey";
   readonly scope: Scope;
 };
+
+/**
+ * Langfuse's exporter (`@langfuse/otel`'s LangfuseSpanProcessor, the Python SDK v3) at its own path: the same,
+ * and the key may also come as the password of `Authorization: Basic base64(<public key>:<API key>)` — on this
+ * route only (docs/langfuse-migration.md, docs/decisions.md).
+ */
+export const LANGFUSE_EXPORT_ROUTE_AUTH = { kind: "apiKey", scope: "events:write", basic: true } as const satisfies {
+  readonly kind: "apiKey";
+  readonly scope: Scope;
+  readonly basic: true;
+};
+
+/** Whether a route's authorisation is an exporter's (no Idempotency-Key: each span names itself). */
+export function isExportRouteAuth(auth: unknown): boolean {
+  return auth === EXPORT_ROUTE_AUTH || auth === LANGFUSE_EXPORT_ROUTE_AUTH;
+}

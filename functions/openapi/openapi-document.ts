@@ -255,7 +255,10 @@ function errorResponses(route: RouteEntry): Record<string, Record<string, unknow
 function security(route: RouteEntry): Pick<Operation, "security" | "x-required-scope" | "x-required-role"> {
   switch (route.auth.kind) {
     case "apiKey":
-      return { security: [{ apiKey: [] }], "x-required-scope": route.auth.scope };
+      return {
+        security: route.auth.basic === true ? [{ apiKey: [] }, { langfuseBasic: [] }] : [{ apiKey: [] }],
+        "x-required-scope": route.auth.scope,
+      };
     case "user":
       return { security: [{ userToken: [] }], "x-required-role": route.auth.role };
     case "apiKeyOrUser":
@@ -274,7 +277,10 @@ function security(route: RouteEntry): Pick<Operation, "security" | "x-required-s
 function accessNote(route: RouteEntry): string {
   switch (route.auth.kind) {
     case "apiKey":
-      return `Requires an API key with the \`${route.auth.scope}\` scope.`;
+      return route.auth.basic === true
+        ? `Requires an API key with the \`${route.auth.scope}\` scope, as a bearer token or as the password of Basic ` +
+            "credentials (Langfuse's exporter; any user name)."
+        : `Requires an API key with the \`${route.auth.scope}\` scope.`;
     case "user":
       return route.auth.role === "owner"
         ? "Requires a signed-in user who is an `owner` of the organisation."
@@ -375,6 +381,13 @@ const SECURITY_SCHEMES = {
     description:
       "An API key: `Authorization: Bearer ats_<environment>_<38 characters>`. Each key belongs to one " +
       "organisation and environment and holds scopes (`sessions:write`, `events:write`, `read`, `delete`).",
+  },
+  langfuseBasic: {
+    type: "http",
+    scheme: "basic",
+    description:
+      "Langfuse's exporter credentials, on the Langfuse trace path only: `Authorization: Basic " +
+      "base64(<public key>:<API key>)`, an ats API key as the password; the user name is ignored.",
   },
   userToken: {
     type: "http",

@@ -16,7 +16,7 @@ import { invalidFieldsError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import { roleRequirement } from "../domain/membership.js";
 import { errorResponse as errorAnswer } from "../http/error-mapper.js";
-import { EXPORT_ROUTE_AUTH } from "../http/export-route-auth.js";
+import { isExportRouteAuth } from "../http/export-route-auth.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { isWrite } from "../http/write-methods.js";
 import type { RouteEntry, RouteId } from "../route-table.js";
@@ -40,7 +40,7 @@ export function isRateLimited(route: RouteEntry): boolean {
 
 /** Whether the route takes `Idempotency-Key` (api-key-route.ts, api-key-or-user-route.ts; not the exporters). */
 export function takesIdempotencyKey(route: RouteEntry): boolean {
-  return isRateLimited(route) && isWrite(route) && route.auth !== EXPORT_ROUTE_AUTH;
+  return isRateLimited(route) && isWrite(route) && !isExportRouteAuth(route.auth);
 }
 
 function bodyOf(errorBody: ReturnType<typeof errorAnswer>): unknown {

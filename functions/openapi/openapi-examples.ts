@@ -63,62 +63,66 @@ const EXAMPLE_KEY = "ats_live_Zq4mT9xW2pR7vN1bY6cH3jL8sD5fG0kA7Hn2Qe";
 const TRACE_ID = "5b8efff798038103d269b633813fc60c";
 const ROOT_SPAN_ID = "eee19b7ec3c1b174";
 
+/** An OTLP trace export (both trace paths take the same request). */
+const EXPORT_TRACES_REQUEST = {
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
+      scopeSpans: [
+        {
+          scope: { name: "opentelemetry.instrumentation.openai", version: "0.48.0" },
+          spans: [
+            {
+              traceId: TRACE_ID,
+              spanId: ROOT_SPAN_ID,
+              parentSpanId: "",
+              name: "invoke_agent support-bot",
+              startTimeUnixNano: "1795341600000000000",
+              endTimeUnixNano: "1795341605400000000",
+              attributes: [
+                { key: "gen_ai.operation.name", value: { stringValue: "invoke_agent" } },
+                { key: "gen_ai.agent.name", value: { stringValue: "support-bot" } },
+              ],
+              status: { code: 1 },
+            },
+            {
+              traceId: TRACE_ID,
+              spanId: "b7ad6b7169203331",
+              parentSpanId: ROOT_SPAN_ID,
+              name: "chat gpt-4o",
+              startTimeUnixNano: "1795341600100000000",
+              endTimeUnixNano: "1795341601300000000",
+              attributes: [
+                { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+                { key: "gen_ai.request.model", value: { stringValue: "gpt-4o" } },
+                { key: "gen_ai.usage.input_tokens", value: { intValue: "1200" } },
+                { key: "gen_ai.usage.output_tokens", value: { intValue: "300" } },
+              ],
+            },
+            {
+              traceId: TRACE_ID,
+              spanId: "00f067aa0ba902b7",
+              parentSpanId: ROOT_SPAN_ID,
+              name: "execute_tool search_docs",
+              startTimeUnixNano: "1795341601400000000",
+              endTimeUnixNano: "1795341601650000000",
+              attributes: [
+                { key: "gen_ai.operation.name", value: { stringValue: "execute_tool" } },
+                { key: "gen_ai.tool.name", value: { stringValue: "search_docs" } },
+                { key: "gen_ai.tool.call.arguments", value: { stringValue: '{"query":"refund policy"}' } },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+} satisfies z.input<typeof exportTraceServiceRequest>;
+
 /** Request body examples, by route id: one per route with a body. */
 export const requestExamples = {
-  ExportTraces: {
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: "service.name", value: { stringValue: "support-bot" } }] },
-        scopeSpans: [
-          {
-            scope: { name: "opentelemetry.instrumentation.openai", version: "0.48.0" },
-            spans: [
-              {
-                traceId: TRACE_ID,
-                spanId: ROOT_SPAN_ID,
-                parentSpanId: "",
-                name: "invoke_agent support-bot",
-                startTimeUnixNano: "1795341600000000000",
-                endTimeUnixNano: "1795341605400000000",
-                attributes: [
-                  { key: "gen_ai.operation.name", value: { stringValue: "invoke_agent" } },
-                  { key: "gen_ai.agent.name", value: { stringValue: "support-bot" } },
-                ],
-                status: { code: 1 },
-              },
-              {
-                traceId: TRACE_ID,
-                spanId: "b7ad6b7169203331",
-                parentSpanId: ROOT_SPAN_ID,
-                name: "chat gpt-4o",
-                startTimeUnixNano: "1795341600100000000",
-                endTimeUnixNano: "1795341601300000000",
-                attributes: [
-                  { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
-                  { key: "gen_ai.request.model", value: { stringValue: "gpt-4o" } },
-                  { key: "gen_ai.usage.input_tokens", value: { intValue: "1200" } },
-                  { key: "gen_ai.usage.output_tokens", value: { intValue: "300" } },
-                ],
-              },
-              {
-                traceId: TRACE_ID,
-                spanId: "00f067aa0ba902b7",
-                parentSpanId: ROOT_SPAN_ID,
-                name: "execute_tool search_docs",
-                startTimeUnixNano: "1795341601400000000",
-                endTimeUnixNano: "1795341601650000000",
-                attributes: [
-                  { key: "gen_ai.operation.name", value: { stringValue: "execute_tool" } },
-                  { key: "gen_ai.tool.name", value: { stringValue: "search_docs" } },
-                  { key: "gen_ai.tool.call.arguments", value: { stringValue: '{"query":"refund policy"}' } },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  } satisfies z.input<typeof exportTraceServiceRequest>,
+  ExportTraces: EXPORT_TRACES_REQUEST,
+  ExportLangfuseTraces: EXPORT_TRACES_REQUEST,
   ExportLogs: {
     resourceLogs: [
       {
@@ -577,6 +581,12 @@ export const responseExamples = {
     paths: { "/api/sdk/sessions": { post: { operationId: "CreateSession" } } },
   } satisfies z.output<typeof openApiDocumentResponse>,
   ExportTraces: {
+    partialSuccess: {
+      rejectedSpans: "1",
+      errorMessage: "1 span refused: span 2c6f1f0a9d3b4e11: endTimeUnixNano must not be before startTimeUnixNano",
+    },
+  } satisfies z.output<typeof exportTraceServiceResponse>,
+  ExportLangfuseTraces: {
     partialSuccess: {
       rejectedSpans: "1",
       errorMessage: "1 span refused: span 2c6f1f0a9d3b4e11: endTimeUnixNano must not be before startTimeUnixNano",

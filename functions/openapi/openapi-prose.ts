@@ -362,6 +362,34 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       503: EXPORT_RETRY,
     },
   },
+  ExportLangfuseTraces: {
+    summary: "Export OTLP traces (Langfuse's path)",
+    description:
+      "The same trace receiver as `POST /api/otel/v1/traces`, at the path Langfuse's exporters post to " +
+      "(`@langfuse/otel`'s LangfuseSpanProcessor and the Python SDK v3 append it to their base URL): point " +
+      "`LANGFUSE_BASE_URL` (`baseUrl`) at ats and set the secret key to an ats API key. Besides " +
+      "`Authorization: Bearer <API key>`, this route alone takes `Authorization: Basic base64(<public key>:<API key>)`: " +
+      "the password is the API key, the user name is ignored (docs/langfuse-migration.md). Langfuse's " +
+      "`langfuse.*` attributes are read as their own dialect (docs/otel.md).",
+    tag: "OpenTelemetry",
+    success:
+      "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
+      "of refused spans and why. An exporter must not retry a 200.",
+    errors: {
+      400: {
+        reason:
+          "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
+          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans, ` +
+          `${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values (counted while it is decoded); nothing is stored.`,
+        message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
+      },
+      415: {
+        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
+        message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+      },
+      503: EXPORT_RETRY,
+    },
+  },
   ExportLogs: {
     summary: "Export OTLP logs",
     description:

@@ -168,6 +168,15 @@ export const routeContracts = {
     success: { status: 200, body: exportTraceServiceResponse },
     errors: [400, 415, 503],
   },
+  ExportLangfuseTraces: {
+    protocolBody: {
+      schema: exportTraceServiceRequest,
+      binaryMediaType: "application/x-protobuf",
+      maxBytes: LIMITS.eventBodyBytes,
+    },
+    success: { status: 200, body: exportTraceServiceResponse },
+    errors: [400, 415, 503],
+  },
   ExportLogs: {
     protocolBody: {
       schema: exportLogsServiceRequest,

@@ -1802,7 +1802,7 @@ export function mutateObject(body: ObjectNode, fields: readonly string[]): fc.Ar
 
 /** A valid body of `routeId` with one field mutated (or, for batches, one field of one event). */
 export function mutatedBody(routeId: string): fc.Arbitrary<MutatedBody> {
-  if (routeId === "ExportTraces") return otlpMutatedBody();
+  if (routeId === "ExportTraces" || routeId === "ExportLangfuseTraces") return otlpMutatedBody();
   if (routeId === "ExportLogs") return otlpLogsMutatedBody();
   const spec = BODY_ROUTES[routeId];
   if (spec === undefined) return nonObjectTop.map((node) => ({ mutation: { op: "top-level" }, node }));

@@ -879,6 +879,7 @@ const OTLP_PROTOBUF = /^application\/(x-)?protobuf\s*(;|$)/i;
 /** The OTLP export routes, with the count field of their partial success. */
 const OTLP_ROUTES = new Map([
   ["ExportTraces", "rejectedSpans"],
+  ["ExportLangfuseTraces", "rejectedSpans"],
   ["ExportLogs", "rejectedLogRecords"],
 ]);
 
@@ -1237,6 +1238,7 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
   ),
   "OTLP exports": fc.oneof(
     { arbitrary: otlpExport(routeOf("ExportTraces")), weight: 3 },
+    { arbitrary: otlpExport(routeOf("ExportLangfuseTraces")), weight: 1 },
     { arbitrary: otlpExport(routeOf("ExportLogs")), weight: 1 },
   ),
   "anything at once": anyRoute.chain((route) =>

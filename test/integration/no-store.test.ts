@@ -86,6 +86,11 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     body: { events: [{ sessionId: await createTestSession(api, key.key), eventType: "error" }] },
   }),
   ExportTraces: async () => ({ path: "/api/otel/v1/traces", credential: key.key, body: { resourceSpans: [] } }),
+  ExportLangfuseTraces: async () => ({
+    path: "/api/public/otel/v1/traces",
+    credential: key.key,
+    body: { resourceSpans: [] },
+  }),
   ExportLogs: async () => ({ path: "/api/otel/v1/logs", credential: key.key, body: { resourceLogs: [] } }),
   GetSession: async () => ({ path: `/api/sdk/sessions/${await createTestSession(api, key.key)}`, ...asOwner() }),
   ListSessions: async () => ({ path: "/api/sdk/sessions", credential: key.key }),

@@ -117,7 +117,9 @@ describe("the generated document", () => {
       );
       expect(declared.map((parameter) => ("name" in parameter ? parameter.name : ""))).toEqual(pathParameters);
       if (route.auth.kind === "apiKey") {
-        expect(operation?.security).toEqual([{ apiKey: [] }]);
+        expect(operation?.security).toEqual(
+          route.auth.basic === true ? [{ apiKey: [] }, { langfuseBasic: [] }] : [{ apiKey: [] }],
+        );
         expect(operation?.["x-required-scope"]).toBe(route.auth.scope);
         expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["401", "403", "500"]));
       } else if (route.auth.kind === "user") {
@@ -261,6 +263,11 @@ describe("over HTTP", () => {
       }),
     ExportTraces: () =>
       call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
+    ExportLangfuseTraces: () =>
+      call(api, "POST", "/api/public/otel/v1/traces", {
+        key: sdk.key,
+        body: otlpTrace(`openapi-langfuse-${agentName}`),
+      }),
     ExportLogs: () => call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogs }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),

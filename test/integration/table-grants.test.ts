@@ -353,6 +353,17 @@ describe("every table access of every route is within the route's declared grant
       partialSuccess: { rejectedSpans: "1", errorMessage: expect.stringContaining("spanId") },
     });
     await invoke("ExportTraces", { path: "/api/otel/v1/traces", body: { resourceSpans: "no" } }, 400);
+    // Langfuse's path: the same export, within the same grants.
+    const langfuse = hex(16);
+    const langfuseRoot = hex(8);
+    await invoke(
+      "ExportLangfuseTraces",
+      {
+        path: "/api/public/otel/v1/traces",
+        body: exportOf([root(langfuse, langfuseRoot), ...children(langfuse, langfuseRoot)]),
+      },
+      200,
+    );
     await invoke(
       "ExportTraces",
       { path: "/api/otel/v1/traces", body: "x", headers: { "content-type": "text/plain" } },

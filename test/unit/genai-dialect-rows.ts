@@ -856,11 +856,222 @@ const logs: Record<string, Check> = {
   },
 };
 
+const LF_GENERATION = { "langfuse.observation.type": "generation" } as const;
+const LF_TOOL = { "langfuse.observation.type": "tool" } as const;
+const usage = (details: Record<string, unknown>) => ({
+  ...LF_GENERATION,
+  "langfuse.observation.usage_details": JSON.stringify(details),
+});
+
+const langfuse: Record<string, Check> = {
+  "`langfuse.observation.type` `generation` or `embedding`": () => {
+    expect(read(LF_GENERATION)).toMatchObject({ dialect: "langfuse", role: "inference", operation: "chat" });
+    expect(read({ "langfuse.observation.type": "embedding" })).toMatchObject({
+      role: "inference",
+      operation: "embeddings",
+    });
+  },
+  "`langfuse.observation.type` `tool`": () => {
+    expect(read(LF_TOOL, { name: "get_weather" })).toMatchObject({
+      role: "tool",
+      operation: "execute_tool",
+      toolName: "get_weather",
+    });
+  },
+  "`langfuse.observation.type` `agent`": () => {
+    expect(read({ "langfuse.observation.type": "agent" }, { name: "planner" })).toMatchObject({
+      role: "agent",
+      agentName: "planner",
+    });
+  },
+  "`langfuse.observation.type` `event`": () => {
+    const marked = read(
+      {
+        "langfuse.observation.type": "event",
+        "langfuse.observation.input": '{"step":"plan"}',
+        "langfuse.observation.output": "done",
+      },
+      { name: "plan-ready" },
+    );
+    expect(marked).toMatchObject({ role: "event", toolArguments: { step: "plan" }, toolResult: "done" });
+    const [plan] = planTraces([read({ "langfuse.observation.type": "agent" }, { root: true }), marked]);
+    expect(plan?.events.map((planned) => planned.event)).toEqual([
+      expect.objectContaining({
+        eventType: "state_change",
+        reasoning: "plan-ready",
+        toolInput: { step: "plan" },
+        toolOutput: { output: "done" },
+      }),
+    ]);
+  },
+  "any other type (`span`, `chain`, `retriever`, `evaluator`, `guardrail`…)": () => {
+    for (const type of ["span", "chain", "retriever", "evaluator", "guardrail"]) {
+      expect(read({ "langfuse.observation.type": type })).toMatchObject({ role: "other", operation: type });
+    }
+    expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" }).agentName).toBe("handle");
+    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).agentName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).agentName).toBeUndefined();
+  },
+  "`langfuse.trace.name`": () => {
+    expect(read({ ...LF_GENERATION, "langfuse.trace.name": "support-bot" }).agentName).toBe("support-bot");
+    const agent = { "langfuse.observation.type": "agent", "langfuse.trace.name": "t" };
+    expect(read(agent, { name: "own" }).agentName).toBe("own");
+    // Copied by the processor onto another library's spans too.
+    expect(read({ "gen_ai.operation.name": "chat", "langfuse.trace.name": "support-bot" }).agentName).toBe(
+      "support-bot",
+    );
+  },
+  "`user.id`, else `langfuse.user.id`": () => {
+    expect(read({ ...LF_GENERATION, "user.id": "u1", "langfuse.user.id": "u2" }).userId).toBe("u1");
+    expect(read({ ...LF_GENERATION, "langfuse.user.id": "u2" }).userId).toBe("u2");
+  },
+  "`session.id`, else `langfuse.session.id`": () => {
+    expect(read({ ...LF_GENERATION, "session.id": "s1", "langfuse.session.id": "s2" }).conversationId).toBe("s1");
+    expect(read({ ...LF_GENERATION, "langfuse.session.id": "s2" }).conversationId).toBe("s2");
+  },
+  "`langfuse.trace.metadata` (JSON, or one attribute per key `langfuse.trace.metadata.<key>`), `langfuse.trace.tags`, `langfuse.environment`, `langfuse.release`, `langfuse.version`":
+    () => {
+      const metadata = read({
+        ...LF_GENERATION,
+        "langfuse.trace.metadata": '{"plan":"pro"}',
+        "langfuse.trace.metadata.region": "eu",
+        "langfuse.trace.metadata.__proto__": "only a key",
+        "langfuse.trace.tags": ["beta", "eu"],
+        "langfuse.environment": "production",
+        "langfuse.release": "v42",
+        "langfuse.version": "3",
+      }).metadata;
+      expect(metadata).toMatchObject({
+        "langfuse.trace.tags": ["beta", "eu"],
+        "langfuse.environment": "production",
+        "langfuse.release": "v42",
+        "langfuse.version": "3",
+      });
+      const trace = metadata?.["langfuse.trace.metadata"] as Record<string, unknown>;
+      expect(Object.getPrototypeOf(trace)).toBe(Object.prototype);
+      expect(Object.entries(trace)).toEqual([
+        ["plan", "pro"],
+        ["region", "eu"],
+        ["__proto__", "only a key"],
+      ]);
+    },
+  "`langfuse.observation.metadata` of the root observation (JSON, or `langfuse.observation.metadata.<key>`)": () => {
+    const attributes = { "langfuse.observation.type": "agent", "langfuse.observation.metadata.step": "plan" };
+    expect(read(attributes, { root: true }).metadata).toEqual({ "langfuse.observation.metadata": { step: "plan" } });
+    expect(read(attributes).metadata).toBeUndefined();
+  },
+  "`langfuse.observation.model.name`": () => {
+    expect(read({ ...LF_GENERATION, "langfuse.observation.model.name": "gpt-4o-mini" }).model).toBe("gpt-4o-mini");
+  },
+  "`langfuse.observation.model.parameters`: `temperature`, `max_tokens` (or `maxTokens`, `max_completion_tokens`), `top_p` (or `topP`)":
+    () => {
+      const parameters = (value: Record<string, unknown>) =>
+        read({ ...LF_GENERATION, "langfuse.observation.model.parameters": JSON.stringify(value) });
+      expect(parameters({ temperature: 0.2, max_tokens: 256, top_p: 0.9 })).toMatchObject({
+        temperature: 0.2,
+        maxTokens: 256,
+        topP: 0.9,
+      });
+      expect(parameters({ temperature: "0.5", maxTokens: "64", topP: "x" })).toMatchObject({
+        temperature: 0.5,
+        maxTokens: 64,
+        topP: undefined,
+      });
+    },
+  "`langfuse.observation.usage_details`: the sum of the usage types whose name contains `input` (or starts `prompt`)":
+    () => {
+      expect(read(usage({ input: 60, input_cached_tokens: 40, output: 10 })).usage?.promptTokens).toBe(100);
+      expect(read(usage({ prompt_tokens: 12, completion_tokens: 3 })).usage?.promptTokens).toBe(12);
+    },
+  "the sum of the usage types whose name contains `output` (or starts `completion`)": () => {
+    expect(read(usage({ input: 1, output: 7, output_reasoning_tokens: 5 })).usage?.completionTokens).toBe(12);
+    expect(read(usage({ completion_tokens: 3 })).usage?.completionTokens).toBe(3);
+  },
+  "`total` (or `total_tokens`), else prompt + completion": () => {
+    expect(read(usage({ input: 1, output: 2, total: 9 })).usage?.totalTokens).toBe(9);
+    expect(read(usage({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 })).usage?.totalTokens).toBe(3);
+    expect(read(usage({ input: 1, output: 2 })).usage?.totalTokens).toBe(3);
+  },
+  "input types with `cache_read` or `cached` in their name": () => {
+    expect(read(usage({ input: 5, input_cached_tokens: 40 })).usage?.cacheReadTokens).toBe(40);
+    expect(read(usage({ input: 5, cache_read_input_tokens: 30 })).usage).toMatchObject({
+      cacheReadTokens: 30,
+      promptTokens: 35,
+    });
+  },
+  "input types with `cache_creation` or `cache_write` in their name": () => {
+    expect(read(usage({ input: 5, cache_creation_input_tokens: 20 })).usage).toMatchObject({
+      cacheCreationTokens: 20,
+      promptTokens: 25,
+    });
+    expect(read(usage({ input: 5, input_cache_write: 2 })).usage?.cacheCreationTokens).toBe(2);
+  },
+  "output types with `reasoning` in their name": () => {
+    expect(read(usage({ output: 7, output_reasoning_tokens: 5 })).usage?.reasoningTokens).toBe(5);
+  },
+  "a count that is negative or past `LIMITS.maxTokens`, or not a number": () => {
+    const odd = read(usage({ input: -1, output: 1e13, total: "9" })).usage;
+    expect(odd).toMatchObject({ promptTokens: undefined, completionTokens: undefined, totalTokens: undefined });
+    const prototype = read({
+      ...LF_GENERATION,
+      "langfuse.observation.usage_details": '{"__proto__": {"input": 5}, "input": 3, "constructor": 9}',
+    }).usage;
+    expect(prototype).toMatchObject({ promptTokens: 3, completionTokens: undefined, totalTokens: 3 });
+    expect(
+      read({ ...LF_GENERATION, "langfuse.observation.usage_details": '{"input": 1e999}' }).usage?.promptTokens,
+    ).toBe(undefined);
+  },
+  "`langfuse.observation.cost_details`: its `total`, else the sum of its parts (USD)": () => {
+    const cost = (details: string) =>
+      read({ ...LF_GENERATION, "langfuse.observation.cost_details": details }).usage?.cost;
+    expect(cost('{"input": 0.001, "output": 0.002, "total": 0.0031}')).toBe(0.0031);
+    expect(cost('{"input": 0.001, "output": 0.002}')).toBeCloseTo(0.003, 12);
+    expect(cost('{"total": -1}')).toBeUndefined();
+    expect(cost('{"input": -0.5, "output": 1}')).toBeUndefined();
+    expect(cost('{"total": 1e999}')).toBeUndefined();
+    expect(read({ ...LF_TOOL, "langfuse.observation.cost_details": '{"total": 0.5}' }).cost).toBe(0.5);
+  },
+  "`langfuse.observation.input`": () => {
+    const messages = [{ role: "user", content: "Weather in Paris?" }];
+    expect(read({ ...LF_GENERATION, "langfuse.observation.input": JSON.stringify(messages) }).inputMessages).toEqual(
+      messages,
+    );
+    expect(read({ ...LF_TOOL, "langfuse.observation.input": '{"city":"Paris"}' }).toolArguments).toEqual({
+      city: "Paris",
+    });
+  },
+  "`langfuse.observation.output`": () => {
+    const answer = { role: "assistant", content: "Sunny." };
+    expect(read({ ...LF_GENERATION, "langfuse.observation.output": JSON.stringify(answer) })).toMatchObject({
+      outputMessages: answer,
+      answer: "Sunny.",
+    });
+    expect(read({ ...LF_TOOL, "langfuse.observation.output": "sunny" }).toolResult).toBe("sunny");
+  },
+  "`langfuse.observation.level` `ERROR`, with `langfuse.observation.status_message`": () => {
+    const failed = { ...LF_TOOL, "langfuse.observation.level": "ERROR" };
+    expect(read({ ...failed, "langfuse.observation.status_message": "quota" }).failure).toBe("quota");
+    expect(read(failed, { name: "lookup" }).failure).toBe("lookup failed");
+    expect(read({ ...LF_TOOL, "langfuse.observation.level": "WARNING" }).failure).toBeUndefined();
+    const [plan] = planTraces([
+      read({ "langfuse.observation.type": "agent", "langfuse.observation.level": "ERROR" }, { root: true }),
+      read({ ...failed, "langfuse.observation.status_message": "quota" }),
+    ]);
+    expect(plan?.events.map((planned) => [planned.event.eventType, planned.event.reasoning])).toEqual([
+      ["error", "a span failed"],
+      ["tool_call", undefined],
+      ["error", "quota"],
+    ]);
+    expect(plan?.end).toMatchObject({ status: "failed", failureReason: "a span failed" });
+  },
+};
+
 /** The checks of each dialect table, by the table's heading in docs/otel.md. */
 export const DIALECT_ROWS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
   "GenAI semantic conventions": semconv,
   OpenInference: openInference,
   "OpenLLMetry / Traceloop": openLlmetry,
   "Vercel AI SDK": vercelAi,
+  Langfuse: langfuse,
   "GenAI event log records": logs,
 };

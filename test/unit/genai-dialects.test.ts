@@ -59,6 +59,33 @@ describe("spans of several dialects", () => {
     expect(plan?.end?.rootUsage).toMatchObject({ promptTokens: 28 });
   });
 
+  it("a Langfuse generation that also carries gen_ai.* is read by the Langfuse dialect alone: its usage once", () => {
+    const generation = read({
+      "langfuse.observation.type": "generation",
+      "langfuse.observation.usage_details": '{"input": 10, "output": 2}',
+      "gen_ai.operation.name": "chat",
+      "gen_ai.usage.input_tokens": 99,
+      "gen_ai.agent.name": "semconv-agent",
+      "langfuse.trace.name": "langfuse-trace",
+    });
+    expect(generation).toMatchObject({ dialect: "langfuse", agentName: "langfuse-trace" });
+    expect(generation.usage).toMatchObject({ promptTokens: 10, completionTokens: 2, totalTokens: 12 });
+  });
+
+  it("a span of another library under the Langfuse processor: its own dialect reads it, Langfuse's attributes its run", () => {
+    const chat = read({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.usage.input_tokens": 7,
+      "user.id": "u1",
+      "session.id": "s1",
+      "langfuse.trace.name": "support-bot",
+      "langfuse.trace.metadata.plan": "pro",
+    });
+    expect(chat).toMatchObject({ dialect: "genai-semconv", role: "inference", userId: "u1", conversationId: "s1" });
+    expect(chat.agentName).toBe("support-bot");
+    expect(chat.metadata).toEqual({ "langfuse.trace.metadata": { plan: "pro" } });
+  });
+
   it("the identity of a span is read from every dialect it carries, the most specific first", () => {
     const chat = read({
       "gen_ai.operation.name": "chat",

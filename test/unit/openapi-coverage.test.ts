@@ -153,7 +153,9 @@ describe.each(routes.map((route) => [route.id, route] as const))("the document's
     const schemes = operation?.security.flatMap((requirement) => Object.keys(requirement)) ?? [];
     expect(schemes).toEqual(
       auth.kind === "apiKey"
-        ? ["apiKey"]
+        ? auth.basic === true
+          ? ["apiKey", "langfuseBasic"]
+          : ["apiKey"]
         : auth.kind === "apiKeyOrUser"
           ? ["apiKey", "userToken"]
           : auth.kind === "public"

@@ -54,6 +54,7 @@ const DIALECTS = [
   { heading: "### OpenInference", module: "functions/otel/dialects/openinference.ts" },
   { heading: "### OpenLLMetry / Traceloop", module: "functions/otel/dialects/openllmetry.ts" },
   { heading: "### Vercel AI SDK", module: "functions/otel/dialects/vercel-ai.ts" },
+  { heading: "### Langfuse", module: "functions/otel/dialects/langfuse.ts" },
   { heading: "### GenAI event log records", module: "functions/domain/genai-log-events.ts" },
 ] as const;
 

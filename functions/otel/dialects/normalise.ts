@@ -9,11 +9,16 @@ import type { Dialect, GenAiSpan, SpanIdentity } from "../../domain/genai-span.j
 import type { JsonObject } from "../../domain/json.js";
 import type { OtelSpan } from "../../domain/otel-span.js";
 import { genAiSemconv } from "./genai-semconv.js";
+import { langfuse } from "./langfuse.js";
 import { openInference } from "./openinference.js";
 import { openLlmetry } from "./openllmetry.js";
 import { vercelAi } from "./vercel-ai.js";
 
-export const DIALECTS: readonly Dialect[] = [vercelAi, openInference, openLlmetry, genAiSemconv];
+/**
+ * Langfuse first: `langfuse.observation.type` is what the application itself declared the span to be (its SDK
+ * sets it on its own observations only; the other libraries' spans it exports never carry it).
+ */
+export const DIALECTS: readonly Dialect[] = [langfuse, vercelAi, openInference, openLlmetry, genAiSemconv];
 
 const IDENTITY_FIELDS = ["agentName", "agentId", "userId", "conversationId"] as const;
 
