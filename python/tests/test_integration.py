@@ -4,12 +4,30 @@ Local, the stream consumer): what a run records reads back exactly through the r
 from __future__ import annotations
 
 import datetime
+import json
 import time
 import unittest
-from typing import List
+from pathlib import Path
+from typing import Any, Dict, List
 
-from ats import AgentTracker, AtsError, current_run, wrap_tool
+from ats import AgentTracker, AtsError, current_run, wrap_openai, wrap_tool
+from tests.support.fake_openai import FakeOpenAIServer, OpenAI
 from tests.support.local_stack import LocalStack
+
+PRICE_TABLE = Path(__file__).resolve().parents[2] / "functions" / "pricing" / "model-prices.json"
+
+
+def _table_row(model: str, day: str) -> Dict[str, Any]:
+    """The service's price table's row of ``model`` in force on ``day`` (the newest not after it)."""
+    table = json.loads(PRICE_TABLE.read_text())
+    rows = [
+        dict(rates, effectiveFrom=block["effectiveFrom"])
+        for block in table["prices"]
+        for models in block["models"].values()
+        for name, rates in models.items()
+        if name == model and block["effectiveFrom"] <= day
+    ]
+    return max(rows, key=lambda row: row["effectiveFrom"])
 
 
 class RecordedRunTest(unittest.TestCase):
@@ -92,6 +110,33 @@ class RecordedRunTest(unittest.TestCase):
         self.assertEqual(events[4]["toolInput"], {"model": "gpt-test"})
         self.assertEqual(events[4]["toolOutput"], {"promptTokens": 100, "completionTokens": 20, "totalTokens": 120})
         self.assertTrue(all(event["id"].startswith("evt_") for event in events))
+
+    def test_wrapped_openai_calls_without_prices_of_ours_land_priced_by_the_services_table(self) -> None:
+        server = FakeOpenAIServer()
+        self.addCleanup(server.close)
+        client = wrap_openai(OpenAI(server.base_url))
+        ats = self.tracker()
+        with ats.session("priced by the service", "openai-bot", "u-priced") as run:
+            client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "Refund?"}])
+        ats.shutdown(30)
+        self.assertEqual(self.errors, [])
+
+        session = self.stack.session_when_counted(run.id, 1)
+        [event] = self.stack.events(run.id)
+        # Served as gpt-4o-mini-2024-07-18: a dated snapshot, priced by its undated name's row of the table.
+        row = _table_row("gpt-4o-mini", event["occurredAt"][:10])
+        usage = event["usage"]
+        cached = usage.get("cacheReadTokens", 0)
+        expected = (
+            (usage["promptTokens"] - cached) * row["input"]
+            + cached * row.get("cacheRead", row["input"])
+            + usage["completionTokens"] * row["output"]
+        ) / 1_000_000
+        self.assertEqual((event["model"], event["costSource"]), ("gpt-4o-mini-2024-07-18", "table"))
+        self.assertEqual(event["priceEffectiveFrom"], row["effectiveFrom"])
+        self.assertAlmostEqual(event["estimatedCost"], expected, places=12)
+        self.assertAlmostEqual(session["estimatedCost"], expected, places=9)
+        self.assertEqual((session["modelCalls"], session["unpricedCalls"]), (1, 0))
 
     def test_trace_and_wrap_tool_read_back_with_the_failure_and_the_tool_error(self) -> None:
         ats = self.tracker()

@@ -7,7 +7,8 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { AgentTracker, type AtsError, type PriceTable, wrapOpenAI } from "../../sdk/src/index.js";
-import { call, createTestKey, readAllEvents, startTestApi, type TestKey } from "../support/fixtures.js";
+import { call, createTestKey, readAllEvents, settleCounts, startTestApi, type TestKey } from "../support/fixtures.js";
+import { tableRowInForce } from "../support/otel-library-run.js";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai-server.js";
 
 let api: LocalApi;
@@ -141,6 +142,48 @@ describe("wrapOpenAI", () => {
       totalTokens: 3_000_150,
       estimatedCost: 36 + 22.5,
     });
+  });
+
+  it("without a price table of the caller's, each call lands priced by the service's table: estimatedCost = the row × the usage, costSource table; the session's cost is their sum", async () => {
+    const errors: AtsError[] = [];
+    const ats = tracker(errors);
+    const wrapped = wrapOpenAI(openai());
+    let runId = "";
+    await ats.trace({ ...SESSION, name: "priced by the service" }, async (run) => {
+      runId = run.id;
+      await wrapped.chat.completions.create(
+        { model: "gpt-4o-mini", messages: [{ role: "user", content: "Refund window?" }] },
+        { headers: { "x-fake-usage": "1200,300", "x-fake-model": "gpt-4o-mini-2024-07-18" } },
+      );
+      await wrapped.responses.create(
+        { model: "gpt-4o", input: "Thanks!" },
+        { headers: { "x-fake-usage": "5000,700" } },
+      );
+    });
+    await ats.shutdown({ timeoutMs: 10_000 });
+    expect(errors).toEqual([]);
+    await settleCounts();
+    const { events, session } = await recorded(runId);
+
+    const calls = events.filter((event) => event.eventType === "llm_decision");
+    expect(calls.map((event) => [event.model, event.costSource])).toEqual([
+      ["gpt-4o-mini-2024-07-18", "table"],
+      ["gpt-4o", "table"],
+    ]);
+    const costs = calls.map((event) => {
+      const usage = event.usage as { promptTokens: number; completionTokens: number };
+      // The dated snapshot is priced by its undated name's row (docs/pricing.md, "Matching a model name").
+      const row = tableRowInForce(
+        String(event.model).replace(/-\d{4}-\d{2}-\d{2}$/, ""),
+        String(event.occurredAt).slice(0, 10),
+      );
+      expect(event.priceEffectiveFrom).toBe(row.effectiveFrom);
+      return (usage.promptTokens * row.input + usage.completionTokens * row.output) / 1_000_000;
+    });
+    expect(calls[0]?.estimatedCost as number).toBeCloseTo(costs[0] ?? Number.NaN, 12);
+    expect(calls[1]?.estimatedCost as number).toBeCloseTo(costs[1] ?? Number.NaN, 12);
+    expect(session.estimatedCost as number).toBeCloseTo((costs[0] ?? 0) + (costs[1] ?? 0), 9);
+    expect(session).toMatchObject({ modelCalls: 2, unpricedCalls: 0, promptTokens: 6200, completionTokens: 1000 });
   });
 
   it("chat streams: every chunk reaches the caller as it would unwrapped, usage is asked for, hidden and recorded; tee and toReadableStream still work", async () => {
