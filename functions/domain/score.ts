@@ -2,7 +2,9 @@
  * Scores (issue 33, "Verdicts"): a named verdict on a session, or on one event of it. Pure: the value
  * kinds, the sources, who gave a score. No I/O, no HTTP.
  */
+import { createHash } from "node:crypto";
 import type { Environment } from "./api-key.js";
+import { derivedUlid, idTime, newId } from "./ids.js";
 import type { Principal } from "./principal.js";
 
 /** What a score's value is: a finite number, true/false, or a label (categorical). */
@@ -69,4 +71,15 @@ export function authorOf(principal: Principal): ScoreAuthor {
 /** A score's source when the client names none: `console` for a signed-in user, `api` for a key. */
 export function defaultSourceOf(principal: Principal): ScoreSource {
   return principal.signedInUserId === undefined ? "api" : "console";
+}
+
+/**
+ * The id of a score the client sent without one: with an Idempotency-Key, fixed by the key's planned ULID
+ * (and the score's position in a batch), so a retry after a server error replaces the score its first
+ * attempt wrote; otherwise a fresh id.
+ */
+export function plannedScoreId(plannedUlid: string | undefined, position: number, nowMs: number): string {
+  if (plannedUlid === undefined) return newId("score", nowMs);
+  const seed = createHash("sha256").update(`${plannedUlid}#${position}`).digest();
+  return `scr_${derivedUlid(idTime(`scr_${plannedUlid}`), seed)}`;
 }

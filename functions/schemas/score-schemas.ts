@@ -19,7 +19,9 @@ export function scoreValueProblem(value: unknown): string | undefined {
     return undefined;
   }
   if (typeof value === "string") {
-    if (value.length < 1 || value.length > LIMITS.scoreLabelLength || !value.isWellFormed()) return VALUE_MESSAGE;
+    // Characters are code points, as for every text field (an emoji is one).
+    const characters = [...value].length;
+    if (characters < 1 || characters > LIMITS.scoreLabelLength || !value.isWellFormed()) return VALUE_MESSAGE;
     return undefined;
   }
   return VALUE_MESSAGE;

@@ -4,14 +4,14 @@
  * the id, else the score's error.
  */
 import { AtsError, invalidFieldsError } from "../domain/errors.js";
-import type { NewScore } from "../domain/score.js";
+import { type NewScore, plannedScoreId } from "../domain/score.js";
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { errorResponse } from "../http/error-mapper.js";
 import { toFieldIssues } from "../http/json-body.js";
 import { jsonResponse } from "../http/responses.js";
 import { logError } from "../runtime/log.js";
 import { createScoreBatchBody, createScoreBody } from "../schemas/score-schemas.js";
-import { plannedScoreId, recordScore } from "../store/scores/score-store.js";
+import { recordScore } from "../store/scores/score-store.js";
 
 type ItemResult = { index: number; status: number; id?: string; error?: unknown };
 

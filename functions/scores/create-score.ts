@@ -2,10 +2,11 @@
  * POST /api/sdk/scores: a score on a session, or on one event of it → 201; with the id of an existing score
  * of the session, that score is replaced → 200.
  */
+import { plannedScoreId } from "../domain/score.js";
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { createScoreBody } from "../schemas/score-schemas.js";
-import { plannedScoreId, recordScore } from "../store/scores/score-store.js";
+import { recordScore } from "../store/scores/score-store.js";
 import { scoreView } from "./score-view.js";
 
 export const handler = apiKeyOrUserRoute(

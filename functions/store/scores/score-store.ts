@@ -5,9 +5,8 @@
  * and after its own transaction, session-deletion.ts). Its id is the client's (`scr_` + ULID: a retry or
  * an edit replaces that score) or the service's; replacing keeps the first `createdAt`.
  */
-import { createHash } from "node:crypto";
 import { ConflictError, NotFoundError } from "../../domain/errors.js";
-import { derivedUlid, idTime, isId, newId } from "../../domain/ids.js";
+import { isId } from "../../domain/ids.js";
 import { foreignSessionError, ownsTenantData, type Principal } from "../../domain/principal.js";
 import { dayOf } from "../../domain/rollup.js";
 import { authorOf, defaultSourceOf, type NewScore, type Score, valueKindOf } from "../../domain/score.js";
@@ -53,17 +52,6 @@ async function assertEventOfSession(sessionId: string, eventId: string, nowMs: n
   if (!isId("event", eventId)) throw missing();
   const item = await getItem(eventKey(sessionId, eventId), { projection: ["entity", "ttl"] });
   if (item === undefined || item.entity !== EVENT_ENTITY || isExpired(item, nowMs)) throw missing();
-}
-
-/**
- * The id of a score the client sent without one: with an Idempotency-Key, fixed by the key's planned ULID
- * (and the score's position in a batch), so a retry after a server error replaces the score its first
- * attempt wrote; otherwise a fresh id.
- */
-export function plannedScoreId(plannedUlid: string | undefined, position: number, nowMs: number): string {
-  if (plannedUlid === undefined) return newId("score", nowMs);
-  const seed = createHash("sha256").update(`${plannedUlid}#${position}`).digest();
-  return `scr_${derivedUlid(idTime(`scr_${plannedUlid}`), seed)}`;
 }
 
 /** The outcome of recording a score: the score as stored, and whether it replaced one. */
