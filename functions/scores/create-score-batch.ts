@@ -24,6 +24,28 @@ function refusal(error: unknown): { status: number; error: unknown } {
   return { status: mapped.statusCode ?? 500, error: JSON.parse(mapped.body ?? "{}") };
 }
 
+type Planned = { index: number; score: NewScore; scoreId: string };
+
+/**
+ * The scores in rounds of at most CONCURRENCY, in order, a round never holding two writes of the same score (the
+ * same id in the same session): those are written one after the other, the later one replacing the earlier.
+ */
+function rounds(valid: readonly { index: number; score: NewScore }[], nowMs: number, plannedUlid?: string) {
+  const groups: Planned[][] = [];
+  let current: Planned[] = [];
+  for (const { index, score } of valid) {
+    const scoreId = score.id ?? plannedScoreId(plannedUlid, index, nowMs);
+    const clash = current.some((other) => other.scoreId === scoreId && other.score.sessionId === score.sessionId);
+    if (current.length === CONCURRENCY || clash) {
+      groups.push(current);
+      current = [];
+    }
+    current.push({ index, score, scoreId });
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
 export const handler = apiKeyOrUserRoute(
   "CreateScoreBatch",
   { body: createScoreBatchBody },
@@ -40,12 +62,9 @@ export const handler = apiKeyOrUserRoute(
       const { dataType: _checked, ...score } = parsed.data;
       valid.push({ index, score });
     });
-    for (let start = 0; start < valid.length; start += CONCURRENCY) {
-      const group = valid.slice(start, start + CONCURRENCY);
+    for (const group of rounds(valid, nowMs, plannedUlid)) {
       const outcomes = await Promise.allSettled(
-        group.map(({ index, score }) =>
-          recordScore(caller, score, score.id ?? plannedScoreId(plannedUlid, index, nowMs), nowMs),
-        ),
+        group.map(({ score, scoreId }) => recordScore(caller, score, scoreId, nowMs)),
       );
       outcomes.forEach((outcome, offset) => {
         const index = group[offset]?.index ?? -1;

@@ -104,8 +104,11 @@ describe("POST /api/sdk/scores", () => {
         environment: "live",
         agentName: "scored-agent",
         sessionDay: String(session?.createdAt).slice(0, 10),
-        ttl: session?.ttl,
       });
+      // The session's TTL when the score was written: the session's only grows (its events extend it), so the
+      // score never outlives it.
+      expect(Number(item.ttl)).toBeLessThanOrEqual(Number(session?.ttl));
+      expect(Number(item.ttl)).toBeGreaterThan(Date.now() / 1000 + 89 * 86_400);
     }
     const read = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
     expect(read.status).toBe(200);
@@ -449,6 +452,31 @@ describe("Idempotency-Key and batches", () => {
       [results[0]?.id, "scr_01KAZ3XB1C2D3E4F5G6H7J8K9N"].sort(),
     );
     expect(await scoreItems(foreign)).toEqual([]);
+  });
+
+  it("writes the same score twice in a batch one after the other (the later replaces), and concurrent replacements all succeed", async () => {
+    // Prepare
+    const sessionId = await createTestSession(api, owner.key);
+    const id = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9P";
+    const other = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9Q";
+
+    // Act
+    const batch = await call(api, "POST", "/api/sdk/scores/batch", {
+      key: owner.key,
+      body: { scores: [score(sessionId, { id, value: 1 }), score(sessionId, { id, value: 2 })] },
+    });
+    const concurrent = await Promise.all(
+      [1, 2, 3, 4, 5].map((value) =>
+        call(api, "POST", "/api/sdk/scores", { key: owner.key, body: score(sessionId, { id: other, value }) }),
+      ),
+    );
+
+    // Assess
+    expect((batch.body.results as { status: number }[]).map((result) => result.status)).toEqual([201, 200]);
+    expect(concurrent.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    const stored = await scoreItems(sessionId);
+    expect(stored.map((item) => [item.id, item.value])).toContainEqual([id, 2]);
+    expect(stored).toHaveLength(2);
   });
 
   it("refuses an empty batch and one of more than 100 scores", async () => {

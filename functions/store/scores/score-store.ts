@@ -11,10 +11,11 @@ import { foreignSessionError, ownsTenantData, type Principal } from "../../domai
 import { dayOf } from "../../domain/rollup.js";
 import { authorOf, defaultSourceOf, type NewScore, type Score, valueKindOf } from "../../domain/score.js";
 import { EVENT_ENTITY } from "../events/event-store.js";
-import { isConditionFailure } from "../table/condition-failure.js";
+import { cancellationItem, isConditionFailure } from "../table/condition-failure.js";
 import { eventKey, SCORE_PREFIX, scoreKey, sessionKey } from "../table/keys.js";
 import { expiryEpochSeconds, isExpired } from "../table/retention.js";
 import { deleteIfExists, getItem, queryPage, transact } from "../table/table-operations.js";
+import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { SCORE_ENTITY, scoreEntity } from "./score-item.js";
 
 /** What a score needs of its session: its tenant, agent, start and expiry. */
@@ -25,6 +26,9 @@ interface ScoredSession {
   readonly createdAt: string;
   readonly ttl: number | undefined;
 }
+
+/** Attempts of a score's transaction that lost a race (another transaction on the session or the score). */
+const WRITE_ATTEMPTS = 8;
 
 const notFound = (sessionId: string) => new NotFoundError(`Session ${sessionId} not found`);
 
@@ -73,66 +77,89 @@ export async function recordScore(
   nowMs = Date.now(),
 ): Promise<RecordedScore> {
   const session = await scoredSession(principal, input.sessionId, nowMs);
-  const [existing] = await Promise.all([
+  const [found] = await Promise.all([
     getItem(scoreKey(input.sessionId, scoreId), { projection: ["entity", "orgId", "environment", "createdAt"] }),
     input.eventId === undefined ? undefined : assertEventOfSession(input.sessionId, input.eventId, nowMs),
   ]);
-  if (
-    existing !== undefined &&
-    (existing.entity !== SCORE_ENTITY || !ownsTenantData(principal, existingTenant(existing)))
-  ) {
-    throw new ConflictError(`Score ${scoreId} cannot be written: its id is taken`);
-  }
   const at = new Date(nowMs).toISOString();
-  const score: Score = {
-    id: scoreId,
-    sessionId: input.sessionId,
-    ...(input.eventId === undefined ? {} : { eventId: input.eventId }),
-    orgId: principal.orgId,
-    environment: principal.environment,
-    agentName: session.agentName,
-    sessionDay: dayOf(session.createdAt),
-    name: input.name,
-    valueKind: valueKindOf(input.value),
-    value: input.value,
-    ...(input.comment === undefined ? {} : { comment: input.comment }),
-    source: input.source ?? defaultSourceOf(principal),
-    author: authorOf(principal),
-    createdAt: typeof existing?.createdAt === "string" ? existing.createdAt : at,
-    updatedAt: at,
-  };
-  const tenantValues = { ":org": principal.orgId, ":env": principal.environment };
-  const tenantNames = { "#environment": "environment" };
-  try {
-    await transact([
-      {
-        ConditionCheck: {
-          Key: sessionKey(input.sessionId),
-          ConditionExpression: "attribute_exists(PK) AND orgId = :org AND #environment = :env",
-          ExpressionAttributeNames: tenantNames,
-          ExpressionAttributeValues: tenantValues,
-        },
-      },
-      {
-        Put: {
-          Item: scoreEntity.toItem({ score, ttl: session.ttl ?? expiryEpochSeconds(nowMs, principal.retentionDays) }),
-          // A new score, or a replacement of this tenant's score of the same id: never any other item.
-          ConditionExpression:
-            "attribute_not_exists(PK) OR (#entity = :score AND orgId = :org AND #environment = :env)",
-          ExpressionAttributeNames: { ...tenantNames, "#entity": "entity" },
-          ExpressionAttributeValues: { ...tenantValues, ":score": SCORE_ENTITY },
-        },
-      },
-    ]);
-  } catch (error) {
-    if (isConditionFailure(error, 0)) throw notFound(input.sessionId);
-    if (isConditionFailure(error, 1)) throw new ConflictError(`Score ${scoreId} cannot be written: its id is taken`);
-    throw error;
+  const ttl = session.ttl ?? expiryEpochSeconds(nowMs, principal.retentionDays);
+  let existing = found;
+  for (let attempt = 0; ; attempt++) {
+    if (
+      existing !== undefined &&
+      (existing.entity !== SCORE_ENTITY || !ownsTenantData(principal, tenantOf(existing)))
+    ) {
+      throw new ConflictError(`Score ${scoreId} cannot be written: its id is taken`);
+    }
+    const score: Score = {
+      id: scoreId,
+      sessionId: input.sessionId,
+      ...(input.eventId === undefined ? {} : { eventId: input.eventId }),
+      orgId: principal.orgId,
+      environment: principal.environment,
+      agentName: session.agentName,
+      sessionDay: dayOf(session.createdAt),
+      name: input.name,
+      valueKind: valueKindOf(input.value),
+      value: input.value,
+      ...(input.comment === undefined ? {} : { comment: input.comment }),
+      source: input.source ?? defaultSourceOf(principal),
+      author: authorOf(principal),
+      createdAt: typeof existing?.createdAt === "string" ? existing.createdAt : at,
+      updatedAt: at,
+    };
+    try {
+      await transact(scoreWrite(principal, score, ttl, existing !== undefined));
+      return { score, replaced: existing !== undefined };
+    } catch (error) {
+      if (isConditionFailure(error, 0)) throw notFound(input.sessionId);
+      if (isConditionFailure(error, 1)) {
+        // Written (or deleted) by another request since the read: again, as a replacement of what is there now.
+        existing = cancellationItem(error, 1);
+      } else if (!isTransactionConflict(error)) throw error;
+      if (attempt + 1 >= WRITE_ATTEMPTS) {
+        throw new ConflictError(`Score ${scoreId} kept being written concurrently; retry the request`);
+      }
+      if (isTransactionConflict(error)) await backoff(attempt + 1);
+    }
   }
-  return { score, replaced: existing !== undefined };
 }
 
-function existingTenant(item: Record<string, unknown>) {
+/**
+ * The transaction of a score: the session checked (it exists in the caller's tenant: a session deleted meanwhile is
+ * a 404, and no score is left behind), then the score put: a new one where none is, or a replacement of this
+ * tenant's score of the same id (never any other item), so the answer's 201 / 200 and `createdAt` are exact even
+ * when two requests write the same score at once.
+ */
+function scoreWrite(principal: Principal, score: Score, ttl: number, replacing: boolean) {
+  const tenantValues = { ":org": principal.orgId, ":env": principal.environment };
+  const tenantNames = { "#environment": "environment" };
+  return [
+    {
+      ConditionCheck: {
+        Key: sessionKey(score.sessionId),
+        ConditionExpression: "attribute_exists(PK) AND orgId = :org AND #environment = :env",
+        ExpressionAttributeNames: tenantNames,
+        ExpressionAttributeValues: tenantValues,
+      },
+    },
+    {
+      Put: {
+        Item: scoreEntity.toItem({ score, ttl }),
+        ...(replacing
+          ? {
+              ConditionExpression: "#entity = :score AND orgId = :org AND #environment = :env",
+              ExpressionAttributeNames: { ...tenantNames, "#entity": "entity" },
+              ExpressionAttributeValues: { ...tenantValues, ":score": SCORE_ENTITY },
+            }
+          : { ConditionExpression: "attribute_not_exists(PK)" }),
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+      },
+    },
+  ];
+}
+
+function tenantOf(item: Record<string, unknown>) {
   return { orgId: String(item.orgId), environment: String(item.environment) };
 }
 
