@@ -21,7 +21,7 @@ import { SCORE_ENTITY, scoreEntity } from "./score-item.js";
 /** What a score needs of its session: its tenant, agent, start and expiry. */
 interface ScoredSession {
   readonly orgId: string;
-  readonly environment: Principal["environment"];
+  readonly environment: string;
   readonly agentName: string;
   readonly createdAt: string;
   readonly ttl: number | undefined;
@@ -41,7 +41,7 @@ async function scoredSession(principal: Principal, sessionId: string, nowMs: num
   if (item === undefined || isExpired(item, nowMs) || typeof item.orgId !== "string") throw notFound(sessionId);
   const session = {
     orgId: item.orgId,
-    environment: item.environment as Principal["environment"],
+    environment: String(item.environment),
     agentName: String(item.agentName),
     createdAt: String(item.createdAt),
     ttl: typeof item.ttl === "number" ? item.ttl : undefined,
