@@ -91,6 +91,20 @@ export const routeTable = [
     payloadAccess: "write",
   },
   {
+    id: "CreateScore",
+    method: "POST",
+    path: "/api/sdk/scores",
+    entry: "functions/scores/create-score.ts",
+    auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
+  },
+  {
+    id: "CreateScoreBatch",
+    method: "POST",
+    path: "/api/sdk/scores/batch",
+    entry: "functions/scores/create-score-batch.ts",
+    auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
+  },
+  {
     id: "ExportTraces",
     method: "POST",
     path: "/api/otel/v1/traces",
@@ -143,6 +157,20 @@ export const routeTable = [
     entry: "functions/events/get-event-field.ts",
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
     payloadAccess: "read",
+  },
+  {
+    id: "ListScores",
+    method: "GET",
+    path: "/api/sdk/sessions/{id}/scores",
+    entry: "functions/scores/list-scores.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "DeleteScore",
+    method: "DELETE",
+    path: "/api/sdk/sessions/{id}/scores/{scoreId}",
+    entry: "functions/scores/delete-score.ts",
+    auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
   },
   {
     id: "DeleteSession",

@@ -59,7 +59,7 @@ export const PARTITIONS = {
   organisationPrices: "PRICES#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
-  /** `SESSION#<id>`: a session and its events (keys.ts sessionKey, eventKey). */
+  /** `SESSION#<id>`: a session, its events and its scores (keys.ts sessionKey, eventKey, scoreKey). */
   session: "SESSION#*",
   /** `ROLLUP#<tenant>#…`: day rollups and the agent summary (keys.ts rollupPartition, agentSummaryPartition). */
   rollup: "ROLLUP#*",
@@ -130,33 +130,33 @@ export interface RouteThrottle {
  * bucket, so a flood on one route (say, unknown keys hammering a read route)
  * is refused with 429 by API Gateway before it costs a Lambda invocation.
  *
- * Sized so that only a flood from many sources reaches them: with edge
- * protection on (docs/deploy.md), AWS WAF holds each client address to a
- * per-minute limit per kind of route (lib/constructs/edge-settings.ts), and a
- * bucket is a large multiple of that limit (60 addresses at the management
- * limit of 1 rps to fill key management's 60 rps, 30 at the read limit of
- * 10 rps to fill a read route). Without it, one source can still fill a bucket, but
- * no longer with the 10 rps of junk tokens that used to lock every
- * organisation out of the console. Together the routes stay under the
- * account's regional quota (10,000 rps shared by every API of the account),
- * so even a flood on every route at once leaves the other APIs theirs;
- * test/cdk checks both.
+ * Sized so that only a flood from many sources reaches them: with edge protection on (docs/deploy.md), AWS WAF
+ * holds each client address to a per-minute limit per kind of route (lib/constructs/edge-settings.ts), and a
+ * bucket is a large multiple of that limit (50 addresses at the management limit of 1 rps to fill key
+ * management's 50 rps, 25 at the read limit of 10 rps to fill a read route, 5 at the limit of 120 rps on all
+ * requests to fill a write route). Without it, one source can still fill a bucket, but no longer with the
+ * 10 rps of junk tokens that used to lock every organisation out of the console. Together the routes stay under
+ * the account's regional quota (10,000 rps shared by every API of the account), so even a flood on every route
+ * at once leaves the other APIs theirs; test/cdk checks both.
+ *
+ * With Langfuse's trace path and the score routes (issues 32, 33) the buckets sum to 9,650 rps: ingestion at 700
+ * (5 routes), sessions and scores at 600 (2 each), reads at 250 (10), deletions, key management and the document
+ * at 50. More headroom takes a raised regional quota (a Service Quotas request), then larger buckets here
+ * (docs/decisions.md, "Route throttles").
  */
 export const ROUTE_THROTTLES = {
-  /**
-   * Event ingestion: the hot path of every SDK (a fleet behind one NAT address may send 100 rps unbatched). Five
-   * routes (events, batches, OTLP traces at both paths, logs) at 800 take the 4,000 rps four took at 1,000 before
-   * Langfuse's path, which keeps the sum under the quota.
-   */
-  ingest: { rateLimit: 800, burstLimit: 1600 },
+  /** Event ingestion: the hot path of every SDK (a fleet behind one NAT address may send 100 rps unbatched). */
+  ingest: { rateLimit: 700, burstLimit: 1400 },
   /** Session start and end: a few per agent run. */
-  sessionWrite: { rateLimit: 800, burstLimit: 1600 },
-  /** Reads of sessions, events and stats (dashboards, exports). */
-  read: { rateLimit: 300, burstLimit: 600 },
-  /** Deleting sessions and erasing users, and polling erasure jobs. */
-  erasure: { rateLimit: 100, burstLimit: 200 },
+  sessionWrite: { rateLimit: 600, burstLimit: 1200 },
+  /** Scores, single and batched: a few per run, from evaluators, end users' feedback, the agent's own code. */
+  scoreWrite: { rateLimit: 600, burstLimit: 1200 },
+  /** Reads of sessions, events, scores and stats (dashboards, exports). */
+  read: { rateLimit: 250, burstLimit: 500 },
+  /** Deleting sessions, scores and users' data, and polling erasure jobs. */
+  erasure: { rateLimit: 50, burstLimit: 100 },
   /** Key and member management by signed-in users, invitations, and who they are (`GET /api/me`). */
-  keyManagement: { rateLimit: 60, burstLimit: 120 },
+  keyManagement: { rateLimit: 50, burstLimit: 100 },
   /** The public OpenAPI document. */
   publicDocument: { rateLimit: 50, burstLimit: 100 },
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
@@ -192,7 +192,7 @@ const otelTraceDeletion: TableGrant = {
   partitions: [P.otelTrace],
 };
 /**
- * A session deleted with its events (read, then BatchWriteItem deletes), and its counting tombstone
+ * A session deleted with its events and scores (read, then BatchWriteItem deletes), and its counting tombstone
  * (SESSION#<id> / TOMBSTONE) put in the deletion's transaction: by a key or user (DeleteSession) and by erasure.
  */
 const sessionDeletion: TableGrant = {
@@ -302,6 +302,24 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.ingest,
   },
+  CreateScore: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      idempotencyRecords,
+      // The session (its tenant, agent, start and expiry), the event scored and a score of the same id read;
+      // then the session checked and the score put in one transaction.
+      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.scoreWrite,
+  },
+  CreateScoreBatch: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      idempotencyRecords,
+      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.scoreWrite,
+  },
   ExportTraces: EXPORT_TRACES_ACCESS,
   // The same export at the path Langfuse's exporters post to.
   ExportLangfuseTraces: EXPORT_TRACES_ACCESS,
@@ -322,7 +340,11 @@ export const ROUTE_ACCESS = {
     throttle: ROUTE_THROTTLES.ingest,
   },
   GetSession: {
-    tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      // The session, and its first scores (a Query of its partition's SCORE# items).
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.session] },
+    ],
     throttle: ROUTE_THROTTLES.read,
   },
   ListSessions: {
@@ -366,6 +388,23 @@ export const ROUTE_ACCESS = {
   GetEventField: {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.session] }],
     throttle: ROUTE_THROTTLES.read,
+  },
+  ListScores: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
+  DeleteScore: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      // The session's tenant read, then the score's conditional DeleteItem.
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.session] },
+    ],
+    // With the deletions: at the edge, a DELETE under /api/sdk/sessions/ is counted as session deletion is.
+    throttle: ROUTE_THROTTLES.erasure,
   },
   DeleteSession: {
     tableGrants: [

@@ -11,7 +11,14 @@ const TIME_LENGTH = 10;
 const RANDOM_LENGTH = 16;
 const ULID_PATTERN = "[0-9A-HJKMNP-TV-Z]{26}";
 
-export const ID_PREFIXES = { session: "ses", event: "evt", apiKey: "key", audit: "aud", deletionJob: "del" } as const;
+export const ID_PREFIXES = {
+  session: "ses",
+  event: "evt",
+  score: "scr",
+  apiKey: "key",
+  audit: "aud",
+  deletionJob: "del",
+} as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
 let lastTime = -1;
@@ -64,6 +71,7 @@ export function newId(kind: IdKind, now?: number): string {
 const ID_MATCHERS: Record<IdKind, RegExp> = {
   session: new RegExp(`^${ID_PREFIXES.session}_${ULID_PATTERN}$`),
   event: new RegExp(`^${ID_PREFIXES.event}_${ULID_PATTERN}$`),
+  score: new RegExp(`^${ID_PREFIXES.score}_${ULID_PATTERN}$`),
   apiKey: new RegExp(`^${ID_PREFIXES.apiKey}_${ULID_PATTERN}$`),
   audit: new RegExp(`^${ID_PREFIXES.audit}_${ULID_PATTERN}$`),
   deletionJob: new RegExp(`^${ID_PREFIXES.deletionJob}_${ULID_PATTERN}$`),

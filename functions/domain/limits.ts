@@ -99,4 +99,15 @@ export const LIMITS = {
    * organisation's budget is shared by all its keys), so keys are not free to mint.
    */
   activeKeysPerOrganisation: 50,
+  /** A score's `name` and a categorical score's label, in characters (any characters: they are never keys). */
+  scoreNameLength: 200,
+  scoreLabelLength: 200,
+  /** A score's `comment`, in characters. */
+  scoreCommentLength: 4000,
+  /** Magnitude of a numeric score's value (a finite number; 0 or at least `smallestNonZero` in magnitude). */
+  maxScoreMagnitude: 1e15,
+  /** Most scores in one batch request. */
+  batchScores: 100,
+  /** Scores `GET /api/sdk/sessions/{id}` shows (oldest first); `scoresTruncated` says when the session has more. */
+  sessionScoresShown: 20,
 } as const;

@@ -44,16 +44,22 @@ import type {
   priceAuditResponse,
   priceTableResponse,
   rotatedApiKeyResponse,
+  scoreBatchResponse,
+  scorePageResponse,
+  scoreResponse,
+  sessionDetailResponse,
   sessionPageResponse,
   sessionResponse,
   updatedSessionResponse,
   userStatsResponse,
 } from "../schemas/response-schemas.js";
 import type { RoutesWith } from "../schemas/route-contracts.js";
+import type { createScoreBatchBody, createScoreBody } from "../schemas/score-schemas.js";
 import type { createSessionBody, updateSessionBody } from "../schemas/session-schemas.js";
 
 const SESSION_ID = "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE";
 const EVENT_ID = "evt_01KAZ3X9B2C3D4E5F6G7H8J9KM";
+const SCORE_ID = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M";
 const KEY_ID = "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX";
 const NEW_KEY_ID = "key_01KAZ5D6E7F8G9H0J1K2M3N4PQ";
 const JOB_ID = "del_01KAZ6A1B2C3D4E5F6G7H8J9KM";
@@ -207,6 +213,22 @@ export const requestExamples = {
       { sessionId: SESSION_ID, eventType: "tool_call", toolName: "refund", estimatedCost: 0.004 },
     ],
   } satisfies z.input<typeof createEventBatchBody>,
+  CreateScore: {
+    id: SCORE_ID,
+    sessionId: SESSION_ID,
+    eventId: EVENT_ID,
+    name: "helpfulness",
+    value: 0.8,
+    dataType: "numeric",
+    comment: "Found the policy, slow to answer",
+    source: "evaluator",
+  } satisfies z.input<typeof createScoreBody>,
+  CreateScoreBatch: {
+    scores: [
+      { sessionId: SESSION_ID, name: "resolved", value: true, source: "end_user" },
+      { sessionId: SESSION_ID, name: "tone", value: "friendly", dataType: "categorical" },
+    ],
+  } satisfies z.input<typeof createScoreBatchBody>,
   CreateApiKey: {
     name: "ci pipeline",
     environment: "test",
@@ -233,6 +255,9 @@ export const invalidInputs = {
   UpdateSession: { status: "failed", success: true, customMetrics: { latency: "fast" } },
   CreateEvent: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", eventType: "thought", confidence: 1.5 },
   CreateEventBatch: { events: [] },
+  CreateScore: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", name: "", value: "yes", dataType: "boolean" },
+  CreateScoreBatch: { scores: [] },
+  ListScores: { limit: "0" },
   ListSessions: { limit: "500", status: "paused" },
   ListEvents: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
   ListAgents: { from: "2026-11-22", to: "2026-11-01" },
@@ -401,6 +426,20 @@ const organisationPrice = {
   updatedBy: "ada@example.com",
 } satisfies z.output<typeof organisationPriceResponse>;
 
+const score = {
+  id: SCORE_ID,
+  sessionId: SESSION_ID,
+  eventId: EVENT_ID,
+  name: "helpfulness",
+  value: 0.8,
+  valueKind: "numeric",
+  comment: "Found the policy, slow to answer",
+  source: "evaluator",
+  author: { kind: "apiKey", id: "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX" },
+  createdAt: "2026-11-22T10:05:00.000Z",
+  updatedAt: "2026-11-22T10:05:00.000Z",
+} satisfies z.output<typeof scoreResponse>;
+
 /** Success body examples, by the id of their route. */
 export const responseExamples = {
   CreateSession: {
@@ -433,7 +472,23 @@ export const responseExamples = {
       { index: 1, status: 201, id: "evt_01KAZ3XA0B1C2D3E4F5G6H7J8K" },
     ],
   } satisfies z.output<typeof eventBatchResponse>,
-  GetSession: completedSession,
+  CreateScore: score,
+  CreateScoreBatch: {
+    results: [
+      { index: 0, status: 201, id: "scr_01KAZ3XC2D3E4F5G6H7J8K9M0N" },
+      {
+        index: 1,
+        status: 404,
+        error: { error: "Not Found", message: "Session ses_01KAZ3X8Q9M4T7V2N6P5R1S0WF not found" },
+      },
+    ],
+  } satisfies z.output<typeof scoreBatchResponse>,
+  ListScores: { items: [score], nextCursor: null } satisfies z.output<typeof scorePageResponse>,
+  GetSession: {
+    ...completedSession,
+    scores: [score],
+    scoresTruncated: false,
+  } satisfies z.output<typeof sessionDetailResponse>,
   ListSessions: {
     items: [completedSession],
     nextCursor: null,
@@ -531,7 +586,7 @@ export const responseExamples = {
         actor: "ada@example.com",
         actorId: "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41",
         at: "2026-11-01T08:00:00.000Z",
-        details: { environment: "live", scopes: "sessions:write events:write read" },
+        details: { environment: "live", scopes: "sessions:write events:write scores:write read" },
       },
       {
         id: "aud_01KAZ5D6E7F8G9H0J1K2M3N4PR",

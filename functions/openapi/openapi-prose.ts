@@ -15,6 +15,9 @@ import { ORGANISATION_PRICE_CACHE, ORGANISATION_PRICE_LIMITS as PRICE } from "..
 export const TAGS = {
   Sessions: "Agent runs: start, update, read, list and delete sessions (API key).",
   Events: "What an agent did within a session: tool calls, decisions, state changes, errors (API key).",
+  Scores:
+    "Verdicts on a session or one of its events: a name and a numeric, boolean or categorical value, from an " +
+    "evaluator, a person or the agent's own code (API key with `scores:write`, or a signed-in member).",
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
@@ -110,6 +113,16 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
     description: "An event id (`evt_…`) of the session.",
     example: "evt_01KAZ3Y0A1B2C3D4E5F6G7H8J9",
     errors: {},
+  },
+  scoreId: {
+    description: "A score id (`scr_…`) of the session.",
+    example: "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M",
+    errors: {
+      404: {
+        reason: "The session holds no such score (never written, deleted, or not a `scr_` id).",
+        message: `Score scr_01KAZ3XB1C2D3E4F5G6H7J8K9M not found in session ${SESSION_ID}`,
+      },
+    },
   },
   eventField: {
     description: "`toolInput`, `toolOutput` or `reasoning`.",
@@ -329,6 +342,53 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       description: `Up to ${LIMITS.batchEvents} events. Each event is validated and authorised on its own.`,
     },
   },
+  CreateScore: {
+    summary: "Record a score",
+    description:
+      "Records a verdict on a session of the caller's organisation and environment, or with `eventId` on one event " +
+      "of it: a `name` and a `value` whose JSON type is its kind (a finite number, `true`/`false`, or a label). " +
+      "Sessions that ended accept scores. With the `id` of an existing score of the session the score is replaced " +
+      "(200; a retry or an edit is never a second score), keeping its `createdAt`. Scores are deleted with their " +
+      "session and expire with it.",
+    tag: "Scores",
+    success: "The score: 201 when stored, 200 when it replaced the score of the same `id`.",
+    body: {
+      description: `One score. ${OPTIONAL_NULL}`,
+      fields: {
+        id: "Your own id (`scr_` + ULID): sending it again replaces that score.",
+        eventId:
+          "An event (`evt_…`) of the session: the score is that event's (404 when the session has no such event).",
+        name: `What is judged: 1 to ${LIMITS.scoreNameLength} characters, any characters.`,
+        value: `A finite number (at most ${LIMITS.maxScoreMagnitude} in magnitude), \`true\`/\`false\`, or a label of 1 to ${LIMITS.scoreLabelLength} characters.`,
+        dataType: "`numeric`, `boolean` or `categorical`: when sent, `value` must be of that kind (400 otherwise).",
+        comment: `Up to ${LIMITS.scoreCommentLength} characters.`,
+        source:
+          "Who judged: `api` (default for API keys), `sdk`, `console` (default for signed-in users), `end_user`, `evaluator`.",
+      },
+    },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: {
+        reason: "Unknown, expired or deleted session, or an `eventId` that is not an event of the session.",
+        message: `Session ${SESSION_ID} not found`,
+      },
+      409: {
+        reason: "The `id` names an item that is not a score of this session and tenant.",
+        message: "Score scr_01KAZ3XB1C2D3E4F5G6H7J8K9M cannot be written: its id is taken",
+      },
+    },
+  },
+  CreateScoreBatch: {
+    summary: "Record a batch of scores",
+    description:
+      `Up to ${LIMITS.batchScores} scores, each validated and authorised on its own: valid scores are stored even ` +
+      "when others fail. Each result is 201 (stored) or 200 (replaced the score of its `id`) with the score id, or " +
+      "the score's own error. With an `Idempotency-Key`, a score without `id` gets one fixed by the key and its " +
+      "position, so a retry after a server error stores nothing twice.",
+    tag: "Scores",
+    success: "One result per score, in request order.",
+    body: { description: `Up to ${LIMITS.batchScores} scores as in CreateScoreRequest.` },
+  },
   ExportTraces: {
     summary: "Export OTLP traces",
     description:
@@ -423,7 +483,9 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
   },
   GetSession: {
     summary: "Get a session",
-    description: "One session with every stored field, its counters and `stale`.",
+    description:
+      `One session with every stored field, its counters, \`stale\`, and its first ${LIMITS.sessionScoresShown} ` +
+      "scores (oldest first; `scoresTruncated` when it has more: GET …/scores pages them all).",
     tag: "Sessions",
     success: "The session.",
   },
@@ -501,9 +563,22 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       406: { reason: "The field is too large to send uncompressed: send `Accept-Encoding: gzip`." },
     },
   },
+  ListScores: {
+    summary: "List a session's scores",
+    description: "The scores of one session (of the session and of its events), oldest first, one page at a time.",
+    tag: "Scores",
+    success: "A page of scores.",
+    query: { parameters: { limit: LIMIT, cursor: CURSOR } },
+  },
+  DeleteScore: {
+    summary: "Delete a score",
+    description: "Deletes one score of the session (needs `scores:write`, or a signed-in member).",
+    tag: "Scores",
+    success: "Deleted.",
+  },
   DeleteSession: {
     summary: "Delete a session",
-    description: "Deletes the session, its events and its contribution to the analytics rollups.",
+    description: "Deletes the session, its events, its scores and its contribution to the analytics rollups.",
     tag: "Sessions",
     success: "Deleted.",
     errors: {
@@ -585,12 +660,12 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     summary: "Create an API key",
     description:
       "Creates a key for the organisation. The response is the only time the key itself is shown; only its " +
-      "SHA-256 is stored. New keys get `sessions:write events:write read` unless `scopes` says otherwise.",
+      "SHA-256 is stored. New keys get `sessions:write events:write scores:write read` unless `scopes` says otherwise.",
     tag: "API keys",
     success: "The key, with its secret.",
     body: {
       description:
-        "`environment` defaults to `live`; `scopes` to `sessions:write events:write read` (duplicates are merged).",
+        "`environment` defaults to `live`; `scopes` to `sessions:write events:write scores:write read` (duplicates are merged).",
     },
   },
   ListApiKeys: {

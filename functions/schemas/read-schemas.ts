@@ -111,6 +111,10 @@ export const listEventsQuery = strictObject({
 );
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
+/** GET /api/sdk/sessions/{id}/scores: a page of a session's scores, oldest first. */
+export const listScoresQuery = strictObject({ limit: integerParameter(1, 100, 50), cursor });
+export type ListScoresQuery = z.output<typeof listScoresQuery>;
+
 /** Stats periods are whole UTC days; default the last 30 days, at most 366. */
 export const statsQuery = strictObject({ from: z.optional(isoDay), to: z.optional(isoDay) }).check(
   z.superRefine(orderedRange),

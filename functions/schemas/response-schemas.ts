@@ -17,6 +17,7 @@ import { COST_SOURCES, EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
 import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
+import { SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
 import { SESSION_STATUSES } from "../domain/session.js";
 import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
@@ -151,6 +152,52 @@ export const sessionResponse = z.strictObject({
   lastActivityAt: timestamp,
   completedAt: timestamp.nullable(),
   stale: z.boolean().describe("An active session without activity for longer than the stale threshold"),
+});
+
+/** A score as the API shows it (issue 33). */
+export const scoreResponse = z.strictObject({
+  id: id("score"),
+  sessionId: id("session"),
+  eventId: id("event").nullable().describe("The event scored; null for a score of the whole session"),
+  name: z.string(),
+  value: z
+    .union([z.number(), z.boolean(), z.string()])
+    .describe("A number (numeric), true/false (boolean) or a label (categorical)"),
+  valueKind: z.enum(SCORE_VALUE_KINDS),
+  comment: z.string().nullable(),
+  source: z.enum(SCORE_SOURCES),
+  author: z
+    .strictObject({ kind: z.enum(["apiKey", "user"]), id: z.string() })
+    .describe("Who gave the score: the API key's id, or the signed-in user's id"),
+  createdAt: timestamp,
+  updatedAt: timestamp.describe("When the score was last written (a replacement by its id moves it)"),
+});
+
+/** 200 of GET /api/sdk/sessions/{id}/scores: oldest first. */
+export const scorePageResponse = z.strictObject({
+  items: z.array(scoreResponse),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+/** The answer to a batch of scores: one result per score, in request order. */
+export const scoreBatchResponse = z.strictObject({
+  results: z.array(
+    z.strictObject({
+      index: z.int().min(0).describe("Position of the score in the request"),
+      status: z.int().describe("201 when the score is stored, 200 when it replaced one; otherwise its error status"),
+      id: id("score").optional().describe("The score id (201 and 200 only)"),
+      error: z
+        .lazy(() => errorResponse)
+        .optional()
+        .describe("Why the score was not stored"),
+    }),
+  ),
+});
+
+/** 200 of GET /api/sdk/sessions/{id}: the session as listed, with its first scores. */
+export const sessionDetailResponse = sessionResponse.extend({
+  scores: z.array(scoreResponse).describe("The session's first scores, oldest first (GET …/scores pages them all)"),
+  scoresTruncated: z.boolean().describe("Whether the session has more scores than `scores` shows"),
 });
 
 /** 200 of GET /api/sdk/sessions: newest first. */
@@ -624,7 +671,11 @@ export const responseComponents = z
   .add(createdSessionResponse, { id: "CreatedSession" })
   .add(updatedSessionResponse, { id: "UpdatedSession" })
   .add(sessionResponse, { id: "Session" })
+  .add(sessionDetailResponse, { id: "SessionDetail" })
   .add(sessionPageResponse, { id: "SessionPage" })
+  .add(scoreResponse, { id: "Score" })
+  .add(scorePageResponse, { id: "ScorePage" })
+  .add(scoreBatchResponse, { id: "ScoreBatchResult" })
   .add(createdEventResponse, { id: "CreatedEvent" })
   .add(eventBatchResponse, { id: "EventBatchResult" })
   .add(eventResponse, { id: "Event" })

@@ -27,7 +27,7 @@ import {
   exportTraceServiceResponse,
 } from "./otlp-schemas.js";
 import { deletePriceQuery, putPriceBody } from "./price-schemas.js";
-import { listAgentsQuery, listEventsQuery, listSessionsQuery, statsQuery } from "./read-schemas.js";
+import { listAgentsQuery, listEventsQuery, listScoresQuery, listSessionsQuery, statsQuery } from "./read-schemas.js";
 import {
   acceptedInvitationResponse,
   agentListResponse,
@@ -55,11 +55,15 @@ import {
   priceAuditResponse,
   priceTableResponse,
   rotatedApiKeyResponse,
+  scoreBatchResponse,
+  scorePageResponse,
+  scoreResponse,
+  sessionDetailResponse,
   sessionPageResponse,
-  sessionResponse,
   updatedSessionResponse,
   userStatsResponse,
 } from "./response-schemas.js";
+import { createScoreBatchBody, createScoreBody } from "./score-schemas.js";
 import { createSessionBody, updateSessionBody } from "./session-schemas.js";
 
 /** Error statuses a handler may answer with beyond those its route's shape implies. */
@@ -76,6 +80,8 @@ export const PATH_PARAMETERS = {
   /** A session id: 404 when unknown, 403 when another tenant's (the store decides, store/sessions/). */
   sessionId: { schema: anyText, errors: [403, 404] },
   eventId: { schema: anyText, errors: [] },
+  /** A score id of the session: 404 when the session holds no such score. */
+  scoreId: { schema: anyText, errors: [404] },
   eventField: {
     schema: z.enum(["toolInput", "toolOutput", "reasoning"] as const satisfies readonly EventField[]),
     errors: [400],
@@ -159,6 +165,15 @@ export const routeContracts = {
     body: { schema: createEventBatchBody, maxBytes: LIMITS.eventBodyBytes },
     success: { status: 200, body: eventBatchResponse },
   },
+  CreateScore: {
+    body: { schema: createScoreBody },
+    success: { status: 201, body: scoreResponse },
+    errors: [403, 404, 409],
+  },
+  CreateScoreBatch: {
+    body: { schema: createScoreBatchBody },
+    success: { status: 200, body: scoreBatchResponse },
+  },
   ExportTraces: {
     protocolBody: {
       schema: exportTraceServiceRequest,
@@ -186,7 +201,7 @@ export const routeContracts = {
     success: { status: 200, body: exportLogsServiceResponse },
     errors: [400, 415, 503],
   },
-  GetSession: { path: { id: "sessionId" }, success: { status: 200, body: sessionResponse } },
+  GetSession: { path: { id: "sessionId" }, success: { status: 200, body: sessionDetailResponse } },
   ListSessions: { query: listSessionsQuery, success: { status: 200, body: sessionPageResponse } },
   ListEvents: {
     path: { id: "sessionId" },
@@ -198,6 +213,12 @@ export const routeContracts = {
     success: { status: 200, raw: ["application/json", "text/plain"] },
     errors: [404, 406],
   },
+  ListScores: {
+    path: { id: "sessionId" },
+    query: listScoresQuery,
+    success: { status: 200, body: scorePageResponse },
+  },
+  DeleteScore: { path: { id: "sessionId", scoreId: "scoreId" }, success: { status: 204 } },
   DeleteSession: { path: { id: "sessionId" }, success: { status: 204 }, errors: [409] },
   ListAgents: { query: listAgentsQuery, success: { status: 200, body: agentListResponse } },
   AgentStats: {

@@ -1,10 +1,14 @@
-/** GET /api/sdk/sessions/{id}: one session with every stored field and its counters. */
+/** GET /api/sdk/sessions/{id}: one session with every stored field, its counters and its first scores. */
+import { LIMITS } from "../domain/limits.js";
 import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
 import { jsonResponse } from "../http/responses.js";
+import { scoreView } from "../scores/score-view.js";
+import { firstScoresOf } from "../store/scores/score-store.js";
 import { getSession } from "../store/sessions/session-store.js";
 import { sessionView } from "./session-view.js";
 
 export const handler = apiKeyOrUserRoute("GetSession", {}, async ({ caller, pathParameters }) => {
   const session = await getSession(caller, pathParameters.id ?? "");
-  return jsonResponse(200, sessionView(session));
+  const { scores, truncated } = await firstScoresOf(session.id, LIMITS.sessionScoresShown);
+  return jsonResponse(200, { ...sessionView(session), scores: scores.map(scoreView), scoresTruncated: truncated });
 });

@@ -24,7 +24,7 @@ export const EDGE_LIMIT_CONTEXT_KEYS: Readonly<Record<EdgeLimitKind, string>> = 
 
 /**
  * The default per-address limits, requests per minute:
- * - `all` (every request to the distribution): 9,000 = 150 rps, so a fleet of
+ * - `all` (every request to the distribution): 7,200 = 120 rps, so a fleet of
  *   agents behind one NAT address can still send 100 unbatched events a second;
  * - `read` (`GET` of sessions, events, agents and stats): 600 = 10 rps, a team
  *   on dashboards behind one address;
@@ -32,7 +32,7 @@ export const EDGE_LIMIT_CONTEXT_KEYS: Readonly<Record<EdgeLimitKind, string>> = 
  *   its job status, the OpenAPI document): 60 = 1 rps; the console makes a
  *   handful of these per page.
  */
-export const DEFAULT_EDGE_LIMITS: EdgeLimits = { all: 9000, read: 600, management: 60 };
+export const DEFAULT_EDGE_LIMITS: EdgeLimits = { all: 7200, read: 600, management: 60 };
 
 /** AWS WAF's bounds for a rate-based rule's limit (per evaluation window). */
 export const WAF_RATE_LIMIT_RANGE = { min: 10, max: 2_000_000_000 } as const;

@@ -22,7 +22,7 @@ describe("edgeProtection", () => {
   });
 
   it.each([true, "true"])("is on, with the default limits, when set to %j", (value) => {
-    expect(settingsWith({ [EDGE_PROTECTION_CONTEXT_KEY]: value })).toEqual({ all: 9000, read: 600, management: 60 });
+    expect(settingsWith({ [EDGE_PROTECTION_CONTEXT_KEY]: value })).toEqual({ all: 7200, read: 600, management: 60 });
   });
 
   it.each(["yes", "1", 1, "TRUE", ""])("refuses %j, naming the setting", (value) => {

@@ -22,7 +22,7 @@ import { type RouteDefinition, routes } from "../../functions/routes.js";
 // ---------------------------------------------------------------------------
 
 /** A value resolved by the test file: ids of its world (sessions, keys, jobs). */
-export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId" | "eventId";
+export type Reference = "session" | "otherOrgSession" | "otherEnvSession" | "keyId" | "jobId" | "eventId" | "scoreId";
 
 export type JsonNode =
   | { readonly kind: "null" }
@@ -512,7 +512,78 @@ const batchBody: fc.Arbitrary<ObjectNode> = fc
     ]),
   );
 
-const SCOPES = ["sessions:write", "events:write", "read", "delete"] as const;
+/**
+ * A score's value (issue 33): valid ones of each kind (numbers at and past the magnitude bound, tiny ones,
+ * booleans, labels of 1 and 200 characters and prototype names), and invalid ones (1e309 parses to Infinity,
+ * an empty or 201-character label, null, objects, arrays).
+ */
+const scoreValue: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => num(String(value))), weight: 4 },
+  { arbitrary: fc.boolean().map((value): JsonNode => ({ kind: "boolean", value })), weight: 3 },
+  { arbitrary: poolName(["good", "bad", "friendly", ...PROTOTYPE_NAMES]).map(str), weight: 3 },
+  {
+    arbitrary: fc
+      .constantFrom("1e15", "-1e15", "1e16", "1e309", "-1e309", "-0", "1e-9", "1e-10", "1e-200", "NaN", "Infinity")
+      .map(num),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.constantFrom<JsonNode>(
+      str(""),
+      { kind: "repeat", unit: "x", count: 200 },
+      { kind: "repeat", unit: "😀", count: 201 },
+      { kind: "null" },
+      obj([["__proto__", num("1")]]),
+      { kind: "array", items: [num("1")] },
+    ),
+    weight: 1,
+  },
+);
+
+/** A score's `comment`: short text, and around the 4,000-character limit (huge ones included). */
+const scoreComment: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: shortText.map(str), weight: 6 },
+  {
+    arbitrary: fc.constantFrom(4_000, 4_001, 100_000).map((count): JsonNode => ({ kind: "repeat", unit: "c", count })),
+    weight: 1,
+  },
+);
+
+/** A score's own id: fresh ones, a shared one (an upsert across requests), and ids of the wrong shape. */
+const scoreClientId: fc.Arbitrary<JsonNode> = fc.oneof(
+  { arbitrary: ulidText.map((ulid) => str(`scr_${ulid}`)), weight: 4 },
+  { arbitrary: ref("scoreId"), weight: 2 },
+  { arbitrary: fc.constantFrom("scr_x", "evt_01KAZ3X9B2C3D4E5F6G7H8J9KM", "__proto__").map(str), weight: 1 },
+);
+
+const scoreFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: ref("session"), weight: 9 },
+      { arbitrary: fc.constantFrom<Reference>("otherOrgSession", "otherEnvSession").chain(ref), weight: 1 },
+    ),
+    fc.oneof(
+      { arbitrary: poolName(["helpfulness", "resolved", "tone"]), weight: 6 },
+      { arbitrary: fc.constantFrom("", "n".repeat(200), "n".repeat(201)), weight: 1 },
+    ),
+    scoreValue,
+    optionalEntries({
+      id: scoreClientId,
+      eventId: ref("eventId"),
+      comment: scoreComment,
+      source: fc.constantFrom("api", "sdk", "console", "end_user", "evaluator", "robot").map(str),
+      dataType: fc.constantFrom("numeric", "boolean", "categorical", "label").map(str),
+    }),
+  )
+  .map(([sessionId, name, value, rest]) => [["sessionId", sessionId], ["name", str(name)], ["value", value], ...rest]);
+
+const scoreBody: fc.Arbitrary<ObjectNode> = scoreFields.map((entries) => obj(entries));
+
+const scoreBatchBody: fc.Arbitrary<ObjectNode> = fc
+  .array(scoreFields, { minLength: 1, maxLength: 4 })
+  .map((scores) => obj([["scores", { kind: "array", items: scores.map((entries) => obj(entries)) }]]));
+
+const SCOPES = ["sessions:write", "events:write", "scores:write", "read", "delete"] as const;
 
 const createKeyBody: fc.Arbitrary<ObjectNode> = fc
   .tuple(
@@ -1724,6 +1795,11 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
     ],
   },
   CreateEventBatch: { body: batchBody, fields: ["events"] },
+  CreateScore: {
+    body: scoreBody,
+    fields: ["id", "sessionId", "eventId", "name", "value", "dataType", "comment", "source"],
+  },
+  CreateScoreBatch: { body: scoreBatchBody, fields: ["scores"] },
   CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
   CreateInvitation: { body: invitationBody, fields: ["email", "role"] },
@@ -2183,7 +2259,15 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
     { arbitrary: fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: reference, pick })), weight: 2 },
     {
       arbitrary: fc
-        .constantFrom<Reference>("session", "otherOrgSession", "otherEnvSession", "keyId", "jobId", "eventId")
+        .constantFrom<Reference>(
+          "session",
+          "otherOrgSession",
+          "otherEnvSession",
+          "keyId",
+          "jobId",
+          "eventId",
+          "scoreId",
+        )
         .chain((other) => fc.nat(50).map((pick): ParameterSpec => ({ kind: "ref", ref: other, pick }))),
       weight: 1,
     },
@@ -2195,6 +2279,7 @@ export function parameterSpec(reference: Reference): fc.Arbitrary<ParameterSpec>
 export function referenceFor(route: RouteDefinition, parameter: string): Reference {
   if (parameter === "jobId") return "jobId";
   if (parameter === "eventId") return "eventId";
+  if (parameter === "scoreId") return "scoreId";
   if (parameter === "id") return route.path.startsWith("/api/keys") ? "keyId" : "session";
   return "session"; // agentName / userId: any text works; a session id is as good as any
 }

@@ -198,6 +198,7 @@ interface World {
   readonly jobIds: string[];
   /** Events of the fuzz sessions: small, with a field offloaded to S3, with a reasoning. */
   readonly eventIds: readonly string[];
+  readonly scoreIds: readonly string[];
   /** The tenant (`ORG#<org>#ENV#<environment>`) of each API key, for where an accepted OTLP export may write. */
   readonly tenants: Readonly<Partial<Record<CredentialName, string>>>;
 }
@@ -205,7 +206,7 @@ interface World {
 let api: LocalApi;
 let world: World;
 
-const ALL_SCOPES = ["sessions:write", "events:write", "read", "delete"] as const;
+const ALL_SCOPES = ["sessions:write", "events:write", "scores:write", "read", "delete"] as const;
 
 beforeAll(async () => {
   quietServiceLogs();
@@ -260,6 +261,18 @@ beforeAll(async () => {
     });
     eventIds.push(String(recorded.body.id));
   }
+  const scoreIds: string[] = [];
+  for (const [sessionId, value] of [
+    [sessions[0], 0.5],
+    [sessions[1], true],
+    [sessions[4], "__proto__"],
+  ] as const) {
+    const scored = await call(api, "POST", "/api/sdk/scores", {
+      key: main.key,
+      body: { sessionId, name: "fuzz verdict", value },
+    });
+    scoreIds.push(String(scored.body.id));
+  }
   const keyIds: string[] = [];
   for (let index = 0; index < 4; index++) keyIds.push((await createTestKey({ orgId })).keyId);
   const job = await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: main.key });
@@ -281,6 +294,7 @@ beforeAll(async () => {
     keyIds,
     jobIds: [String(job.body.jobId)],
     eventIds,
+    scoreIds,
     tenants: {
       apiKey: `ORG#${orgId}#ENV#live`,
       readOnlyKey: `ORG#${orgId}#ENV#live`,
@@ -370,6 +384,8 @@ function resolveReference(reference: Reference, index: number): string {
       return pick(world.jobIds, index);
     case "eventId":
       return pick(world.eventIds, index);
+    case "scoreId":
+      return pick(world.scoreIds, index);
   }
 }
 
@@ -857,7 +873,7 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
     problems.push(...filterMismatches(request.query, parsed));
   if (OTLP_ROUTES.has(request.routeId) && sent.status === 200 && !binaryAnswer)
     problems.push(...exportResponseProblems(parsed, OTLP_ROUTES.get(request.routeId) as string));
-  if (request.routeId === "CreateEventBatch" && sent.status === 200 && isRecord(parsed)) {
+  if (BATCH_ROUTES.has(request.routeId) && sent.status === 200 && isRecord(parsed)) {
     const results = parsed.results;
     if (!Array.isArray(results)) problems.push("batch: no results array");
     else
@@ -869,12 +885,15 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
         if (result.status >= 500) problems.push(`batch result ${index}: status ${result.status}`);
         if (result.status >= 400)
           problems.push(...errorBodyProblems(result.error, result.status, `batch result ${index}`));
-        if (result.status === 201 && typeof result.id !== "string")
-          problems.push(`batch result ${index}: 201 without id`);
+        if ((result.status === 201 || result.status === 200) && typeof result.id !== "string")
+          problems.push(`batch result ${index}: ${result.status} without id`);
       });
   }
   return problems;
 }
+
+/** The routes answering a batch with one result per item. */
+const BATCH_ROUTES = new Set(["CreateEventBatch", "CreateScoreBatch"]);
 
 const OTLP_PROTOBUF = /^application\/(x-)?protobuf\s*(;|$)/i;
 /** The OTLP export routes, with the count field of their partial success. */

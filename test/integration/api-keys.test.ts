@@ -39,7 +39,7 @@ describe("POST /api/keys", () => {
       key: expect.stringMatching(KEY_PATTERN),
       hint: String(response.body.key).slice(-4),
       environment: "live",
-      scopes: ["sessions:write", "events:write", "read"],
+      scopes: ["sessions:write", "events:write", "scores:write", "read"],
       createdAt: expect.stringMatching(/Z$/),
       createdBy: owner.email,
     });
@@ -67,7 +67,7 @@ describe("POST /api/keys", () => {
     expect(response.body.issues).toEqual([
       { path: "name", message: "Required" },
       { path: "environment", message: "Must be one of: live, test" },
-      { path: "scopes.0", message: "Must be one of: sessions:write, events:write, read, delete" },
+      { path: "scopes.0", message: "Must be one of: sessions:write, events:write, scores:write, read, delete" },
       { path: "secret", message: "Unknown field" },
     ]);
   });
@@ -107,7 +107,7 @@ describe("GET /api/keys", () => {
         name: "listed",
         hint: key.key.slice(-4),
         environment: "live",
-        scopes: ["sessions:write", "events:write", "read"],
+        scopes: ["sessions:write", "events:write", "scores:write", "read"],
         createdAt: expect.any(String),
         createdBy: user.email,
         lastUsedAt: null,
@@ -274,7 +274,7 @@ describe("GET /api/keys/:id/audit", () => {
         actor: user.email,
         actorId: user.userId,
         at: expect.any(String),
-        details: { environment: "live", scopes: "sessions:write events:write read" },
+        details: { environment: "live", scopes: "sessions:write events:write scores:write read" },
       },
       {
         id: expect.stringMatching(/^aud_/),

@@ -25,7 +25,7 @@ let owner: TestUser;
 
 beforeAll(async () => {
   api = await startTestApi();
-  key = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  key = await createTestKey({ scopes: ["sessions:write", "events:write", "scores:write", "read", "delete"] });
   owner = await createTestUser(api, { orgId: key.orgId, role: "owner" });
 });
 afterAll(() => api.close());
@@ -85,6 +85,25 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     credential: key.key,
     body: { events: [{ sessionId: await createTestSession(api, key.key), eventType: "error" }] },
   }),
+  CreateScore: async () => ({
+    path: "/api/sdk/scores",
+    credential: key.key,
+    body: { sessionId: await createTestSession(api, key.key), name: "n", value: 1 },
+  }),
+  CreateScoreBatch: async () => ({
+    path: "/api/sdk/scores/batch",
+    ...asOwner(),
+    body: { scores: [{ sessionId: await createTestSession(api, key.key), name: "n", value: true }] },
+  }),
+  ListScores: async () => ({ path: `/api/sdk/sessions/${await createTestSession(api, key.key)}/scores`, ...asOwner() }),
+  DeleteScore: async () => {
+    const sessionId = await createTestSession(api, key.key);
+    const scored = await call(api, "POST", "/api/sdk/scores", {
+      key: key.key,
+      body: { sessionId, name: "n", value: "label" },
+    });
+    return { path: `/api/sdk/sessions/${sessionId}/scores/${String(scored.body.id)}`, credential: key.key };
+  },
   ExportTraces: async () => ({ path: "/api/otel/v1/traces", credential: key.key, body: { resourceSpans: [] } }),
   ExportLangfuseTraces: async () => ({
     path: "/api/public/otel/v1/traces",

@@ -205,7 +205,7 @@ describe("over HTTP", () => {
 
   beforeAll(async () => {
     api = await startTestApi();
-    sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+    sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "scores:write", "read", "delete"] });
     owner = await createTestUser(api);
     sessionId = await createTestSession(api, sdk.key, { agentName, userId: "openapi-user", metadata: { plan: "pro" } });
     const events = [
@@ -261,6 +261,32 @@ describe("over HTTP", () => {
           ],
         },
       }),
+    CreateScore: () =>
+      call(api, "POST", "/api/sdk/scores", {
+        key: sdk.key,
+        body: { sessionId, eventId: firstEventId, name: "helpfulness", value: 0.8, comment: "ok", source: "evaluator" },
+      }),
+    CreateScoreBatch: () =>
+      call(api, "POST", "/api/sdk/scores/batch", {
+        key: sdk.key,
+        body: {
+          scores: [
+            { sessionId, name: "resolved", value: true },
+            { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WF", name: "tone", value: "friendly" },
+          ],
+        },
+      }),
+    ListScores: async () => {
+      await call(api, "POST", "/api/sdk/scores", { key: sdk.key, body: { sessionId, name: "listed", value: 1 } });
+      return call(api, "GET", `/api/sdk/sessions/${sessionId}/scores?limit=1`, { key: sdk.key });
+    },
+    DeleteScore: async () => {
+      const created = await call(api, "POST", "/api/sdk/scores", {
+        key: sdk.key,
+        body: { sessionId, name: "to delete", value: false },
+      });
+      return call(api, "DELETE", `/api/sdk/sessions/${sessionId}/scores/${String(created.body.id)}`, { key: sdk.key });
+    },
     ExportTraces: () =>
       call(api, "POST", "/api/otel/v1/traces", { key: sdk.key, body: otlpTrace(`openapi-${agentName}`) }),
     ExportLangfuseTraces: () =>

@@ -64,6 +64,8 @@ let world: World;
 /** Prices the victim organisation holds (its organisation partition is compared before and after each case). */
 const VICTIM_MODEL = "victim-model";
 const VICTIM_DELETED_MODEL = "victim-model-to-delete";
+/** A score of the victim's session (written in beforeAll): intruders must neither replace nor delete it. */
+const VICTIM_SCORE_ID = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M";
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -79,7 +81,7 @@ beforeAll(async () => {
   await revokeApiKey(victim.orgId, revokedKey.keyId, { name: "tests" });
   const rotatedKey = await createTestKey({ orgId: victim.orgId });
   await rotateApiKey(victim.orgId, rotatedKey.keyId, 0, { name: "tests" });
-  const allScopes = ["sessions:write", "events:write", "read", "delete"] as const;
+  const allScopes = ["sessions:write", "events:write", "scores:write", "read", "delete"] as const;
   const otherOrgKey = await createTestKey({ scopes: allScopes });
   for (const model of [VICTIM_MODEL, VICTIM_DELETED_MODEL]) {
     const price = await call(api, "PUT", `/api/prices/${model}`, {
@@ -88,12 +90,19 @@ beforeAll(async () => {
     });
     if (price.status !== 200) throw new Error(`price not set: ${price.text}`);
   }
+  const victimSessionId = await createTestSession(api, victim.key);
+  const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
+  const scored = await call(api, "POST", "/api/sdk/scores", {
+    key: scorer.key,
+    body: { id: VICTIM_SCORE_ID, sessionId: victimSessionId, name: "victim's verdict", value: 1 },
+  });
+  if (scored.status !== 201) throw new Error(`score not created: ${scored.text}`);
   world = {
     victim,
     victimOwner,
     victimMember,
     victimInviteeId: String(invitation.body.userId),
-    victimSessionId: await createTestSession(api, victim.key),
+    victimSessionId,
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
     revoked: revokedKey.key,
@@ -123,6 +132,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     )
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
+    .replace("{scoreId}", VICTIM_SCORE_ID)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
     // deletion names another of the victim's models, so that it never finds one of theirs.
     .replace("{model}", routeId === "DeleteOrganisationPrice" ? VICTIM_DELETED_MODEL : VICTIM_MODEL);
@@ -130,6 +140,8 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     CreateSession: { name: "n", agentName: "a", userId: "u" },
     UpdateSession: { status: "failed" },
     CreateEvent: { sessionId: world.victimSessionId, eventType: "error", estimatedCost: 1 },
+    CreateScore: { id: VICTIM_SCORE_ID, sessionId: world.victimSessionId, name: "intruder", value: 0 },
+    CreateScoreBatch: { scores: [{ id: VICTIM_SCORE_ID, sessionId: world.victimSessionId, name: "n", value: false }] },
     CreateApiKey: { name: "intruder" },
     CreateInvitation: {
       email: `intruder-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
@@ -178,6 +190,11 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   RotateApiKey: { "other organisation": 404, "missing scope or role": 403 },
   RevokeApiKey: { "other organisation": 404, "missing scope or role": 403 },
   ListApiKeyAudit: { "other organisation": 404, "missing scope or role": 200 },
+  CreateScore: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  // Each score of a batch is authorised on its own: the batch is answered, the foreign score refused in it.
+  CreateScoreBatch: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  ListScores: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  DeleteScore: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   GetSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   ListSessions: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   ListEvents: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },

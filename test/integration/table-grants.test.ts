@@ -53,7 +53,7 @@ let admin: TestUser;
 beforeAll(async () => {
   api = await startTestApi();
   useLocalDeletionRunner((message) => void dispatched.push(message));
-  sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "read", "delete"] });
+  sdk = await createTestKey({ scopes: ["sessions:write", "events:write", "scores:write", "read", "delete"] });
   admin = await createTestUser(api, { role: "admin" });
   for (const route of routes) {
     const module = (await import(`../../${route.entry}`)) as { handler: LambdaHttpHandler };
@@ -491,6 +491,68 @@ describe("every table access of every route is within the route's declared grant
       { path: "/api/sdk/users/grants-reader/stats", pathParameters: { userId: "grants-reader" }, query: period },
       200,
     );
+  });
+
+  it("scores: create, replace, on an event, a batch, list and page, the session with its scores, delete, refusals", async () => {
+    const sessionId = await newSession("grants-scored");
+    const event = await invoke(
+      "CreateEvent",
+      { path: "/api/sdk/events", body: { sessionId, eventType: "tool_call" } },
+      201,
+    );
+    const id = newId("score");
+    const scorePath = "/api/sdk/scores";
+    const headers = { "idempotency-key": randomUUID() };
+    await invoke("CreateScore", { path: scorePath, body: { id, sessionId, name: "q", value: 1 }, headers }, 201);
+    await invoke("CreateScore", { path: scorePath, body: { id, sessionId, name: "q", value: 1 }, headers }, 201);
+    await invoke("CreateScore", { path: scorePath, body: { id, sessionId, name: "q", value: 2 } }, 200);
+    await invoke(
+      "CreateScore",
+      { path: scorePath, body: { sessionId, eventId: String(event.id), name: "q", value: true } },
+      201,
+    );
+    await invoke(
+      "CreateScore",
+      { path: scorePath, body: { sessionId, eventId: newId("event"), name: "q", value: true } },
+      404,
+    );
+    await invoke("CreateScore", { path: scorePath, body: { sessionId: newId("session"), name: "q", value: 1 } }, 404);
+    await invoke(
+      "CreateScoreBatch",
+      {
+        path: "/api/sdk/scores/batch",
+        body: {
+          scores: [
+            { sessionId, name: "b", value: "x" },
+            { sessionId, name: "" },
+          ],
+        },
+        headers: { "idempotency-key": randomUUID() },
+      },
+      200,
+    );
+    const page = await invoke(
+      "ListScores",
+      { path: `/api/sdk/sessions/${sessionId}/scores`, pathParameters: { id: sessionId }, query: { limit: "1" } },
+      200,
+    );
+    await invoke(
+      "ListScores",
+      {
+        path: `/api/sdk/sessions/${sessionId}/scores`,
+        pathParameters: { id: sessionId },
+        query: { cursor: String(page.nextCursor) },
+      },
+      200,
+    );
+    await invoke("GetSession", { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId } }, 200);
+    const scorePathOf = (scoreId: string) => ({
+      path: `/api/sdk/sessions/${sessionId}/scores/${scoreId}`,
+      pathParameters: { id: sessionId, scoreId },
+    });
+    await invoke("DeleteScore", scorePathOf(id), 204);
+    await invoke("DeleteScore", scorePathOf(id), 404);
+    await invoke("DeleteSession", { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId } }, 204);
   });
 
   it("SDK deletions: a session, a user's data (the route, the job status, the worker)", async () => {

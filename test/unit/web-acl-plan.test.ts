@@ -146,7 +146,7 @@ describe("webAclProperties and toWebAclInput", () => {
       { Priority: 1, Type: "NORMALIZE_PATH" },
     ]);
     expect(input.Rules[2]?.Statement?.RateBasedStatement).toEqual({
-      Limit: 9000,
+      Limit: 7200,
       EvaluationWindowSec: 60,
       AggregateKeyType: "IP",
     });

@@ -47,7 +47,7 @@ describe("API keys page", () => {
     expect(post?.body).toEqual({
       name: "staging",
       environment: "test",
-      scopes: ["sessions:write", "events:write", "read", "delete"],
+      scopes: ["sessions:write", "events:write", "scores:write", "read", "delete"],
     });
     expect(post?.headers.get("Authorization")).toBe("Bearer token-1");
     expect(post?.headers.get("X-Organization-Id")).toBe("acme");

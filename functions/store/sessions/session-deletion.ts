@@ -1,5 +1,5 @@
 /**
- * Deleting a session: its events (batched deletes), then in one transaction
+ * Deleting a session: its events and scores (batched deletes), then in one transaction
  * the session item and what the stream consumer counted of it into the
  * rollups (and, for an erasure job, the job's counters), leaving a tombstone
  * with the consumer's marks (session-tombstone.ts). If the consumer
@@ -20,7 +20,7 @@ import { traceRecordDeletion } from "../otel/trace-record-deletion.js";
 import { deletePayloadsOf } from "../payloads/payload-store.js";
 import { deleteAll } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
-import { EVENT_PREFIX, sessionKey } from "../table/keys.js";
+import { EVENT_PREFIX, SCORE_PREFIX, sessionKey } from "../table/keys.js";
 import { keyOf, queryPages, type TransactItem, transact } from "../table/table-operations.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
@@ -30,12 +30,12 @@ import { TOOL_MOVE_ATTRIBUTE } from "./tool-move-record.js";
 
 const DELETE_ATTEMPTS = 5;
 
-/** Deletes every event item of a session; resolves with how many there were. */
-async function deleteEventsOf(sessionId: string): Promise<number> {
+/** Deletes every item of a session whose sort key starts with `prefix`; resolves with how many there were. */
+async function deleteItemsOf(sessionId: string, prefix: typeof EVENT_PREFIX | typeof SCORE_PREFIX): Promise<number> {
   let deleted = 0;
   for await (const page of queryPages({
-    KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
-    ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":events": EVENT_PREFIX },
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+    ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":prefix": prefix },
     ProjectionExpression: "PK, SK",
     ConsistentRead: true,
   })) {
@@ -104,7 +104,7 @@ export function auditedDeletion(principal: Principal, nowMs = Date.now()): Delet
 }
 
 /**
- * Deletes a session of the principal's tenant with its events and its rollup
+ * Deletes a session of the principal's tenant with its events, its scores and its rollup
  * contribution. 404 when unknown, 403 when another tenant's.
  */
 export async function deleteSession(
@@ -150,12 +150,16 @@ export async function deleteSession(
       tombstonePut(session, nowMs),
       ...(await traceRecordDeletion(session)),
     ];
-    deletedEvents += await deleteEventsOf(sessionId);
+    deletedEvents += await deleteItemsOf(sessionId, EVENT_PREFIX);
+    await deleteItemsOf(sessionId, SCORE_PREFIX);
     if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     try {
       await transact(transactItems);
       forgetSession(sessionId);
+      // A score checks in its own transaction that its session exists: one written after the first sweep
+      // and before the session went is found now, and none can be written after.
+      await deleteItemsOf(sessionId, SCORE_PREFIX);
       return session;
     } catch (error) {
       if (!isConditionFailure(error, 0)) throw error;

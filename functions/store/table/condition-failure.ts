@@ -28,3 +28,13 @@ export function conditionFailureItem(error: unknown): Item | undefined {
     ? unmarshall(error.Item)
     : undefined;
 }
+
+/**
+ * The item as it was when the condition of a transaction's item `index` failed (that item asked for
+ * `ReturnValuesOnConditionCheckFailure: ALL_OLD`), or undefined when it was absent or `error` is no such failure.
+ */
+export function cancellationItem(error: unknown, index: number): Item | undefined {
+  if (!(error instanceof TransactionCanceledException)) return undefined;
+  const item = error.CancellationReasons?.[index]?.Item;
+  return item === undefined ? undefined : unmarshall(item);
+}

@@ -160,7 +160,7 @@ export function userPartition(userId: string): string {
 /** The prefix of every session partition (a session and its events). */
 export const SESSION_PARTITION_PREFIX = "SESSION#";
 
-/** A session and its events share one partition: `SESSION#<id>`. */
+/** A session, its events and its scores share one partition: `SESSION#<id>`. */
 export function sessionKey(sessionId: string): ItemKey {
   return { PK: `${SESSION_PARTITION_PREFIX}${sessionId}`, SK: "SESSION" };
 }
@@ -179,6 +179,14 @@ export const EVENT_PREFIX = "EVENT#";
 /** Events sort after the session item, in id (= time) order. */
 export function eventKey(sessionId: string, eventId: string): ItemKey {
   return { PK: sessionKey(sessionId).PK, SK: `${EVENT_PREFIX}${eventId}` };
+}
+
+/** The sort-key prefix of a session's scores (issue 33). */
+export const SCORE_PREFIX = "SCORE#";
+
+/** A score lives in its session's partition, after the events: `SESSION#<sessionId>` / `SCORE#<scoreId>`. */
+export function scoreKey(sessionId: string, scoreId: string): ItemKey {
+  return { PK: sessionKey(sessionId).PK, SK: `${SCORE_PREFIX}${scoreId}` };
 }
 
 interface SessionIndexInput {

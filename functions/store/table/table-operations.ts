@@ -55,6 +55,28 @@ export async function deleteItem(key: ItemKey): Promise<void> {
   await documentClient.send(new DeleteCommand({ TableName: tableName, Key: { PK: key.PK, SK: key.SK } }));
 }
 
+/**
+ * Deletes one item if it exists and meets `condition` (one conditional DeleteItem); resolves with whether it
+ * was deleted (false: absent, or the condition failed).
+ */
+export async function deleteIfExists(key: ItemKey, condition?: Condition): Promise<boolean> {
+  try {
+    await documentClient.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: { PK: key.PK, SK: key.SK },
+        ConditionExpression: condition === undefined ? EXISTS : `${EXISTS} AND (${condition.expression})`,
+        ...(condition?.names === undefined ? {} : { ExpressionAttributeNames: condition.names }),
+        ...(condition?.values === undefined ? {} : { ExpressionAttributeValues: condition.values }),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** The outcome of putIfAbsent: written, or the key was taken (with the item found when asked for). */
 export type PutIfAbsentResult =
   | { readonly written: true }

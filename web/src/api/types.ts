@@ -51,8 +51,8 @@ function allOf<T extends string>() {
   return <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)) => values;
 }
 
-export const SCOPES = allOf<Scope>()(["sessions:write", "events:write", "read", "delete"]);
-export const DEFAULT_SCOPES: readonly Scope[] = ["sessions:write", "events:write", "read"];
+export const SCOPES = allOf<Scope>()(["sessions:write", "events:write", "scores:write", "read", "delete"]);
+export const DEFAULT_SCOPES: readonly Scope[] = ["sessions:write", "events:write", "scores:write", "read"];
 export const SESSION_STATUSES = allOf<SessionStatus>()(["active", "completed", "failed"]);
 export const ROLES = allOf<Role>()(["member", "admin", "owner"]);
 export const ENVIRONMENTS = allOf<Environment>()(["live", "test"]);

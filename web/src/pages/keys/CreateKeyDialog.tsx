@@ -12,6 +12,7 @@ import { KeyUsage } from "./KeyUsage";
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "sessions:write": "create and update sessions",
   "events:write": "record events",
+  "scores:write": "record, replace and delete scores",
   read: "read sessions, events and stats",
   delete: "delete sessions and users' data",
 };

@@ -1,0 +1,85 @@
+/**
+ * Scores (issue 33, "Verdicts"): a named verdict on a session, or on one event of it. Pure: the value
+ * kinds, the sources, who gave a score. No I/O, no HTTP.
+ */
+import { createHash } from "node:crypto";
+import type { Environment } from "./api-key.js";
+import { derivedUlid, idTime, newId } from "./ids.js";
+import type { Principal } from "./principal.js";
+
+/** What a score's value is: a finite number, true/false, or a label (categorical). */
+export const SCORE_VALUE_KINDS = ["numeric", "boolean", "categorical"] as const;
+export type ScoreValueKind = (typeof SCORE_VALUE_KINDS)[number];
+export type ScoreValue = number | boolean | string;
+
+/** Where a score comes from. */
+export const SCORE_SOURCES = ["api", "sdk", "console", "end_user", "evaluator"] as const;
+export type ScoreSource = (typeof SCORE_SOURCES)[number];
+
+/** Who gave a score: the API key that wrote it, or the signed-in user (console or API with an access token). */
+export interface ScoreAuthor {
+  readonly kind: "apiKey" | "user";
+  readonly id: string;
+}
+
+/** What a client sends to record a score (already validated). */
+export interface NewScore {
+  /** The client's own id (`scr_` + ULID): a retry or an edit replaces that score. */
+  readonly id?: string | undefined;
+  readonly sessionId: string;
+  readonly eventId?: string | undefined;
+  readonly name: string;
+  readonly value: ScoreValue;
+  readonly comment?: string | undefined;
+  readonly source?: ScoreSource | undefined;
+}
+
+/** A stored score, with what the stream consumer will need to count it (its session's tenant, agent and day). */
+export interface Score {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly eventId?: string | undefined;
+  readonly orgId: string;
+  readonly environment: Environment;
+  /** The session's agent and start day (UTC), copied so counting needs no read of the session. */
+  readonly agentName: string;
+  readonly sessionDay: string;
+  readonly name: string;
+  readonly valueKind: ScoreValueKind;
+  readonly value: ScoreValue;
+  readonly comment?: string | undefined;
+  readonly source: ScoreSource;
+  readonly author: ScoreAuthor;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The kind of a value, from its JSON type. */
+export function valueKindOf(value: ScoreValue): ScoreValueKind {
+  if (typeof value === "number") return "numeric";
+  if (typeof value === "boolean") return "boolean";
+  return "categorical";
+}
+
+/** Who gives a score written by `principal`. */
+export function authorOf(principal: Principal): ScoreAuthor {
+  return principal.signedInUserId === undefined
+    ? { kind: "apiKey", id: principal.keyId }
+    : { kind: "user", id: principal.signedInUserId };
+}
+
+/** A score's source when the client names none: `console` for a signed-in user, `api` for a key. */
+export function defaultSourceOf(principal: Principal): ScoreSource {
+  return principal.signedInUserId === undefined ? "api" : "console";
+}
+
+/**
+ * The id of a score the client sent without one: with an Idempotency-Key, fixed by the key's planned ULID
+ * (and the score's position in a batch), so a retry after a server error replaces the score its first
+ * attempt wrote; otherwise a fresh id.
+ */
+export function plannedScoreId(plannedUlid: string | undefined, position: number, nowMs: number): string {
+  if (plannedUlid === undefined) return newId("score", nowMs);
+  const seed = createHash("sha256").update(`${plannedUlid}#${position}`).digest();
+  return `scr_${derivedUlid(idTime(`scr_${plannedUlid}`), seed)}`;
+}

@@ -1,0 +1,57 @@
+/**
+ * The score item (issue 33): `SESSION#<sessionId>` / `SCORE#<scoreId>`, tagged `entity: "score"`, in its
+ * session's partition and with its session's `ttl`, so it expires and is deleted with the session. It carries
+ * what counting will need without reading the session (tenant, agent, the session's start day, name, value
+ * kind and value): the stream consumer sees its INSERT, MODIFY and REMOVE like any item's.
+ *
+ * The author is stored flat (`authorKind`, `authorId`) and read back as `author`.
+ */
+import type { Score, ScoreAuthor } from "../../domain/score.js";
+import { defineEntity, type Item } from "../table/entity.js";
+import { scoreKey } from "../table/keys.js";
+
+export const SCORE_ENTITY = "score";
+
+/** What is written: the score and its expiry (the session's). */
+export interface ScoreRecord {
+  readonly score: Score;
+  readonly ttl: number;
+}
+
+function authorFrom(fields: Item): ScoreAuthor {
+  return { kind: fields.authorKind === "user" ? "user" : "apiKey", id: String(fields.authorId) };
+}
+
+export const scoreEntity = defineEntity<Score, ScoreRecord>({
+  tag: SCORE_ENTITY,
+  fields: {
+    id: "string",
+    sessionId: "string",
+    orgId: "string",
+    environment: "string",
+    name: "string",
+    valueKind: "string",
+    source: "string",
+    authorId: "string",
+    createdAt: "string",
+    updatedAt: "string",
+  },
+  storageAttributes: ["ttl"],
+  key: ({ score }) => scoreKey(score.sessionId, score.id),
+  attributes: ({ score, ttl }) => {
+    const { author, eventId, comment, ...stored } = score;
+    return {
+      ...stored,
+      ...(eventId === undefined ? {} : { eventId }),
+      ...(comment === undefined ? {} : { comment }),
+      authorKind: author.kind,
+      authorId: author.id,
+      ttl,
+    };
+  },
+  fromFields: (fields) => {
+    const { authorKind: _kind, authorId: _id, ...score } = fields;
+    // The declared fields were checked by the entity; value, eventId and comment are the score's own.
+    return { ...(score as unknown as Omit<Score, "author">), author: authorFrom(fields) };
+  },
+});
