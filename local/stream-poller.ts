@@ -332,30 +332,22 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
   }
   schedule(options.intervalMs);
 
+  // A drain whose first pass has not begun: a drain asked for meanwhile shares it (that pass begins after both
+  // calls, so it reads what each of them waits for). Test files running side by side drain often, and each drain
+  // queued behind the others' passes; shared, one pass serves them all.
+  let waitingDrain: Promise<void> | undefined;
+
   return {
-    async drain() {
-      // Until a pass that began after the call read every shard to its end (DynamoDB Local returns what is
-      // written before the read): what other writers add meanwhile is not waited for. A pass that accepts
-      // nothing (a record that keeps failing) ends the drain too.
-      // The stream's shards are read again only when one closed (or every STREAM_RECHECK_MS): DynamoDB Local's
-      // DescribeStream costs more the more records the stream holds (3 ms at 2,500, 50–90 ms at 40,000, measured),
-      // and a drain ran it on every pass. A pass whose stream is gone (DynamoDB Local restarted in memory) reads
-      // the table's description again, for the new stream, and is run again.
-      // A drain reads the table's description once (a DynamoDB Local restarted in memory since the last poll has a
-      // new stream, whose shards the drain must read).
-      recheckTable();
-      for (let pass = 0; pass < 1000; pass++) {
-        const { accepted, caughtUp, shardClosed } = await exclusive(() =>
-          pollOnce(false).catch((error: unknown) => {
-            if (errorName(error) !== "ResourceNotFoundException") throw error;
-            recheckTable();
-            return pollOnce(true);
-          }),
-        );
-        if (shardClosed === true) continue;
-        if (caughtUp || accepted === 0) return;
-      }
-      throw new Error("The stream kept growing while it was drained");
+    drain() {
+      if (waitingDrain !== undefined) return waitingDrain;
+      const state = { begun: false };
+      const drained = drainFromNow(() => {
+        if (state.begun) return;
+        state.begun = true;
+        if (waitingDrain === drained) waitingDrain = undefined;
+      });
+      waitingDrain = drained;
+      return drained;
     },
     async stop() {
       stopped = true;
@@ -364,4 +356,30 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
       streams.destroy();
     },
   };
+
+  async function drainFromNow(onPassBegins: () => void): Promise<void> {
+    // Until a pass that began after the call read every shard to its end (DynamoDB Local returns what is
+    // written before the read): what other writers add meanwhile is not waited for. A pass that accepts
+    // nothing (a record that keeps failing) ends the drain too.
+    // The stream's shards are read again only when one closed (or every STREAM_RECHECK_MS): DynamoDB Local's
+    // DescribeStream costs more the more records the stream holds (3 ms at 2,500, 50–90 ms at 40,000, measured),
+    // and a drain ran it on every pass. A pass whose stream is gone (DynamoDB Local restarted in memory) reads
+    // the table's description again, for the new stream, and is run again.
+    // A drain reads the table's description once (a DynamoDB Local restarted in memory since the last poll has a
+    // new stream, whose shards the drain must read).
+    recheckTable();
+    for (let pass = 0; pass < 1000; pass++) {
+      const { accepted, caughtUp, shardClosed } = await exclusive(() => {
+        onPassBegins();
+        return pollOnce(false).catch((error: unknown) => {
+          if (errorName(error) !== "ResourceNotFoundException") throw error;
+          recheckTable();
+          return pollOnce(true);
+        });
+      });
+      if (shardClosed === true) continue;
+      if (caughtUp || accepted === 0) return;
+    }
+    throw new Error("The stream kept growing while it was drained");
+  }
 }
