@@ -247,6 +247,27 @@ const EXPORT_RETRY: ErrorDoc = {
   message: "The export could not be stored now; retry after the Retry-After delay",
 };
 
+/** What a trace export answers, at either of its paths (ExportTraces, ExportLangfuseTraces). */
+const TRACE_EXPORT_ANSWERS = {
+  success:
+    "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
+    "of refused spans and why. An exporter must not retry a 200.",
+  errors: {
+    400: {
+      reason:
+        "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
+        `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans, ` +
+        `${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values (counted while it is decoded); nothing is stored.`,
+      message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
+    },
+    415: {
+      reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
+      message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
+    },
+    503: EXPORT_RETRY,
+  },
+} as const;
+
 /** The words of every operation: a route without them does not compile. */
 export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } = {
   CreateSession: {
@@ -404,23 +425,7 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "Spans that cannot be read or stored, and those of traces past the limit, are refused one by one and " +
       "counted in `partialSuccess` of a 200; the answer is in the request's encoding.",
     tag: "OpenTelemetry",
-    success:
-      "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
-      "of refused spans and why. An exporter must not retry a 200.",
-    errors: {
-      400: {
-        reason:
-          "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
-          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans, ` +
-          `${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values (counted while it is decoded); nothing is stored.`,
-        message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
-      },
-      415: {
-        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
-        message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
-      },
-      503: EXPORT_RETRY,
-    },
+    ...TRACE_EXPORT_ANSWERS,
   },
   ExportLangfuseTraces: {
     summary: "Export OTLP traces (Langfuse's path)",
@@ -432,23 +437,7 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "the password is the API key, the user name is ignored (docs/langfuse-migration.md). Langfuse's " +
       "`langfuse.*` attributes are read as their own dialect (docs/otel.md).",
     tag: "OpenTelemetry",
-    success:
-      "An ExportTraceServiceResponse: `{}` when every span was accepted, else `partialSuccess` with the count " +
-      "of refused spans and why. An exporter must not retry a 200.",
-    errors: {
-      400: {
-        reason:
-          "The body does not decode (not a protobuf ExportTraceServiceRequest, not JSON, empty JSON, not valid " +
-          `gzip), its envelope is not an ExportTraceServiceRequest, or it holds more than ${LIMITS.otlpSpans} spans, ` +
-          `${LIMITS.otlpAttributes} attributes or ${LIMITS.otlpValues} values (counted while it is decoded); nothing is stored.`,
-        message: "Not an OTLP ExportTraceServiceRequest: resourceSpans must be an array",
-      },
-      415: {
-        reason: "`Content-Type` is neither `application/x-protobuf` nor `application/json`.",
-        message: "Send OTLP traces as Content-Type: application/x-protobuf or application/json (OTLP/HTTP)",
-      },
-      503: EXPORT_RETRY,
-    },
+    ...TRACE_EXPORT_ANSWERS,
   },
   ExportLogs: {
     summary: "Export OTLP logs",
