@@ -124,7 +124,10 @@ describe("deletions are attributed", () => {
       if (status === 409) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: key.key })).status).toBe(404);
-    await expect.poll(async () => (await audit()).filter((record) => record.target === sessionId).length).toBe(1);
+    // expect.poll's default 1 s is shorter than one audit read took in a loaded full run ("didn't resolve in time").
+    await expect
+      .poll(async () => (await audit()).filter((record) => record.target === sessionId).length, { timeout: 15_000 })
+      .toBe(1);
   });
 
   it("a session deleted from the console: the signed-in user in the log line and in the audit", async () => {
