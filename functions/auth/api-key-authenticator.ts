@@ -88,6 +88,16 @@ export async function authenticateApiKey(
   nowMs = Date.now(),
   schemes: ApiKeySchemes = {},
 ): Promise<Principal> {
+  try {
+    return await authenticated(authorization, nowMs, schemes);
+  } catch (error) {
+    // A route that also takes Basic credentials says so in its refusal (its challenges name both schemes).
+    if (schemes.basic !== true || !(error instanceof UnauthorizedError)) throw error;
+    throw new UnauthorizedError(error.message, { cause: error, schemes: ["bearer", "basic"] });
+  }
+}
+
+async function authenticated(authorization: string | undefined, nowMs: number, schemes: ApiKeySchemes) {
   const token = apiKeyToken(authorization, schemes);
   const environment = parseApiKey(token);
   if (environment === undefined) throw new UnauthorizedError(INVALID);

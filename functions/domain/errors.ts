@@ -60,8 +60,18 @@ export function invalidFieldsError(what: string, issues: readonly FieldIssue[]):
   return new ValidationError(`Invalid ${what}: ${named}${more}`, issues);
 }
 
+/** The credential schemes a refused caller may use: an API key as a bearer token, and on some routes as Basic's password. */
+export type CredentialScheme = "bearer" | "basic";
+
 export class UnauthorizedError extends AtsError {
   readonly kind = "unauthorized";
+  /** What the caller may send instead (the answer's challenges); a bearer token unless the route takes more. */
+  readonly schemes: readonly CredentialScheme[];
+
+  constructor(message: string, options?: { cause?: unknown; schemes?: readonly CredentialScheme[] }) {
+    super(message, options);
+    this.schemes = options?.schemes ?? ["bearer"];
+  }
 }
 
 export class ForbiddenError extends AtsError {

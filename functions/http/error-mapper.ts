@@ -5,7 +5,14 @@
  */
 import type { MiddlewareObj, Request } from "@middy/core";
 import type { Context } from "aws-lambda";
-import { AtsError, type ErrorKind, RateLimitedError, UnavailableError, ValidationError } from "../domain/errors.js";
+import {
+  AtsError,
+  type ErrorKind,
+  RateLimitedError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from "../domain/errors.js";
 import { logError } from "../runtime/log.js";
 import { jsonResponse } from "./responses.js";
 import type { HttpResult, SdkEvent } from "./sdk-event.js";
@@ -58,6 +65,13 @@ export function isThrottling(error: unknown): boolean {
   );
 }
 
+/** RFC 9110 challenges of a 401, one per scheme the route takes (Basic with the realm and charset of RFC 7617). */
+function authenticationChallenges(error: UnauthorizedError): string {
+  return error.schemes
+    .map((scheme) => (scheme === "basic" ? 'Basic realm="ats", charset="UTF-8"' : "Bearer"))
+    .join(", ");
+}
+
 /** Maps an error to the response a client sees. */
 export function errorResponse(error: unknown): HttpResult {
   if (isThrottling(error)) {
@@ -81,7 +95,8 @@ export function errorResponse(error: unknown): HttpResult {
       .map((issue) => ({ path: clipped(issue.path), message: clipped(issue.message) }));
     if (error.issues.length > MAX_REPORTED_ISSUES) body.issueCount = error.issues.length;
   }
-  const headers: Record<string, string> = error.kind === "unauthorized" ? { "www-authenticate": "Bearer" } : {};
+  const headers: Record<string, string> =
+    error instanceof UnauthorizedError ? { "www-authenticate": authenticationChallenges(error) } : {};
   if (error instanceof RateLimitedError || error instanceof UnavailableError) {
     headers["retry-after"] = String(error.retryAfterSeconds);
   }

@@ -400,7 +400,11 @@ const SECURITY_SCHEMES = {
 };
 
 const HEADERS = {
-  WWWAuthenticate: { description: "Sent with every 401.", schema: { type: "string", const: "Bearer" } },
+  WWWAuthenticate: {
+    description:
+      'Sent with every 401: `Bearer`; on the Langfuse trace path, which also takes Basic credentials, `Bearer, Basic realm="ats", charset="UTF-8"`.',
+    schema: { type: "string", enum: ["Bearer", 'Bearer, Basic realm="ats", charset="UTF-8"'] },
+  },
   RetryAfter: {
     description: "Sent with every 429 and 503: seconds to wait before retrying.",
     schema: { type: "integer", minimum: 1 },

@@ -74,7 +74,9 @@ export const errorResponse = z
       .optional()
       .describe("400 only, when more than 20 fields were rejected: how many (only the first 20 are listed)"),
   })
-  .describe("An error body. Status 401 also sends `WWW-Authenticate: Bearer`.");
+  .describe(
+    "An error body. Status 401 also sends `WWW-Authenticate: Bearer` (on the Langfuse trace path `Bearer` and `Basic`).",
+  );
 export type ErrorResponse = z.output<typeof errorResponse>;
 
 /** 201 of POST /api/sdk/sessions. */

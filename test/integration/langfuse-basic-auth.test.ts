@@ -90,6 +90,8 @@ describe("Basic authentication on Langfuse's trace path", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("content-type")).toContain("application/json");
     expect(response.body).toEqual({ error: "Unauthorized", message: BASIC_INVALID });
+    // Both ways of sending the key are offered, the way RFC 9110 lists challenges.
+    expect(response.headers.get("www-authenticate")).toBe('Bearer, Basic realm="ats", charset="UTF-8"');
     // The state before was settled (its derived counts drained): a direct read now shows anything the request put.
     expect((await scanTable(owner.orgId)).length).toBe(before);
   });
@@ -103,6 +105,7 @@ describe("Basic authentication on Langfuse's trace path", () => {
       expect(response.status).toBe(401);
       expect(response.body).toEqual(INVALID);
       expect(response.text).not.toContain(key);
+      expect(response.headers.get("www-authenticate")).toBe('Bearer, Basic realm="ats", charset="UTF-8"');
     }
     const revoked = await createTestKey();
     expect((await post(LANGFUSE_PATH, basic(`pk:${revoked.key}`))).status).toBe(200);
@@ -135,6 +138,7 @@ describe("Basic authentication on Langfuse's trace path", () => {
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ error: "Unauthorized" });
     expect(response.text).not.toContain(owner.key);
+    expect(response.headers.get("www-authenticate")).toBe("Bearer");
     if (method === "POST") expect(response.body).toEqual(KEY_NOT_BEARER);
   });
 });
