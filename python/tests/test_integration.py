@@ -111,6 +111,47 @@ class RecordedRunTest(unittest.TestCase):
         self.assertEqual(events[4]["toolOutput"], {"promptTokens": 100, "completionTokens": 20, "totalTokens": 120})
         self.assertTrue(all(event["id"].startswith("evt_") for event in events))
 
+    def test_scores_wait_for_the_start_replace_by_id_and_judge_other_sessions(self) -> None:
+        ats = self.tracker()
+        run = ats.start_session("Scored", "score-bot", "customer-7")
+        # Queued before the session's start was answered: sent after it, never refused as unknown.
+        helpfulness = run.score("helpfulness", 0.4, comment="first look")
+        thumbs = run.score("thumbs", False, source="end_user")
+        run.end()
+        # After the end, the same id changes the score rather than adding one.
+        self.assertEqual(run.score("helpfulness", 0.9, comment="on review", id=helpfulness), helpfulness)
+        # Refused before sending: reported, nothing queued.
+        self.assertIsNone(run.score("", 1))
+        self.assertIsNone(run.score("nan", float("nan")))
+        self.assertIsNone(ats.score("", "x", 1))
+        stats = ats.shutdown()
+        self.assertEqual([error.code for error in self.errors], ["usage", "usage", "usage"])
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed), (3, 3, 0))
+        status, page = self.stack.get(f"/api/sdk/sessions/{run.id}/scores")
+        self.assertEqual(status, 200)
+        by_name = {score["name"]: score for score in page["items"]}
+        self.assertEqual(len(page["items"]), 2)
+        self.assertEqual(
+            {key: by_name["helpfulness"][key] for key in ("id", "value", "comment", "source")},
+            {"id": helpfulness, "value": 0.9, "comment": "on review", "source": "sdk"},
+        )
+        self.assertEqual(
+            {key: by_name["thumbs"][key] for key in ("id", "value", "valueKind", "source")},
+            {"id": thumbs, "value": False, "valueKind": "boolean", "source": "end_user"},
+        )
+
+        # An evaluator judges the finished session from another tracker; an unknown session's 404 is reported.
+        self.errors.clear()
+        evaluator = self.tracker()
+        verdict = evaluator.score(run.id, "correct", "partially", source="evaluator")
+        evaluator.score("ses_01JZZZZZZZZZZZZZZZZZZZZZZZ", "correct", True)
+        stats = evaluator.shutdown()
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed), (2, 1, 1))
+        self.assertEqual([(error.code, error.status) for error in self.errors], [("rejected", 404)])
+        status, page = self.stack.get(f"/api/sdk/sessions/{run.id}/scores")
+        [correct] = [score for score in page["items"] if score["name"] == "correct"]
+        self.assertEqual((correct["id"], correct["value"], correct["valueKind"]), (verdict, "partially", "categorical"))
+
     def test_wrapped_openai_calls_without_prices_of_ours_land_priced_by_the_services_table(self) -> None:
         server = FakeOpenAIServer()
         self.addCleanup(server.close)

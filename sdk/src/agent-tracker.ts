@@ -9,11 +9,12 @@ import { contextValue, runInContext } from "./context.js";
 import { DeliveryQueue, type SessionLane } from "./delivery-queue.js";
 import { AtsDroppedEventsError, type AtsError, AtsUsageError } from "./errors.js";
 import type { SessionFields, TrackedEvent } from "./event-types.js";
-import { newEventId, newSessionId } from "./ids.js";
+import { newEventId, newScoreId, newSessionId } from "./ids.js";
 import { toJsonObject, utf8Length } from "./json-value.js";
 import { onProcessIdle, unrefTimer } from "./platform.js";
 import { Run, type RunHost } from "./run.js";
 import { isSampled } from "./sampling.js";
+import { type ScoreFields, scoreBody, scoreProblem } from "./score-types.js";
 import { Transport } from "./transport.js";
 
 /** The service takes request bodies up to 5 MiB on the event routes: one event must fit one batch. */
@@ -46,6 +47,12 @@ export interface TrackerStats {
   readonly sessionsCreated: number;
   readonly sessionsFailed: number;
   readonly sessionsEnded: number;
+  /** Scores queued (of sampled runs and of `score(sessionId, …)`). */
+  readonly scoresRecorded: number;
+  /** Scores the service confirmed stored. */
+  readonly scoresDelivered: number;
+  /** Scores refused, given up after retries, of a session that could not be started, or lost at shutdown. */
+  readonly scoresFailed: number;
   readonly requests: number;
   readonly retries: number;
   /** Request body bytes on the wire (after gzip). */
@@ -126,6 +133,7 @@ export class AgentTracker {
     this.host = {
       record: (run, event) => this.record(run, event),
       end: (run, body) => this.endRun(run, body),
+      score: (run, fields) => (run.sampled ? this.queueScore(run.id, fields, this.lanes.get(run)) : undefined),
       report: (error) => this.report(error),
     };
     // A script that simply returns still sends what it recorded: Node's loop
@@ -189,6 +197,37 @@ export class AgentTracker {
     return result;
   }
 
+  /**
+   * Records a score of any session — one this client started, or one started elsewhere (an evaluator judging runs
+   * after the fact): sent in the background with retries, after the session's start when this client is still
+   * sending it. Returns the score's id (the `id` given, or one minted; give it again to change the score), or
+   * `undefined` when the score was not queued (the problem goes to `onError`).
+   */
+  score(sessionId: string, fields: ScoreFields): string | undefined {
+    if (typeof sessionId !== "string" || sessionId === "") {
+      this.report(new AtsUsageError("score needs the id of the session it judges"));
+      return undefined;
+    }
+    return this.queueScore(sessionId, fields, undefined);
+  }
+
+  private queueScore(sessionId: string, fields: ScoreFields, lane: SessionLane | undefined): string | undefined {
+    if (this.closed) {
+      this.report(
+        new AtsUsageError(`A score of session ${sessionId} was recorded after shutdown and is not sent`, sessionId),
+      );
+      return undefined;
+    }
+    const problem = scoreProblem(fields);
+    if (problem !== undefined) {
+      this.report(new AtsUsageError(`${problem}; the score is not sent`, sessionId));
+      return undefined;
+    }
+    const id = fields.id ?? newScoreId();
+    this.queue.addScore(sessionId, scoreBody(sessionId, id, fields), lane);
+    return id;
+  }
+
   /** Calls `fn` with `run` as the current run (for runs started with `startSession`). */
   runWith<T>(run: Run, fn: () => T): T {
     return runInContext(run, fn);
@@ -226,6 +265,9 @@ export class AgentTracker {
       sessionsCreated: queue.sessionsCreated,
       sessionsFailed: queue.sessionsFailed,
       sessionsEnded: queue.sessionsEnded,
+      scoresRecorded: queue.scoresQueued,
+      scoresDelivered: queue.scoresDelivered,
+      scoresFailed: queue.scoresFailed,
       requests: wire.requests,
       retries: wire.retries,
       bytesSent: wire.bytesSent,

@@ -1,5 +1,5 @@
 /**
- * The outbox: session starts, events and session ends waiting to be sent, in
+ * The outbox: session starts, events, scores and session ends waiting to be sent, in
  * the order the agent made them. Events travel in batches (by count and bytes);
  * a session's own items go one request at a time, in order — its start before
  * its events, its events before its end — while different sessions proceed in
@@ -66,11 +66,19 @@ interface EndItem extends ItemBase {
   readonly idempotencyKey: string;
   readonly settled: () => void;
 }
-type QueueItem = CreateItem | EventItem | EndItem;
+/** A score of the lane's session: one request each, after the session's start (its id makes a retry a replacement). */
+interface ScoreItem extends ItemBase {
+  readonly kind: "score";
+  readonly body: Record<string, unknown>;
+  readonly idempotencyKey: string;
+}
+type QueueItem = CreateItem | EventItem | EndItem | ScoreItem;
+/** The items sent one request each. */
+type SingleItem = CreateItem | EndItem | ScoreItem;
 
 type Work =
   | { readonly kind: "batch"; readonly items: EventItem[] }
-  | { readonly kind: "single"; readonly item: CreateItem | EndItem };
+  | { readonly kind: "single"; readonly item: SingleItem };
 
 /** Counts for `stats()`. */
 export interface QueueCounters {
@@ -81,6 +89,9 @@ export interface QueueCounters {
   sessionsCreated: number;
   sessionsFailed: number;
   sessionsEnded: number;
+  scoresQueued: number;
+  scoresDelivered: number;
+  scoresFailed: number;
 }
 
 /** `{"events":[` + `]}`. */
@@ -95,6 +106,9 @@ export class DeliveryQueue {
     sessionsCreated: 0,
     sessionsFailed: 0,
     sessionsEnded: 0,
+    scoresQueued: 0,
+    scoresDelivered: 0,
+    scoresFailed: 0,
   };
 
   /** Sessions with something waiting. */
@@ -113,6 +127,8 @@ export class DeliveryQueue {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly flushWaiters: { readonly seq: number; readonly resolve: () => void }[] = [];
   private overflowToReport = 0;
+  /** Lanes whose session start is not yet answered, by session id: a score of one of them waits behind the start. */
+  private readonly startingLanes = new Map<string, SessionLane>();
 
   constructor(
     private readonly settings: QueueSettings,
@@ -134,6 +150,7 @@ export class DeliveryQueue {
   /** Queues a session's start and returns its lane, which its events and end then join. */
   startSession(sessionId: string, body: Record<string, unknown>): SessionLane {
     const lane: SessionLane = { sessionId, state: "pending", busy: false, items: [], head: 0 };
+    this.startingLanes.set(sessionId, lane);
     this.append({ kind: "create", seq: ++this.lastSeq, lane, body, idempotencyKey: newIdempotencyKey() });
     this.stalled = false;
     this.pump();
@@ -152,6 +169,27 @@ export class DeliveryQueue {
     if (lane.state === "created" && !lane.busy) this.stalled = false;
     if (this.settings.immediate) this.sendThrough = this.lastSeq;
     this.pump();
+  }
+
+  /**
+   * Queues a score of a session: behind the session's start when this client is still starting it (`lane`, or the
+   * lane found by id), else on its own (a session started elsewhere, or already created).
+   */
+  addScore(sessionId: string, body: Record<string, unknown>, lane?: SessionLane): void {
+    this.counters.scoresQueued++;
+    const into = lane ?? this.startingLanes.get(sessionId) ?? this.createdLane(sessionId);
+    if (into.state === "failed") {
+      this.counters.scoresFailed++;
+      return;
+    }
+    this.append({ kind: "score", seq: ++this.lastSeq, lane: into, body, idempotencyKey: newIdempotencyKey() });
+    if (!into.busy) this.stalled = false;
+    this.pump();
+  }
+
+  /** A lane of a session that exists already (no start of its own to send). */
+  private createdLane(sessionId: string): SessionLane {
+    return { sessionId, state: "created", busy: false, items: [], head: 0 };
   }
 
   /** Resolves once the end was sent (or given up); callers in background mode need not wait. */
@@ -189,7 +227,16 @@ export class DeliveryQueue {
   /** After shutdown's deadline: reports what is still queued as lost and releases every waiter. */
   abandon(): void {
     let lost = 0;
+    const scoresFailedBefore = this.counters.scoresFailed;
     for (const lane of [...this.waiting]) lost += this.purge(lane);
+    const lostScores = this.counters.scoresFailed - scoresFailedBefore;
+    if (lostScores > 0) {
+      this.report(
+        new AtsDeliveryError("shutdown", `${lostScores} scores were still queued when shutdown's time ran out`, {
+          operation: "score",
+        }),
+      );
+    }
     this.queuedEvents = 0;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
@@ -231,6 +278,7 @@ export class DeliveryQueue {
     for (let i = lane.head; i < lane.items.length; i++) {
       const item = lane.items[i];
       if (item?.kind === "event") events++;
+      if (item?.kind === "score") this.counters.scoresFailed++;
       if (item?.kind === "end") item.settled();
     }
     lane.items = [];
@@ -375,7 +423,7 @@ export class DeliveryQueue {
       return { kind: "batch", items: batch };
     }
     if (control !== undefined) {
-      const item = control.items[control.head] as CreateItem | EndItem;
+      const item = control.items[control.head] as SingleItem;
       control.items[control.head] = undefined;
       control.head++;
       return { kind: "single", item };
@@ -398,7 +446,8 @@ export class DeliveryQueue {
     return true;
   }
 
-  private async sendSingle(item: CreateItem | EndItem): Promise<void> {
+  private async sendSingle(item: SingleItem): Promise<void> {
+    if (item.kind === "score") return this.sendScore(item);
     const creating = item.kind === "create";
     const operation = creating ? "createSession" : "endSession";
     const delivery = await this.transport.deliver(
@@ -419,6 +468,7 @@ export class DeliveryQueue {
     );
     const ok = delivery.kind === "answered" && delivery.answer.status >= 200 && delivery.answer.status < 300;
     if (creating) {
+      this.startingLanes.delete(item.lane.sessionId);
       if (ok) {
         item.lane.state = "created";
         this.counters.sessionsCreated++;
@@ -433,6 +483,20 @@ export class DeliveryQueue {
     } finally {
       item.settled();
     }
+  }
+
+  /** One score (a retry of it replaces, never adds: the body carries its id); a refusal is reported, never thrown. */
+  private async sendScore(item: ScoreItem): Promise<void> {
+    const delivery = await this.transport.deliver(
+      { method: "POST", path: "/api/sdk/scores", json: JSON.stringify(item.body), idempotencyKey: item.idempotencyKey },
+      this.stop,
+    );
+    if (delivery.kind === "answered" && delivery.answer.status >= 200 && delivery.answer.status < 300) {
+      this.counters.scoresDelivered++;
+      return;
+    }
+    this.counters.scoresFailed++;
+    this.report(deliveryFailure(delivery, "score", item.lane.sessionId, 0));
   }
 
   private failSession(item: CreateItem, delivery: Delivery): void {

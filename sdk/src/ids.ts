@@ -28,6 +28,11 @@ export function newSessionId(nowMs: number = Date.now()): string {
   return `ses_${timeDigits(nowMs)}${randomDigits(16)}`;
 }
 
+/** A score id the service accepts as a score's `id`: `scr_` + ULID; sending it again replaces that score. */
+export function newScoreId(nowMs: number = Date.now()): string {
+  return `scr_${timeDigits(nowMs)}${randomDigits(16)}`;
+}
+
 let lastEventTime = -1;
 let lastEventRandom: number[] = [];
 

@@ -14,6 +14,7 @@ import type {
   TrackedEvent,
 } from "./event-types.js";
 import { type JsonObject, toJsonObject, toWellFormedString } from "./json-value.js";
+import type { ScoreFields } from "./score-types.js";
 import { type EventUsage, eventModel, eventUsage } from "./usage.js";
 
 /** What a run needs from its tracker. */
@@ -23,6 +24,8 @@ export interface RunHost {
   /** Queues the session's end; resolves when it was sent (immediate mode) or queued (background). */
   end(run: Run, body: Record<string, unknown>): Promise<void>;
   report(error: AtsError): void;
+  /** Queues a score of `run` (nothing for an unsampled run); returns its id, or undefined when not queued. */
+  score(run: Run, fields: ScoreFields): string | undefined;
 }
 
 /** Token and cost totals of a run so far. */
@@ -112,6 +115,16 @@ export class Run {
     this.userId = fields.userId;
     this.sampled = fields.sampled;
     this.startedAtMs = fields.startedAtMs;
+  }
+
+  /**
+   * Records a verdict on this run, or on one of its events (`eventId`): a number, a boolean or a label, sent after
+   * the session's start with the events' retries. Allowed after `end` (a verdict often comes later). Returns the
+   * score's id — pass it as `id` to change the score — or `undefined` when nothing was queued (an unsampled run, or
+   * fields the service would refuse: reported to `onError`).
+   */
+  score(fields: ScoreFields): string | undefined {
+    return this.host.score(this, fields);
   }
 
   /** Whether `end` was called. */

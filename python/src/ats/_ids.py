@@ -44,6 +44,12 @@ def new_session_id(milliseconds: "int | None" = None) -> str:
     return "ses_" + time_digits(ms) + random_digits(int.from_bytes(os.urandom(10), "big"))
 
 
+def new_score_id(milliseconds: "int | None" = None) -> str:
+    """A score id the service accepts as a score's ``id``: ``scr_`` + ULID; sending it again replaces that score."""
+    ms = now_ms() if milliseconds is None else milliseconds
+    return "scr_" + time_digits(ms) + random_digits(int.from_bytes(os.urandom(10), "big"))
+
+
 class _EventIds:
     """Monotonic ULIDs: in the same millisecond (or when the clock steps back) the random part is incremented,
     so the events of a run sort in the order they were recorded."""

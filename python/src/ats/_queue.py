@@ -1,4 +1,4 @@
-"""The outbox: session starts, events and session ends waiting to be sent, in the order the agent made them.
+"""The outbox: session starts, events, scores and session ends waiting to be sent, in the order the agent made them.
 
 Events travel in batches (by count and bytes); a session's own items go one request at a time, in order (its
 start before its events, its events before its end) while different sessions proceed in parallel, up to
@@ -26,7 +26,7 @@ from ._transport import Answered, ApiRequest, GaveUp, Transport
 from ._worker import Worker
 from .errors import AtsDeliveryError, AtsDroppedEventsError, AtsError
 
-CREATE, EVENT, END = 0, 1, 2
+CREATE, EVENT, END, SCORE = 0, 1, 2, 3
 PENDING, CREATED, FAILED = "pending", "created", "failed"
 # b'{"events":[' + b']}'
 _ENVELOPE_BYTES = 13
@@ -63,7 +63,7 @@ class Lane:
 
 
 class Item:
-    """A session start, one event (serialized once, when recorded) or a session end."""
+    """A session start, one event (serialized once, when recorded), a score or a session end."""
 
     __slots__ = ("kind", "seq", "lane", "body", "event_type", "idempotency_key", "settled")
 
@@ -117,6 +117,11 @@ class DeliveryQueue:
         self.sessions_created = 0
         self.sessions_failed = 0
         self.sessions_ended = 0
+        self.scores_queued = 0
+        self.scores_delivered = 0
+        self.scores_failed = 0
+        # Lanes whose session start is not yet answered, by session id: a score of one waits behind the start.
+        self.starting_lanes: Dict[str, Lane] = {}
         # Sessions with something waiting (a dict as an ordered set).
         self.waiting: Dict[Lane, None] = {}
         self.queued_events = 0
@@ -139,6 +144,7 @@ class DeliveryQueue:
         """Queues a session's start and returns its lane, which its events and end then join."""
         lane = Lane(session_id)
         with self.lock:
+            self.starting_lanes[session_id] = lane
             self.last_seq += 1
             self._append(Item(CREATE, self.last_seq, lane, body))
             self._wake()
@@ -171,6 +177,22 @@ class DeliveryQueue:
                 if self.overflow_to_report == 1:
                     self.worker.call_soon(self._report_overflow)
 
+    def add_score(self, session_id: str, body: bytes, lane: Optional[Lane] = None) -> None:
+        """Queues a score of a session: behind the session's start when this client is still starting it (``lane``,
+        or the lane found by id), else on its own (a session started elsewhere, or already created)."""
+        with self.lock:
+            self.scores_queued += 1
+            into = lane or self.starting_lanes.get(session_id)
+            if into is None:
+                into = Lane(session_id)
+                into.state = CREATED
+            if into.state == FAILED:
+                self.scores_failed += 1
+                return
+            self.last_seq += 1
+            self._append(Item(SCORE, self.last_seq, into, body))
+            self._wake()
+
     def end_session(self, lane: Lane, body: bytes) -> "Future[None]":
         """Queues the session's end; the future is done once the end was sent (or given up)."""
         with self.lock:
@@ -201,8 +223,10 @@ class DeliveryQueue:
         with self.lock:
             self.stopped = True
             lost = 0
+            scores_failed_before = self.scores_failed
             for lane in list(self.waiting):
                 lost += self._purge(lane)
+            lost_scores = self.scores_failed - scores_failed_before
             self.queued_events = 0
             self.events_failed += lost
             waiters = [future for _, future in self.flush_waiters]
@@ -210,6 +234,12 @@ class DeliveryQueue:
         self.worker.call_soon(self._stop_in_loop)
         for future in waiters:
             _settle(future)
+        if lost_scores > 0:
+            self.report(
+                AtsDeliveryError(
+                    "shutdown", f"{lost_scores} scores were still queued when shutdown's time ran out", operation="score"
+                )
+            )
         if lost > 0:
             self.report(
                 AtsDeliveryError(
@@ -264,6 +294,8 @@ class DeliveryQueue:
                 continue
             if item.kind == EVENT:
                 events += 1
+            elif item.kind == SCORE:
+                self.scores_failed += 1
             elif item.kind == END:
                 _settle(item.settled)
         lane.items = []
@@ -491,6 +523,9 @@ class DeliveryQueue:
             self._pump()
 
     async def _send_single(self, item: Item) -> None:
+        if item.kind == SCORE:
+            await self._send_score(item)
+            return
         creating = item.kind == CREATE
         session_id = item.lane.session_id
         request = (
@@ -501,6 +536,8 @@ class DeliveryQueue:
         delivery = await self.transport.deliver(request, self._stop_event_in_loop())
         ok = isinstance(delivery, Answered) and 200 <= delivery.status < 300
         if creating:
+            with self.lock:
+                self.starting_lanes.pop(session_id, None)
             if ok:
                 with self.lock:
                     item.lane.state = CREATED
@@ -524,6 +561,18 @@ class DeliveryQueue:
                 self.report(delivery_failure(delivery, "endSession", session_id, 0))
         finally:
             _settle(item.settled)
+
+    async def _send_score(self, item: Item) -> None:
+        """One score (a retry of it replaces, never adds: the body carries its id); a refusal is reported."""
+        request = ApiRequest("POST", "/api/sdk/scores", item.body, item.idempotency_key)
+        delivery = await self.transport.deliver(request, self._stop_event_in_loop())
+        if isinstance(delivery, Answered) and 200 <= delivery.status < 300:
+            with self.lock:
+                self.scores_delivered += 1
+            return
+        with self.lock:
+            self.scores_failed += 1
+        self.report(delivery_failure(delivery, "score", item.lane.session_id, 0))
 
     async def _send_events(self, items: List[Item]) -> None:
         """One batch request (a fresh Idempotency-Key, the events' own ids), then the events the service answered

@@ -17,6 +17,7 @@ from ._usage import event_model, event_usage, merged_usage
 from .errors import AtsUsageError
 
 if TYPE_CHECKING:
+    from ._score import ScoreValue
     from ._tracker import AgentTracker
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -359,6 +360,27 @@ class Run:
         if fn is None:
             return lambda inner: instrument_tool(inner, name, lambda: self)
         return instrument_tool(fn, name, lambda: self)
+
+    # ---- verdicts ----
+
+    def score(
+        self,
+        name: str,
+        value: "ScoreValue",
+        *,
+        event_id: Optional[str] = None,
+        comment: Optional[str] = None,
+        data_type: Optional[str] = None,
+        source: Optional[str] = None,
+        id: Optional[str] = None,  # noqa: A002 - the score's id, as the API names it
+    ) -> Optional[str]:
+        """Records a verdict on this run, or on one of its events (``event_id``): a number, a boolean or a label,
+        sent after the session's start with the events' retries. Allowed after ``end`` (a verdict often comes
+        later). Returns the score's id (pass it as ``id`` to change the score), or ``None`` when nothing was queued
+        (an unsampled run, or fields the service would refuse: reported to ``on_error``)."""
+        return self._tracker._score_run(
+            self, name, value, event_id=event_id, comment=comment, data_type=data_type, source=source, id=id
+        )
 
     # ---- the end ----
 

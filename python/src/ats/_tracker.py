@@ -19,11 +19,12 @@ from typing import Any, Callable, Dict, Mapping, Optional, TypeVar, Union, overl
 from ._backoff import DEFAULT_BACKOFF
 from ._config import Mask, OnError, resolve_options
 from ._context import current_run_var
-from ._ids import new_event_id, new_session_id
+from ._ids import new_event_id, new_score_id, new_session_id
 from ._json_value import dumps, to_json_object
 from ._queue import DeliveryQueue, QueueSettings
 from ._run import Run, describe_error, failure_reason_of
 from ._sampling import is_sampled
+from ._score import ScoreValue, score_body, score_problem
 from ._times import iso_of_ms, ms_of, now_ms
 from ._transport import Transport
 from ._worker import Worker
@@ -63,6 +64,12 @@ class TrackerStats:
     sessions_created: int
     sessions_failed: int
     sessions_ended: int
+    #: Scores queued (of sampled runs and of ``score(session_id, …)``).
+    scores_recorded: int
+    #: Scores the service confirmed stored.
+    scores_delivered: int
+    #: Scores refused, given up after retries, of a session that could not be started, or lost at shutdown.
+    scores_failed: int
     requests: int
     retries: int
     #: Request body bytes on the wire (after gzip).
@@ -366,13 +373,73 @@ class AgentTracker:
                 sessions_created=queue.sessions_created,
                 sessions_failed=queue.sessions_failed,
                 sessions_ended=queue.sessions_ended,
+                scores_recorded=queue.scores_queued,
+                scores_delivered=queue.scores_delivered,
+                scores_failed=queue.scores_failed,
                 requests=transport.requests,
                 retries=transport.retries,
                 bytes_sent=transport.bytes_sent,
                 bytes_before_compression=transport.bytes_before_compression,
             )
 
+    def score(
+        self,
+        session_id: str,
+        name: str,
+        value: ScoreValue,
+        *,
+        event_id: Optional[str] = None,
+        comment: Optional[str] = None,
+        data_type: Optional[str] = None,
+        source: Optional[str] = None,
+        id: Optional[str] = None,  # noqa: A002 - the score's id, as the API names it
+    ) -> Optional[str]:
+        """Records a score of any session: one this client started, or one started elsewhere (an evaluator judging
+        runs after the fact). Sent in the background with retries, after the session's start when this client is
+        still sending it. Returns the score's id (``id``, or one minted: give it again to change the score), or
+        ``None`` when nothing was queued (the problem goes to ``on_error``)."""
+        if not isinstance(session_id, str) or session_id == "":
+            self._report(AtsUsageError("score needs the id of the session it judges"))
+            return None
+        return self._queue_score(session_id, None, name, value, event_id, comment, data_type, source, id)
+
     # ---- used by Run ----
+
+    def _queue_score(
+        self,
+        session_id: str,
+        lane: Any,
+        name: Any,
+        value: Any,
+        event_id: Optional[str],
+        comment: Optional[str],
+        data_type: Optional[str],
+        source: Optional[str],
+        score_id: Optional[str],
+    ) -> Optional[str]:
+        if self._closed:
+            self._report(
+                AtsUsageError(f"A score of session {session_id} was recorded after shutdown and is not sent", session_id)
+            )
+            return None
+        problem = score_problem(name, value)
+        if problem is not None:
+            self._report(AtsUsageError(f"{problem}; the score is not sent", session_id))
+            return None
+        chosen = score_id or new_score_id()
+        body = score_body(
+            session_id, chosen, name, value, event_id=event_id, comment=comment, data_type=data_type, source=source
+        )
+        self._queue.add_score(session_id, dumps(body).encode("utf-8"), lane)
+        return chosen
+
+    def _score_run(self, run: Run, name: Any, value: Any, **fields: Any) -> Optional[str]:
+        if not run.sampled or run._generation != self._generation:
+            return None
+        return self._queue_score(
+            run.id, run._lane, name, value, fields["event_id"], fields["comment"], fields["data_type"],
+            fields["source"], fields["id"],
+        )  # fmt: skip
 
     def _record(self, run: Run, event: Dict[str, Any]) -> None:
         if not run.sampled:
