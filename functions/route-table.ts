@@ -173,6 +173,27 @@ export const routeTable = [
     auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
   },
   {
+    id: "ListScoreConfigs",
+    method: "GET",
+    path: "/api/sdk/score-configs",
+    entry: "functions/scores/list-score-configs.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "PutScoreConfig",
+    method: "PUT",
+    path: "/api/sdk/score-configs/{name}",
+    entry: "functions/scores/put-score-config.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "DeleteScoreConfig",
+    method: "DELETE",
+    path: "/api/sdk/score-configs/{name}",
+    entry: "functions/scores/delete-score-config.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
     id: "DeleteSession",
     method: "DELETE",
     path: "/api/sdk/sessions/{id}",

@@ -57,6 +57,8 @@ export const PARTITIONS = {
   organisation: "ORG#*",
   /** `PRICES#<orgId>`: the organisation's own model prices (keys.ts organisationPriceKey). */
   organisationPrices: "PRICES#*",
+  /** `SCORECONFIGS#<orgId>`: the organisation's score configurations (keys.ts scoreConfigKey). */
+  scoreConfigs: "SCORECONFIGS#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session, its events and its scores (keys.ts sessionKey, eventKey, scoreKey). */
@@ -182,6 +184,8 @@ const idempotencyRecords: TableGrant = {
 };
 /** Paging cursors are signed with a secret created at deployment; a read route only reads it. */
 const cursorSigning: TableGrant = { actions: ["dynamodb:GetItem"], partitions: [P.service] };
+/** An organisation's score configurations, read where scores are written (cached a minute per container) and listed. */
+const scoreConfigReads: TableGrant = { actions: ["dynamodb:Query"], partitions: [P.scoreConfigs] };
 /** Rollup counters: counted by the stream consumer, withdrawn with the sessions deleted. */
 const rollupUpdates: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.rollup] };
 /** An organisation's own model prices, read by ingest to price events (at most once a minute per container). */
@@ -309,6 +313,7 @@ export const ROUTE_ACCESS = {
       // The session (its tenant, agent, start and expiry), the event scored and a score of the same id read;
       // then the session checked and the score put in one transaction.
       { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      scoreConfigReads,
     ],
     throttle: ROUTE_THROTTLES.scoreWrite,
   },
@@ -317,6 +322,7 @@ export const ROUTE_ACCESS = {
       ...apiKeyOrUserAuthentication,
       idempotencyRecords,
       { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      scoreConfigReads,
     ],
     throttle: ROUTE_THROTTLES.scoreWrite,
   },
@@ -405,6 +411,27 @@ export const ROUTE_ACCESS = {
     ],
     // With the deletions: at the edge, a DELETE under /api/sdk/sessions/ is counted as session deletion is.
     throttle: ROUTE_THROTTLES.erasure,
+  },
+  ListScoreConfigs: {
+    tableGrants: [...apiKeyOrUserAuthentication, scoreConfigReads],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  PutScoreConfig: {
+    tableGrants: [
+      ...userAuthentication,
+      // The name's configuration looked up, then put (with the organisation's count moved when it is new).
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.scoreConfigs] },
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteScoreConfig: {
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:DeleteItem"], partitions: [P.scoreConfigs] },
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
   },
   DeleteSession: {
     tableGrants: [

@@ -45,6 +45,8 @@ import type {
   priceTableResponse,
   rotatedApiKeyResponse,
   scoreBatchResponse,
+  scoreConfigListResponse,
+  scoreConfigResponse,
   scorePageResponse,
   scoreResponse,
   sessionDetailResponse,
@@ -54,6 +56,7 @@ import type {
   userStatsResponse,
 } from "../schemas/response-schemas.js";
 import type { RoutesWith } from "../schemas/route-contracts.js";
+import type { putScoreConfigBody } from "../schemas/score-config-schemas.js";
 import type { createScoreBatchBody, createScoreBody } from "../schemas/score-schemas.js";
 import type { createSessionBody, updateSessionBody } from "../schemas/session-schemas.js";
 
@@ -243,6 +246,11 @@ export const requestExamples = {
     output: 1.2,
     cacheRead: 0.075,
   } satisfies z.input<typeof putPriceBody>,
+  PutScoreConfig: {
+    dataType: "categorical",
+    labels: ["resolved", "partially", "wrong"],
+    description: "Did the answer resolve the customer's question?",
+  } satisfies z.input<typeof putScoreConfigBody>,
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"protocolBody">, unknown>;
 
 /**
@@ -271,6 +279,7 @@ export const invalidInputs = {
   UpdateMember: { role: "superuser" },
   PutOrganisationPrice: { effectiveFrom: "2026-13-01", input: -1, output: 1e9, tiers: [{ above: 0 }] },
   DeleteOrganisationPrice: { effectiveFrom: "yesterday" },
+  PutScoreConfig: { dataType: "boolean", labels: ["yes", "yes"] },
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
 
 const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
@@ -426,6 +435,15 @@ const organisationPrice = {
   updatedBy: "ada@example.com",
 } satisfies z.output<typeof organisationPriceResponse>;
 
+const scoreConfig = {
+  name: "resolution",
+  dataType: "categorical",
+  labels: ["resolved", "partially", "wrong"],
+  description: "Did the answer resolve the customer's question?",
+  updatedAt: "2026-11-22T09:00:00.000Z",
+  updatedBy: "ada@example.com",
+} satisfies z.output<typeof scoreConfigResponse>;
+
 const score = {
   id: SCORE_ID,
   sessionId: SESSION_ID,
@@ -484,6 +502,13 @@ export const responseExamples = {
     ],
   } satisfies z.output<typeof scoreBatchResponse>,
   ListScores: { items: [score], nextCursor: null } satisfies z.output<typeof scorePageResponse>,
+  ListScoreConfigs: {
+    items: [
+      scoreConfig,
+      { ...scoreConfig, name: "helpfulness", dataType: "numeric", min: 0, max: 1, labels: undefined },
+    ],
+  } satisfies z.output<typeof scoreConfigListResponse>,
+  PutScoreConfig: scoreConfig,
   GetSession: {
     ...completedSession,
     scores: [score],

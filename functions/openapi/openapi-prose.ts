@@ -204,6 +204,16 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       },
     },
   },
+  scoreName: {
+    description: "A score name exactly as scores carry it (case-sensitive), URL-encoded.",
+    example: "resolution",
+    errors: {
+      400: {
+        reason: "The name is empty, longer than 200 characters or not well-formed Unicode.",
+        message: "Invalid score name in the path: must be a score name of 1 to 200 characters",
+      },
+    },
+  },
   modelName: {
     description:
       "A model name as your calls send it, URL-encoded (a `/` as `%2F`); trimmed and lower-cased, since matching " +
@@ -564,6 +574,48 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     description: "Deletes one score of the session (needs `scores:write`, or a signed-in member).",
     tag: "Scores",
     success: "Deleted.",
+  },
+  ListScoreConfigs: {
+    summary: "List the score configurations",
+    description:
+      "The organisation's score configurations, by name: what the values of scores of each configured name must be. " +
+      "Readable with any key that has `read`, and by members in the console.",
+    tag: "Scores",
+    success: "Every configuration (at most 100).",
+  },
+  PutScoreConfig: {
+    summary: "Configure a score name",
+    description:
+      "Says what the scores of one name must be: their kind (`dataType`), and for a number its range (`min`, " +
+      "`max`), for a label the labels allowed. From then on a score of that name that breaks it is refused with a " +
+      "field-level 400 on `value` (within a minute everywhere: writers cache configurations for up to 60 s); scores " +
+      "already stored are not checked again. Answers 200 whether the configuration is new or replaced one. " +
+      "Admins and owners; at most 100 per organisation, shared by its environments.",
+    tag: "Scores",
+    success: "The configuration as stored.",
+    body: {
+      description: "The kind of the name's values, and its bounds.",
+      fields: {
+        min: "Numeric only: the lowest value allowed.",
+        max: "Numeric only: the highest value allowed (at least `min`).",
+        labels: "Categorical only: the labels allowed, 1 to 100 distinct ones; without it any label.",
+      },
+    },
+    errors: {
+      409: {
+        reason: "The organisation already holds 100 configurations, or the name's configuration kept changing.",
+        message: "The organisation has 100 score configurations, the most allowed; delete one before adding another",
+      },
+    },
+  },
+  DeleteScoreConfig: {
+    summary: "Remove a score name's configuration",
+    description: "Scores of that name take any value again. Admins and owners.",
+    tag: "Scores",
+    success: "Deleted.",
+    errors: {
+      404: { reason: "The name has no configuration.", message: "Score resolution has no configuration" },
+    },
   },
   DeleteSession: {
     summary: "Delete a session",

@@ -175,6 +175,21 @@ export const scoreResponse = z.strictObject({
   updatedAt: timestamp.describe("When the score was last written (a replacement by its id moves it)"),
 });
 
+/** A score name's configuration (issue 33): what the values of scores of that name must be. */
+export const scoreConfigResponse = z.strictObject({
+  name: z.string().describe("The score name it governs (exact: names are case-sensitive)"),
+  dataType: z.enum(SCORE_VALUE_KINDS).describe("The kind every score of this name must have"),
+  min: z.number().optional().describe("Numeric: the lowest value allowed (absent: no lower bound)"),
+  max: z.number().optional().describe("Numeric: the highest value allowed (absent: no upper bound)"),
+  labels: z.array(z.string()).optional().describe("Categorical: the labels allowed (absent: any label)"),
+  description: z.string().optional(),
+  updatedAt: timestamp,
+  updatedBy: z.string().describe("Who set it last: a user's name"),
+});
+
+/** 200 of GET /api/sdk/score-configs: by name. */
+export const scoreConfigListResponse = z.strictObject({ items: z.array(scoreConfigResponse) });
+
 /** 200 of GET /api/sdk/sessions/{id}/scores: oldest first. */
 export const scorePageResponse = z.strictObject({
   items: z.array(scoreResponse),
@@ -677,6 +692,8 @@ export const responseComponents = z
   .add(sessionPageResponse, { id: "SessionPage" })
   .add(scoreResponse, { id: "Score" })
   .add(scorePageResponse, { id: "ScorePage" })
+  .add(scoreConfigResponse, { id: "ScoreConfig" })
+  .add(scoreConfigListResponse, { id: "ScoreConfigList" })
   .add(scoreBatchResponse, { id: "ScoreBatchResult" })
   .add(createdEventResponse, { id: "CreatedEvent" })
   .add(eventBatchResponse, { id: "EventBatchResult" })

@@ -56,6 +56,8 @@ import {
   priceTableResponse,
   rotatedApiKeyResponse,
   scoreBatchResponse,
+  scoreConfigListResponse,
+  scoreConfigResponse,
   scorePageResponse,
   scoreResponse,
   sessionDetailResponse,
@@ -63,6 +65,7 @@ import {
   updatedSessionResponse,
   userStatsResponse,
 } from "./response-schemas.js";
+import { putScoreConfigBody } from "./score-config-schemas.js";
 import { createScoreBatchBody, createScoreBody } from "./score-schemas.js";
 import { createSessionBody, updateSessionBody } from "./session-schemas.js";
 
@@ -94,6 +97,8 @@ export const PATH_PARAMETERS = {
   memberUserId: { schema: anyText, errors: [404] },
   invitedUserId: { schema: anyText, errors: [404] },
   invitingOrganisation: { schema: anyText, errors: [404] },
+  /** A score name, URL-encoded (scores/score-name-parameter.ts): 400 past the name limits. */
+  scoreName: { schema: z.string().min(1).max(LIMITS.scoreNameLength), errors: [400] },
   /** A model name, URL-encoded (prices/model-path-parameter.ts): 400 past the name limits. */
   modelName: { schema: z.string().min(1).max(ORGANISATION_PRICE_LIMITS.modelLength), errors: [400] },
 } as const satisfies Record<string, { readonly schema: z.ZodType; readonly errors: readonly ErrorStatus[] }>;
@@ -219,6 +224,14 @@ export const routeContracts = {
     success: { status: 200, body: scorePageResponse },
   },
   DeleteScore: { path: { id: "sessionId", scoreId: "scoreId" }, success: { status: 204 } },
+  ListScoreConfigs: { success: { status: 200, body: scoreConfigListResponse } },
+  PutScoreConfig: {
+    path: { name: "scoreName" },
+    body: { schema: putScoreConfigBody },
+    success: { status: 200, body: scoreConfigResponse },
+    errors: [409],
+  },
+  DeleteScoreConfig: { path: { name: "scoreName" }, success: { status: 204 }, errors: [404] },
   DeleteSession: { path: { id: "sessionId" }, success: { status: 204 }, errors: [409] },
   ListAgents: { query: listAgentsQuery, success: { status: 200, body: agentListResponse } },
   AgentStats: {

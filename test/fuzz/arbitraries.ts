@@ -648,6 +648,25 @@ const memberRoleBody: fc.Arbitrary<ObjectNode> = fc
   .constantFrom("member", "admin", "owner")
   .map((role) => obj([["role", str(role)]]));
 
+/** A score configuration (PUT /api/sdk/score-configs/{name}): kinds with fields of the others, bounds crossed, labels repeated. */
+const scoreConfigBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.constantFrom("numeric", "boolean", "categorical", "label", "__proto__"),
+    fc.option(fc.constantFrom("0", "-1", "1e15", "1e16", "1e-12"), { nil: undefined }),
+    fc.option(fc.constantFrom("1", "0", "-5", "1e300"), { nil: undefined }),
+    fc.option(fc.array(fc.constantFrom("good", "bad", "good", "", "__proto__", "x".repeat(201)), { maxLength: 4 }), {
+      nil: undefined,
+    }),
+  )
+  .map(([dataType, min, max, labels]) =>
+    obj([
+      ["dataType", str(dataType)],
+      ...(min === undefined ? [] : [["min", num(min)] as const]),
+      ...(max === undefined ? [] : [["max", num(max)] as const]),
+      ...(labels === undefined ? [] : [["labels", { kind: "array", items: labels.map(str) } as JsonNode] as const]),
+    ]),
+  );
+
 /** An organisation price (PUT /api/prices/{model}): rates at and past their bounds, days real and not, tiers. */
 const priceRate: fc.Arbitrary<JsonNode> = fc.oneof(
   fc.constantFrom("0", "0.075", "1.2", "10000", "10000.5", "-0", "1e-200", "1e309").map(num),
@@ -1808,6 +1827,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
     body: priceBody,
     fields: ["effectiveFrom", "input", "output", "cacheRead", "cacheWrite", "reasoning", "tiers"],
   },
+  PutScoreConfig: { body: scoreConfigBody, fields: ["dataType", "min", "max", "labels", "description"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
   ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
@@ -2310,6 +2330,11 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
       // An organisation price's model: any name, prototype names, `#` and `/` (encoded) among them.
       parameters[name] = fc
         .constantFrom("gpt-4o", "ft:gpt-4o-mini:fuzz", "azure/our-prod-chat", "x#PRICE#y", "%", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "name")
+      // A score configuration's name: any text, prototype names and key-like text among them.
+      parameters[name] = fc
+        .constantFrom("helpfulness", "thumbs", "x#SCORECONFIG#y", "%", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "orgId")
       // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.

@@ -364,6 +364,28 @@ describe("over HTTP", () => {
       return call(api, "GET", "/api/prices/audit", { key: owner.token });
     },
     PutOrganisationPrice: () => setPrice("ft:gpt-4o-mini:acme:support:9x8y7z"),
+    ListScoreConfigs: async () => {
+      await call(api, "PUT", "/api/sdk/score-configs/openapi-listed", {
+        key: owner.token,
+        body: { dataType: "numeric", min: 0, max: 1 },
+      });
+      return call(api, "GET", "/api/sdk/score-configs", {
+        key: owner.token,
+        headers: { "x-organization-id": owner.orgId, "x-environment": "live" },
+      });
+    },
+    PutScoreConfig: () =>
+      call(api, "PUT", "/api/sdk/score-configs/resolution", {
+        key: owner.token,
+        body: { dataType: "categorical", labels: ["resolved", "partially", "wrong"] },
+      }),
+    DeleteScoreConfig: async () => {
+      await call(api, "PUT", "/api/sdk/score-configs/openapi-deleted", {
+        key: owner.token,
+        body: { dataType: "boolean" },
+      });
+      return call(api, "DELETE", "/api/sdk/score-configs/openapi-deleted", { key: owner.token });
+    },
     DeleteOrganisationPrice: async () => {
       await setPrice("openapi-deleted");
       return call(api, "DELETE", "/api/prices/openapi-deleted?effectiveFrom=2026-12-01", { key: owner.token });

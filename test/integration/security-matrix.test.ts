@@ -141,6 +141,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
+    .replace("{name}", "victim-score-name")
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
     // deletion names another of the victim's models, so that it never finds one of theirs.
     .replace("{model}", routeId === "DeleteOrganisationPrice" ? VICTIM_DELETED_MODEL : VICTIM_MODEL);
@@ -158,6 +159,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     UpdateMember: { role: "member" },
     RotateApiKey: { overlapSeconds: 0 },
     PutOrganisationPrice: { effectiveFrom: "2026-12-01", input: 99, output: 99 },
+    PutScoreConfig: { dataType: "boolean" },
   };
   return { path, body: bodies[routeId] };
 }
@@ -203,6 +205,10 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   CreateScoreBatch: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   ListScores: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   DeleteScore: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  // Configurations are the organisation's, shared by its environments: each caller reads and sets its own.
+  ListScoreConfigs: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  PutScoreConfig: { "other organisation": 200, "missing scope or role": 403 },
+  DeleteScoreConfig: { "other organisation": 404, "missing scope or role": 403 },
   GetSession: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   ListSessions: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   ListEvents: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },

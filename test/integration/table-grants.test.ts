@@ -643,6 +643,33 @@ describe("every table access of every route is within the route's declared grant
     );
   });
 
+  it("score configurations by a signed-in admin: set, replace, list (token and key), a score that breaks one, delete", async () => {
+    const scoreAdmin = await createTestUser(api, { orgId: sdk.orgId, role: "admin" });
+    const name = { name: "grants-config" };
+    const path = "/api/sdk/score-configs/grants-config";
+    await invoke(
+      "PutScoreConfig",
+      { path, pathParameters: name, token: scoreAdmin.token, body: { dataType: "boolean" } },
+      200,
+    );
+    await invoke(
+      "PutScoreConfig",
+      { path, pathParameters: name, token: scoreAdmin.token, body: { dataType: "numeric", min: 0, max: 1 } },
+      200,
+    );
+    const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
+    await invoke(
+      "ListScoreConfigs",
+      { path: "/api/sdk/score-configs", token: scoreAdmin.token, headers: tenantHeaders },
+      200,
+    );
+    await invoke("ListScoreConfigs", { path: "/api/sdk/score-configs" }, 200);
+    const sessionId = await newSession("grants-configured");
+    await invoke("CreateScore", { path: "/api/sdk/scores", body: { sessionId, name: "grants-config", value: 2 } }, 400);
+    await invoke("DeleteScoreConfig", { path, pathParameters: name, token: scoreAdmin.token }, 204);
+    await invoke("DeleteScoreConfig", { path, pathParameters: name, token: scoreAdmin.token }, 404);
+  });
+
   it("the console: reads and a deletion with a user's access token, GET /api/me, invitations, members list/change/remove", async () => {
     const tenantHeaders = { "x-organization-id": sdk.orgId, "x-environment": "live" };
     const owner = await createTestUser(api, { orgId: sdk.orgId, role: "owner" });

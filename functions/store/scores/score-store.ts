@@ -5,17 +5,19 @@
  * and after its own transaction, session-deletion.ts). Its id is the client's (`scr_` + ULID: a retry or
  * an edit replaces that score) or the service's; replacing keeps the first `createdAt`.
  */
-import { ConflictError, NotFoundError } from "../../domain/errors.js";
+import { ConflictError, invalidFieldsError, NotFoundError } from "../../domain/errors.js";
 import { isId } from "../../domain/ids.js";
 import { foreignSessionError, ownsTenantData, type Principal } from "../../domain/principal.js";
 import { dayOf } from "../../domain/rollup.js";
 import { authorOf, defaultSourceOf, type NewScore, type Score, valueKindOf } from "../../domain/score.js";
+import { scoreConfigProblem } from "../../domain/score-config.js";
 import { EVENT_ENTITY } from "../events/event-store.js";
 import { cancellationItem, isConditionFailure } from "../table/condition-failure.js";
 import { eventKey, SCORE_PREFIX, scoreKey, sessionKey } from "../table/keys.js";
 import { expiryEpochSeconds, isExpired } from "../table/retention.js";
 import { deleteIfExists, getItem, queryPage, transact } from "../table/table-operations.js";
 import { backoff, isTransactionConflict } from "../table/write-retry.js";
+import { scoreConfigsOf } from "./score-config-cache.js";
 import { SCORE_ENTITY, scoreEntity } from "./score-item.js";
 
 /** What a score needs of its session: its tenant, agent, start and expiry. */
@@ -76,7 +78,12 @@ export async function recordScore(
   scoreId: string,
   nowMs = Date.now(),
 ): Promise<RecordedScore> {
-  const session = await scoredSession(principal, input.sessionId, nowMs);
+  const [session, configs] = await Promise.all([
+    scoredSession(principal, input.sessionId, nowMs),
+    scoreConfigsOf(principal.orgId, nowMs),
+  ]);
+  const problem = scoreConfigProblem(configs.get(input.name), input.value);
+  if (problem !== undefined) throw invalidFieldsError("score", [{ path: "value", message: problem }]);
   const [found] = await Promise.all([
     getItem(scoreKey(input.sessionId, scoreId), { projection: ["entity", "orgId", "environment", "createdAt"] }),
     input.eventId === undefined ? undefined : assertEventOfSession(input.sessionId, input.eventId, nowMs),

@@ -91,6 +91,19 @@ export function organisationPriceKey(orgId: string, model: string, effectiveFrom
   return { PK: organisationPricesPartition(orgId), SK: `${organisationModelPricePrefix(model)}${effectiveFrom}` };
 }
 
+/** The partition of an organisation's score configurations (issue 33): `SCORECONFIGS#<org>`, one Query reads them all. */
+export function scoreConfigsPartition(orgId: string): string {
+  return `SCORECONFIGS#${orgId}`;
+}
+
+/** The sort-key prefix of a score configuration. */
+export const SCORE_CONFIG_PREFIX = "SCORECONFIG#";
+
+/** One score name's configuration: `SCORECONFIGS#<org>` / `SCORECONFIG#<name>`. */
+export function scoreConfigKey(orgId: string, name: string): ItemKey {
+  return { PK: scoreConfigsPartition(orgId), SK: `${SCORE_CONFIG_PREFIX}${name}` };
+}
+
 /** The sort-key prefix of the audit of an organisation's prices, all models together in time order. */
 export const PRICE_AUDIT_PREFIX = "AUDIT#PRICE#";
 
