@@ -413,6 +413,15 @@ const openInference: Record<string, Check> = {
   },
   "the text of the output messages": () => {
     expect(read({ ...OI_LLM, "llm.output_messages.0.message.content": "It is sunny." }).answer).toBe("It is sunny.");
+    const parts = {
+      ...OI_LLM,
+      "llm.output_messages.0.message.role": "assistant",
+      "llm.output_messages.0.message.contents.0.message_content.type": "text",
+      "llm.output_messages.0.message.contents.0.message_content.text": "It is sunny",
+      "llm.output_messages.0.message.contents.1.message_content.type": "image",
+      "llm.output_messages.0.message.contents.2.message_content.text": "in Oslo.",
+    };
+    expect(read(parts).answer).toBe("It is sunny\nin Oslo.");
   },
   "`tool.name`, else the span name": () => {
     expect(read({ ...OI_TOOL, "tool.name": "search" }, { name: "x" }).toolName).toBe("search");

@@ -72,6 +72,25 @@ function messages(attributes: Attributes, prefix: string): JsonValue[] | undefin
   );
 }
 
+/**
+ * The answer's text: each output message's `content` text, else the text of its `contents` parts
+ * (`contents.<m>.message_content.text`: the OpenAI Agents SDK's Responses API messages).
+ */
+function answerOf(output: JsonValue[] | undefined): string | undefined {
+  return answerText(
+    output?.map((message) =>
+      isJsonObject(message) && typeof message.content !== "string" && Array.isArray(message.contents)
+        ? {
+            role: message.role ?? null,
+            content: message.contents.map((part) =>
+              isJsonObject(part) && isJsonObject(part.message_content) ? part.message_content : part,
+            ),
+          }
+        : message,
+    ),
+  );
+}
+
 /** LangChain's serialised objects (`{lc, type: "constructor", kwargs}`) read as their content. */
 function unwrapped(value: JsonValue | undefined): JsonValue | undefined {
   let current = value;
@@ -130,7 +149,7 @@ function read(span: OtelSpan): SpanFacts {
     usage,
     inputMessages: messages(attributes, "llm.input_messages.") ?? jsonAttribute(attributes, "input.value"),
     outputMessages: output,
-    answer: answerText(messages(attributes, "llm.output_messages.")),
+    answer: answerOf(messages(attributes, "llm.output_messages.")),
   };
 }
 
