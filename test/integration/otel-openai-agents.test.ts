@@ -1,6 +1,7 @@
 /**
  * The OpenAI Agents SDK, real (`@openai/agents`): an `Agent` with a function tool, run with `run()` against the
- * fake Responses API server (the SDK's default API), traced by OpenInference's instrumentation of it
+ * fake Responses API server (the SDK's default API; once against the fake chat server through its Chat
+ * Completions model), traced by OpenInference's instrumentation of it
  * (`@arizeai/openinference-instrumentation-openai-agents`) into an OTel tracer provider whose OTLP/HTTP
  * protobuf exporter posts to ats; the user and session set as a user does, with `setUser` / `setSession` of
  * `@arizeai/openinference-core` on the context. The SDK opens every run with a root of its own — "Agent
@@ -32,6 +33,7 @@ import {
   FINAL_ANSWER,
   FIRST_USAGE,
   SECOND_USAGE,
+  startFakeChatServer,
   TOOL_ARGUMENTS,
   TOOL_NAME,
   TOOL_RESULT,
@@ -51,6 +53,9 @@ type DefaultClient = Parameters<typeof agents.setDefaultOpenAIClient>[0];
 
 let api: LocalApi;
 let responses: FakeChatServer;
+let chat: FakeChatServer;
+/** The SDK's Chat Completions model on the fake chat server (the Responses API is its default). */
+let chatModel: agents.OpenAIChatCompletionsModel;
 const contextManager = new AsyncLocalStorageContextManager();
 
 const SERVICE = "agents-service";
@@ -60,18 +65,19 @@ const WORKFLOW = "Trip planning";
 const QUESTION = "What is the weather in Oslo?";
 
 beforeAll(async () => {
-  [api, responses] = await Promise.all([startTestApi(), startFakeResponsesServer()]);
+  [api, responses, chat] = await Promise.all([startTestApi(), startFakeResponsesServer(), startFakeChatServer()]);
   context.setGlobalContextManager(contextManager.enable());
   // The SDK's own OpenAI client (its `openai` 7), pointed at the fake server, as a user points it at a proxy.
   const agentsRequire = createRequire(createRequire(import.meta.url).resolve("@openai/agents-openai"));
   const { OpenAI } = agentsRequire("openai") as { OpenAI: new (options: object) => DefaultClient };
   agents.setDefaultOpenAIClient(new OpenAI({ baseURL: responses.baseURL, apiKey: "x" }));
+  chatModel = new agents.OpenAIChatCompletionsModel(new OpenAI({ baseURL: chat.baseURL, apiKey: "x" }), CHAT_MODEL);
   // The SDK turns its tracing off by default when NODE_ENV is `test` (vitest's): on, as in any application.
   agents.setTracingDisabled(false);
 });
 afterAll(async () => {
   context.disable();
-  await Promise.all([api.close(), responses.close()]);
+  await Promise.all([api.close(), responses.close(), chat.close()]);
 });
 
 /** A tracer provider exporting to ats (batch processor), or recording to `recorded` (exported later by hand). */
@@ -86,7 +92,8 @@ function providerFor(key: string, recorded?: InMemorySpanExporter): TracerProvid
   });
 }
 
-function weatherAgent(): agents.Agent {
+/** The agent, on the default model (the Responses API) or on `model`. */
+function weatherAgent(model: agents.Model | string = CHAT_MODEL): agents.Agent {
   const getWeather = agents.tool({
     name: TOOL_NAME,
     description: "The weather of a city",
@@ -96,28 +103,36 @@ function weatherAgent(): agents.Agent {
   return new agents.Agent({
     name: AGENT,
     instructions: "Answer questions about the weather.",
-    model: CHAT_MODEL,
+    model,
     tools: [getWeather],
   });
 }
 
 /**
  * The scripted run (two model calls, one tool call) under OpenInference's instrumentation, for `userId` (and the
- * conversation `<userId>-conversation`), in the workflow `workflow` (none: the SDK's default); flushed.
+ * conversation `<userId>-conversation`), in the workflow `workflow` (none: the SDK's default), through the
+ * Responses API or (`chatCompletions`) the Chat Completions API; flushed.
  */
-async function agentRun(provider: TracerProvider, userId: string, workflow?: string): Promise<void> {
+async function agentRun(
+  provider: TracerProvider,
+  userId: string,
+  workflow?: string,
+  chatCompletions = false,
+): Promise<void> {
   const instrumentation = new OpenAIAgentsInstrumentation({ tracerProvider: provider });
   instrumentation.manuallyInstrument(agents);
-  const calls = responses.requests.length;
+  const server = chatCompletions ? chat : responses;
+  const calls = server.requests.length;
+  const agent = chatCompletions ? weatherAgent(chatModel) : weatherAgent();
   try {
     const runContext = setUser(setSession(context.active(), { sessionId: `${userId}-conversation` }), { userId });
     const result = await context.with(runContext, () =>
       workflow === undefined
-        ? agents.run(weatherAgent(), QUESTION)
-        : agents.withTrace(workflow, () => agents.run(weatherAgent(), QUESTION)),
+        ? agents.run(agent, QUESTION)
+        : agents.withTrace(workflow, () => agents.run(agent, QUESTION)),
     );
     expect(result.finalOutput).toBe(FINAL_ANSWER);
-    expect(responses.requests.length - calls, "two calls of the Responses API").toBe(2);
+    expect(server.requests.length - calls, "two calls of the model's API").toBe(2);
     await provider.forceFlush();
   } finally {
     instrumentation.uninstrument();
@@ -182,6 +197,27 @@ describe("OpenAI Agents SDK (@openai/agents) with OpenInference's instrumentatio
       await expectToolCall(key, String(session.id));
     },
   );
+
+  it("the Chat Completions model (generation spans), the default workflow: the same session, tokens and calls", async () => {
+    const { key } = await createTestKey();
+    const provider = providerFor(key);
+    const userId = "agents-user-7";
+    const from = Date.now();
+    await agentRun(provider, userId, undefined, true);
+    const to = Date.now();
+    await provider.shutdown();
+
+    const { session } = await expectWholeRun(api, key, {
+      agentName: AGENT,
+      userId,
+      from,
+      to,
+      cacheReadTokens: 2 * CACHED_TOKENS,
+      conversationId: `${userId}-conversation`,
+    });
+    expect(session.name).toBe(sessionName(undefined));
+    await expectToolCall(key, String(session.id));
+  });
 
   it.each([
     ["the SDK's default workflow", undefined],
