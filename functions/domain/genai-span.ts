@@ -38,7 +38,14 @@ export interface InferenceUsage {
 
 /** Who and what a span names, whatever it is: read from every dialect the span carries. */
 export interface SpanIdentity {
+  /** The agent the span names of its own: an attribute saying so, or the name of a span that is an agent's run. */
   readonly agentName?: string | undefined;
+  /**
+   * The name of the run a root span stands for (a workflow, chain, trace — or an agent span without an agent
+   * attribute) when that name is all it says of the agent: a stand-in, weaker than any span naming the agent
+   * (genai-trace-plan.ts AGENT_CLAIM.rootName). Only a root span has one.
+   */
+  readonly runName?: string | undefined;
   readonly agentId?: string | undefined;
   readonly userId?: string | undefined;
   readonly conversationId?: string | undefined;

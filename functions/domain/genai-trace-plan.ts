@@ -40,12 +40,24 @@ const DIALECT_METADATA_BYTES = 8 * 1024;
 /** Metadata key of a session started from its children, until its root span arrives. */
 export const AWAITING_ROOT = "otel.awaiting_root";
 
-/** How strongly the spans at hand name the session's agent: a stronger claim moves the session. */
-export const AGENT_CLAIM = { none: 0, serviceName: 1, anySpan: 2, agentSpan: 3, rootSpan: 4 } as const;
+/**
+ * How strongly the spans at hand name the session's agent: a stronger claim moves the session. The values are
+ * stored in the trace records (trace-session-store.ts): a new claim goes between two, none is renumbered.
+ * `rootName`: the root's own name when it is all the root says of the agent (a workflow, chain or trace: the
+ * span's `runName`), above the resource's `service.name`, below any span naming the agent.
+ */
+export const AGENT_CLAIM = { none: 0, serviceName: 1, rootName: 1.5, anySpan: 2, agentSpan: 3, rootSpan: 4 } as const;
+/**
+ * Names SDKs give the root of every run when the user names none: the OpenAI Agents SDK's trace (JavaScript and
+ * Python). A root of such a name that names no agent of its own is generic: no claim of the agent, and no name
+ * for the session, which is named after its agent instead (`standInName`).
+ */
+const DEFAULT_RUN_NAMES: ReadonlySet<string> = new Set(["Agent workflow"]);
 /** How strongly the spans at hand name the session's user. */
 export const USER_CLAIM = { none: 0, resource: 1, anySpan: 2, rootSpan: 3 } as const;
 
 export interface TraceStart {
+  readonly traceId: string;
   readonly name: string;
   readonly agentName: string;
   readonly userId: string;
@@ -57,6 +69,11 @@ export interface TraceStart {
   readonly startedAtMs: number;
   /** Whether `name` is a stand-in (no root span yet): the root's name replaces it when the root arrives. */
   readonly provisionalName: boolean;
+  /**
+   * The root at hand is generic (a default run name, no agent of its own): the session is named after its agent
+   * (`standInName`) when the root arrives, and its name follows the agent when a stronger claim moves it.
+   */
+  readonly genericRoot: boolean;
 }
 
 export interface TraceEnd {
@@ -366,14 +383,35 @@ function strongest(
 
 const isRootSpan = (span: GenAiSpan) => span.span.parentSpanId === undefined;
 
+/**
+ * A root that names no agent of its own and whose name is an SDK's default for every run ("Agent workflow"):
+ * it says nothing of the agent, nor of the session.
+ */
+function isGenericRoot(span: GenAiSpan): boolean {
+  return isRootSpan(span) && span.agentName === undefined && DEFAULT_RUN_NAMES.has(span.span.name);
+}
+
 /** The agent the spans at hand name, and how strongly. */
 export function agentClaim(spans: readonly GenAiSpan[]): Claim | undefined {
   return strongest(spans, [
     { strength: AGENT_CLAIM.rootSpan, read: (span) => (isRootSpan(span) ? span.agentName : undefined) },
     { strength: AGENT_CLAIM.agentSpan, read: (span) => (span.role === "agent" ? span.agentName : undefined) },
     { strength: AGENT_CLAIM.anySpan, read: (span) => span.agentName },
+    {
+      strength: AGENT_CLAIM.rootName,
+      read: (span) => (isRootSpan(span) && !isGenericRoot(span) ? span.runName : undefined),
+    },
     { strength: AGENT_CLAIM.serviceName, read: (span) => stringAttribute(span.span.resource, "service.name") },
   ]);
+}
+
+/**
+ * The name of a session whose spans give it none (no root yet, or a generic root): `invoke_agent <agent>` after
+ * its agent, `trace <traceId>` while nothing names the agent (`claim` AGENT_CLAIM.none).
+ */
+export function standInName(traceId: string, agentName: string, claim: number): string {
+  const name = claim === AGENT_CLAIM.none ? `trace ${traceId}` : `invoke_agent ${agentName}`;
+  return storableName(name, `trace ${traceId}`);
 }
 
 /** The user the spans at hand name, and how strongly. */
@@ -399,7 +437,8 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
   const agent = agentClaim(ordered);
   const user = userClaim(ordered);
   const agentName = storableName(agent?.value ?? UNKNOWN_AGENT, UNKNOWN_AGENT);
-  const standIn = agent === undefined ? `trace ${traceId}` : `invoke_agent ${agentName}`;
+  const genericRoot = root !== undefined && isGenericRoot(root);
+  const standIn = standInName(traceId, agentName, agent?.strength ?? AGENT_CLAIM.none);
   const first = (read: (span: GenAiSpan) => string | undefined) => {
     for (const span of ordered) {
       const value = read(span);
@@ -421,7 +460,8 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
     }),
   };
   return {
-    name: storableName(root?.span.name ?? standIn, standIn),
+    traceId,
+    name: root === undefined || genericRoot ? standIn : storableName(root.span.name, standIn),
     agentName,
     userId: storableName(user?.value ?? ANONYMOUS_USER, ANONYMOUS_USER),
     agentClaim: agent?.strength ?? AGENT_CLAIM.none,
@@ -430,6 +470,7 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
     metadata,
     startedAtMs: root?.span.startMs ?? Math.min(...spans.map((span) => span.span.startMs)),
     provisionalName: root === undefined,
+    genericRoot,
   };
 }
 

@@ -16,6 +16,7 @@ import { AtsError, ConflictError } from "../domain/errors.js";
 import {
   AWAITING_ROOT,
   sessionTotals,
+  standInName,
   type TracePlan,
   type TraceStart,
   withoutRecordedPairs,
@@ -96,6 +97,20 @@ function changesSession(start: TraceStart, root: boolean, trace: TraceSession): 
 }
 
 /**
+ * The session's new name, if any: the root's on its arrival — or, for a generic root (a default run name such as
+ * "Agent workflow"), the stand-in of the session's agent as it now stands; a stand-in name (no root yet, or a
+ * generic one) follows the agent when a stronger claim moves it. A name the root gave stays.
+ */
+function renamed(start: TraceStart, root: boolean, trace: TraceSession, session: Session): string | undefined {
+  const agentMoves = start.agentClaim > trace.agentClaim;
+  const agentName = agentMoves ? start.agentName : session.agentName;
+  const standIn = standInName(start.traceId, agentName, Math.max(start.agentClaim, trace.agentClaim));
+  if (root && trace.provisionalName) return start.genericRoot ? standIn : start.name;
+  const namedByStandIn = session.name === standInName(start.traceId, session.agentName, trace.agentClaim);
+  return agentMoves && namedByStandIn && standIn !== session.name ? standIn : undefined;
+}
+
+/**
  * What a request's spans change of a trace's session, given the record and the session as stored: a
  * stronger claim of the agent or the user moves the session to them; the root span's arrival names it and
  * merges what the root's request says of the run over its metadata (the root's values winning); a
@@ -106,6 +121,7 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
   const agentMoves = start.agentClaim > trace.agentClaim;
   const userMoves = start.userClaim > trace.userClaim;
   const rootArrived = root && trace.provisionalName;
+  const name = renamed(start, root, trace, session);
   const conversationId =
     trace.conversationId === undefined && start.conversationId !== undefined ? start.conversationId : undefined;
   let metadata: JsonObject | undefined;
@@ -120,7 +136,7 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
     session: {
       agentName: agentMoves ? start.agentName : undefined,
       userId: userMoves ? start.userId : undefined,
-      name: rootArrived ? start.name : undefined,
+      name,
       // The root's start, not the first child's: the session's start and its rollup day.
       createdAt: rootArrived ? new Date(start.startedAtMs).toISOString() : undefined,
       metadata,

@@ -286,14 +286,25 @@ const openInference: Record<string, Check> = {
       expect(read({ "openinference.span.kind": kind })).toMatchObject({ dialect: "openinference", role: "other" });
     }
   },
-  "`agent.name`; else the name of an `AGENT` span, or of the root span when it is a `CHAIN` (a LangChain run's `runName`)":
+  "`agent.name`; else the name of an `AGENT` span below the root": () => {
+    expect(read({ "openinference.span.kind": "LLM", "agent.name": "planner" }).agentName).toBe("planner");
+    expect(read({ "openinference.span.kind": "AGENT" }, { name: "researcher" }).agentName).toBe("researcher");
+    const namedRoot = read({ "openinference.span.kind": "AGENT", "agent.name": "planner" }, { root: true, name: "r" });
+    expect(namedRoot).toMatchObject({ agentName: "planner", runName: undefined });
+    expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).agentName).toBeUndefined();
+  },
+  "the name of the root span when it is an `AGENT` or `CHAIN` span without `agent.name` (a LangChain run's `runName`, the OpenAI Agents SDK's workflow)":
     () => {
-      expect(read({ "openinference.span.kind": "LLM", "agent.name": "planner" }).agentName).toBe("planner");
-      expect(read({ "openinference.span.kind": "AGENT" }, { name: "researcher" }).agentName).toBe("researcher");
-      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "weather-agent", root: true }).agentName).toBe(
-        "weather-agent",
-      );
-      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).agentName).toBeUndefined();
+      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "weather-agent", root: true })).toMatchObject({
+        agentName: undefined,
+        runName: "weather-agent",
+      });
+      expect(read({ "openinference.span.kind": "AGENT" }, { name: "Agent workflow", root: true })).toMatchObject({
+        agentName: undefined,
+        runName: "Agent workflow",
+      });
+      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).runName).toBeUndefined();
+      expect(read({ "openinference.span.kind": "LLM" }, { name: "response", root: true }).runName).toBeUndefined();
     },
   "`user.id`, else the `metadata` object's `user_id` or `userId`": () => {
     expect(read({ ...OI_LLM, "user.id": "u1", metadata: '{"user_id":"u2"}' }).userId).toBe("u1");
@@ -402,6 +413,15 @@ const openInference: Record<string, Check> = {
   },
   "the text of the output messages": () => {
     expect(read({ ...OI_LLM, "llm.output_messages.0.message.content": "It is sunny." }).answer).toBe("It is sunny.");
+    const parts = {
+      ...OI_LLM,
+      "llm.output_messages.0.message.role": "assistant",
+      "llm.output_messages.0.message.contents.0.message_content.type": "text",
+      "llm.output_messages.0.message.contents.0.message_content.text": "It is sunny",
+      "llm.output_messages.0.message.contents.1.message_content.type": "image",
+      "llm.output_messages.0.message.contents.2.message_content.text": "in Oslo.",
+    };
+    expect(read(parts).answer).toBe("It is sunny\nin Oslo.");
   },
   "`tool.name`, else the span name": () => {
     expect(read({ ...OI_TOOL, "tool.name": "search" }, { name: "x" }).toolName).toBe("search");
@@ -445,15 +465,20 @@ const openLlmetry: Record<string, Check> = {
       expect(read({ "llm.request.type": "embedding" }).operation).toBe("embeddings");
       expect(read({ "gen_ai.prompt.0.content": "Hi" })).toMatchObject({ role: "inference", operation: "chat" });
     },
-  "`traceloop.entity.name` of an `agent` span; of the root `workflow` span, else its `traceloop.workflow.name`": () => {
+  "`traceloop.entity.name` of an `agent` span": () => {
     expect(read({ "traceloop.span.kind": "agent", "traceloop.entity.name": "planner" }).agentName).toBe("planner");
     expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "trip" }, { root: true }).agentName).toBe(
+      undefined,
+    );
+  },
+  "`traceloop.entity.name` of the root `workflow` span, else its `traceloop.workflow.name`": () => {
+    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "trip" }, { root: true }).runName).toBe(
       "trip",
     );
     expect(
-      read({ "traceloop.span.kind": "workflow", "traceloop.workflow.name": "trip-2" }, { root: true }).agentName,
+      read({ "traceloop.span.kind": "workflow", "traceloop.workflow.name": "trip-2" }, { root: true }).runName,
     ).toBe("trip-2");
-    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "nested" }).agentName).toBeUndefined();
+    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "nested" }).runName).toBeUndefined();
   },
   "`traceloop.association.properties.userId` or `…user_id`": () => {
     expect(read({ ...TL_CHAT, "traceloop.association.properties.userId": "u1" }).userId).toBe("u1");
@@ -908,9 +933,12 @@ const langfuse: Record<string, Check> = {
     for (const type of ["span", "chain", "retriever", "evaluator", "guardrail"]) {
       expect(read({ "langfuse.observation.type": type })).toMatchObject({ role: "other", operation: type });
     }
-    expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" }).agentName).toBe("handle");
-    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).agentName).toBeUndefined();
-    expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).agentName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" })).toMatchObject({
+      agentName: undefined,
+      runName: "handle",
+    });
+    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).runName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).runName).toBeUndefined();
   },
   "`langfuse.trace.name`": () => {
     expect(read({ ...LF_GENERATION, "langfuse.trace.name": "support-bot" }).agentName).toBe("support-bot");

@@ -92,6 +92,7 @@ describe("the session's start (traceStart)", () => {
       root({ attributes: { "gen_ai.agent.name": "travel-planner", "user.id": "u-42" } }),
     ]);
     expect(start).toEqual({
+      traceId: TRACE_ID,
       name: "invoke_agent travel-planner",
       agentName: "travel-planner",
       userId: "u-42",
@@ -99,6 +100,7 @@ describe("the session's start (traceStart)", () => {
       userClaim: USER_CLAIM.rootSpan,
       startedAtMs: T0,
       provisionalName: false,
+      genericRoot: false,
       metadata: {
         resource: {},
         "otel.trace_id": TRACE_ID,
@@ -190,6 +192,91 @@ describe("the session's start (traceStart)", () => {
     expect((copied["long.text"] as string).length).toBe(1024);
     expect(Buffer.byteLength(JSON.stringify(copied))).toBeLessThanOrEqual(8 * 1024 + 5000);
     expect(Object.keys(copied).length).toBeLessThan(Object.keys(resource).length);
+  });
+});
+
+describe("a root that names a workflow, not an agent (the OpenAI Agents SDK's trace under OpenInference)", () => {
+  const SERVICE = { "service.name": "agents-app" };
+  /** The SDK's trace: a root AGENT span named after the workflow, without agent.name. */
+  const workflow = (name: string) =>
+    span({ spanId: ROOT, name, attributes: { "openinference.span.kind": "AGENT" }, resource: SERVICE });
+  /** The agent's own AGENT span below it (through the SDK's task span). */
+  const agentSpan = span({
+    spanId: id(3),
+    parentSpanId: id(2),
+    name: "Weather assistant",
+    attributes: { "openinference.span.kind": "AGENT", "graph.node.id": "Weather assistant" },
+    resource: SERVICE,
+  });
+  const task = span({
+    spanId: id(2),
+    parentSpanId: ROOT,
+    name: "Agent workflow",
+    attributes: { "openinference.span.kind": "CHAIN" },
+    resource: SERVICE,
+  });
+
+  it("the default 'Agent workflow' root claims nothing: the agent span names the agent and the session", () => {
+    for (const spans of [
+      [workflow("Agent workflow"), task, agentSpan],
+      [agentSpan, task, workflow("Agent workflow")],
+    ]) {
+      const start = traceStart(TRACE_ID, spans);
+      expect(start).toMatchObject({
+        agentName: "Weather assistant",
+        agentClaim: AGENT_CLAIM.agentSpan,
+        name: "invoke_agent Weather assistant",
+        genericRoot: true,
+        provisionalName: false,
+      });
+    }
+  });
+
+  it("the default root alone: the session is named after the stand-in agent (service.name), else the trace", () => {
+    expect(traceStart(TRACE_ID, [workflow("Agent workflow")])).toMatchObject({
+      agentName: "agents-app",
+      agentClaim: AGENT_CLAIM.serviceName,
+      name: "invoke_agent agents-app",
+      genericRoot: true,
+    });
+    const bare = span({ spanId: ROOT, name: "Agent workflow", attributes: { "openinference.span.kind": "AGENT" } });
+    expect(traceStart(TRACE_ID, [bare])).toMatchObject({
+      agentName: UNKNOWN_AGENT,
+      agentClaim: AGENT_CLAIM.none,
+      name: `trace ${TRACE_ID}`,
+    });
+  });
+
+  it("a workflow name the user chose names the session; the agent span still names the agent", () => {
+    const start = traceStart(TRACE_ID, [workflow("Trip planning"), task, agentSpan]);
+    expect(start).toMatchObject({
+      agentName: "Weather assistant",
+      agentClaim: AGENT_CLAIM.agentSpan,
+      name: "Trip planning",
+      genericRoot: false,
+    });
+    // Alone, the root's name is the best claim at hand, above service.name and below any span naming the agent.
+    expect(traceStart(TRACE_ID, [workflow("Trip planning")])).toMatchObject({
+      agentName: "Trip planning",
+      agentClaim: AGENT_CLAIM.rootName,
+      name: "Trip planning",
+    });
+    expect(AGENT_CLAIM.serviceName).toBeLessThan(AGENT_CLAIM.rootName);
+    expect(AGENT_CLAIM.rootName).toBeLessThan(AGENT_CLAIM.anySpan);
+  });
+
+  it("a root named 'Agent workflow' that names its agent explicitly is not generic", () => {
+    const named = span({
+      spanId: ROOT,
+      name: "Agent workflow",
+      attributes: { "openinference.span.kind": "AGENT", "agent.name": "planner" },
+    });
+    expect(traceStart(TRACE_ID, [named, agentSpan])).toMatchObject({
+      agentName: "planner",
+      agentClaim: AGENT_CLAIM.rootSpan,
+      name: "Agent workflow",
+      genericRoot: false,
+    });
   });
 });
 

@@ -20,7 +20,7 @@ import { vercelAi } from "./vercel-ai.js";
  */
 export const DIALECTS: readonly Dialect[] = [langfuse, vercelAi, openInference, openLlmetry, genAiSemconv];
 
-const IDENTITY_FIELDS = ["agentName", "agentId", "userId", "conversationId"] as const;
+const IDENTITY_FIELDS = ["agentName", "runName", "agentId", "userId", "conversationId"] as const;
 
 function mergedIdentity(span: OtelSpan, first: SpanIdentity): SpanIdentity {
   const identity: { -readonly [K in keyof SpanIdentity]: SpanIdentity[K] } = { ...first };

@@ -54,15 +54,14 @@ function identity(span: OtelSpan): SpanIdentity {
   const attributes = span.attributes;
   const kind = kindOf(span);
   const entity = stringAttribute(attributes, "traceloop.entity.name");
-  // An agent span names its agent; the root workflow names the run when nothing else does.
+  // An agent span names its agent; the root workflow names the run (a stand-in for the agent).
   const runName =
-    kind === "agent"
-      ? entity
-      : kind === "workflow" && span.parentSpanId === undefined
-        ? (entity ?? stringAttribute(attributes, "traceloop.workflow.name"))
-        : undefined;
+    kind === "workflow" && span.parentSpanId === undefined
+      ? (entity ?? stringAttribute(attributes, "traceloop.workflow.name"))
+      : undefined;
   return {
-    agentName: runName,
+    agentName: kind === "agent" ? entity : undefined,
+    runName,
     userId: association(attributes, USER_KEYS),
     conversationId: association(attributes, SESSION_KEYS),
     metadata: prefixedObject(attributes, ASSOCIATION, "traceloop.association.properties"),
