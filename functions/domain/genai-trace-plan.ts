@@ -12,7 +12,9 @@
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
  *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
- *   time): a span exported twice names the same events.
+ *   time): a span exported twice names the same events. The event of a span (tool, model call, sub-agent,
+ *   marked event) keeps the span's duration (`durationMs`); error events are points in time (an exception's
+ *   time, or the span's end), without one.
  * - The root span ends the session; its tokens are those of the model calls only.
  */
 import type { TokenUsage } from "../pricing/usage.js";
@@ -173,6 +175,12 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** A span's duration as an event's `durationMs`: end − start in whole milliseconds, 0 to `LIMITS.maxDurationMs`. */
+export function spanDurationMs(span: { readonly startMs: number; readonly endMs: number }): number {
+  const duration = Math.round(span.endMs - span.startMs);
+  return Number.isFinite(duration) ? Math.min(Math.max(0, duration), LIMITS.maxDurationMs) : 0;
+}
+
 function defined(object: Record<string, JsonValue | undefined>): JsonObject {
   const result: JsonObject = {};
   for (const [key, value] of Object.entries(object)) if (value !== undefined) result[key] = value;
@@ -238,6 +246,7 @@ function llmDecision(span: GenAiSpan): PlannedSpanEvent["event"] {
     reasoning: answer === undefined ? undefined : cutText(answer, ANSWER_CHARS),
     estimatedCost: usage.cost,
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
     ...(model === undefined || model === "" ? {} : { model }),
     ...(counts === undefined ? {} : { usage: counts }),
   };
@@ -251,6 +260,7 @@ function toolCall(span: GenAiSpan): PlannedSpanEvent["event"] {
     toolOutput: toolPayload(span.toolResult, "result"),
     estimatedCost: span.cost,
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 
@@ -262,6 +272,7 @@ function markedEvent(span: GenAiSpan): PlannedSpanEvent["event"] {
     toolInput: toolPayload(span.toolArguments, "input"),
     toolOutput: toolPayload(span.toolResult, "output"),
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 
@@ -271,6 +282,7 @@ function subAgent(span: GenAiSpan): PlannedSpanEvent["event"] {
     reasoning: cutText(span.span.name, LIMITS.nameLength),
     toolInput: defined({ operation: span.operation, agentName: span.agentName, agentId: span.agentId }),
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 

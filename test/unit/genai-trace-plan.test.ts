@@ -509,6 +509,7 @@ describe("tool calls (execute_tool → tool_call)", () => {
       toolOutput: { temperature: 21 },
       estimatedCost: 0.01,
       occurredAt: new Date(T0 + 2000).toISOString(),
+      durationMs: 100,
     });
   });
 
@@ -581,6 +582,7 @@ describe("inference spans (→ llm_decision)", () => {
       reasoning: "Sunny.",
       estimatedCost: 0.0003,
       occurredAt: new Date(T0 + 100).toISOString(),
+      durationMs: 1000,
       // The model the provider answered with, and the usage in the event's own fields (priced at ingest).
       model: "gpt-4o-2024-08-06",
       usage: { promptTokens: 12, completionTokens: 4, totalTokens: 16 },
@@ -730,10 +732,45 @@ describe("agent spans (→ state_change)", () => {
       reasoning: "invoke_agent helper",
       toolInput: { operation: "invoke_agent", agentName: "helper", agentId: "h-1" },
       occurredAt: new Date(T0).toISOString(),
+      durationMs: 1000,
     });
     const created = span({ spanId: id(5), parentSpanId: ROOT, name: "create_agent x" });
     expect(onlyEvent(created)).toMatchObject({ eventType: "state_change", toolInput: { operation: "create_agent" } });
     expect(spanEvents(root(), true)).toEqual([]);
+  });
+});
+
+describe("durations (durationMs: the span's end − start)", () => {
+  it("a 2-second tool span is a tool_call starting at the span's start and lasting 2000 ms", () => {
+    const event = onlyEvent(tool(id(3), {}, { startMs: T0 + 500, endMs: T0 + 2500 }));
+    expect(event).toMatchObject({ eventType: "tool_call", occurredAt: new Date(T0 + 500).toISOString() });
+    expect(event.durationMs).toBe(2000);
+  });
+
+  it("rounds to whole milliseconds, never below 0, never above LIMITS.maxDurationMs", () => {
+    expect(onlyEvent(chat(id(2), {}, { startMs: T0, endMs: T0 + 1234.6 })).durationMs).toBe(1235);
+    expect(onlyEvent(chat(id(2), {}, { startMs: T0 + 50, endMs: T0 })).durationMs).toBe(0);
+    expect(onlyEvent(tool(id(3), {}, { startMs: T0, endMs: T0 })).durationMs).toBe(0);
+    const endless = onlyEvent(tool(id(3), {}, { startMs: 0, endMs: 4_000_000_000_000 }));
+    expect(endless.durationMs).toBe(LIMITS.maxDurationMs);
+  });
+
+  it("error events (an exception's, or an ERROR status's at the span's end) are points without a duration", () => {
+    const failing = tool(
+      id(3),
+      {},
+      {
+        status: { code: 2 },
+        events: [{ name: "exception", timeMs: T0 + 2050, attributes: { "exception.type": "E" } }],
+      },
+    );
+    const [call, exception] = spanEvents(failing, false);
+    expect(call?.event.durationMs).toBe(100);
+    expect(exception?.event.eventType).toBe("error");
+    expect(exception?.event).not.toHaveProperty("durationMs");
+    const statusOnly = spanEvents(span({ spanId: id(7), parentSpanId: ROOT, name: "x", status: { code: 2 } }), false);
+    expect(statusOnly.map((planned) => planned.event.eventType)).toEqual(["error"]);
+    expect(statusOnly[0]?.event).not.toHaveProperty("durationMs");
   });
 });
 
@@ -920,6 +957,12 @@ describe("planTraces", () => {
           for (const planned of plan.events) {
             expect(planned.idempotencyKey).toMatch(new RegExp(`^otel:${planned.spanId}:\\d+$`));
             expect(Number.isNaN(Date.parse(planned.event.occurredAt))).toBe(false);
+            // An event of a span lasts as long as its span (one of the spans of that id); an error is a point.
+            const lasted = spans
+              .filter((candidate) => candidate.spanId === planned.spanId && candidate.traceId === plan.traceId)
+              .map((candidate) => candidate.endMs - candidate.startMs);
+            if (planned.event.eventType === "error") expect(planned.event.durationMs).toBeUndefined();
+            else expect(lasted).toContain(planned.event.durationMs);
           }
         }
       }),
