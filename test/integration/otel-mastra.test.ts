@@ -1,0 +1,187 @@
+/**
+ * Mastra, real: an `Agent` (`@mastra/core`) with one tool, its model (`@ai-sdk/openai-compatible`) pointed at the
+ * fake chat server, and Mastra's observability (`@mastra/observability`) exporting through `@mastra/otel-exporter`
+ * as its README configures it — the `custom` provider with ats's OTLP base, an `Authorization: Bearer <key>` header
+ * and `http/protobuf`. The agent is called with Mastra's memory arguments (`thread`, `resource`): the run reads
+ * back as one session under the agent's name and the resource as its user, the thread as its conversation, with
+ * one `llm_decision` per provider call (Mastra's `model_inference` span: its usage; its `model_step`: the turn's
+ * messages) and the `tool_call` with the tool's input and output.
+ */
+import { Agent } from "@mastra/core/agent";
+import { Mastra } from "@mastra/core/mastra";
+import { createTool } from "@mastra/core/tools";
+import { Observability } from "@mastra/observability";
+import { OtelExporter } from "@mastra/otel-exporter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
+import type { LocalApi } from "../../local/http-adapter.js";
+import {
+  CACHED_TOKENS,
+  CHAT_MODEL,
+  type FakeChatServer,
+  FINAL_ANSWER,
+  FIRST_USAGE,
+  SECOND_USAGE,
+  startFakeChatServer,
+  TOOL_NAME,
+  TOOL_RESULT,
+} from "../support/fake-chat-server.js";
+import { createTestKey, readAllEvents, startTestApi } from "../support/fixtures.js";
+import { expectPricedFromTable, sessionsOf } from "../support/otel-library-run.js";
+
+let api: LocalApi;
+let chat: FakeChatServer;
+
+beforeAll(async () => {
+  [api, chat] = await Promise.all([startTestApi(), startFakeChatServer()]);
+});
+afterAll(async () => {
+  await Promise.all([api.close(), chat.close()]);
+});
+
+type Item = Record<string, unknown>;
+
+const AGENT_ID = "weather-agent";
+const AGENT_NAME = "Weather Agent";
+const QUESTION = "What is the weather in Oslo?";
+const text = (value: unknown) => JSON.stringify(value ?? null);
+
+/** A Mastra app whose agent's tool answers with `execute`, exporting its traces to ats with `key`. */
+function mastraApp(key: string, execute: () => Promise<unknown>) {
+  const weather = createTool({
+    id: TOOL_NAME,
+    description: "The weather in a city",
+    inputSchema: z.object({ city: z.string() }),
+    execute,
+  });
+  const agent = new Agent({
+    id: AGENT_ID,
+    name: AGENT_NAME,
+    instructions: "You answer questions about the weather.",
+    model: { providerId: "fake", modelId: CHAT_MODEL, url: chat.baseURL, apiKey: "x" },
+    tools: { [TOOL_NAME]: weather },
+  });
+  const exporter = new OtelExporter({
+    provider: {
+      custom: {
+        endpoint: `${api.url}/api/otel`,
+        headers: { authorization: `Bearer ${key}` },
+        protocol: "http/protobuf",
+      },
+    },
+    signals: { logs: false },
+  });
+  const app = new Mastra({
+    agents: { weather: agent },
+    observability: new Observability({ configs: { otel: { serviceName: "mastra-service", exporters: [exporter] } } }),
+    logger: false,
+  });
+  return { app, agent: app.getAgent("weather") };
+}
+
+/** The events of a session, its model calls in order and its tool calls. */
+async function eventsOf(key: string, session: Item) {
+  const { events } = await readAllEvents(api, key, String(session.id));
+  const byTime = (a: Item, b: Item) => String(a.occurredAt).localeCompare(String(b.occurredAt));
+  return {
+    events,
+    decisions: events.filter((event) => event.eventType === "llm_decision").sort(byTime),
+    tools: events.filter((event) => event.eventType === "tool_call"),
+    errors: events.filter((event) => event.eventType === "error"),
+  };
+}
+
+describe("Mastra (@mastra/otel-exporter)", () => {
+  it("an agent run: one session under the agent and the resource, the thread as conversation, each call and the tool", async () => {
+    const { key } = await createTestKey();
+    const { app, agent } = mastraApp(key, async () => TOOL_RESULT);
+    const from = Date.now();
+    const first = await agent.generate(QUESTION, { memory: { thread: "thread-oslo", resource: "mastra-user-1" } });
+    const to = Date.now();
+    const second = await agent.generate("And tomorrow?", {
+      memory: { thread: "thread-oslo", resource: "mastra-user-1" },
+    });
+    await app.shutdown();
+    expect(first.text).toBe(FINAL_ANSWER);
+    expect(second.text).toBe(FINAL_ANSWER);
+
+    const sessions = await sessionsOf(api, key);
+    expect(sessions.map((session) => `${String(session.agentName)} / ${String(session.userId)}`)).toEqual([
+      `${AGENT_NAME} / mastra-user-1`,
+      `${AGENT_NAME} / mastra-user-1`,
+    ]);
+    // Both runs of the thread are one conversation.
+    expect(sessions.map((session) => (session.metadata as Item)["gen_ai.conversation.id"])).toEqual([
+      "thread-oslo",
+      "thread-oslo",
+    ]);
+    const session = sessions.find((each) => Date.parse(String(each.createdAt)) <= to) as Item;
+    expect(session).toMatchObject({
+      name: `invoke_agent ${AGENT_NAME}`,
+      status: "completed",
+      success: true,
+      promptTokens: FIRST_USAGE.prompt + SECOND_USAGE.prompt,
+      completionTokens: FIRST_USAGE.completion + SECOND_USAGE.completion,
+      totalTokens: FIRST_USAGE.prompt + FIRST_USAGE.completion + SECOND_USAGE.prompt + SECOND_USAGE.completion,
+      customMetrics: { cacheReadTokens: 2 * CACHED_TOKENS },
+    });
+    expect(Date.parse(String(session.createdAt))).toBeGreaterThanOrEqual(from - 1);
+    expect(Date.parse(String(session.completedAt))).toBeLessThanOrEqual(to + 1);
+    expect(session.metadata).toMatchObject({
+      "gen_ai.agent.id": AGENT_ID,
+      "mastra.metadata": { resourceId: "mastra-user-1", threadId: "thread-oslo" },
+    });
+    expect(text(session.metadata)).not.toContain("otel.awaiting_root");
+
+    const { events, decisions, tools, errors } = await eventsOf(key, session);
+    expect(
+      events.map((event) => event.eventType).sort(),
+      "one llm_decision per provider call, one tool_call, nothing else",
+    ).toEqual(["llm_decision", "llm_decision", "tool_call"]);
+    expect(errors).toEqual([]);
+    const [call1, call2] = decisions as [Item, Item];
+    for (const [decision, usage] of [
+      [call1, FIRST_USAGE],
+      [call2, SECOND_USAGE],
+    ] as const) {
+      expect(decision.toolOutput).toMatchObject({
+        promptTokens: usage.prompt,
+        completionTokens: usage.completion,
+        cacheReadTokens: CACHED_TOKENS,
+      });
+      expectPricedFromTable(decision, usage, { agentName: AGENT_NAME, userId: "", from, to, cacheReadTokens: 4 });
+      expect(text((decision.toolInput as Item).messages), "the turn's input messages").toContain(QUESTION);
+    }
+    expect(text((call1.toolOutput as Item).messages), "the first answer calls the tool").toContain(TOOL_NAME);
+    expect(text((call1.toolOutput as Item).messages)).toContain("Oslo");
+    expect(text((call2.toolInput as Item).messages), "the second turn carries the tool's result").toContain(
+      `tool-result: ${TOOL_NAME}`,
+    );
+    expect(call2.reasoning).toBe(FINAL_ANSWER);
+    const tool = tools[0] as Item;
+    expect(tool.toolName).toBe(TOOL_NAME);
+    expect(tool.toolInput).toEqual({ city: "Oslo" });
+    expect(tool.toolOutput).toEqual(TOOL_RESULT);
+  });
+
+  it("a failing tool: its error event names the tool and the reason; the run still ends, answered", async () => {
+    const { key } = await createTestKey();
+    const { app, agent } = mastraApp(key, async () => {
+      throw new Error("weather service unavailable");
+    });
+    await agent.generate(QUESTION, { memory: { thread: "thread-fail", resource: "mastra-user-2" } });
+    await app.shutdown();
+
+    const sessions = await sessionsOf(api, key);
+    expect(sessions).toHaveLength(1);
+    const session = sessions[0] as Item;
+    expect(session).toMatchObject({ agentName: AGENT_NAME, userId: "mastra-user-2", status: "completed" });
+    const { decisions, tools, errors } = await eventsOf(key, session);
+    expect(decisions).toHaveLength(2);
+    expect(tools).toHaveLength(1);
+    expect((tools[0] as Item).toolInput).toEqual({ city: "Oslo" });
+    expect(errors.map((error) => [error.toolName, error.reasoning])).toEqual([
+      [TOOL_NAME, expect.stringContaining("weather service unavailable")],
+    ]);
+  });
+});
