@@ -5,11 +5,14 @@
  * and `http/protobuf`. The agent is called with Mastra's memory arguments (`thread`, `resource`): the run reads
  * back as one session under the agent's name and the resource as its user, the thread as its conversation, with
  * one `llm_decision` per provider call (Mastra's `model_inference` span: its usage; its `model_step`: the turn's
- * messages) and the `tool_call` with the tool's input and output.
+ * messages) and the `tool_call` with the tool's input and output; a second run of the thread is the same
+ * conversation. A workflow whose step calls the agent is a session under the workflow (its steps and the agent as
+ * `state_change` events); a tool that throws is an `error` event of the tool (that run exported as OTLP JSON).
  */
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
 import { createTool } from "@mastra/core/tools";
+import { createStep, createWorkflow } from "@mastra/core/workflows";
 import { Observability } from "@mastra/observability";
 import { OtelExporter } from "@mastra/otel-exporter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,8 +49,44 @@ const AGENT_NAME = "Weather Agent";
 const QUESTION = "What is the weather in Oslo?";
 const text = (value: unknown) => JSON.stringify(value ?? null);
 
+/** A workflow: ask the agent about a city (its tracing context handed on), then shout the answer. */
+const weatherReport = createWorkflow({
+  id: "weather-report",
+  inputSchema: z.object({ city: z.string() }),
+  outputSchema: z.object({ loud: z.string() }),
+})
+  .then(
+    createStep({
+      id: "ask-weather",
+      inputSchema: z.object({ city: z.string() }),
+      outputSchema: z.object({ answer: z.string() }),
+      execute: async ({ inputData, mastra, tracingContext }) => {
+        const result = await mastra
+          .getAgent("weather")
+          .generate(
+            `What is the weather in ${inputData.city}?`,
+            tracingContext === undefined ? {} : { tracingContext },
+          );
+        return { answer: result.text };
+      },
+    }),
+  )
+  .then(
+    createStep({
+      id: "shout",
+      inputSchema: z.object({ answer: z.string() }),
+      outputSchema: z.object({ loud: z.string() }),
+      execute: async ({ inputData }) => ({ loud: inputData.answer.toUpperCase() }),
+    }),
+  )
+  .commit();
+
 /** A Mastra app whose agent's tool answers with `execute`, exporting its traces to ats with `key`. */
-function mastraApp(key: string, execute: () => Promise<unknown>) {
+function mastraApp(
+  key: string,
+  execute: () => Promise<unknown>,
+  protocol: "http/protobuf" | "http/json" = "http/protobuf",
+) {
   const weather = createTool({
     id: TOOL_NAME,
     description: "The weather in a city",
@@ -66,17 +105,18 @@ function mastraApp(key: string, execute: () => Promise<unknown>) {
       custom: {
         endpoint: `${api.url}/api/otel`,
         headers: { authorization: `Bearer ${key}` },
-        protocol: "http/protobuf",
+        protocol,
       },
     },
     signals: { logs: false },
   });
   const app = new Mastra({
     agents: { weather: agent },
+    workflows: { weatherReport },
     observability: new Observability({ configs: { otel: { serviceName: "mastra-service", exporters: [exporter] } } }),
     logger: false,
   });
-  return { app, agent: app.getAgent("weather") };
+  return { app, agent: app.getAgent("weather"), workflow: app.getWorkflow("weatherReport") };
 }
 
 /** The events of a session, its model calls in order and its tool calls. */
@@ -97,11 +137,11 @@ describe("Mastra (@mastra/otel-exporter)", () => {
     const { app, agent } = mastraApp(key, async () => TOOL_RESULT);
     const from = Date.now();
     const first = await agent.generate(QUESTION, { memory: { thread: "thread-oslo", resource: "mastra-user-1" } });
-    const to = Date.now();
     const second = await agent.generate("And tomorrow?", {
       memory: { thread: "thread-oslo", resource: "mastra-user-1" },
     });
     await app.shutdown();
+    const to = Date.now();
     expect(first.text).toBe(FINAL_ANSWER);
     expect(second.text).toBe(FINAL_ANSWER);
 
@@ -115,7 +155,8 @@ describe("Mastra (@mastra/otel-exporter)", () => {
       "thread-oslo",
       "thread-oslo",
     ]);
-    const session = sessions.find((each) => Date.parse(String(each.createdAt)) <= to) as Item;
+    // The first run's session: the earlier of the two.
+    const session = sessions.reduce((a, b) => (String(a.createdAt) <= String(b.createdAt) ? a : b));
     expect(session).toMatchObject({
       name: `invoke_agent ${AGENT_NAME}`,
       status: "completed",
@@ -126,6 +167,7 @@ describe("Mastra (@mastra/otel-exporter)", () => {
       customMetrics: { cacheReadTokens: 2 * CACHED_TOKENS },
     });
     expect(Date.parse(String(session.createdAt))).toBeGreaterThanOrEqual(from - 1);
+    expect(Date.parse(String(session.completedAt))).toBeGreaterThanOrEqual(Date.parse(String(session.createdAt)));
     expect(Date.parse(String(session.completedAt))).toBeLessThanOrEqual(to + 1);
     expect(session.metadata).toMatchObject({
       "gen_ai.agent.id": AGENT_ID,
@@ -164,11 +206,55 @@ describe("Mastra (@mastra/otel-exporter)", () => {
     expect(tool.toolOutput).toEqual(TOOL_RESULT);
   });
 
-  it("a failing tool: its error event names the tool and the reason; the run still ends, answered", async () => {
+  it("a workflow: the session under the workflow and the run's userId, its steps and the agent inside it, each call counted", async () => {
     const { key } = await createTestKey();
-    const { app, agent } = mastraApp(key, async () => {
-      throw new Error("weather service unavailable");
+    const { app, workflow } = mastraApp(key, async () => TOOL_RESULT);
+    const run = await workflow.createRun({ resourceId: "mastra-resource-3" });
+    const result = await run.start({
+      inputData: { city: "Oslo" },
+      tracingOptions: { metadata: { userId: "mastra-user-3" } },
     });
+    await app.shutdown();
+    expect(result.status).toBe("success");
+
+    const sessions = await sessionsOf(api, key);
+    expect(sessions).toHaveLength(1);
+    const session = sessions[0] as Item;
+    expect(session).toMatchObject({
+      name: "invoke_workflow weather-report",
+      agentName: "weather-report",
+      userId: "mastra-user-3",
+      status: "completed",
+      promptTokens: FIRST_USAGE.prompt + SECOND_USAGE.prompt,
+      completionTokens: FIRST_USAGE.completion + SECOND_USAGE.completion,
+    });
+    expect(session.metadata).toMatchObject({
+      "mastra.metadata": { userId: "mastra-user-3", resourceId: "mastra-resource-3" },
+    });
+    expect(text(session.metadata)).not.toContain("otel.awaiting_root");
+    const { events, decisions, tools } = await eventsOf(key, session);
+    const changes = events.filter((event) => event.eventType === "state_change");
+    expect(changes.map((change) => change.reasoning).sort()).toEqual([
+      `invoke_agent ${AGENT_NAME}`,
+      "workflow_step ask-weather",
+      "workflow_step shout",
+    ]);
+    const shout = changes.find((change) => change.reasoning === "workflow_step shout") as Item;
+    expect(shout.toolInput).toEqual({ answer: FINAL_ANSWER });
+    expect(shout.toolOutput).toEqual({ loud: FINAL_ANSWER.toUpperCase() });
+    expect(decisions).toHaveLength(2);
+    expect(tools.map((tool) => [tool.toolName, tool.toolInput])).toEqual([[TOOL_NAME, { city: "Oslo" }]]);
+  });
+
+  it("a failing tool (exported as OTLP JSON): its error event names the tool and the reason; the run still ends", async () => {
+    const { key } = await createTestKey();
+    const { app, agent } = mastraApp(
+      key,
+      async () => {
+        throw new Error("weather service unavailable");
+      },
+      "http/json",
+    );
     await agent.generate(QUESTION, { memory: { thread: "thread-fail", resource: "mastra-user-2" } });
     await app.shutdown();
 
