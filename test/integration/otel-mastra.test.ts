@@ -5,7 +5,7 @@
  * and `http/protobuf`. The agent is called with Mastra's memory arguments (`thread`, `resource`): the run reads
  * back as one session under the agent's name and the resource as its user, the thread as its conversation, with
  * one `llm_decision` per provider call (Mastra's `model_inference` span: its usage; its `model_step`: the turn's
- * messages) and the `tool_call` with the tool's input and output; a second run of the thread is the same
+ * messages) and the `tool_call` with the tool's input and output; a second (streamed) run of the thread is the same
  * conversation. A workflow whose step calls the agent is a session under the workflow (its steps and the agent as
  * `state_change` events); a tool that throws is an `error` event of the tool (that run exported as OTLP JSON).
  */
@@ -137,13 +137,16 @@ describe("Mastra (@mastra/otel-exporter)", () => {
     const { app, agent } = mastraApp(key, async () => TOOL_RESULT);
     const from = Date.now();
     const first = await agent.generate(QUESTION, { memory: { thread: "thread-oslo", resource: "mastra-user-1" } });
-    const second = await agent.generate("And tomorrow?", {
+    // The second run streams (the provider answers with server-sent events).
+    const stream = await agent.stream("And tomorrow?", {
       memory: { thread: "thread-oslo", resource: "mastra-user-1" },
     });
+    const secondText = await stream.text;
     await app.shutdown();
     const to = Date.now();
     expect(first.text).toBe(FINAL_ANSWER);
-    expect(second.text).toBe(FINAL_ANSWER);
+    expect(secondText).toBe(FINAL_ANSWER);
+    expect(chat.requests.slice(-2).map((request) => request.stream)).toEqual([true, true]);
 
     const sessions = await sessionsOf(api, key);
     expect(sessions.map((session) => `${String(session.agentName)} / ${String(session.userId)}`)).toEqual([
@@ -155,6 +158,13 @@ describe("Mastra (@mastra/otel-exporter)", () => {
       "thread-oslo",
       "thread-oslo",
     ]);
+    // Each run's tokens exactly, the streamed one's too.
+    for (const each of sessions) {
+      expect(each).toMatchObject({
+        promptTokens: FIRST_USAGE.prompt + SECOND_USAGE.prompt,
+        completionTokens: FIRST_USAGE.completion + SECOND_USAGE.completion,
+      });
+    }
     // The first run's session: the earlier of the two.
     const session = sessions.reduce((a, b) => (String(a.createdAt) <= String(b.createdAt) ? a : b));
     expect(session).toMatchObject({
