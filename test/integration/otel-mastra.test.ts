@@ -7,7 +7,8 @@
  * one `llm_decision` per provider call (Mastra's `model_inference` span: its usage; its `model_step`: the turn's
  * messages) and the `tool_call` with the tool's input and output; a second (streamed) run of the thread is the same
  * conversation. A workflow whose step calls the agent is a session under the workflow (its steps and the agent as
- * `state_change` events); a tool that throws is an `error` event of the tool (that run exported as OTLP JSON).
+ * `state_change` events); a tool that throws is an `error` event of the tool (that run exported as OTLP JSON); a
+ * run exported children first, the root last (as a long run's batches arrive), is counted exactly.
  */
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
@@ -15,6 +16,7 @@ import { createTool } from "@mastra/core/tools";
 import { createStep, createWorkflow } from "@mastra/core/workflows";
 import { Observability } from "@mastra/observability";
 import { OtelExporter } from "@mastra/otel-exporter";
+import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { LocalApi } from "../../local/http-adapter.js";
@@ -30,7 +32,12 @@ import {
   TOOL_RESULT,
 } from "../support/fake-chat-server.js";
 import { createTestKey, readAllEvents, startTestApi } from "../support/fixtures.js";
-import { expectPricedFromTable, sessionsOf } from "../support/otel-library-run.js";
+import {
+  expectCountedExactly,
+  expectPricedFromTable,
+  exportChildrenFirst,
+  sessionsOf,
+} from "../support/otel-library-run.js";
 
 let api: LocalApi;
 let chat: FakeChatServer;
@@ -43,6 +50,17 @@ afterAll(async () => {
 });
 
 type Item = Record<string, unknown>;
+
+/** Keeps what Mastra's exporter sends, for the test to export later (InMemorySpanExporter forgets on shutdown). */
+class SpanRecorder implements SpanExporter {
+  readonly spans: ReadableSpan[] = [];
+  export(spans: ReadableSpan[], done: Parameters<SpanExporter["export"]>[1]): void {
+    this.spans.push(...spans);
+    done({ code: 0 });
+  }
+  async shutdown(): Promise<void> {}
+  async forceFlush(): Promise<void> {}
+}
 
 const AGENT_ID = "weather-agent";
 const AGENT_NAME = "Weather Agent";
@@ -81,11 +99,15 @@ const weatherReport = createWorkflow({
   )
   .commit();
 
-/** A Mastra app whose agent's tool answers with `execute`, exporting its traces to ats with `key`. */
+/**
+ * A Mastra app whose agent's tool answers with `execute`, exporting its traces to ats with `key` (or, given
+ * `recorded`, to that recorder through OtelExporter's `exporter` option, for a test to export later).
+ */
 function mastraApp(
   key: string,
   execute: () => Promise<unknown>,
   protocol: "http/protobuf" | "http/json" = "http/protobuf",
+  recorded?: SpanRecorder,
 ) {
   const weather = createTool({
     id: TOOL_NAME,
@@ -109,6 +131,7 @@ function mastraApp(
       },
     },
     signals: { logs: false },
+    ...(recorded === undefined ? {} : { exporter: recorded }),
   });
   const app = new Mastra({
     agents: { weather: agent },
@@ -254,6 +277,34 @@ describe("Mastra (@mastra/otel-exporter)", () => {
     expect(shout.toolOutput).toEqual({ loud: FINAL_ANSWER.toUpperCase() });
     expect(decisions).toHaveLength(2);
     expect(tools.map((tool) => [tool.toolName, tool.toolInput])).toEqual([[TOOL_NAME, { city: "Oslo" }]]);
+  });
+
+  it("a run exported children first, the root last: ends under its agent and user, each call counted exactly", async () => {
+    const owner = await createTestKey();
+    const recorded = new SpanRecorder();
+    const { app, agent } = mastraApp(owner.key, async () => TOOL_RESULT, "http/protobuf", recorded);
+    await agent.generate(QUESTION, { memory: { thread: "thread-long", resource: "mastra-user-4" } });
+    await app.shutdown();
+    await exportChildrenFirst(api, owner.key, recorded.spans);
+
+    const sessions = await sessionsOf(api, owner.key);
+    expect(sessions).toHaveLength(1);
+    const session = sessions[0] as Item;
+    expect(session).toMatchObject({
+      agentName: AGENT_NAME,
+      userId: "mastra-user-4",
+      status: "completed",
+      promptTokens: FIRST_USAGE.prompt + SECOND_USAGE.prompt,
+      completionTokens: FIRST_USAGE.completion + SECOND_USAGE.completion,
+    });
+    expect(text(session.metadata)).not.toContain("otel.awaiting_root");
+    const { decisions, tools } = await eventsOf(owner.key, session);
+    expect(decisions.map((decision) => (decision.usage as Item).promptTokens)).toEqual([
+      FIRST_USAGE.prompt,
+      SECOND_USAGE.prompt,
+    ]);
+    expect(tools).toHaveLength(1);
+    await expectCountedExactly(api, owner, "mastra-service");
   });
 
   it("a failing tool (exported as OTLP JSON): its error event names the tool and the reason; the run still ends", async () => {
