@@ -1,6 +1,6 @@
 /**
- * Mastra, real: an `Agent` (`@mastra/core`) with one tool, its model (`@ai-sdk/openai-compatible`) pointed at the
- * fake chat server, and Mastra's observability (`@mastra/observability`) exporting through `@mastra/otel-exporter`
+ * Mastra, real: an `Agent` (`@mastra/core`) with one tool, its model (Mastra's OpenAI-compatible model config,
+ * `{ providerId, modelId, url }`) pointed at the fake chat server, and Mastra's observability (`@mastra/observability`) exporting through `@mastra/otel-exporter`
  * as its README configures it — the `custom` provider with ats's OTLP base, an `Authorization: Bearer <key>` header
  * and `http/protobuf`. The agent is called with Mastra's memory arguments (`thread`, `resource`): the run reads
  * back as one session under the agent's name and the resource as its user, the thread as its conversation, with
@@ -8,7 +8,8 @@
  * messages) and the `tool_call` with the tool's input and output; a second (streamed) run of the thread is the same
  * conversation. A workflow whose step calls the agent is a session under the workflow (its steps and the agent as
  * `state_change` events); a tool that throws is an `error` event of the tool (that run exported as OTLP JSON); a
- * run exported children first, the root last (as a long run's batches arrive), is counted exactly.
+ * run exported children first, the root last (as a long run's batches arrive), is counted exactly; a run whose
+ * provider answers with an error fails.
  */
 import { Agent } from "@mastra/core/agent";
 import { Mastra } from "@mastra/core/mastra";
@@ -99,16 +100,19 @@ const weatherReport = createWorkflow({
   )
   .commit();
 
-/**
- * A Mastra app whose agent's tool answers with `execute`, exporting its traces to ats with `key` (or, given
- * `recorded`, to that recorder through OtelExporter's `exporter` option, for a test to export later).
- */
-function mastraApp(
-  key: string,
-  execute: () => Promise<unknown>,
-  protocol: "http/protobuf" | "http/json" = "http/protobuf",
-  recorded?: SpanRecorder,
-) {
+interface AppOptions {
+  /** What the agent's tool does (default: answers TOOL_RESULT). */
+  readonly execute?: () => Promise<unknown>;
+  readonly protocol?: "http/protobuf" | "http/json";
+  /** Export to this recorder (OtelExporter's `exporter` option) instead of ats, for the test to export later. */
+  readonly recorded?: SpanRecorder;
+  /** The model's base URL (default: the fake chat server's). */
+  readonly modelUrl?: string;
+}
+
+/** A Mastra app with the weather agent and workflow, exporting its traces to ats with `key`. */
+function mastraApp(key: string, options: AppOptions = {}) {
+  const { execute = async () => TOOL_RESULT, protocol = "http/protobuf", recorded, modelUrl = chat.baseURL } = options;
   const weather = createTool({
     id: TOOL_NAME,
     description: "The weather in a city",
@@ -119,7 +123,7 @@ function mastraApp(
     id: AGENT_ID,
     name: AGENT_NAME,
     instructions: "You answer questions about the weather.",
-    model: { providerId: "fake", modelId: CHAT_MODEL, url: chat.baseURL, apiKey: "x" },
+    model: { providerId: "fake", modelId: CHAT_MODEL, url: modelUrl, apiKey: "x" },
     tools: { [TOOL_NAME]: weather },
   });
   const exporter = new OtelExporter({
@@ -157,7 +161,7 @@ async function eventsOf(key: string, session: Item) {
 describe("Mastra (@mastra/otel-exporter)", () => {
   it("an agent run: one session under the agent and the resource, the thread as conversation, each call and the tool", async () => {
     const { key } = await createTestKey();
-    const { app, agent } = mastraApp(key, async () => TOOL_RESULT);
+    const { app, agent } = mastraApp(key);
     const from = Date.now();
     const first = await agent.generate(QUESTION, { memory: { thread: "thread-oslo", resource: "mastra-user-1" } });
     // The second run streams (the provider answers with server-sent events).
@@ -241,7 +245,7 @@ describe("Mastra (@mastra/otel-exporter)", () => {
 
   it("a workflow: the session under the workflow and the run's userId, its steps and the agent inside it, each call counted", async () => {
     const { key } = await createTestKey();
-    const { app, workflow } = mastraApp(key, async () => TOOL_RESULT);
+    const { app, workflow } = mastraApp(key);
     const run = await workflow.createRun({ resourceId: "mastra-resource-3" });
     const result = await run.start({
       inputData: { city: "Oslo" },
@@ -282,7 +286,7 @@ describe("Mastra (@mastra/otel-exporter)", () => {
   it("a run exported children first, the root last: ends under its agent and user, each call counted exactly", async () => {
     const owner = await createTestKey();
     const recorded = new SpanRecorder();
-    const { app, agent } = mastraApp(owner.key, async () => TOOL_RESULT, "http/protobuf", recorded);
+    const { app, agent } = mastraApp(owner.key, { recorded });
     await agent.generate(QUESTION, { memory: { thread: "thread-long", resource: "mastra-user-4" } });
     await app.shutdown();
     await exportChildrenFirst(api, owner.key, recorded.spans);
@@ -309,13 +313,12 @@ describe("Mastra (@mastra/otel-exporter)", () => {
 
   it("a failing tool (exported as OTLP JSON): its error event names the tool and the reason; the run still ends", async () => {
     const { key } = await createTestKey();
-    const { app, agent } = mastraApp(
-      key,
-      async () => {
+    const { app, agent } = mastraApp(key, {
+      execute: async () => {
         throw new Error("weather service unavailable");
       },
-      "http/json",
-    );
+      protocol: "http/json",
+    });
     await agent.generate(QUESTION, { memory: { thread: "thread-fail", resource: "mastra-user-2" } });
     await app.shutdown();
 
@@ -330,5 +333,26 @@ describe("Mastra (@mastra/otel-exporter)", () => {
     expect(errors.map((error) => [error.toolName, error.reasoning])).toEqual([
       [TOOL_NAME, expect.stringContaining("weather service unavailable")],
     ]);
+  });
+
+  it("a run whose model call fails: the session fails with the provider's error, its error events carry it", async () => {
+    const { key } = await createTestKey();
+    // The fake server answers 404 on any other path: the provider's error, not retried.
+    const { app, agent } = mastraApp(key, { modelUrl: `${chat.baseURL}/missing` });
+    await expect(
+      agent.generate(QUESTION, { memory: { thread: "thread-down", resource: "mastra-user-5" } }),
+    ).rejects.toThrow();
+    await app.shutdown();
+
+    const sessions = await sessionsOf(api, key);
+    expect(sessions).toHaveLength(1);
+    const session = sessions[0] as Item;
+    expect(session).toMatchObject({ agentName: AGENT_NAME, userId: "mastra-user-5", status: "failed", success: false });
+    expect(String(session.failureReason)).toContain("No route");
+    const { errors } = await eventsOf(key, session);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.map((error) => String(error.reasoning))).toEqual(
+      expect.arrayContaining([expect.stringContaining("No route")]),
+    );
   });
 });
