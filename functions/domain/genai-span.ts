@@ -14,9 +14,11 @@ import { type Attributes, numberAttribute, type OtelSpan } from "./otel-span.js"
 
 /**
  * What a span is to the session: the run of an agent, a model call, a tool call, a point of the run the application
- * marked (`event`: Langfuse's event observations), or anything else.
+ * marked (`event`: Langfuse's event observations), one turn of a framework's agent loop around the model call it
+ * makes (`step`: Mastra's `model_step`, which records the turn's messages while the call under it has the usage), or
+ * anything else.
  */
-export type SpanRole = "agent" | "inference" | "tool" | "event" | "other";
+export type SpanRole = "agent" | "inference" | "tool" | "event" | "step" | "other";
 
 /**
  * Tokens and cost of one model call, in ats's convention (functions/pricing/usage.ts): `promptTokens` counts every

@@ -11,6 +11,9 @@
  *   `state_change` events, and every exception event (or ERROR status without one) an `error` event.
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
  *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
+ * - A model call under a `step` span (one turn of a framework's loop: Mastra's `model_step`) takes the turn's
+ *   messages where the turn has them: the turn records what it sent and got (tool calls included), the call
+ *   its usage.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
  *   time): a span exported twice names the same events. The event of a span (tool, model call, sub-agent,
  *   marked event) keeps the span's duration (`durationMs`); error events are points in time (an exception's
@@ -520,10 +523,34 @@ function wrappersAmong(spans: readonly GenAiSpan[]): Set<string> {
   return wrappers;
 }
 
+/**
+ * The spans with each model call under a `step` span (of the same request) given the turn's messages where the
+ * turn has them: its input messages, and its output messages with the answer's text (else the call's own).
+ */
+export function withTurnContent(spans: readonly GenAiSpan[]): GenAiSpan[] {
+  const keyOf = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
+  const steps = new Map(
+    spans.filter((span) => span.role === "step").map((span) => [keyOf(span.span.traceId, span.span.spanId), span]),
+  );
+  if (steps.size === 0) return [...spans];
+  return spans.map((span) => {
+    const parent = span.span.parentSpanId;
+    const step =
+      span.role === "inference" && parent !== undefined ? steps.get(keyOf(span.span.traceId, parent)) : undefined;
+    if (step === undefined) return span;
+    return {
+      ...span,
+      inputMessages: step.inputMessages ?? span.inputMessages,
+      outputMessages: step.outputMessages ?? span.outputMessages,
+      answer: step.answer ?? span.answer,
+    };
+  });
+}
+
 /** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
 export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
   const byTrace = new Map<string, GenAiSpan[]>();
-  for (const span of spans) {
+  for (const span of withTurnContent(spans)) {
     const group = byTrace.get(span.span.traceId);
     if (group === undefined) byTrace.set(span.span.traceId, [span]);
     else group.push(span);

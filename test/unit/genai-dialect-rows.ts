@@ -12,6 +12,7 @@ import { planTraces } from "../../functions/domain/genai-trace-plan.js";
 import type { AttributeValue } from "../../functions/domain/otel-span.js";
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { readExportLogsRequest } from "../../functions/otel/otlp-logs.js";
+import { mastraRows } from "./mastra-dialect-rows.js";
 import { id, nanos, span, T0, TRACE_ID } from "./otlp-fixtures.js";
 
 type Attributes = Record<string, AttributeValue>;
@@ -1101,5 +1102,6 @@ export const DIALECT_ROWS: Readonly<Record<string, Readonly<Record<string, Check
   "OpenLLMetry / Traceloop": openLlmetry,
   "Vercel AI SDK": vercelAi,
   Langfuse: langfuse,
+  Mastra: mastraRows,
   "GenAI event log records": logs,
 };
