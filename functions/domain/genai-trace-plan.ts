@@ -10,13 +10,16 @@
  * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents and marked events
  *   `state_change` events, and every exception event (or ERROR status without one) an `error` event.
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
- *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
+ *   one call (genai-call-merge.ts): the innermost span's event, each field of its content the richer of the
+ *   two spans', its tokens counted once (the inner's when it has counts, else the wrapper's). Across requests,
+ *   the call recorded first stays the one counted, and its partner's content enriches its stored event.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
  *   time): a span exported twice names the same events.
  * - The root span ends the session; its tokens are those of the model calls only.
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
+import { type DecisionContent, mergedCall } from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -76,6 +79,20 @@ export interface PlannedSpanEvent {
   readonly spanId: string;
   readonly idempotencyKey: string;
   readonly event: Omit<NewEvent, "sessionId" | "id"> & { readonly occurredAt: string };
+  /** Built from a model call and the span(s) wrapping it (genai-call-merge.ts mergedCall). */
+  readonly merged?: boolean | undefined;
+}
+
+/**
+ * The content a span brings to a model call's event stored by an earlier request (its partner's: the span that
+ * wraps it, or the one it wraps): merged into that event's content, never a second event or count.
+ */
+export interface DecisionEnrichment {
+  /** The span whose content this is (its own `llm_decision` is not stored). */
+  readonly spanId: string;
+  /** The stored `llm_decision` it enriches. */
+  readonly eventId: string;
+  readonly content: DecisionContent;
 }
 
 /** A model call of the trace: its span, its parent span (to tell wrappers), its usage. */
@@ -96,6 +113,8 @@ export interface TracePlan {
   /** The root span (the one without a parent), when it is in the request; it ends the session. */
   readonly rootSpanId?: string | undefined;
   readonly end?: TraceEnd | undefined;
+  /** Content of this request's spans for model calls' events stored by earlier requests (withoutRecordedPairs). */
+  readonly enrichments?: readonly DecisionEnrichment[] | undefined;
 }
 
 /** Text made safe to store as a name: well-formed Unicode, at most `LIMITS.nameLength` characters and `nameBytes`. */
@@ -456,15 +475,38 @@ export function traceEnd(root: GenAiSpan): TraceEnd {
   };
 }
 
-/** Spans of model calls wrapping another model call among `spans` (their child is the call). */
-function wrappersAmong(spans: readonly GenAiSpan[]): Set<string> {
-  const inference = new Set(spans.filter((span) => span.role === "inference").map((span) => span.span.spanId));
-  const wrappers = new Set<string>();
-  for (const span of spans) {
+/**
+ * The model calls among `spans` and how they nest: `wrappers`, the calls whose span wraps another call's (their
+ * child is a call: a framework's span around the client library's); `calls`, each innermost call merged with
+ * the wrappers around it (mergedCall: the richer content of each, the tokens once). A wrapper of several calls
+ * (a retry, a fallback) is merged into none of them: whose tokens it holds cannot be told.
+ */
+function nestedCalls(spans: readonly GenAiSpan[]): { wrappers: Set<string>; calls: Map<string, GenAiSpan> } {
+  const inference = new Map<string, GenAiSpan>();
+  for (const span of spans) if (span.role === "inference") inference.set(span.span.spanId, span);
+  const innerCalls = new Map<string, number>();
+  for (const span of inference.values()) {
     const parent = span.span.parentSpanId;
-    if (span.role === "inference" && parent !== undefined && inference.has(parent)) wrappers.add(parent);
+    if (parent !== undefined && parent !== span.span.spanId && inference.has(parent))
+      innerCalls.set(parent, (innerCalls.get(parent) ?? 0) + 1);
   }
-  return wrappers;
+  const wrappers = new Set(innerCalls.keys());
+  const calls = new Map<string, GenAiSpan>();
+  for (const span of inference.values()) {
+    if (wrappers.has(span.span.spanId)) continue;
+    let merged = span;
+    const seen = new Set([span.span.spanId]);
+    let parentId = span.span.parentSpanId;
+    for (let wrapper = parentId === undefined ? undefined : inference.get(parentId); wrapper !== undefined; ) {
+      if (seen.has(wrapper.span.spanId) || innerCalls.get(wrapper.span.spanId) !== 1) break;
+      seen.add(wrapper.span.spanId);
+      merged = mergedCall(merged, wrapper);
+      parentId = wrapper.span.parentSpanId;
+      wrapper = parentId === undefined ? undefined : inference.get(parentId);
+    }
+    calls.set(span.span.spanId, merged);
+  }
+  return { wrappers, calls };
 }
 
 /** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
@@ -477,42 +519,71 @@ export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
   }
   return [...byTrace].map(([traceId, traceSpans]) => {
     const root = traceSpans.find(isRootSpan);
-    const wrappers = wrappersAmong(traceSpans);
+    const { wrappers, calls } = nestedCalls(traceSpans);
     return {
       traceId,
       spanIds: traceSpans.map((span) => span.span.spanId),
       start: traceStart(traceId, traceSpans),
-      events: traceSpans.flatMap((span) => spanEvents(span, span === root, wrappers.has(span.span.spanId))),
-      inference: traceSpans
-        .filter((span) => span.role === "inference" && !wrappers.has(span.span.spanId))
-        .map((span) => ({ spanId: span.span.spanId, parentSpanId: span.span.parentSpanId, usage: span.usage ?? {} })),
+      events: traceSpans.flatMap((span) => {
+        const call = calls.get(span.span.spanId);
+        const events = spanEvents(call ?? span, span === root, wrappers.has(span.span.spanId));
+        return call === undefined || call === span ? events : events.map((planned) => ({ ...planned, merged: true }));
+      }),
+      inference: [...calls.values()].map((call) => ({
+        spanId: call.span.spanId,
+        parentSpanId: call.span.parentSpanId,
+        usage: call.usage ?? {},
+      })),
       rootSpanId: root?.span.spanId,
       end: root === undefined ? undefined : traceEnd(root),
     };
   });
 }
 
+/** A model call recorded by an earlier request: its parent span (to tell a wrapper) and its event. */
+export interface RecordedCallRef {
+  readonly parentSpanId?: string | undefined;
+  readonly eventId?: string | undefined;
+}
+
 /**
- * The plan without the model calls already recorded in another request as the other half of a wrapper
- * pair: a call whose inner call was recorded (`recorded`: span id → parent span id), or whose wrapper was.
+ * The plan without the model calls already recorded in another request as the other half of a wrapper pair: a
+ * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was. The recorded call stays the
+ * one counted; the content of the call left out enriches its event (`enrichments`) — a wrapper only the event of
+ * its one inner call (of several, whose it is cannot be told).
  */
-export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, string | undefined>): TracePlan {
-  const recordedParents = new Set([...recorded.values()].filter((parent) => parent !== undefined));
-  const duplicates = new Set(
-    plan.inference
-      .filter(
-        (call) =>
-          !recorded.has(call.spanId) &&
-          (recordedParents.has(call.spanId) || (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))),
-      )
-      .map((call) => call.spanId),
-  );
-  if (duplicates.size === 0) return plan;
+export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, RecordedCallRef>): TracePlan {
+  const innerOf = new Map<string, string[]>();
+  for (const [spanId, call] of recorded) {
+    if (call.parentSpanId === undefined) continue;
+    const inner = innerOf.get(call.parentSpanId);
+    if (inner === undefined) innerOf.set(call.parentSpanId, [spanId]);
+    else inner.push(spanId);
+  }
+  const partners = new Map<string, string | undefined>();
+  for (const call of plan.inference) {
+    if (recorded.has(call.spanId)) continue;
+    const inner = innerOf.get(call.spanId);
+    if (inner !== undefined) partners.set(call.spanId, inner.length === 1 ? inner[0] : undefined);
+    else if (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))
+      partners.set(call.spanId, call.parentSpanId);
+  }
+  if (partners.size === 0) return plan;
+  const enrichments: DecisionEnrichment[] = [];
+  for (const planned of plan.events) {
+    if (!partners.has(planned.spanId) || planned.event.eventType !== "llm_decision") continue;
+    const partner = partners.get(planned.spanId);
+    const eventId = partner === undefined ? undefined : recorded.get(partner)?.eventId;
+    if (eventId === undefined) continue;
+    const { toolInput, toolOutput, reasoning } = planned.event;
+    enrichments.push({ spanId: planned.spanId, eventId, content: { toolInput, toolOutput, reasoning } });
+  }
   return {
     ...plan,
-    inference: plan.inference.filter((call) => !duplicates.has(call.spanId)),
+    inference: plan.inference.filter((call) => !partners.has(call.spanId)),
     events: plan.events.filter(
-      (planned) => !(duplicates.has(planned.spanId) && planned.event.eventType === "llm_decision"),
+      (planned) => !(partners.has(planned.spanId) && planned.event.eventType === "llm_decision"),
     ),
+    enrichments: [...(plan.enrichments ?? []), ...enrichments],
   };
 }

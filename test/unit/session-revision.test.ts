@@ -340,9 +340,9 @@ describe("withoutRecordedPairs (a model call and its wrapper in different reques
   });
 
   it("drops a wrapper whose inner call was recorded, and an inner call whose wrapper was; keeps a recorded call's retry", () => {
-    const recorded = new Map<string, string | undefined>([
-      ["inner-1", "wrap-1"],
-      ["wrap-2", "root"],
+    const recorded = new Map([
+      ["inner-1", { parentSpanId: "wrap-1" }],
+      ["wrap-2", { parentSpanId: "root" }],
     ]);
     const revised = withoutRecordedPairs(
       plan([
