@@ -129,3 +129,77 @@ export function mergedDecisionContent(kept: DecisionContent, other: DecisionCont
     reasoning: richer(kept.reasoning, other.reasoning),
   };
 }
+
+/** Where, when and by what a model call's span ran: what tells a call seen by two unlinked spans. */
+export interface CallExtent {
+  readonly spanId: string;
+  readonly parentSpanId?: string | undefined;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The instrumentation scope that emitted the span (OTLP `scope.name`). */
+  readonly scope?: string | undefined;
+  /** The models it names (requested, answered with). */
+  readonly models?: readonly string[] | undefined;
+}
+
+/** Whether two spans name a common model (or either names none). */
+function sameModel(a: CallExtent, b: CallExtent): boolean {
+  const left = (a.models ?? []).map((model) => model.toLowerCase());
+  const right = (b.models ?? []).map((model) => model.toLowerCase());
+  if (left.length === 0 || right.length === 0) return true;
+  return left.some((model) => right.some((other) => model.includes(other) || other.includes(model)));
+}
+
+/**
+ * Whether `inner` is the same model call as `outer` seen by another instrumentation: a span of another scope
+ * (both named), of the same model, that started and ended within `outer`, neither the parent of the other
+ * (parent and child are merged as such). A framework whose instrumentation does not make its span the
+ * current one (OpenInference's and Traceloop's LangChain callbacks) leaves the client library's span beside
+ * its own, under the run's span: this is how the two are told to be one call.
+ */
+export function runsWithin(inner: CallExtent, outer: CallExtent): boolean {
+  return (
+    inner.spanId !== outer.spanId &&
+    inner.scope !== undefined &&
+    outer.scope !== undefined &&
+    inner.scope !== outer.scope &&
+    inner.parentSpanId !== outer.spanId &&
+    outer.parentSpanId !== inner.spanId &&
+    inner.startMs >= outer.startMs &&
+    inner.endMs <= outer.endMs &&
+    sameModel(inner, outer)
+  );
+}
+
+/**
+ * The pairs of calls seen by two unlinked spans (runsWithin), inner span id → outer span id: only where neither
+ * could be paired otherwise (the inner within that one outer span alone, the outer around that one inner span
+ * alone, and neither within or around a third) — two calls at once are never taken for one.
+ */
+export function enclosedPairs(calls: readonly CallExtent[]): Map<string, string> {
+  const outers = new Map<string, string[]>();
+  const inners = new Map<string, string[]>();
+  const byStart = [...calls].sort((a, b) => a.startMs - b.startMs);
+  for (const [index, outer] of byStart.entries()) {
+    for (let next = index + 1; next < byStart.length; next++) {
+      const inner = byStart[next] as CallExtent;
+      if (inner.startMs > outer.endMs) break;
+      for (const [a, b] of [
+        [inner, outer],
+        [outer, inner],
+      ] as const) {
+        if (!runsWithin(a, b)) continue;
+        outers.set(a.spanId, [...(outers.get(a.spanId) ?? []), b.spanId]);
+        inners.set(b.spanId, [...(inners.get(b.spanId) ?? []), a.spanId]);
+      }
+    }
+  }
+  const pairs = new Map<string, string>();
+  for (const [inner, around] of outers) {
+    const outer = around[0] as string;
+    if (around.length !== 1 || inners.get(outer)?.length !== 1) continue;
+    if (inners.has(inner) || outers.has(outer)) continue;
+    pairs.set(inner, outer);
+  }
+  return pairs;
+}

@@ -19,7 +19,7 @@
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
-import { type DecisionContent, mergedCall } from "./genai-call-merge.js";
+import { type CallExtent, type DecisionContent, enclosedPairs, mergedCall } from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -95,10 +95,11 @@ export interface DecisionEnrichment {
   readonly content: DecisionContent;
 }
 
-/** A model call of the trace: its span, its parent span (to tell wrappers), its usage. */
-export interface PlannedInference {
-  readonly spanId: string;
-  readonly parentSpanId?: string | undefined;
+/**
+ * A model call of the trace: its span, its parent span (to tell wrappers), its usage, and when, by what and of
+ * which model its span ran (to tell the same call seen by an unlinked span: genai-call-merge.ts runsWithin).
+ */
+export interface PlannedInference extends CallExtent {
   readonly usage: InferenceUsage;
 }
 
@@ -506,7 +507,31 @@ function nestedCalls(spans: readonly GenAiSpan[]): { wrappers: Set<string>; call
     }
     calls.set(span.span.spanId, merged);
   }
+  // The same call seen by two unlinked spans (a framework's beside the client library's, both under the run's).
+  for (const [inner, outer] of enclosedPairs([...calls.values()].map(callExtent))) {
+    const innerCall = calls.get(inner);
+    const outerCall = calls.get(outer);
+    if (innerCall === undefined || outerCall === undefined) continue;
+    calls.set(inner, mergedCall(innerCall, outerCall));
+    calls.delete(outer);
+    wrappers.add(outer);
+  }
   return { wrappers, calls };
+}
+
+/** Where, when and by what a model call's span ran. */
+function callExtent(call: GenAiSpan): CallExtent {
+  const models = [call.model, call.responseModel].filter(
+    (model): model is string => model !== undefined && model !== "",
+  );
+  return {
+    spanId: call.span.spanId,
+    parentSpanId: call.span.parentSpanId,
+    startMs: call.span.startMs,
+    endMs: call.span.endMs,
+    scope: call.span.scope,
+    models: models.map((model) => model.slice(0, 256)),
+  };
 }
 
 /** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
@@ -529,28 +554,32 @@ export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
         const events = spanEvents(call ?? span, span === root, wrappers.has(span.span.spanId));
         return call === undefined || call === span ? events : events.map((planned) => ({ ...planned, merged: true }));
       }),
-      inference: [...calls.values()].map((call) => ({
-        spanId: call.span.spanId,
-        parentSpanId: call.span.parentSpanId,
-        usage: call.usage ?? {},
-      })),
+      inference: [...calls.values()].map((call) => ({ ...callExtent(call), usage: call.usage ?? {} })),
       rootSpanId: root?.span.spanId,
       end: root === undefined ? undefined : traceEnd(root),
     };
   });
 }
 
-/** A model call recorded by an earlier request: its parent span (to tell a wrapper) and its event. */
+/**
+ * A model call recorded by an earlier request: its parent span (to tell a wrapper), its event, and when, by what
+ * and of which model its span ran (absent from records kept before these were).
+ */
 export interface RecordedCallRef {
   readonly parentSpanId?: string | undefined;
   readonly eventId?: string | undefined;
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly models?: readonly string[] | undefined;
 }
 
 /**
  * The plan without the model calls already recorded in another request as the other half of a wrapper pair: a
- * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was. The recorded call stays the
- * one counted; the content of the call left out enriches its event (`enrichments`) — a wrapper only the event of
- * its one inner call (of several, whose it is cannot be told).
+ * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was — its parent, or an unlinked
+ * span it ran within or around (genai-call-merge.ts enclosedPairs). The recorded call stays the one counted; the
+ * content of the call left out enriches its event (`enrichments`) — a wrapper only the event of its one inner
+ * call (of several, whose it is cannot be told).
  */
 export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, RecordedCallRef>): TracePlan {
   const innerOf = new Map<string, string[]>();
@@ -567,6 +596,16 @@ export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<stri
     if (inner !== undefined) partners.set(call.spanId, inner.length === 1 ? inner[0] : undefined);
     else if (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))
       partners.set(call.spanId, call.parentSpanId);
+  }
+  const extents: CallExtent[] = plan.inference.filter((call) => !recorded.has(call.spanId));
+  const incoming = new Set(extents.map((call) => call.spanId));
+  for (const [spanId, call] of recorded) {
+    if (call.startMs !== undefined && call.endMs !== undefined)
+      extents.push({ ...call, spanId, startMs: call.startMs, endMs: call.endMs });
+  }
+  for (const [inner, outer] of extents.length > 1 ? enclosedPairs(extents) : []) {
+    if (incoming.has(inner) && !incoming.has(outer) && !partners.has(inner)) partners.set(inner, outer);
+    else if (incoming.has(outer) && !incoming.has(inner) && !partners.has(outer)) partners.set(outer, inner);
   }
   if (partners.size === 0) return plan;
   const enrichments: DecisionEnrichment[] = [];

@@ -326,6 +326,10 @@ async function finishTrace(
       usage: call.usage,
       parentSpanId: call.parentSpanId,
       eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
+      startMs: call.startMs,
+      endMs: call.endMs,
+      scope: call.scope,
+      models: call.models,
     });
   }
   let recorded: TraceSession | undefined;

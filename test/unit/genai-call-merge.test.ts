@@ -4,7 +4,13 @@
  * within one request and withoutRecordedPairs across requests.
  */
 import { describe, expect, it } from "vitest";
-import { callUsage, mergedDecisionContent, richer } from "../../functions/domain/genai-call-merge.js";
+import {
+  callUsage,
+  enclosedPairs,
+  mergedDecisionContent,
+  richer,
+  runsWithin,
+} from "../../functions/domain/genai-call-merge.js";
 import { planTraces as planNormalised, withoutRecordedPairs } from "../../functions/domain/genai-trace-plan.js";
 import type { AttributeValue, OtelSpan } from "../../functions/domain/otel-span.js";
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
@@ -134,11 +140,13 @@ describe("a model call and its wrapper in one request (planTraces)", () => {
     expect(decision?.event.reasoning).toBe("Sunny.");
     expect(decision?.event.usage).toEqual({ promptTokens: 11, completionTokens: 5, totalTokens: 16 });
     expect(plan?.inference).toEqual([
-      {
+      expect.objectContaining({
         spanId: INNER,
         parentSpanId: WRAPPER,
+        startMs: T0 + 200,
+        endMs: T0 + 800,
         usage: expect.objectContaining({ promptTokens: 11, completionTokens: 5 }),
-      },
+      }),
     ]);
   });
 
@@ -261,5 +269,74 @@ describe("mergedDecisionContent (a stored event enriched by its partner's conten
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(merged.toolOutput).toMatchObject({ promptTokens: 3, finishReasons: ["stop"] });
     expect(merged.reasoning).toBe("answer");
+  });
+});
+
+describe("the same call seen by two unlinked spans (runsWithin, enclosedPairs)", () => {
+  const client = { spanId: "c", parentSpanId: "run", startMs: 110, endMs: 190, scope: "openai", models: ["gpt-4o"] };
+  const framework = {
+    spanId: "f",
+    parentSpanId: "run",
+    startMs: 100,
+    endMs: 200,
+    scope: "langchain",
+    models: ["gpt-4o"],
+  };
+
+  it("pairs a span of another scope and the same model, within the other in time", () => {
+    expect(runsWithin(client, framework)).toBe(true);
+    expect(enclosedPairs([framework, client])).toEqual(new Map([["c", "f"]]));
+  });
+
+  it("never pairs spans of one scope, of other models, unnamed scopes, outside in time, or parent and child", () => {
+    expect(runsWithin({ ...client, scope: "langchain" }, framework)).toBe(false);
+    expect(runsWithin({ ...client, models: ["claude-3"] }, framework)).toBe(false);
+    expect(runsWithin({ ...client, scope: undefined }, framework)).toBe(false);
+    expect(runsWithin({ ...client, endMs: 201 }, framework)).toBe(false);
+    expect(runsWithin({ ...client, parentSpanId: "f" }, framework)).toBe(false);
+    expect(runsWithin({ ...client, models: ["gpt-4o-2024-08-06"] }, framework)).toBe(true);
+  });
+
+  it("pairs none of two calls at once: a span within two, or around two, is no one's partner", () => {
+    const second = { ...client, spanId: "c2", startMs: 120, endMs: 180 };
+    expect(enclosedPairs([framework, client, second])).toEqual(new Map());
+    const otherFramework = { ...framework, spanId: "f2", startMs: 105, endMs: 195 };
+    expect(enclosedPairs([framework, otherFramework, client])).toEqual(new Map());
+  });
+
+  it("in one request: one llm_decision under the client span's key, the framework's messages, tokens once", () => {
+    const wrapper = {
+      ...span({
+        spanId: WRAPPER,
+        parentSpanId: ROOT,
+        name: "ChatOpenAI",
+        startMs: T0 + 100,
+        endMs: T0 + 900,
+        attributes: llm(
+          { input: [["user", "Weather in Oslo?"]] },
+          { prompt: 11, completion: 5 },
+          {
+            "llm.model_name": "gpt-4o-mini",
+          },
+        ),
+      }),
+      scope: "@arizeai/openinference-instrumentation-langchain",
+    };
+    const { inner } = pair();
+    const client = { ...inner, parentSpanId: ROOT, scope: "@arizeai/openinference-instrumentation-openai" };
+    const [plan] = planTraces([root, wrapper, client]);
+    expect(plan?.inference.map((call) => [call.spanId, call.usage.promptTokens])).toEqual([[INNER, 11]]);
+    const decisions = plan?.events.filter((planned) => planned.event.eventType === "llm_decision") ?? [];
+    expect(decisions.map((planned) => planned.idempotencyKey)).toEqual([`otel:${INNER}:0`]);
+    expect(decisions[0]?.event.toolInput?.messages).toEqual([{ role: "user", content: "Weather in Oslo?" }]);
+
+    // Across requests: the client's span recorded first, the framework's later enriches its event.
+    const recorded = new Map([
+      [INNER, { parentSpanId: ROOT, eventId: "evt", startMs: T0 + 200, endMs: T0 + 800, scope: client.scope }],
+    ]);
+    const [later] = planTraces([root, wrapper]);
+    const revised = withoutRecordedPairs(later as NonNullable<typeof later>, recorded);
+    expect(revised.inference).toEqual([]);
+    expect(revised.enrichments?.map((each) => [each.spanId, each.eventId])).toEqual([[WRAPPER, "evt"]]);
   });
 });

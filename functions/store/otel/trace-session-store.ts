@@ -49,6 +49,11 @@ export interface RecordedCall {
   readonly parentSpanId?: string | undefined;
   /** The id of its `llm_decision` event. */
   readonly eventId?: string | undefined;
+  /** When, by what instrumentation scope and of which models its span ran (genai-call-merge.ts CallExtent). */
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly models?: readonly string[] | undefined;
 }
 
 export interface TraceSession {
@@ -74,16 +79,22 @@ interface TraceInput {
   readonly ttl: number;
 }
 
-/** A recorded call as stored: its usage's numbers, `parent` and `event` (what a client sent is never read). */
+/**
+ * A recorded call as stored: its usage's numbers, `parent`, `event`, and its span's `start`, `end`, `scope` and
+ * `models` (what a client sent is never read).
+ */
 function recordedCall(value: unknown): RecordedCall {
-  const { parent, event, ...numbers } = (typeof value === "object" && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
+  const { parent, event, start, end, scope, models, ...numbers } = (
+    typeof value === "object" && value !== null ? value : {}
+  ) as Record<string, unknown>;
   return {
     usage: Object.fromEntries(Object.entries(numbers).filter(([, count]) => typeof count === "number")),
     parentSpanId: typeof parent === "string" ? parent : undefined,
     eventId: typeof event === "string" ? event : undefined,
+    startMs: typeof start === "number" ? start : undefined,
+    endMs: typeof end === "number" ? end : undefined,
+    scope: typeof scope === "string" ? scope : undefined,
+    models: Array.isArray(models) ? models.filter((model): model is string => typeof model === "string") : undefined,
   };
 }
 
@@ -325,7 +336,15 @@ export async function recordCalls(
     const clauses = entries.slice(start, start + CALLS_PER_UPDATE).map(([spanId, call], index) => {
       // Span ids are 16 hex digits (checked when read): only ever a placeholder's value.
       names[`#s${index}`] = spanId;
-      values[`:u${index}`] = { ...call.usage, parent: call.parentSpanId, event: call.eventId };
+      values[`:u${index}`] = {
+        ...call.usage,
+        parent: call.parentSpanId,
+        event: call.eventId,
+        start: call.startMs,
+        end: call.endMs,
+        scope: call.scope,
+        models: call.models === undefined || call.models.length === 0 ? undefined : [...call.models],
+      };
       return `#usage.#s${index} = :u${index}`;
     });
     updated = await updateItem({
