@@ -142,12 +142,25 @@ export interface CallExtent {
   readonly models?: readonly string[] | undefined;
 }
 
-/** Whether two spans name a common model (or either names none). */
+/** Longest scope or model name an extent keeps (the trace's record holds one per model call). */
+export const EXTENT_NAME_CHARS = 100;
+/**
+ * Most calls among which unlinked pairs are looked for at once (a request's and those its trace recorded): the
+ * search compares the calls that overlap in time, so a trace of more is left unpaired rather than searched.
+ */
+export const PAIRING_CALLS = 2000;
+
+/** Whether two spans name a common model (or either names none); names compared without case. */
 function sameModel(a: CallExtent, b: CallExtent): boolean {
-  const left = (a.models ?? []).map((model) => model.toLowerCase());
-  const right = (b.models ?? []).map((model) => model.toLowerCase());
+  const left = a.models ?? [];
+  const right = b.models ?? [];
   if (left.length === 0 || right.length === 0) return true;
-  return left.some((model) => right.some((other) => model.includes(other) || other.includes(model)));
+  return left.some((model) =>
+    right.some((other) => {
+      const [x, y] = [model.toLowerCase(), other.toLowerCase()];
+      return x.includes(y) || y.includes(x);
+    }),
+  );
 }
 
 /**
@@ -174,9 +187,11 @@ export function runsWithin(inner: CallExtent, outer: CallExtent): boolean {
 /**
  * The pairs of calls seen by two unlinked spans (runsWithin), inner span id → outer span id: only where neither
  * could be paired otherwise (the inner within that one outer span alone, the outer around that one inner span
- * alone, and neither within or around a third) — two calls at once are never taken for one.
+ * alone, and neither within or around a third) — two calls at once are never taken for one. None among more
+ * than PAIRING_CALLS calls.
  */
 export function enclosedPairs(calls: readonly CallExtent[]): Map<string, string> {
+  if (calls.length > PAIRING_CALLS) return new Map();
   const outers = new Map<string, string[]>();
   const inners = new Map<string, string[]>();
   const byStart = [...calls].sort((a, b) => a.startMs - b.startMs);

@@ -19,7 +19,13 @@
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
-import { type CallExtent, type DecisionContent, enclosedPairs, mergedCall } from "./genai-call-merge.js";
+import {
+  type CallExtent,
+  type DecisionContent,
+  EXTENT_NAME_CHARS,
+  enclosedPairs,
+  mergedCall,
+} from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -529,8 +535,8 @@ function callExtent(call: GenAiSpan): CallExtent {
     parentSpanId: call.span.parentSpanId,
     startMs: call.span.startMs,
     endMs: call.span.endMs,
-    scope: call.span.scope,
-    models: models.map((model) => model.slice(0, 256)),
+    scope: call.span.scope?.slice(0, EXTENT_NAME_CHARS),
+    models: models.map((model) => model.slice(0, EXTENT_NAME_CHARS)),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   callUsage,
   enclosedPairs,
   mergedDecisionContent,
+  PAIRING_CALLS,
   richer,
   runsWithin,
 } from "../../functions/domain/genai-call-merge.js";
@@ -338,5 +339,26 @@ describe("the same call seen by two unlinked spans (runsWithin, enclosedPairs)",
     const revised = withoutRecordedPairs(later as NonNullable<typeof later>, recorded);
     expect(revised.inference).toEqual([]);
     expect(revised.enrichments?.map((each) => [each.spanId, each.eventId])).toEqual([[WRAPPER, "evt"]]);
+  });
+});
+
+describe("the bounds of pairing", () => {
+  it("looks for no unlinked pair among more than PAIRING_CALLS calls, and stops at the calls that overlap", () => {
+    const overlapping = Array.from({ length: PAIRING_CALLS + 1 }, (_, index) => ({
+      spanId: `s${index}`,
+      startMs: index,
+      endMs: PAIRING_CALLS * 2 - index,
+      scope: index % 2 === 0 ? "a" : "b",
+    }));
+    expect(enclosedPairs(overlapping)).toEqual(new Map());
+    const apart = Array.from({ length: PAIRING_CALLS }, (_, index) => ({
+      spanId: `t${index}`,
+      startMs: index * 10,
+      endMs: index * 10 + (index % 2 === 0 ? 9 : 5),
+      scope: "a",
+    }));
+    const started = performance.now();
+    expect(enclosedPairs(apart)).toEqual(new Map());
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
