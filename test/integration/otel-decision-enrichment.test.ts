@@ -122,7 +122,7 @@ describe("a model call's two spans in three requests, with log records", () => {
     const [session] = await sessionsOf(api, owner.key);
     const first = (await readAllEvents(api, owner.key, String(session?.id))).events;
     expect(first.map((event) => event.eventType)).toEqual(["llm_decision"]);
-    expect((first[0]?.toolInput as { messages?: unknown }).messages).toEqual([{ role: "user", content: "Weather?" }]);
+    expect(first[0]?.toolInput).toMatchObject({ messages: [{ role: "user", content: "Weather?" }] });
 
     // 2. The framework's span around it, with the root: merged into the stored event, never a second one.
     await post(owner.key, "traces", traces([{ scope: "langchain-instrumentation", spans: [root, wrapper] }]));
