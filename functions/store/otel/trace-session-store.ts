@@ -5,8 +5,9 @@
  * - how strongly the session's agent and user were named (genai-trace-plan.ts AGENT_CLAIM, USER_CLAIM), so a
  *   later span naming them more strongly moves the session (session-revision.ts), and whether the root span
  *   has arrived;
- * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id —
- *   so the root span, which may come in a later request than its children, sums tokens over them without
+ * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id, and
+ *   its span's start, end, instrumentation scope and models (to tell the same call seen by an unlinked span in
+ *   a later request: domain/genai-call-merge.ts) — so the root span, which may come in a later request than its children, sums tokens over them without
  *   counting a span twice (a span's entry is SET, never added to);
  * - `toolMovePending` while a move of the session is carrying tools its own transaction could not hold
  *   (session-tool-move.ts): set with the move, removed with its last step, so that the exporter's retry of a
