@@ -10,7 +10,9 @@
  * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents and marked events
  *   `state_change` events, and every exception event (or ERROR status without one) an `error` event.
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
- *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
+ *   one call (genai-call-merge.ts): the innermost span's event, each field of its content the richer of the
+ *   two spans', its tokens counted once (the inner's when it has counts, else the wrapper's). Across requests,
+ *   the call recorded first stays the one counted, and its partner's content enriches its stored event.
  * - A model call under a `step` span (one turn of a framework's loop: Mastra's `model_step`) takes the turn's
  *   messages where the turn has them: the turn records what it sent and got (tool calls included), the call
  *   its usage.
@@ -22,6 +24,13 @@
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
+import {
+  type CallExtent,
+  type DecisionContent,
+  EXTENT_NAME_CHARS,
+  enclosedPairs,
+  mergedCall,
+} from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -98,12 +107,27 @@ export interface PlannedSpanEvent {
   readonly spanId: string;
   readonly idempotencyKey: string;
   readonly event: Omit<NewEvent, "sessionId" | "id"> & { readonly occurredAt: string };
+  /** Built from a model call and the span(s) wrapping it (genai-call-merge.ts mergedCall). */
+  readonly merged?: boolean | undefined;
 }
 
-/** A model call of the trace: its span, its parent span (to tell wrappers), its usage. */
-export interface PlannedInference {
+/**
+ * The content a span brings to a model call's event stored by an earlier request (its partner's: the span that
+ * wraps it, or the one it wraps): merged into that event's content, never a second event or count.
+ */
+export interface DecisionEnrichment {
+  /** The span whose content this is (its own `llm_decision` is not stored). */
   readonly spanId: string;
-  readonly parentSpanId?: string | undefined;
+  /** The stored `llm_decision` it enriches. */
+  readonly eventId: string;
+  readonly content: DecisionContent;
+}
+
+/**
+ * A model call of the trace: its span, its parent span (to tell wrappers), its usage, and when, by what and of
+ * which model its span ran (to tell the same call seen by an unlinked span: genai-call-merge.ts runsWithin).
+ */
+export interface PlannedInference extends CallExtent {
   readonly usage: InferenceUsage;
 }
 
@@ -118,6 +142,8 @@ export interface TracePlan {
   /** The root span (the one without a parent), when it is in the request; it ends the session. */
   readonly rootSpanId?: string | undefined;
   readonly end?: TraceEnd | undefined;
+  /** Content of this request's spans for model calls' events stored by earlier requests (withoutRecordedPairs). */
+  readonly enrichments?: readonly DecisionEnrichment[] | undefined;
 }
 
 /** Text made safe to store as a name: well-formed Unicode, at most `LIMITS.nameLength` characters and `nameBytes`. */
@@ -512,15 +538,62 @@ export function traceEnd(root: GenAiSpan): TraceEnd {
   };
 }
 
-/** Spans of model calls wrapping another model call among `spans` (their child is the call). */
-function wrappersAmong(spans: readonly GenAiSpan[]): Set<string> {
-  const inference = new Set(spans.filter((span) => span.role === "inference").map((span) => span.span.spanId));
-  const wrappers = new Set<string>();
-  for (const span of spans) {
+/**
+ * The model calls among `spans` and how they nest: `wrappers`, the calls whose span wraps another call's (their
+ * child is a call: a framework's span around the client library's); `calls`, each innermost call merged with
+ * the wrappers around it (mergedCall: the richer content of each, the tokens once). A wrapper of several calls
+ * (a retry, a fallback) is merged into none of them: whose tokens it holds cannot be told.
+ */
+function nestedCalls(spans: readonly GenAiSpan[]): { wrappers: Set<string>; calls: Map<string, GenAiSpan> } {
+  const inference = new Map<string, GenAiSpan>();
+  for (const span of spans) if (span.role === "inference") inference.set(span.span.spanId, span);
+  const innerCalls = new Map<string, number>();
+  for (const span of inference.values()) {
     const parent = span.span.parentSpanId;
-    if (span.role === "inference" && parent !== undefined && inference.has(parent)) wrappers.add(parent);
+    if (parent !== undefined && parent !== span.span.spanId && inference.has(parent))
+      innerCalls.set(parent, (innerCalls.get(parent) ?? 0) + 1);
   }
-  return wrappers;
+  const wrappers = new Set(innerCalls.keys());
+  const calls = new Map<string, GenAiSpan>();
+  for (const span of inference.values()) {
+    if (wrappers.has(span.span.spanId)) continue;
+    let merged = span;
+    const seen = new Set([span.span.spanId]);
+    let parentId = span.span.parentSpanId;
+    for (let wrapper = parentId === undefined ? undefined : inference.get(parentId); wrapper !== undefined; ) {
+      if (seen.has(wrapper.span.spanId) || innerCalls.get(wrapper.span.spanId) !== 1) break;
+      seen.add(wrapper.span.spanId);
+      merged = mergedCall(merged, wrapper);
+      parentId = wrapper.span.parentSpanId;
+      wrapper = parentId === undefined ? undefined : inference.get(parentId);
+    }
+    calls.set(span.span.spanId, merged);
+  }
+  // The same call seen by two unlinked spans (a framework's beside the client library's, both under the run's).
+  for (const [inner, outer] of enclosedPairs([...calls.values()].map(callExtent))) {
+    const innerCall = calls.get(inner);
+    const outerCall = calls.get(outer);
+    if (innerCall === undefined || outerCall === undefined) continue;
+    calls.set(inner, mergedCall(innerCall, outerCall));
+    calls.delete(outer);
+    wrappers.add(outer);
+  }
+  return { wrappers, calls };
+}
+
+/** Where, when and by what a model call's span ran. */
+function callExtent(call: GenAiSpan): CallExtent {
+  const models = [call.model, call.responseModel].filter(
+    (model): model is string => model !== undefined && model !== "",
+  );
+  return {
+    spanId: call.span.spanId,
+    parentSpanId: call.span.parentSpanId,
+    startMs: call.span.startMs,
+    endMs: call.span.endMs,
+    scope: call.span.scope?.slice(0, EXTENT_NAME_CHARS),
+    models: models.map((model) => model.slice(0, EXTENT_NAME_CHARS)),
+  };
 }
 
 /**
@@ -557,15 +630,17 @@ export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
   }
   return [...byTrace].map(([traceId, traceSpans]) => {
     const root = traceSpans.find(isRootSpan);
-    const wrappers = wrappersAmong(traceSpans);
+    const { wrappers, calls } = nestedCalls(traceSpans);
     return {
       traceId,
       spanIds: traceSpans.map((span) => span.span.spanId),
       start: traceStart(traceId, traceSpans),
-      events: traceSpans.flatMap((span) => spanEvents(span, span === root, wrappers.has(span.span.spanId))),
-      inference: traceSpans
-        .filter((span) => span.role === "inference" && !wrappers.has(span.span.spanId))
-        .map((span) => ({ spanId: span.span.spanId, parentSpanId: span.span.parentSpanId, usage: span.usage ?? {} })),
+      events: traceSpans.flatMap((span) => {
+        const call = calls.get(span.span.spanId);
+        const events = spanEvents(call ?? span, span === root, wrappers.has(span.span.spanId));
+        return call === undefined || call === span ? events : events.map((planned) => ({ ...planned, merged: true }));
+      }),
+      inference: [...calls.values()].map((call) => ({ ...callExtent(call), usage: call.usage ?? {} })),
       rootSpanId: root?.span.spanId,
       end: root === undefined ? undefined : traceEnd(root),
     };
@@ -573,26 +648,67 @@ export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
 }
 
 /**
- * The plan without the model calls already recorded in another request as the other half of a wrapper
- * pair: a call whose inner call was recorded (`recorded`: span id → parent span id), or whose wrapper was.
+ * A model call recorded by an earlier request: its parent span (to tell a wrapper), its event, and when, by what
+ * and of which model its span ran (absent from records kept before these were).
  */
-export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, string | undefined>): TracePlan {
-  const recordedParents = new Set([...recorded.values()].filter((parent) => parent !== undefined));
-  const duplicates = new Set(
-    plan.inference
-      .filter(
-        (call) =>
-          !recorded.has(call.spanId) &&
-          (recordedParents.has(call.spanId) || (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))),
-      )
-      .map((call) => call.spanId),
-  );
-  if (duplicates.size === 0) return plan;
+export interface RecordedCallRef {
+  readonly parentSpanId?: string | undefined;
+  readonly eventId?: string | undefined;
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly models?: readonly string[] | undefined;
+}
+
+/**
+ * The plan without the model calls already recorded in another request as the other half of a wrapper pair: a
+ * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was — its parent, or an unlinked
+ * span it ran within or around (genai-call-merge.ts enclosedPairs). The recorded call stays the one counted; the
+ * content of the call left out enriches its event (`enrichments`) — a wrapper only the event of its one inner
+ * call (of several, whose it is cannot be told).
+ */
+export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, RecordedCallRef>): TracePlan {
+  const innerOf = new Map<string, string[]>();
+  for (const [spanId, call] of recorded) {
+    if (call.parentSpanId === undefined) continue;
+    const inner = innerOf.get(call.parentSpanId);
+    if (inner === undefined) innerOf.set(call.parentSpanId, [spanId]);
+    else inner.push(spanId);
+  }
+  const partners = new Map<string, string | undefined>();
+  for (const call of plan.inference) {
+    if (recorded.has(call.spanId)) continue;
+    const inner = innerOf.get(call.spanId);
+    if (inner !== undefined) partners.set(call.spanId, inner.length === 1 ? inner[0] : undefined);
+    else if (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))
+      partners.set(call.spanId, call.parentSpanId);
+  }
+  const extents: CallExtent[] = plan.inference.filter((call) => !recorded.has(call.spanId));
+  const incoming = new Set(extents.map((call) => call.spanId));
+  for (const [spanId, call] of recorded) {
+    if (call.startMs !== undefined && call.endMs !== undefined)
+      extents.push({ ...call, spanId, startMs: call.startMs, endMs: call.endMs });
+  }
+  for (const [inner, outer] of extents.length > 1 ? enclosedPairs(extents) : []) {
+    if (incoming.has(inner) && !incoming.has(outer) && !partners.has(inner)) partners.set(inner, outer);
+    else if (incoming.has(outer) && !incoming.has(inner) && !partners.has(outer)) partners.set(outer, inner);
+  }
+  if (partners.size === 0) return plan;
+  const enrichments: DecisionEnrichment[] = [];
+  for (const planned of plan.events) {
+    if (!partners.has(planned.spanId) || planned.event.eventType !== "llm_decision") continue;
+    const partner = partners.get(planned.spanId);
+    const eventId = partner === undefined ? undefined : recorded.get(partner)?.eventId;
+    if (eventId === undefined) continue;
+    const { toolInput, toolOutput, reasoning } = planned.event;
+    enrichments.push({ spanId: planned.spanId, eventId, content: { toolInput, toolOutput, reasoning } });
+  }
   return {
     ...plan,
-    inference: plan.inference.filter((call) => !duplicates.has(call.spanId)),
+    inference: plan.inference.filter((call) => !partners.has(call.spanId)),
     events: plan.events.filter(
-      (planned) => !(duplicates.has(planned.spanId) && planned.event.eventType === "llm_decision"),
+      (planned) => !(partners.has(planned.spanId) && planned.event.eventType === "llm_decision"),
     ),
+    enrichments: [...(plan.enrichments ?? []), ...enrichments],
   };
 }

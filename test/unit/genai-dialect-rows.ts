@@ -276,9 +276,12 @@ const openInference: Record<string, Check> = {
       operation: "embeddings",
     });
   },
-  "`openinference.span.kind` `TOOL`": () => {
-    expect(read(OI_TOOL).role).toBe("tool");
-  },
+  "`openinference.span.kind` `TOOL` (but a span named `mcp_tools` without `tool.name`: the OpenAI Agents SDK listing an MCP server's tools, role: other)":
+    () => {
+      expect(read(OI_TOOL).role).toBe("tool");
+      expect(read({ ...OI_TOOL, "output.value": '["get_weather"]' }, { name: "mcp_tools" }).role).toBe("other");
+      expect(read({ ...OI_TOOL, "tool.name": "mcp_tools" }, { name: "mcp_tools" }).role).toBe("tool");
+    },
   "`openinference.span.kind` `AGENT`": () => {
     expect(read({ "openinference.span.kind": "AGENT" })).toMatchObject({ role: "agent", operation: "invoke_agent" });
   },
@@ -441,11 +444,18 @@ const openInference: Record<string, Check> = {
         a: 1,
       });
     },
-  "`output.value` (the same)": () => {
-    const serialised = { lc: 1, type: "constructor", kwargs: { content: "sunny" } };
-    expect(read({ ...OI_TOOL, "output.value": JSON.stringify({ output: serialised }) }).toolResult).toBe("sunny");
-    expect(read({ ...OI_TOOL, "output.value": "42" }).toolResult).toBe("42");
-  },
+  '`output.value` (the same; an MCP text content item `{"type": "text", "text": …}`, alone or the only one of a list, as its text, JSON parsed)':
+    () => {
+      const serialised = { lc: 1, type: "constructor", kwargs: { content: "sunny" } };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify({ output: serialised }) }).toolResult).toBe("sunny");
+      expect(read({ ...OI_TOOL, "output.value": "42" }).toolResult).toBe("42");
+      const item = { type: "text", text: '{"forecast":"sunny"}' };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify(item) }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify([item]) }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify([item, item]) }).toolResult).toEqual([item, item]);
+      const image = { type: "image", data: "AAAA", mimeType: "image/png" };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify(image) }).toolResult).toEqual(image);
+    },
 };
 
 const openLlmetry: Record<string, Check> = {
@@ -517,22 +527,34 @@ const openLlmetry: Record<string, Check> = {
     expect(read({ ...TL_TOOL, "traceloop.entity.name": "search" }).toolName).toBe("search");
     expect(read(TL_TOOL, { name: "get_weather.tool" }).toolName).toBe("get_weather");
   },
-  '`traceloop.entity.input` (JSON; `{"args": [], "kwargs": {…}}` reads as the keyword arguments)': () => {
-    expect(
-      read({ ...TL_TOOL, "traceloop.entity.input": '{"args":[],"kwargs":{"city":"Oslo"}}' }).toolArguments,
-    ).toEqual({
-      city: "Oslo",
-    });
-    expect(read({ ...TL_TOOL, "traceloop.entity.input": '{"args":["Oslo"],"kwargs":{}}' }).toolArguments).toEqual({
-      args: ["Oslo"],
-      kwargs: {},
-    });
-  },
-  "`traceloop.entity.output`": () => {
-    expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"forecast":"sunny"}' }).toolResult).toEqual({
-      forecast: "sunny",
-    });
-  },
+  '`traceloop.entity.input` (JSON; `{"args": [], "kwargs": {…}}` reads as the keyword arguments; an MCP call\'s `{"tool_name", "arguments"}` naming the tool as its `arguments`)':
+    () => {
+      const mcp = { ...TL_TOOL, "traceloop.entity.name": "get_weather" };
+      const input = JSON.stringify({ tool_name: "get_weather", arguments: { city: "Oslo" } });
+      expect(read({ ...mcp, "traceloop.entity.input": input }).toolArguments).toEqual({ city: "Oslo" });
+      const other = JSON.stringify({ tool_name: "another", arguments: { city: "Oslo" } });
+      expect(read({ ...mcp, "traceloop.entity.input": other }).toolArguments).toEqual(JSON.parse(other));
+      expect(
+        read({ ...TL_TOOL, "traceloop.entity.input": '{"args":[],"kwargs":{"city":"Oslo"}}' }).toolArguments,
+      ).toEqual({
+        city: "Oslo",
+      });
+      expect(read({ ...TL_TOOL, "traceloop.entity.input": '{"args":["Oslo"],"kwargs":{}}' }).toolArguments).toEqual({
+        args: ["Oslo"],
+        kwargs: {},
+      });
+    },
+  '`traceloop.entity.output` (an MCP call\'s `{"result", "is_error"}`: its `result`, JSON parsed; as it is when `is_error`)':
+    () => {
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"forecast":"sunny"}' }).toolResult).toEqual({
+        forecast: "sunny",
+      });
+      const output = JSON.stringify({ result: '{"forecast":"sunny"}', is_error: false });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": output }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"result":"plain"}' }).toolResult).toBe("plain");
+      const failed = JSON.stringify({ result: "offline", is_error: true });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": failed }).toolResult).toEqual(JSON.parse(failed));
+    },
   "a model call's GenAI-convention attributes (provider, model, response, temperature…, usage, messages)": () => {
     expect(
       read({

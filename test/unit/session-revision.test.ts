@@ -411,13 +411,13 @@ describe("withoutRecordedPairs (a model call and its wrapper in different reques
       idempotencyKey: `otel:${call.spanId}:0`,
       event: { eventType: "llm_decision", occurredAt: "2030-01-02T10:00:00.000Z" },
     })),
-    inference: calls.map((call) => ({ ...call, usage: { promptTokens: 1 } })),
+    inference: calls.map((call) => ({ ...call, startMs: 0, endMs: 1, usage: { promptTokens: 1 } })),
   });
 
   it("drops a wrapper whose inner call was recorded, and an inner call whose wrapper was; keeps a recorded call's retry", () => {
-    const recorded = new Map<string, string | undefined>([
-      ["inner-1", "wrap-1"],
-      ["wrap-2", "root"],
+    const recorded = new Map([
+      ["inner-1", { parentSpanId: "wrap-1" }],
+      ["wrap-2", { parentSpanId: "root" }],
     ]);
     const revised = withoutRecordedPairs(
       plan([

@@ -2,9 +2,10 @@
  * OpenInference (Arize Phoenix; its instrumentations of OpenAI, LangChain, LlamaIndex, CrewAI, DSPy, the
  * OpenAI Agents SDK…): `openinference.span.kind` says what a span is (LLM, EMBEDDING, TOOL, AGENT, CHAIN…);
  * `llm.*` attributes a model call (messages flattened as `llm.input_messages.<n>.message.<field>`),
- * `tool.name` with `input.value` / `output.value` a tool call; `session.id`, `user.id`, `metadata` and
- * `agent.name` the run. An AGENT span below the root names its agent; the root CHAIN or AGENT span without
- * `agent.name` names the run (a stand-in for the agent, weaker than any span naming it).
+ * `tool.name` with `input.value` / `output.value` a tool call (an MCP tool's content item read as what the tool
+ * returned: domain/mcp-content.ts); `session.id`, `user.id`, `metadata` and `agent.name` the run. An AGENT span
+ * below the root names its agent; the root CHAIN or AGENT span without `agent.name` names the run (a stand-in for
+ * the agent, weaker than any span naming it).
  * Table: docs/otel.md.
  */
 
@@ -23,6 +24,7 @@ import {
   usdCost,
 } from "../../domain/genai-span.js";
 import type { JsonValue } from "../../domain/json.js";
+import { mcpToolValue } from "../../domain/mcp-content.js";
 import {
   type Attributes,
   firstString,
@@ -110,18 +112,27 @@ function invocationParameter(attributes: Attributes, key: string): number | unde
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * A TOOL span that is no tool call: the OpenAI Agents SDK listing an MCP server's tools (`mcp_tools`, no
+ * `tool.name`, the tools' names as its output).
+ */
+function listsMcpTools(span: OtelSpan): boolean {
+  return span.name === "mcp_tools" && stringAttribute(span.attributes, "tool.name") === undefined;
+}
+
 function read(span: OtelSpan): SpanFacts {
   const attributes = span.attributes;
-  const { role, operation } = Object.hasOwn(ROLES, kindOf(span))
-    ? (ROLES[kindOf(span)] as { role: SpanRole; operation?: string })
-    : { role: "other" as const, operation: undefined };
+  const { role, operation } =
+    Object.hasOwn(ROLES, kindOf(span)) && !listsMcpTools(span)
+      ? (ROLES[kindOf(span)] as { role: SpanRole; operation?: string })
+      : { role: "other" as const, operation: undefined };
   const base = { role, operation, ...identity(span) };
   if (role === "tool") {
     return {
       ...base,
       toolName: stringAttribute(attributes, "tool.name") ?? span.name,
       toolArguments: unwrapped(jsonAttribute(attributes, "input.value")),
-      toolResult: unwrapped(jsonAttribute(attributes, "output.value")),
+      toolResult: mcpToolValue(unwrapped(jsonAttribute(attributes, "output.value"))),
       cost: usdCost(numberAttribute(attributes, "llm.cost.total")),
     };
   }
