@@ -81,6 +81,16 @@ export const PARTITIONS = {
   otelTrace: "OTELTRACE#ORG#*#ENV#*",
   /** `OTELLOG#<tenant>#<traceId>#<spanId>`: a span's GenAI event log records (keys.ts otelLogPartition). */
   otelLog: "OTELLOG#ORG#*#ENV#*",
+  /** `CONVERSATION#<tenant>#<enc(id)>`: a conversation's summary (keys.ts conversationKey). */
+  conversation: "CONVERSATION#ORG#*#ENV#*",
+  /** GSI1 `<tenant>#CONVERSATION#<enc(id)>`: one conversation's runs (keys.ts conversationRunsPartition). */
+  conversationRunsIndex: "ORG#*#ENV#*#CONVERSATION#*",
+  /** GSI1 `<tenant>#CONVERSATIONS`: every conversation of a tenant (keys.ts conversationIndexKeys). */
+  tenantConversationsIndex: "ORG#*#ENV#*#CONVERSATIONS",
+  /** GSI2 `<tenant>#CONVERSATIONAGENT#<agent>`: a tenant's conversations of one agent (keys.ts conversationIndexKeys). */
+  agentConversationsIndex: "ORG#*#ENV#*#CONVERSATIONAGENT#*",
+  /** GSI3 and GSI6 `<tenant>#CONVERSATIONUSER#<user>`: one external user's conversations (keys.ts conversationIndexKeys). */
+  userConversationsIndex: "ORG#*#ENV#*#CONVERSATIONUSER#*",
   /** GSI1 `<tenant>#SESSIONS`: every session of a tenant (keys.ts sessionTimelineKeys). */
   tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
   /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
@@ -133,15 +143,15 @@ export interface RouteThrottle {
  * Sized so that only a flood from many sources reaches them: with edge protection on (docs/deploy.md), AWS WAF
  * holds each client address to a per-minute limit per kind of route (lib/constructs/edge-settings.ts), and a
  * bucket is a large multiple of that limit (50 addresses at the management limit of 1 rps to fill key
- * management's 50 rps, 25 at the read limit of 10 rps to fill a read route, 5 at the limit of 120 rps on all
+ * management's 50 rps, 20 at the read limit of 10 rps to fill a read route, 5 at the limit of 120 rps on all
  * requests to fill a write route). Without it, one source can still fill a bucket, but no longer with the
  * 10 rps of junk tokens that used to lock every organisation out of the console. Together the routes stay under
  * the account's regional quota (10,000 rps shared by every API of the account), so even a flood on every route
  * at once leaves the other APIs theirs; test/cdk checks both.
  *
- * With Langfuse's trace path and the score routes (issues 32, 33) the buckets sum to 9,650 rps: ingestion at 700
- * (5 routes), sessions and scores at 600 (2 each), reads at 250 (10), deletions, key management and the document
- * at 50. More headroom takes a raised regional quota (a Service Quotas request), then larger buckets here
+ * With Langfuse's trace path, the score routes and the conversation reads (issues 32, 33) the buckets sum to
+ * 9,550 rps: ingestion at 700 (5 routes), sessions and scores at 600 (2 each), reads at 200 (12), deletions, key
+ * management and the document at 50. More headroom takes a raised regional quota (a Service Quotas request), then larger buckets here
  * (docs/decisions.md, "Route throttles").
  */
 export const ROUTE_THROTTLES = {
@@ -152,7 +162,7 @@ export const ROUTE_THROTTLES = {
   /** Scores, single and batched: a few per run, from evaluators, end users' feedback, the agent's own code. */
   scoreWrite: { rateLimit: 600, burstLimit: 1200 },
   /** Reads of sessions, events, scores and stats (dashboards, exports). */
-  read: { rateLimit: 250, burstLimit: 500 },
+  read: { rateLimit: 200, burstLimit: 400 },
   /** Deleting sessions, scores and users' data, and polling erasure jobs. */
   erasure: { rateLimit: 50, burstLimit: 100 },
   /** Key and member management by signed-in users, invitations, and who they are (`GET /api/me`). */
@@ -199,6 +209,10 @@ const sessionDeletion: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem"],
   partitions: [P.session],
 };
+/** A run joining its conversation: the summary item, created with its first run and counted with each. */
+const conversationJoin: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
+/** A run leaving its conversation with its deletion: its membership deleted and its conversation's count withdrawn. */
+const conversationLeave: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -265,7 +279,10 @@ export const ROUTE_ACCESS = {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
+      // The session (with its conversation: its membership in its own partition, in one transaction)…
       { actions: ["dynamodb:PutItem"], partitions: [P.session] },
+      // …and its conversation's summary, counted in the same transaction.
+      conversationJoin,
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
@@ -377,6 +394,41 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.read,
   },
+  ListConversations: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      // Each listing index only for the conversation summaries' partitions.
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.tenantConversationsIndex],
+        indexes: [I.tenantSessions.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.agentConversationsIndex],
+        indexes: [I.agentSessionsAndKeyIds.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.userConversationsIndex],
+        indexes: [I.userSessions.indexName, I.userAgentSessions.indexName],
+      },
+      { actions: ["dynamodb:BatchGetItem"], partitions: [P.conversation] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
+  GetConversation: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      { actions: ["dynamodb:GetItem"], partitions: [P.conversation] },
+      // Its runs: the memberships on GSI1 (keys only), then their sessions.
+      { actions: ["dynamodb:Query"], partitions: [P.conversationRunsIndex], indexes: [I.tenantSessions.indexName] },
+      { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
   ListEvents: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
@@ -412,6 +464,7 @@ export const ROUTE_ACCESS = {
       sessionDeletion,
       rollupUpdates,
       otelTraceDeletion,
+      conversationLeave,
       // The deletion's audit record, in the deletion's own transaction.
       { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
@@ -634,6 +687,7 @@ export const deletionWorker: WorkerDefinition = {
     sessionDeletion,
     rollupUpdates,
     otelTraceDeletion,
+    conversationLeave,
   ],
   payloadAccess: "delete",
 };

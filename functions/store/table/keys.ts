@@ -267,6 +267,84 @@ export function sessionStatusKeys(session: SessionIndexInput, status: SessionSta
   };
 }
 
+/** A client's text in a key: `%` and `#` percent-escaped, so it never contains the separator. */
+function escapedKeyPart(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("#", "%23");
+}
+
+/**
+ * A conversation's summary item (issue 33): `CONVERSATION#<tenant>#<enc(conversationId)>` / `CONVERSATION`. The
+ * tenant is part of the key, so another tenant's conversation of the same id is another item.
+ */
+export function conversationKey(orgId: string, environment: Environment, conversationId: string): ItemKey {
+  return { PK: `CONVERSATION#${tenant(orgId, environment)}#${escapedKeyPart(conversationId)}`, SK: "CONVERSATION" };
+}
+
+/** A session's membership of its conversation, in the session's partition: deleted with it. */
+export function conversationRunKey(sessionId: string): ItemKey {
+  return { PK: sessionKey(sessionId).PK, SK: "CONVERSATION" };
+}
+
+/** GSI1 of the membership items: one conversation's runs (`<tenant>#CONVERSATION#<enc(id)>`), by start. */
+export function conversationRunsPartition(orgId: string, environment: Environment, conversationId: string): string {
+  return `${tenant(orgId, environment)}#CONVERSATION#${escapedKeyPart(conversationId)}`;
+}
+
+/** The membership item's index keys: its conversation's partition, sorted by `<createdAt>#<sessionId>`. */
+export function conversationRunIndexKeys(run: {
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly conversationId: string;
+  readonly createdAt: string;
+  readonly sessionId: string;
+}) {
+  return {
+    GSI1PK: conversationRunsPartition(run.orgId, run.environment, run.conversationId),
+    GSI1SK: `${run.createdAt}#${run.sessionId}`,
+  };
+}
+
+/** Partitions of the conversation summaries' indexes: every one (GSI1), by agent (GSI2), by user (GSI3, GSI6). */
+export function conversationListPartitions(orgId: string, environment: Environment, agentName: string, userId: string) {
+  const base = tenant(orgId, environment);
+  return {
+    all: `${base}#CONVERSATIONS`,
+    agent: `${base}#CONVERSATIONAGENT#${agentName}`,
+    user: `${base}#CONVERSATIONUSER#${userId}`,
+  };
+}
+
+/**
+ * A conversation summary's index keys, all sorted by `<startedAt>#<enc(id)>` (its first run's start): GSI1 every
+ * conversation of the tenant, GSI2 by agent, GSI3 by external user, GSI6 by user then agent (as sessions).
+ */
+export function conversationIndexKeys(conversation: {
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly conversationId: string;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly startedAt: string;
+}) {
+  const partitions = conversationListPartitions(
+    conversation.orgId,
+    conversation.environment,
+    conversation.agentName,
+    conversation.userId,
+  );
+  const sortKey = `${conversation.startedAt}#${escapedKeyPart(conversation.conversationId)}`;
+  return {
+    GSI1PK: partitions.all,
+    GSI1SK: sortKey,
+    GSI2PK: partitions.agent,
+    GSI2SK: sortKey,
+    GSI3PK: partitions.user,
+    GSI3SK: sortKey,
+    GSI6PK: partitions.user,
+    GSI6SK: `${agentSortPrefix(conversation.agentName)}${sortKey}`,
+  };
+}
+
 /** Rollups are per tenant, per dimension (an agent or an external user), per UTC day. */
 export type RollupDimension = "AGENT" | "USER";
 
