@@ -268,6 +268,8 @@ const EXPORT_TRACES_ACCESS = {
     { actions: ["dynamodb:Query"], partitions: [P.otelLog] },
     // A session moved to its real agent and user takes its counts from the placeholder's rollups to theirs.
     rollupUpdates,
+    // A trace naming a conversation: its session joins it (its membership is in the session's partition).
+    conversationJoin,
     organisationPricesRead,
   ],
   throttle: ROUTE_THROTTLES.ingest,

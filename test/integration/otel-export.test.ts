@@ -757,6 +757,38 @@ describe("spans out of order", () => {
       metadata: { "gen_ai.conversation.id": run.conversation, "otel.trace_id": run.traceId },
     });
     expect(session.metadata).not.toHaveProperty(["otel.awaiting_root"]);
+    // The conversation the root named, first-class: the session joined it when the root arrived.
+    expect(started.conversationId).toBeNull();
+    expect(session.conversationId).toBe(run.conversation);
+    const conversation = await call(api, "GET", `/api/sdk/conversations/${run.conversation}`, { key: owner.key });
+    expect(conversation.status, conversation.text).toBe(200);
+    expect(conversation.body).toMatchObject({ id: run.conversation, runCount: 1, agentName: run.agent, userId: run.user });
+    expect((conversation.body.runs as Json[]).map((item) => item.id)).toEqual([session.id]);
+  });
+
+  it("runs of one conversation exported together: each session joins it, the conversation counts them all", async () => {
+    const owner = await createTestKey();
+    const first = await identityRun(true);
+    const second = await identityRun(true);
+    const conversation = `shared-${randomUUID()}`;
+    const named = (span: ReadableSpan): ReadableSpan =>
+      Object.assign(Object.create(Object.getPrototypeOf(span) as object) as ReadableSpan, span, {
+        attributes: { ...span.attributes, "gen_ai.conversation.id": conversation },
+      });
+    const exporter = otlpExporter({ encoding: "protobuf", key: owner.key });
+    const spans = [first, second].flatMap((run) => [run.chat, run.lateChat, run.root].map(named));
+    expect(await exportOnce(exporter, spans)).toEqual({ code: SUCCESS });
+    await exporter.shutdown();
+
+    const sessions = [
+      await sessionOfTrace(owner.key, first.run.traceId),
+      await sessionOfTrace(owner.key, second.run.traceId),
+    ];
+    const answer = await call(api, "GET", `/api/sdk/conversations/${conversation}`, { key: owner.key });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ runCount: 2, totals: { runs: 2, completed: 2, totalTokens: 330 } });
+    expect((answer.body.runs as Json[]).map((item) => item.id).sort()).toEqual(sessions.map((item) => item.id).sort());
+    expect(sessions.every((item) => item.conversationId === conversation)).toBe(true);
   });
 
   // The session's tokens are summed when its root span is ingested: an inference span that reaches the
