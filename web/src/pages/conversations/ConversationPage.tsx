@@ -38,11 +38,10 @@ function Totals({ totals }: { totals: ConversationTotals }) {
   );
 }
 
-function Turn({ run, turn }: { run: Session; turn: number }) {
+function Turn({ run }: { run: Session }) {
   const [environment] = useEnvironment();
   return (
     <li className="turn">
-      <span className="muted">Turn {turn}</span>{" "}
       <Link to={withEnvironment(`/sessions/${encodeURIComponent(run.id)}`, environment)}>{run.name}</Link>{" "}
       <StatusBadge status={run.status} /> <span className="muted">{formatDateTime(run.createdAt)}</span>{" "}
       <span>{formatCost(run.estimatedCost)}</span> <span>{formatDuration(run.durationMs)}</span>
@@ -83,8 +82,8 @@ export function ConversationPage() {
           <section aria-labelledby="turns-heading" className="section">
             <h2 id="turns-heading">Turns</h2>
             <ol className="turns" aria-label="Turns">
-              {runs.map((run, index) => (
-                <Turn key={run.id} run={run} turn={index + 1} />
+              {runs.map((run) => (
+                <Turn key={run.id} run={run} />
               ))}
             </ol>
           </section>
