@@ -268,8 +268,9 @@ const EXPORT_TRACES_ACCESS = {
     { actions: ["dynamodb:Query"], partitions: [P.otelLog] },
     // A session moved to its real agent and user takes its counts from the placeholder's rollups to theirs.
     rollupUpdates,
-    // A trace naming a conversation: its session joins it (its membership is in the session's partition).
-    conversationJoin,
+    // A trace naming a conversation: its session joins it (its membership is in the session's partition); a session
+    // that started its conversation and moves to its real agent, user or start moves the conversation's first run.
+    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
     organisationPricesRead,
   ],
   throttle: ROUTE_THROTTLES.ingest,

@@ -128,6 +128,73 @@ export function conversationLeaveUpdate(
   };
 }
 
+/**
+ * The Update moving a conversation's first-run fields (and their listing keys) with its first run, when an
+ * OpenTelemetry revision moves that run to its real agent, user or start: conditioned on the summary still
+ * describing that run as it was, so it never rewrites a conversation another run started.
+ */
+export function conversationFirstRunMove(
+  before: ConversationSession,
+  after: Pick<Session, "agentName" | "userId" | "createdAt">,
+): TransactItem {
+  const moved = { ...before, ...after };
+  const sets: Record<string, unknown> = {
+    agentName: moved.agentName,
+    userId: moved.userId,
+    startedAt: moved.createdAt,
+    ...conversationIndexKeys({ ...moved, startedAt: moved.createdAt }),
+  };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {
+    ":beforeAgent": before.agentName,
+    ":beforeUser": before.userId,
+    ":beforeStart": before.createdAt,
+  };
+  const clauses = Object.entries(sets).map(([attribute, value], position) => {
+    names[`#m${position}`] = attribute;
+    values[`:m${position}`] = value;
+    return `#m${position} = :m${position}`;
+  });
+  names["#agentName"] = "agentName";
+  names["#userId"] = "userId";
+  names["#startedAt"] = "startedAt";
+  return {
+    Update: {
+      Key: conversationKey(before.orgId, before.environment, before.conversationId),
+      UpdateExpression: `SET ${clauses.join(", ")}`,
+      ConditionExpression: "#agentName = :beforeAgent AND #userId = :beforeUser AND #startedAt = :beforeStart",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The Update re-sorting a run's membership when its start moves (the root span's start replaces the first spans'). */
+export function conversationRunRestart(run: ConversationSession, createdAt: string): TransactItem {
+  const { GSI1SK } = conversationRunIndexKeys({ ...run, sessionId: run.id, createdAt });
+  return {
+    Update: {
+      Key: conversationRunKey(run.id),
+      UpdateExpression: "SET GSI1SK = :sortKey, createdAt = :createdAt",
+      ConditionExpression: "attribute_exists(PK)",
+      ExpressionAttributeValues: { ":sortKey": GSI1SK, ":createdAt": createdAt },
+    },
+  };
+}
+
+/** Whether a stored summary describes `run` as its first run (the run started the conversation). */
+export function isFirstRunOf(
+  item: Item | undefined,
+  run: Pick<Session, "agentName" | "userId" | "createdAt">,
+): boolean {
+  return (
+    item !== undefined &&
+    item.agentName === run.agentName &&
+    item.userId === run.userId &&
+    item.startedAt === run.createdAt
+  );
+}
+
 /** Fields every conversation summary carries. */
 const SUMMARY_FIELDS = {
   conversationId: "string",

@@ -16,6 +16,7 @@
 import { AGENT_CLAIM, type InferenceUsage, type TraceStart, USER_CLAIM } from "../../domain/genai-trace-plan.js";
 import type { Principal } from "../../domain/principal.js";
 import type { Session } from "../../domain/session.js";
+import { conversationFirstRunMove, conversationRunRestart, isFirstRunOf } from "../conversations/conversation-items.js";
 import { rememberSession } from "../sessions/session-access.js";
 import { planRevision, type SessionRevision } from "../sessions/session-revision.js";
 import { conversationJoin, getSession, newSessionRecord } from "../sessions/session-store.js";
@@ -23,7 +24,7 @@ import { finishToolMove } from "../sessions/session-tool-move.js";
 import { batchGetItems } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { defineEntity } from "../table/entity.js";
-import { otelTraceKey } from "../table/keys.js";
+import { conversationKey, otelTraceKey } from "../table/keys.js";
 import { expiryEpochSeconds } from "../table/retention.js";
 import {
   EXISTS,
@@ -455,6 +456,34 @@ function conversationJoinOf(principal: Principal, session: Session, revision: Se
   return conversationJoin(revised, expiryEpochSeconds(Date.parse(revised.createdAt), principal.retentionDays));
 }
 
+/**
+ * A session that started its conversation and now moves to its real agent, user or start (its first spans named
+ * stand-ins): the conversation's first-run fields move with it. Read first (one GetItem), then conditioned on what
+ * was read (a conversation another run started is left alone).
+ */
+async function conversationMoveOf(session: Session, revision: SessionRevision): Promise<TransactItem[]> {
+  const { conversationId } = session;
+  if (conversationId === undefined) return [];
+  const after = {
+    agentName: revision.agentName ?? session.agentName,
+    userId: revision.userId ?? session.userId,
+    createdAt: revision.createdAt ?? session.createdAt,
+  };
+  if (
+    after.agentName === session.agentName &&
+    after.userId === session.userId &&
+    after.createdAt === session.createdAt
+  ) {
+    return [];
+  }
+  const before = { ...session, conversationId };
+  const summary = await getItem(conversationKey(session.orgId, session.environment, conversationId));
+  return [
+    ...(after.createdAt === session.createdAt ? [] : [conversationRunRestart(before, after.createdAt)]),
+    ...(isFirstRunOf(summary, session) ? [conversationFirstRunMove(before, after)] : []),
+  ];
+}
+
 /** The record's update that says the session's move is finished (written with the move's last step). */
 function moveFinishedItem(principal: Principal, traceId: string): TransactItem {
   return {
@@ -492,7 +521,10 @@ export async function reviseTraceSession(
     }
     const revision = decide(trace, session);
     if (revision === undefined) return trace;
-    const joins = conversationJoinOf(principal, session, revision.session);
+    const joins = [
+      ...conversationJoinOf(principal, session, revision.session),
+      ...(await conversationMoveOf(session, revision.session)),
+    ];
     // The record's update (and a conversation joined: its membership and count) are the caller's items.
     const plan = planRevision(principal, session, revision.session, nowMs, 1 + joins.length);
     try {
