@@ -176,6 +176,30 @@ describe("a conversation's runs", () => {
     expect(listed.body.items).toEqual([]);
   });
 
+  it("takes the longest names in their costliest escaped form (agent and conversation of 256 '%' each)", async () => {
+    // Prepare: escaped, each is 768 characters; both in one index sort key would pass DynamoDB's 1,024 bytes.
+    const key = await createTestKey({ scopes: ALL_SCOPES });
+    const longest = "%".repeat(256);
+
+    // Act
+    const created = await call(api, "POST", "/api/sdk/sessions", {
+      key: key.key,
+      body: { name: "n", agentName: longest, userId: longest, conversationId: longest },
+    });
+    const listed = await call(
+      api,
+      "GET",
+      `/api/sdk/conversations?agentName=${encodeURIComponent(longest)}&userId=${encodeURIComponent(longest)}`,
+      { key: key.key },
+    );
+    const read = await call(api, "GET", `/api/sdk/conversations/${encodeURIComponent(longest)}`, { key: key.key });
+
+    // Assess
+    expect(created.status, created.text).toBe(201);
+    expect((listed.body.items as { id: string }[]).map((item) => item.id)).toEqual([longest]);
+    expect(read.body).toMatchObject({ id: longest, runCount: 1 });
+  });
+
   it("answers 400 to a bad conversationId and stores nothing", async () => {
     // Act
     const empty = await call(api, "POST", "/api/sdk/sessions", {

@@ -5,6 +5,7 @@
  * Tenancy: every organisation has two environments (`live`, `test`); a
  * tenant prefix `ORG#<org>#ENV#<env>` keeps their data apart in every index.
  */
+import { createHash } from "node:crypto";
 import type { Environment } from "../../domain/api-key.js";
 import type { SessionStatus } from "../../domain/session.js";
 
@@ -315,7 +316,7 @@ export function conversationListPartitions(orgId: string, environment: Environme
 }
 
 /**
- * A conversation summary's index keys, all sorted by `<startedAt>#<enc(id)>` (its first run's start): GSI1 every
+ * A conversation summary's index keys, all sorted by `<startedAt>#<digest of the id>` (its first run's start): GSI1 every
  * conversation of the tenant, GSI2 by agent, GSI3 by external user, GSI6 by user then agent (as sessions).
  */
 export function conversationIndexKeys(conversation: {
@@ -332,7 +333,10 @@ export function conversationIndexKeys(conversation: {
     conversation.agentName,
     conversation.userId,
   );
-  const sortKey = `${conversation.startedAt}#${escapedKeyPart(conversation.conversationId)}`;
+  // The id as a fixed-length digest: with an agent name of the longest escaped form before it, the sort key stays
+  // within DynamoDB's 1,024 bytes (the id only breaks ties between conversations started at the same instant).
+  const digest = createHash("sha256").update(conversation.conversationId).digest("hex").slice(0, 32);
+  const sortKey = `${conversation.startedAt}#${digest}`;
   return {
     GSI1PK: partitions.all,
     GSI1SK: sortKey,
