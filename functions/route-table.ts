@@ -143,6 +143,20 @@ export const routeTable = [
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
   },
   {
+    id: "ListConversations",
+    method: "GET",
+    path: "/api/sdk/conversations",
+    entry: "functions/conversations/list-conversations.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "GetConversation",
+    method: "GET",
+    path: "/api/sdk/conversations/{id}",
+    entry: "functions/conversations/get-conversation.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
     id: "ListEvents",
     method: "GET",
     path: "/api/sdk/sessions/{id}/events",

@@ -83,6 +83,16 @@ export const PARTITIONS = {
   otelTrace: "OTELTRACE#ORG#*#ENV#*",
   /** `OTELLOG#<tenant>#<traceId>#<spanId>`: a span's GenAI event log records (keys.ts otelLogPartition). */
   otelLog: "OTELLOG#ORG#*#ENV#*",
+  /** `CONVERSATION#<tenant>#<enc(id)>`: a conversation's summary (keys.ts conversationKey). */
+  conversation: "CONVERSATION#ORG#*#ENV#*",
+  /** GSI1 `<tenant>#CONVERSATION#<enc(id)>`: one conversation's runs (keys.ts conversationRunsPartition). */
+  conversationRunsIndex: "ORG#*#ENV#*#CONVERSATION#*",
+  /** GSI1 `<tenant>#CONVERSATIONS`: every conversation of a tenant (keys.ts conversationIndexKeys). */
+  tenantConversationsIndex: "ORG#*#ENV#*#CONVERSATIONS",
+  /** GSI2 `<tenant>#CONVERSATIONAGENT#<agent>`: a tenant's conversations of one agent (keys.ts conversationIndexKeys). */
+  agentConversationsIndex: "ORG#*#ENV#*#CONVERSATIONAGENT#*",
+  /** GSI3 and GSI6 `<tenant>#CONVERSATIONUSER#<user>`: one external user's conversations (keys.ts conversationIndexKeys). */
+  userConversationsIndex: "ORG#*#ENV#*#CONVERSATIONUSER#*",
   /** GSI1 `<tenant>#SESSIONS`: every session of a tenant (keys.ts sessionTimelineKeys). */
   tenantSessionsIndex: "ORG#*#ENV#*#SESSIONS",
   /** GSI2 `<tenant>#AGENT#<name>`: a tenant's sessions of one agent (keys.ts sessionTimelineKeys). */
@@ -199,6 +209,10 @@ const sessionDeletion: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem"],
   partitions: [P.session],
 };
+/** A run joining its conversation: the summary item, created with its first run and counted with each. */
+const conversationJoin: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
+/** A run leaving its conversation with its deletion: its membership deleted and its conversation's count withdrawn. */
+const conversationLeave: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -254,6 +268,9 @@ const EXPORT_TRACES_ACCESS = {
     { actions: ["dynamodb:Query"], partitions: [P.otelLog] },
     // A session moved to its real agent and user takes its counts from the placeholder's rollups to theirs.
     rollupUpdates,
+    // A trace naming a conversation: its session joins it (its membership is in the session's partition); a session
+    // that started its conversation and moves to its real agent, user or start moves the conversation's first run.
+    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
     organisationPricesRead,
   ],
   throttle: ROUTE_THROTTLES.ingest,
@@ -265,7 +282,10 @@ export const ROUTE_ACCESS = {
     tableGrants: [
       ...apiKeyAuthentication,
       idempotencyRecords,
+      // The session (with its conversation: its membership in its own partition, in one transaction)…
       { actions: ["dynamodb:PutItem"], partitions: [P.session] },
+      // …and its conversation's summary, counted in the same transaction.
+      conversationJoin,
     ],
     throttle: ROUTE_THROTTLES.sessionWrite,
   },
@@ -379,6 +399,41 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.read,
   },
+  ListConversations: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      // Each listing index only for the conversation summaries' partitions.
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.tenantConversationsIndex],
+        indexes: [I.tenantSessions.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.agentConversationsIndex],
+        indexes: [I.agentSessionsAndKeyIds.indexName],
+      },
+      {
+        actions: ["dynamodb:Query"],
+        partitions: [P.userConversationsIndex],
+        indexes: [I.userSessions.indexName, I.userAgentSessions.indexName],
+      },
+      { actions: ["dynamodb:BatchGetItem"], partitions: [P.conversation] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
+  GetConversation: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      { actions: ["dynamodb:GetItem"], partitions: [P.conversation] },
+      // Its runs: the memberships on GSI1 (keys only), then their sessions.
+      { actions: ["dynamodb:Query"], partitions: [P.conversationRunsIndex], indexes: [I.tenantSessions.indexName] },
+      { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
   ListEvents: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
@@ -435,6 +490,7 @@ export const ROUTE_ACCESS = {
       sessionDeletion,
       rollupUpdates,
       otelTraceDeletion,
+      conversationLeave,
       // The deletion's audit record, in the deletion's own transaction.
       { actions: ["dynamodb:PutItem"], partitions: [P.deletionAudit] },
     ],
@@ -657,6 +713,7 @@ export const deletionWorker: WorkerDefinition = {
     sessionDeletion,
     rollupUpdates,
     otelTraceDeletion,
+    conversationLeave,
   ],
   payloadAccess: "delete",
 };

@@ -18,6 +18,11 @@ export interface NewSession {
   readonly agentName: string;
   readonly userId: string;
   readonly metadata?: JsonObject | undefined;
+  /**
+   * The conversation the run belongs to (issue 33): a chat agent's conversation is many runs. Any text a client
+   * chooses (an OpenTelemetry conversation, session or thread id); within the caller's tenant only.
+   */
+  readonly conversationId?: string | undefined;
 }
 
 /**
@@ -223,6 +228,7 @@ export function isRepeatOfStart(stored: Session, start: SessionStart): boolean {
     stored.name === start.name &&
     stored.agentName === start.agentName &&
     stored.userId === start.userId &&
+    stored.conversationId === start.conversationId &&
     (start.startedAt === undefined || start.startedAt === stored.createdAt)
   );
 }

@@ -23,6 +23,9 @@ import type {
   apiKeyAuditResponse,
   apiKeyListResponse,
   apiKeyResponse,
+  conversationDetailResponse,
+  conversationPageResponse,
+  conversationResponse,
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
@@ -185,6 +188,7 @@ export const requestExamples = {
     agentName: "support-bot",
     userId: "customer-42",
     metadata: { plan: "pro", channel: "chat" },
+    conversationId: "chat-7f3a",
   } satisfies z.input<typeof createSessionBody>,
   UpdateSession: {
     status: "completed",
@@ -269,6 +273,8 @@ export const invalidInputs = {
   CreateScoreBatch: { scores: [] },
   ListScores: { limit: "0" },
   ListSessions: { limit: "500", status: "paused" },
+  ListConversations: { limit: "0", from: "2026-11-22T00:00:00Z", to: "2026-11-01T00:00:00Z" },
+  GetConversation: { limit: "500" },
   ListEvents: { minConfidence: "0.9", maxConfidence: "0.1", fields: "everything" },
   ListAgents: { from: "2026-11-22", to: "2026-11-01" },
   AgentStats: { from: "yesterday" },
@@ -308,6 +314,7 @@ const completedSession = {
   userId: "customer-42",
   environment: "live",
   metadata: { plan: "pro", channel: "chat" },
+  conversationId: "chat-7f3a",
   status: "completed",
   success: true,
   failureReason: null,
@@ -333,6 +340,15 @@ const completedSession = {
   completedAt: "2026-11-22T10:00:05.400Z",
   stale: false,
 } satisfies z.output<typeof sessionResponse>;
+
+const conversation = {
+  id: "chat-7f3a",
+  agentName: "support-bot",
+  userId: "customer-42",
+  startedAt: "2026-11-22T10:00:00.000Z",
+  lastRunAt: "2026-11-22T10:00:00.000Z",
+  runCount: 1,
+} satisfies z.output<typeof conversationResponse>;
 
 const daySummary = {
   sessions: 12,
@@ -467,6 +483,7 @@ export const responseExamples = {
     name: "Refund request",
     agentName: "support-bot",
     userId: "customer-42",
+    conversationId: "chat-7f3a",
     status: "active",
     createdAt: "2026-11-22T10:00:00.000Z",
   } satisfies z.output<typeof createdSessionResponse>,
@@ -520,6 +537,27 @@ export const responseExamples = {
     items: [completedSession],
     nextCursor: null,
   } satisfies z.output<typeof sessionPageResponse>,
+  ListConversations: { items: [conversation], nextCursor: null } satisfies z.output<typeof conversationPageResponse>,
+  GetConversation: {
+    ...conversation,
+    totals: {
+      runs: 1,
+      active: 0,
+      completed: 1,
+      failed: 0,
+      estimatedCost: 0.042,
+      promptTokens: 1200,
+      completionTokens: 300,
+      totalTokens: 1500,
+      modelCalls: 1,
+      eventCount: 2,
+      durationMs: 5400,
+      durationCount: 1,
+      complete: true,
+    },
+    runs: [completedSession],
+    nextCursor: null,
+  } satisfies z.output<typeof conversationDetailResponse>,
   ListEvents: {
     items: [
       {

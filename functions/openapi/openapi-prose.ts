@@ -18,6 +18,9 @@ export const TAGS = {
   Scores:
     "Verdicts on a session or one of its events: a name and a numeric, boolean or categorical value, from an " +
     "evaluator, a person or the agent's own code (API key with `scores:write`, or a signed-in member).",
+  Conversations:
+    "A chat agent's conversation is many runs: sessions that named the same `conversationId`, listed and read " +
+    "with their runs in order and their totals (API key, or a signed-in member).",
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
@@ -106,6 +109,22 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       404: {
         reason: "Unknown (or expired) session id, or not a `ses_` id.",
         message: `Session ${SESSION_ID} not found`,
+      },
+    },
+  },
+  conversationId: {
+    description: "A conversation id, as the runs named it (URL-encoded).",
+    example: "chat-7f3a",
+    errors: {
+      400: {
+        reason: `Empty, longer than ${LIMITS.nameLength} characters, or not valid Unicode.`,
+        message: `Invalid id in the path: must be 1 to ${LIMITS.nameLength} characters`,
+      },
+      404: {
+        reason:
+          "No run of the key's organisation and environment names this conversation (never, expired, every run " +
+          "deleted, or only another organisation's or environment's: not said which).",
+        message: "Conversation chat-7f3a not found",
       },
     },
   },
@@ -495,6 +514,46 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "scores (oldest first; `scoresTruncated` when it has more: GET …/scores pages them all).",
     tag: "Sessions",
     success: "The session.",
+  },
+  ListConversations: {
+    summary: "List conversations",
+    description:
+      "The conversations of the key's organisation and environment (runs that named the same `conversationId`), " +
+      "newest first by their first run's start, one page at a time. A conversation is listed under the agent and " +
+      "external user of its first run.",
+    tag: "Conversations",
+    success: "A page of conversations.",
+    query: {
+      parameters: {
+        agentName: { description: "Only conversations whose first run was this agent's.", example: "support-bot" },
+        userId: { description: "Only conversations whose first run was this external user's.", example: "customer-42" },
+        from: {
+          description: "Conversations started at or after this instant (ISO 8601).",
+          example: "2026-11-22T00:00:00Z",
+        },
+        to: {
+          description: "Conversations started at or before this instant (ISO 8601).",
+          example: "2026-11-22T23:59:59Z",
+        },
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+    },
+  },
+  GetConversation: {
+    summary: "Get a conversation",
+    description:
+      "One conversation with a page of its runs in the order they started (its turns), and on the first page its " +
+      "totals: the runs' figures summed as each run shows them, over its first 200 runs (`complete: false` past " +
+      "them).",
+    tag: "Conversations",
+    success: "The conversation and a page of its runs.",
+    query: {
+      parameters: {
+        limit: LIMIT,
+        cursor: CURSOR,
+      },
+    },
   },
   ListSessions: {
     summary: "List sessions",

@@ -118,7 +118,7 @@ function renamed(start: TraceStart, root: boolean, trace: TraceSession, session:
  * What a request's spans change of a trace's session, given the record and the session as stored: a
  * stronger claim of the agent or the user moves the session to them; the root span's arrival names it and
  * merges what the root's request says of the run over its metadata (the root's values winning); a
- * conversation id first seen joins the metadata.
+ * conversation id first seen makes the session join that conversation (and joins the metadata).
  */
 export function revisionFor(start: TraceStart, root: boolean, trace: TraceSession, session: Session) {
   if (!changesSession(start, root, trace)) return undefined;
@@ -144,6 +144,8 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
       // The root's start, not the first child's: the session's start and its rollup day.
       createdAt: rootArrived ? new Date(start.startedAtMs).toISOString() : undefined,
       metadata,
+      // A conversation first named by a later export: the session joins it (not only its metadata).
+      conversationId,
     },
     agentClaim: Math.max(start.agentClaim, trace.agentClaim),
     userClaim: Math.max(start.userClaim, trace.userClaim),

@@ -111,6 +111,21 @@ export const listEventsQuery = strictObject({
 );
 export type ListEventsQuery = z.output<typeof listEventsQuery>;
 
+/** GET /api/sdk/conversations: the tenant's conversations, newest first by their first run's start. */
+export const listConversationsQuery = strictObject({
+  agentName: z.optional(name()),
+  userId: z.optional(name()),
+  from: z.optional(utcTimestamp),
+  to: z.optional(utcTimestamp),
+  limit: integerParameter(1, 100, 50),
+  cursor,
+}).check(z.superRefine(orderedRange));
+export type ListConversationsQuery = z.output<typeof listConversationsQuery>;
+
+/** GET /api/sdk/conversations/{id}: a page of its runs, oldest first. */
+export const getConversationQuery = strictObject({ limit: integerParameter(1, 100, 50), cursor });
+export type GetConversationQuery = z.output<typeof getConversationQuery>;
+
 /** GET /api/sdk/sessions/{id}/scores: a page of a session's scores, oldest first. */
 export const listScoresQuery = strictObject({ limit: integerParameter(1, 100, 50), cursor });
 export type ListScoresQuery = z.output<typeof listScoresQuery>;

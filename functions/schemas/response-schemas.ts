@@ -86,6 +86,7 @@ export const createdSessionResponse = z.strictObject({
   name: z.string(),
   agentName: z.string(),
   userId: z.string(),
+  conversationId: z.string().nullable().describe("The conversation the run belongs to, as sent; null when none"),
   status: z.literal("active"),
   createdAt: timestamp,
 });
@@ -109,6 +110,10 @@ export const sessionResponse = z.strictObject({
   userId: z.string(),
   environment,
   metadata: z.record(z.string(), z.unknown()).nullable(),
+  conversationId: z
+    .string()
+    .nullable()
+    .describe("The conversation the run belongs to (GET /api/sdk/conversations/{id}); null when none"),
   status: z.enum(SESSION_STATUSES),
   success: z.boolean().nullable(),
   failureReason: z.string().nullable(),
@@ -222,6 +227,48 @@ export const sessionDetailResponse = sessionResponse.extend({
 export const sessionPageResponse = z.strictObject({
   items: z.array(sessionResponse),
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+/** A conversation as its listing and its page show it. */
+export const conversationResponse = z.strictObject({
+  id: z.string().describe("The conversation id the runs named"),
+  agentName: z.string().describe("The agent of its first run"),
+  userId: z.string().describe("The external user of its first run"),
+  startedAt: timestamp.describe("When its first run started"),
+  lastRunAt: timestamp.describe("When its newest run started"),
+  runCount: count.describe("Runs in the conversation (not deleted), counted with each run's start and deletion"),
+});
+
+/** 200 of GET /api/sdk/conversations: newest first. */
+export const conversationPageResponse = z.strictObject({
+  items: z.array(conversationResponse),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+/** A conversation's totals: its runs' figures summed, each as the run shows it. */
+export const conversationTotalsResponse = z.strictObject({
+  runs: count.describe("Runs summed"),
+  active: count,
+  completed: count,
+  failed: count,
+  estimatedCost: usd.nullable().describe("Sum of the runs' estimatedCost; null while no run has one"),
+  promptTokens: count.nullable().describe("Sum of the runs' promptTokens; null while no run has them"),
+  completionTokens: count.nullable(),
+  totalTokens: count.nullable(),
+  modelCalls: count,
+  eventCount: count,
+  durationMs: z.number().nonnegative().nullable().describe("Sum of the durations the runs reported"),
+  durationCount: count.describe("Runs that reported a duration"),
+  complete: z
+    .boolean()
+    .describe("Whether every run is summed: false past the first 200 runs, which alone are summed then"),
+});
+
+/** 200 of GET /api/sdk/conversations/{id}: the conversation, its runs oldest first, totals on the first page. */
+export const conversationDetailResponse = conversationResponse.extend({
+  totals: conversationTotalsResponse.nullable().describe("On the first page (no cursor); null on later pages"),
+  runs: z.array(sessionResponse).describe("A page of its runs in the order they started (its turns)"),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page of runs; null on the last page"),
 });
 
 /** 201 of POST /api/sdk/events. */
@@ -699,6 +746,9 @@ export const responseComponents = z
   .add(sessionResponse, { id: "Session" })
   .add(sessionDetailResponse, { id: "SessionDetail" })
   .add(sessionPageResponse, { id: "SessionPage" })
+  .add(conversationResponse, { id: "Conversation" })
+  .add(conversationPageResponse, { id: "ConversationPage" })
+  .add(conversationDetailResponse, { id: "ConversationDetail" })
   .add(scoreResponse, { id: "Score" })
   .add(scorePageResponse, { id: "ScorePage" })
   .add(scoreConfigResponse, { id: "ScoreConfig" })

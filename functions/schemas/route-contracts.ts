@@ -27,7 +27,15 @@ import {
   exportTraceServiceResponse,
 } from "./otlp-schemas.js";
 import { deletePriceQuery, putPriceBody } from "./price-schemas.js";
-import { listAgentsQuery, listEventsQuery, listScoresQuery, listSessionsQuery, statsQuery } from "./read-schemas.js";
+import {
+  getConversationQuery,
+  listAgentsQuery,
+  listConversationsQuery,
+  listEventsQuery,
+  listScoresQuery,
+  listSessionsQuery,
+  statsQuery,
+} from "./read-schemas.js";
 import {
   acceptedInvitationResponse,
   agentListResponse,
@@ -35,6 +43,8 @@ import {
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyListResponse,
+  conversationDetailResponse,
+  conversationPageResponse,
   createdApiKeyResponse,
   createdEventResponse,
   createdSessionResponse,
@@ -83,6 +93,8 @@ export const PATH_PARAMETERS = {
   /** A session id: 404 when unknown, 403 when another tenant's (the store decides, store/sessions/). */
   sessionId: { schema: anyText, errors: [403, 404] },
   eventId: { schema: anyText, errors: [] },
+  /** A conversation id (a name, URL-encoded): 400 past the name limits, 404 when the caller's tenant has none. */
+  conversationId: { schema: pathName, errors: [400, 404] },
   /** A score id of the session: 404 when the session holds no such score. */
   scoreId: { schema: anyText, errors: [404] },
   eventField: {
@@ -208,6 +220,15 @@ export const routeContracts = {
   },
   GetSession: { path: { id: "sessionId" }, success: { status: 200, body: sessionDetailResponse } },
   ListSessions: { query: listSessionsQuery, success: { status: 200, body: sessionPageResponse } },
+  ListConversations: {
+    query: listConversationsQuery,
+    success: { status: 200, body: conversationPageResponse },
+  },
+  GetConversation: {
+    path: { id: "conversationId" },
+    query: getConversationQuery,
+    success: { status: 200, body: conversationDetailResponse },
+  },
   ListEvents: {
     path: { id: "sessionId" },
     query: listEventsQuery,

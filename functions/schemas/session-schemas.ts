@@ -25,6 +25,8 @@ export const createSessionBody = strictObject({
   id: optional(serviceId("session")),
   /** When the run started (normalised to UTC); checked against now and retention by the store. */
   startedAt: optional(isoTimestamp()),
+  /** The conversation the run belongs to (any text of the name limits; within the caller's tenant). */
+  conversationId: optional(name()),
 });
 export type CreateSessionBody = z.output<typeof createSessionBody>;
 

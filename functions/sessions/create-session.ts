@@ -15,6 +15,7 @@ export const handler = apiKeyRoute(
       name: session.name,
       agentName: session.agentName,
       userId: session.userId,
+      conversationId: session.conversationId ?? null,
       status: session.status,
       createdAt: session.createdAt,
     });

@@ -16,6 +16,7 @@ export function sessionView(session: Session, nowMs = Date.now()) {
     userId: session.userId,
     environment: session.environment,
     metadata: session.metadata ?? null,
+    conversationId: session.conversationId ?? null,
     status: session.status,
     success: session.success ?? null,
     failureReason: session.failureReason ?? null,

@@ -43,6 +43,22 @@ class RecordedRunTest(unittest.TestCase):
             api_key=self.stack.api_key, base_url=self.stack.api_url, on_error=self.errors.append, flush_interval=0.1
         )
 
+    def test_runs_naming_a_conversation_read_back_as_its_turns_in_order(self) -> None:
+        ats = self.tracker()
+        conversation = f"py-chat-{time.time_ns()}"
+        first = ats.start_session("turn 1", "chat-bot", "u-1", conversation_id=conversation)
+        first.end(status="completed")
+        with ats.session("turn 2", "chat-bot", "u-1", conversation_id=conversation) as second:
+            second.state_change("asked", "answered")
+        ats.shutdown()
+
+        status, body = self.stack.get(f"/api/sdk/conversations/{conversation}")
+        self.assertEqual(self.errors, [])
+        self.assertEqual(status, 200, body)
+        self.assertEqual((body["id"], body["runCount"], body["totals"]["completed"]), (conversation, 2, 2))
+        self.assertEqual([run["id"] for run in body["runs"]], [first.id, second.id])
+        self.assertTrue(all(run["conversationId"] == conversation for run in body["runs"]))
+
     def test_a_recorded_run_reads_back_exactly(self) -> None:
         ats = self.tracker()
         run = ats.start_session(

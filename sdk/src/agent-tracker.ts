@@ -174,6 +174,7 @@ export class AgentTracker {
       startedAt: new Date(startedAtMs).toISOString(),
     };
     if (fields.metadata !== undefined) body.metadata = toJsonObject(fields.metadata);
+    if (fields.conversationId !== undefined) body.conversationId = String(fields.conversationId);
     this.lanes.set(run, this.queue.startSession(id, body));
     return run;
   }

@@ -148,4 +148,9 @@ export interface SessionFields {
   metadata?: Record<string, unknown>;
   /** When the run started (defaults to now); lets a replay or an import place runs in the past. */
   startedAt?: Date | string;
+  /**
+   * The conversation this run is a turn of (a chat's thread or session id, your own text): runs naming the same
+   * one are listed together (`GET /api/sdk/conversations/{id}`, the console's conversation page).
+   */
+  conversationId?: string;
 }

@@ -1957,7 +1957,7 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
 
   it("lets no function serving requests write the cursor-signing secret; the read routes that page may read it", () => {
     // Prepare
-    const paging = new Set(["ListSessions", "ListEvents", "ListScores"]);
+    const paging = new Set(["ListSessions", "ListEvents", "ListScores", "ListConversations", "GetConversation"]);
 
     for (const route of routes) {
       // Act

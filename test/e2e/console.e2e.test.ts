@@ -608,6 +608,51 @@ describe("the console", () => {
     }
   }, 120_000);
 
+  it("a conversation: its runs as turns in order, each opening its session, which links back (photographed)", async () => {
+    const { browser, stack } = ready();
+    const errors: AtsError[] = [];
+    const ats = new AgentTracker({
+      apiKey: stack.local.apiKey,
+      baseUrl: stack.url,
+      onError: (error) => errors.push(error),
+    });
+    const conversationId = `chat-${randomUUID().slice(0, 8)}`;
+    const questions = ["Where is my order?", "Can I get a refund?", "Thanks, that helps"];
+    const turns = [];
+    for (const [index, question] of questions.entries()) {
+      const run = await ats.startSession({
+        name: question,
+        agentName: "support-chat",
+        userId: "customer-7",
+        conversationId,
+      });
+      run.decision({ reasoning: `Answer turn ${index + 1}`, estimatedCost: 0.002 * (index + 1) });
+      await run.end(
+        index === 1 ? { status: "failed", failureReason: "refund tool timed out" } : { status: "completed" },
+      );
+      turns.push(run);
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const { context, page, problems } = await newPage(browser);
+    try {
+      await openSignedIn(page, stack, `/conversations/${conversationId}`, `Conversation ${conversationId}`);
+      const listed = page.getByRole("list", { name: "Turns" }).getByRole("link");
+      await listed.nth(2).waitFor();
+      const shown = await listed.allTextContents();
+      await page.screenshot({ path: artifactPath("conversation", "light", "desktop"), fullPage: true });
+      await listed.nth(1).click();
+      await heading(page, questions[1] ?? "").waitFor();
+      await page.getByRole("link", { name: `conversation ${conversationId}` }).click();
+      await heading(page, `Conversation ${conversationId}`).waitFor();
+
+      expect(errors).toEqual([]);
+      expect(shown).toEqual(questions);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it("opens a field over 1 MiB through the API on its own origin: no CSP violation, the whole field shown (issue 21)", async () => {
     const { browser, stack } = ready();
     const headers = { authorization: `Bearer ${stack.local.apiKey}`, "content-type": "application/json" };

@@ -373,6 +373,9 @@ const sessionStartedAt: fc.Arbitrary<JsonNode> = fc.oneof(
   },
 );
 
+/** Conversations the fuzz sessions join (issue 33): `#` and `%` escaped in keys, prototype names only values. */
+export const FUZZ_CONVERSATIONS = ["fuzz-chat", "chat#1%", "__proto__"] as const;
+
 const sessionBody: fc.Arbitrary<ObjectNode> = fc
   .tuple(
     poolName(["fuzz run", "nightly"]),
@@ -381,8 +384,9 @@ const sessionBody: fc.Arbitrary<ObjectNode> = fc
     fc.option(metadata, { nil: undefined }),
     fc.option(sessionStartId, { nil: undefined, freq: 2 }),
     fc.option(sessionStartedAt, { nil: undefined, freq: 2 }),
+    fc.option(poolName(FUZZ_CONVERSATIONS), { nil: undefined, freq: 2 }),
   )
-  .map(([name, agentName, userId, meta, id, startedAt]) =>
+  .map(([name, agentName, userId, meta, id, startedAt, conversationId]) =>
     obj([
       ["name", str(name)],
       ["agentName", str(agentName)],
@@ -390,6 +394,7 @@ const sessionBody: fc.Arbitrary<ObjectNode> = fc
       ...(meta === undefined ? [] : [["metadata", meta] as const]),
       ...(id === undefined ? [] : [["id", id] as const]),
       ...(startedAt === undefined ? [] : [["startedAt", startedAt] as const]),
+      ...(conversationId === undefined ? [] : [["conversationId", str(conversationId)] as const]),
     ]),
   );
 
@@ -1782,7 +1787,10 @@ export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
 
 /** Valid bodies of the routes that take one, and every field each route knows (for mutations). */
 export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNode>; fields: readonly string[] }>> = {
-  CreateSession: { body: sessionBody, fields: ["name", "agentName", "userId", "metadata", "id", "startedAt"] },
+  CreateSession: {
+    body: sessionBody,
+    fields: ["name", "agentName", "userId", "metadata", "id", "startedAt", "conversationId"],
+  },
   UpdateSession: {
     body: updateBody,
     fields: [
@@ -2338,6 +2346,11 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
       // A score configuration's name: any text, prototype names and key-like text among them.
       parameters[name] = fc
         .constantFrom("helpfulness", "thumbs", "x#SCORECONFIG#y", "%", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "id" && route.path.startsWith("/api/sdk/conversations"))
+      // A conversation: the fuzz sessions' own, another tenant's key shape, `#` and `%`, prototype names.
+      parameters[name] = fc
+        .constantFrom(...FUZZ_CONVERSATIONS, "CONVERSATION#ORG#x#ENV#live#c", "%", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "orgId")
       // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.

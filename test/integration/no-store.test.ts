@@ -181,6 +181,26 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     ...asOwner(),
     body: { effectiveFrom: "2026-12-01", input: 1, output: 2 },
   }),
+  ListScoreConfigs: async () => ({ path: "/api/sdk/score-configs", credential: key.key }),
+  PutScoreConfig: async () => ({
+    path: "/api/sdk/score-configs/no-store",
+    ...asOwner(),
+    body: { dataType: "boolean" },
+  }),
+  DeleteScoreConfig: async () => {
+    const name = `no-store-${randomUUID().slice(0, 8)}`;
+    const set = await call(api, "PUT", `/api/sdk/score-configs/${name}`, {
+      key: owner.token,
+      body: { dataType: "numeric" },
+    });
+    if (set.status !== 200) throw new Error(`score configuration not set: ${set.text}`);
+    return { path: `/api/sdk/score-configs/${name}`, ...asOwner() };
+  },
+  ListConversations: async () => ({ path: "/api/sdk/conversations", credential: key.key }),
+  GetConversation: async () => {
+    await createTestSession(api, key.key, { conversationId: "no-store-conversation" });
+    return { path: "/api/sdk/conversations/no-store-conversation", credential: key.key };
+  },
   DeleteOrganisationPrice: async () => {
     const model = `no-store-${randomUUID().slice(0, 8)}`;
     const set = await call(api, "PUT", `/api/prices/${model}`, {

@@ -297,6 +297,14 @@ describe("over HTTP", () => {
     ExportLogs: () => call(api, "POST", "/api/otel/v1/logs", { key: sdk.key, body: requestExamples.ExportLogs }),
     GetSession: () => call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: sdk.key }),
     ListSessions: () => call(api, "GET", `/api/sdk/sessions?agentName=${agentName}&limit=5`, { key: sdk.key }),
+    ListConversations: async () => {
+      await createTestSession(api, sdk.key, { agentName, conversationId: `${agentName}-chat` });
+      return call(api, "GET", `/api/sdk/conversations?agentName=${agentName}&limit=5`, { key: sdk.key });
+    },
+    GetConversation: async () => {
+      await createTestSession(api, sdk.key, { agentName, conversationId: `${agentName}-turns` });
+      return call(api, "GET", `/api/sdk/conversations/${agentName}-turns?limit=5`, { key: sdk.key });
+    },
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),
     GetEventField: () =>
       call(api, "GET", `/api/sdk/sessions/${sessionId}/events/${firstEventId}/toolOutput`, { key: sdk.key }),

@@ -9,6 +9,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { type Attributes, context, type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -33,6 +34,7 @@ import { routeById } from "../../functions/routes.js";
 import { ensureOrganisation, updateOrganisationSettings } from "../../functions/store/members/organisation-store.js";
 import { startTraceSessions } from "../../functions/store/otel/trace-session-store.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
+import { conversationRunKey } from "../../functions/store/table/keys.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import {
@@ -703,7 +705,7 @@ describe("children first, the root in a later request", () => {
  */
 describe("spans out of order", () => {
   /** A run's spans in memory: root (agent, user, conversation), a chat span (10 + 5 tokens) and a late one (100 + 50). */
-  async function identityRun(childrenNameTheAgent: boolean) {
+  async function identityRun(childrenNameTheAgent: boolean, childrenNameTheConversation = false) {
     const run = newRun();
     const memory = new InMemorySpanExporter();
     const provider = new TracerProvider({
@@ -725,6 +727,7 @@ describe("spans out of order", () => {
       "gen_ai.usage.input_tokens": input,
       "gen_ai.usage.output_tokens": output,
       ...(childrenNameTheAgent ? { "gen_ai.agent.name": run.agent } : {}),
+      ...(childrenNameTheConversation ? { "gen_ai.conversation.id": run.conversation } : {}),
     });
     child(tracer, root, "chat gpt-4o", at(run, 10), chatAttributes(10, 5)).end(at(run, 20));
     child(tracer, root, "chat gpt-4o", at(run, 30), chatAttributes(100, 50)).end(at(run, 40));
@@ -765,6 +768,73 @@ describe("spans out of order", () => {
       metadata: { "gen_ai.conversation.id": run.conversation, "otel.trace_id": run.traceId },
     });
     expect(session.metadata).not.toHaveProperty(["otel.awaiting_root"]);
+    // The conversation the root named, first-class: the session joined it when the root arrived.
+    expect(started.conversationId).toBeNull();
+    expect(session.conversationId).toBe(run.conversation);
+    const conversation = await call(api, "GET", `/api/sdk/conversations/${run.conversation}`, { key: owner.key });
+    expect(conversation.status, conversation.text).toBe(200);
+    expect(conversation.body).toMatchObject({
+      id: run.conversation,
+      runCount: 1,
+      agentName: run.agent,
+      userId: run.user,
+    });
+    expect((conversation.body.runs as Json[]).map((item) => item.id)).toEqual([session.id]);
+  });
+
+  it("a conversation its children started under stand-ins moves with its first run to the root's agent and user", async () => {
+    const owner = await createTestKey();
+    const { run, chat, lateChat, root } = await identityRun(false, true);
+    const exporter = otlpExporter({ encoding: "protobuf", key: owner.key });
+    expect(await exportOnce(exporter, [chat, lateChat])).toEqual({ code: SUCCESS });
+    const read = () => call(api, "GET", `/api/sdk/conversations/${run.conversation}`, { key: owner.key });
+    const before = await read();
+    expect(await exportOnce(exporter, [root])).toEqual({ code: SUCCESS });
+    await exporter.shutdown();
+    const after = await read();
+    const byAgent = await call(api, "GET", `/api/sdk/conversations?agentName=${run.agent}`, { key: owner.key });
+
+    expect(before.body).toMatchObject({ agentName: run.service, userId: "anonymous", runCount: 1 });
+    expect(after.body).toMatchObject({
+      agentName: run.agent,
+      userId: run.user,
+      startedAt: new Date(run.base).toISOString(),
+      runCount: 1,
+    });
+    expect((byAgent.body.items as Json[]).map((item) => item.id)).toEqual([run.conversation]);
+    // Its membership sorts by the root's start too.
+    const membership = await documentClient.send(
+      new GetCommand({ TableName: tableName, Key: conversationRunKey(String((after.body.runs as Json[])[0]?.id)) }),
+    );
+    expect(membership.Item).toMatchObject({
+      createdAt: new Date(run.base).toISOString(),
+      GSI1SK: `${new Date(run.base).toISOString()}#${String((after.body.runs as Json[])[0]?.id)}`,
+    });
+  });
+
+  it("runs of one conversation exported together: each session joins it, the conversation counts them all", async () => {
+    const owner = await createTestKey();
+    const first = await identityRun(true);
+    const second = await identityRun(true);
+    const conversation = `shared-${randomUUID()}`;
+    const named = (span: ReadableSpan): ReadableSpan =>
+      Object.assign(Object.create(Object.getPrototypeOf(span) as object) as ReadableSpan, span, {
+        attributes: { ...span.attributes, "gen_ai.conversation.id": conversation },
+      });
+    const exporter = otlpExporter({ encoding: "protobuf", key: owner.key });
+    const spans = [first, second].flatMap((run) => [run.chat, run.lateChat, run.root].map(named));
+    expect(await exportOnce(exporter, spans)).toEqual({ code: SUCCESS });
+    await exporter.shutdown();
+
+    const sessions = [
+      await sessionOfTrace(owner.key, first.run.traceId),
+      await sessionOfTrace(owner.key, second.run.traceId),
+    ];
+    const answer = await call(api, "GET", `/api/sdk/conversations/${conversation}`, { key: owner.key });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ runCount: 2, totals: { runs: 2, completed: 2, totalTokens: 330 } });
+    expect((answer.body.runs as Json[]).map((item) => item.id).sort()).toEqual(sessions.map((item) => item.id).sort());
+    expect(sessions.every((item) => item.conversationId === conversation)).toBe(true);
   });
 
   // The session's tokens are summed when its root span is ingested: an inference span that reaches the

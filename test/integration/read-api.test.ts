@@ -144,6 +144,7 @@ describe("GET /api/sdk/sessions", () => {
         "cacheWriteTokens",
         "completedAt",
         "completionTokens",
+        "conversationId",
         "countsAsOf",
         "createdAt",
         "customMetrics",

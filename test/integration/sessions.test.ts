@@ -37,6 +37,7 @@ describe("POST /api/sdk/sessions", () => {
       name: "Refund request",
       agentName: "support-bot",
       userId: "customer-42",
+      conversationId: null,
       status: "active",
       createdAt: expect.stringMatching(ISO_UTC),
     });

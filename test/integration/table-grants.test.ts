@@ -107,12 +107,12 @@ async function invoke(routeId: RouteId, call: Call, expectedStatus: number): Pro
 const today = new Date().toISOString().slice(0, 10);
 const period = { from: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), to: today };
 
-async function newSession(userId: string, agentName = "grants-agent"): Promise<string> {
+async function newSession(userId: string, agentName = "grants-agent", conversationId?: string): Promise<string> {
   const body = await invoke(
     "CreateSession",
     {
       path: "/api/sdk/sessions",
-      body: { name: "grants", agentName, userId },
+      body: { name: "grants", agentName, userId, ...(conversationId === undefined ? {} : { conversationId }) },
       headers: { "idempotency-key": randomUUID() },
     },
     201,
@@ -555,12 +555,47 @@ describe("every table access of every route is within the route's declared grant
     await invoke("DeleteSession", { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId } }, 204);
   });
 
+  it("conversations: runs joining one, the listing with every filter and its cursor, one with its runs", async () => {
+    const first = await newSession("grants-talker", "grants-chat-agent", "grants-chat");
+    await newSession("grants-talker", "grants-chat-agent", "grants-chat");
+    await newSession("grants-talker", "grants-chat-agent", "grants-other-chat");
+    const filters: Record<string, string>[] = [
+      {},
+      { agentName: "grants-chat-agent" },
+      { userId: "grants-talker" },
+      { agentName: "grants-chat-agent", userId: "grants-talker" },
+      { from: `${period.from}T00:00:00Z`, to: new Date().toISOString() },
+    ];
+    for (const filter of filters) {
+      const page = await invoke(
+        "ListConversations",
+        { path: "/api/sdk/conversations", query: { ...filter, limit: "1" } },
+        200,
+      );
+      if (typeof page.nextCursor === "string") {
+        await invoke(
+          "ListConversations",
+          { path: "/api/sdk/conversations", query: { ...filter, limit: "1", cursor: page.nextCursor } },
+          200,
+        );
+      }
+    }
+    const conversation = { path: "/api/sdk/conversations/grants-chat", pathParameters: { id: "grants-chat" } };
+    const page = await invoke("GetConversation", { ...conversation, query: { limit: "1" } }, 200);
+    expect(page.nextCursor).toEqual(expect.any(String));
+    await invoke("GetConversation", { ...conversation, query: { limit: "1", cursor: String(page.nextCursor) } }, 200);
+    await invoke("DeleteSession", { path: `/api/sdk/sessions/${first}`, pathParameters: { id: first } }, 204);
+    expect([...(touched.get("DeleteSession") ?? [])]).toEqual(
+      expect.arrayContaining(["dynamodb:UpdateItem CONVERSATION"]),
+    );
+  });
+
   it("SDK deletions: a session, a user's data (the route, the job status, the worker)", async () => {
     const sessionId = await newSession("grants-deleted");
     await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType: "state_change" } }, 201);
     await invoke("DeleteSession", { path: `/api/sdk/sessions/${sessionId}`, pathParameters: { id: sessionId } }, 204);
 
-    const erased = await newSession("grants-erased");
+    const erased = await newSession("grants-erased", "grants-agent", "grants-erased-chat");
     await invoke(
       "CreateEvent",
       { path: "/api/sdk/events", body: { sessionId: erased, eventType: "state_change" } },

@@ -21,6 +21,26 @@ function tracker(errors: AtsError[], options: Partial<ConstructorParameters<type
 }
 
 describe("a recorded run", () => {
+  it("joins the conversation it names: its turns read back in order on the conversation", async () => {
+    const errors: AtsError[] = [];
+    const ats = tracker(errors);
+    const conversationId = `sdk-chat-${crypto.randomUUID()}`;
+    const first = await ats.startSession({ name: "turn 1", agentName: "chat-bot", userId: "u-1", conversationId });
+    await first.end({ status: "completed" });
+    const second = await ats.startSession({ name: "turn 2", agentName: "chat-bot", userId: "u-1", conversationId });
+    await second.end({ status: "completed" });
+    await ats.shutdown();
+
+    const conversation = await call(api, "GET", `/api/sdk/conversations/${conversationId}`, { key: owner.key });
+    expect(errors).toEqual([]);
+    expect(conversation.status, conversation.text).toBe(200);
+    expect(conversation.body).toMatchObject({ id: conversationId, runCount: 2, totals: { completed: 2 } });
+    expect((conversation.body.runs as { id: string; conversationId: string }[]).map((run) => run.id)).toEqual([
+      first.id,
+      second.id,
+    ]);
+  });
+
   it("reads back exactly: the session, its end and every event in order", async () => {
     const errors: AtsError[] = [];
     const ats = tracker(errors);

@@ -295,6 +295,7 @@ describe("revisionFor (what a request's spans change of a stored trace's session
         name: "invoke_agent weather-agent",
         createdAt: "2030-01-02T09:59:59.000Z",
         metadata: { "otel.trace_id": "t", resource: { a: 1 }, "gen_ai.request.model": "m" },
+        conversationId: "c-1",
       },
       agentClaim: AGENT_CLAIM.rootSpan,
       userClaim: USER_CLAIM.rootSpan,

@@ -10,6 +10,7 @@ import { Loading } from "./components/Loading";
 import { OrganisationGate } from "./components/OrganisationGate";
 import { AuthCallbackPage } from "./pages/AuthCallbackPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
+import { ConversationPage } from "./pages/conversations/ConversationPage";
 import { KeysPage } from "./pages/keys/KeysPage";
 import { MembersPage } from "./pages/members/MembersPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
@@ -40,6 +41,7 @@ export function AppRoutes() {
         <Route index element={<OverviewPage />} />
         <Route path="/sessions" element={<SessionsPage />} />
         <Route path="/sessions/:id" element={<SessionDetailPage />} />
+        <Route path="/conversations/:id" element={<ConversationPage />} />
         <Route path="/agents" element={<AgentsPage />} />
         <Route
           path="/agents/:name"

@@ -17,14 +17,15 @@
 import { AGENT_CLAIM, type InferenceUsage, type TraceStart, USER_CLAIM } from "../../domain/genai-trace-plan.js";
 import type { Principal } from "../../domain/principal.js";
 import type { Session } from "../../domain/session.js";
+import { conversationFirstRunMove, conversationRunRestart, isFirstRunOf } from "../conversations/conversation-items.js";
 import { rememberSession } from "../sessions/session-access.js";
 import { planRevision, type SessionRevision } from "../sessions/session-revision.js";
-import { getSession, newSessionRecord } from "../sessions/session-store.js";
+import { conversationJoin, getSession, newSessionRecord } from "../sessions/session-store.js";
 import { finishToolMove } from "../sessions/session-tool-move.js";
 import { batchGetItems } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { defineEntity } from "../table/entity.js";
-import { otelTraceKey } from "../table/keys.js";
+import { conversationKey, otelTraceKey } from "../table/keys.js";
 import { expiryEpochSeconds } from "../table/retention.js";
 import {
   EXISTS,
@@ -223,9 +224,12 @@ function sessionStart(
       userId: start.userId,
       metadata: start.metadata,
       startedAt: new Date(start.startedAtMs).toISOString(),
+      conversationId: start.conversationId,
     },
     nowMs,
   );
+  const { conversationId } = session;
+  const joins = conversationId === undefined ? [] : conversationJoin({ ...session, conversationId }, ttl);
   const trace = otelTraceEntity.toItem({
     principal,
     traceId,
@@ -248,7 +252,8 @@ function sessionStart(
           },
         };
   return {
-    writes: [traceWrite, putIfAbsentItem(item)],
+    writes: [traceWrite, putIfAbsentItem(item), ...joins],
+    conversationId,
     started: (): TraceSession => {
       rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
       return {
@@ -265,8 +270,8 @@ function sessionStart(
   };
 }
 
-/** Traces whose sessions one transaction starts (2 writes each, within DynamoDB's 100 per transaction). */
-const STARTS_PER_TRANSACTION = 50;
+/** Writes one transaction of starts holds at most (DynamoDB's 100; a start is 2, or 4 with its conversation). */
+const WRITES_PER_TRANSACTION = 100;
 /** And within its 4 MB: the starts' items, in bytes of JSON, that one transaction may hold. */
 const START_BYTES_PER_TRANSACTION = 2 * 1024 * 1024;
 
@@ -282,7 +287,12 @@ export async function startTraceSessions(
   read: TraceRecords,
   nowMs: number,
 ): Promise<ReadonlyMap<string, TraceSession>> {
-  const groups: { writes: TransactItem[]; bytes: number; started: [string, () => TraceSession][] }[] = [];
+  const groups: {
+    writes: TransactItem[];
+    bytes: number;
+    started: [string, () => TraceSession][];
+    conversations: Set<string>;
+  }[] = [];
   for (const { traceId, start } of starts) {
     let built: ReturnType<typeof sessionStart>;
     try {
@@ -294,12 +304,15 @@ export async function startTraceSessions(
     let group = groups.at(-1);
     if (
       group === undefined ||
-      group.started.length >= STARTS_PER_TRANSACTION ||
-      group.bytes + bytes > START_BYTES_PER_TRANSACTION
+      group.writes.length + built.writes.length > WRITES_PER_TRANSACTION ||
+      group.bytes + bytes > START_BYTES_PER_TRANSACTION ||
+      // A transaction may write a conversation's summary once: its next run starts in the next one.
+      (built.conversationId !== undefined && group.conversations.has(built.conversationId))
     ) {
-      group = { writes: [], bytes: 0, started: [] };
+      group = { writes: [], bytes: 0, started: [], conversations: new Set() };
       groups.push(group);
     }
+    if (built.conversationId !== undefined) group.conversations.add(built.conversationId);
     group.writes.push(...built.writes);
     group.bytes += bytes;
     group.started.push([traceId, built.started]);
@@ -446,6 +459,51 @@ function traceRevisionItem(
   } satisfies TransactItem;
 }
 
+/**
+ * A session without a conversation joining the one a later export names: its membership (sorted by its start as
+ * revised) and its conversation's count, written with the revision that sets its `conversationId`.
+ */
+function conversationJoinOf(principal: Principal, session: Session, revision: SessionRevision): TransactItem[] {
+  const { conversationId } = revision;
+  if (conversationId === undefined || session.conversationId !== undefined) return [];
+  const revised = {
+    ...session,
+    agentName: revision.agentName ?? session.agentName,
+    userId: revision.userId ?? session.userId,
+    createdAt: revision.createdAt ?? session.createdAt,
+    conversationId,
+  };
+  return conversationJoin(revised, expiryEpochSeconds(Date.parse(revised.createdAt), principal.retentionDays));
+}
+
+/**
+ * A session that started its conversation and now moves to its real agent, user or start (its first spans named
+ * stand-ins): the conversation's first-run fields move with it. Read first (one GetItem), then conditioned on what
+ * was read (a conversation another run started is left alone).
+ */
+async function conversationMoveOf(session: Session, revision: SessionRevision): Promise<TransactItem[]> {
+  const { conversationId } = session;
+  if (conversationId === undefined) return [];
+  const after = {
+    agentName: revision.agentName ?? session.agentName,
+    userId: revision.userId ?? session.userId,
+    createdAt: revision.createdAt ?? session.createdAt,
+  };
+  if (
+    after.agentName === session.agentName &&
+    after.userId === session.userId &&
+    after.createdAt === session.createdAt
+  ) {
+    return [];
+  }
+  const before = { ...session, conversationId };
+  const summary = await getItem(conversationKey(session.orgId, session.environment, conversationId));
+  return [
+    ...(after.createdAt === session.createdAt ? [] : [conversationRunRestart(before, after.createdAt)]),
+    ...(isFirstRunOf(summary, session) ? [conversationFirstRunMove(before, after)] : []),
+  ];
+}
+
 /** The record's update that says the session's move is finished (written with the move's last step). */
 function moveFinishedItem(principal: Principal, traceId: string): TransactItem {
   return {
@@ -483,12 +541,17 @@ export async function reviseTraceSession(
     }
     const revision = decide(trace, session);
     if (revision === undefined) return trace;
-    // The record's update is the caller's one item beside the revision's.
-    const plan = planRevision(principal, session, revision.session, nowMs, 1);
+    const joins = [
+      ...conversationJoinOf(principal, session, revision.session),
+      ...(await conversationMoveOf(session, revision.session)),
+    ];
+    // The record's update (and a conversation joined: its membership and count) are the caller's items.
+    const plan = planRevision(principal, session, revision.session, nowMs, 1 + joins.length);
     try {
       await transact([
         ...plan.items,
         traceRevisionItem(principal, traceId, trace, revision, plan.toolMove !== undefined),
+        ...joins,
       ]);
     } catch (error) {
       const retryable = isTransactionConflict(error) || isConditionFailure(error);

@@ -14,14 +14,15 @@ import { newId } from "../../domain/ids.js";
 import type { Principal } from "../../domain/principal.js";
 import { modelUsageOf, outcomeCounters, signedTallies, toolCounts } from "../../domain/rollup.js";
 import { isFinal, type Session } from "../../domain/session.js";
+import { conversationLeaveUpdate, conversationRunDelete } from "../conversations/conversation-items.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "../counting/rollup-store.js";
 import { deletionAuditPut } from "../deletion/deletion-audit-store.js";
 import { traceRecordDeletion } from "../otel/trace-record-deletion.js";
 import { deletePayloadsOf } from "../payloads/payload-store.js";
 import { deleteAll } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
-import { EVENT_PREFIX, SCORE_PREFIX, sessionKey } from "../table/keys.js";
-import { keyOf, queryPages, type TransactItem, transact } from "../table/table-operations.js";
+import { conversationRunKey, EVENT_PREFIX, SCORE_PREFIX, sessionKey } from "../table/keys.js";
+import { deleteItem, keyOf, queryPages, type TransactItem, transact } from "../table/table-operations.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
 import { tombstonePut } from "./session-tombstone.js";
@@ -80,6 +81,24 @@ export function withdrawal(session: Session): RollupChange {
       ? { failure: { reason: session.failureReason, count: -1 } }
       : {}),
   };
+}
+
+/**
+ * A run leaving its conversation before its deletion: its membership deleted and its conversation's count withdrawn,
+ * in a transaction of their own (the deletion's may already hold 99 items), conditioned on the membership: an attempt
+ * that failed after this step does not withdraw the run twice.
+ */
+async function leaveConversation(session: Session): Promise<void> {
+  const { conversationId } = session;
+  if (conversationId === undefined) return;
+  try {
+    await transact([conversationRunDelete(session.id), conversationLeaveUpdate({ ...session, conversationId })]);
+  } catch (error) {
+    // The membership already gone: this run left before. The summary gone (expired): only the membership is left.
+    if (isConditionFailure(error, 0)) return;
+    if (!isConditionFailure(error, 1)) throw error;
+    await deleteItem(conversationRunKey(session.id));
+  }
 }
 
 /**
@@ -154,6 +173,7 @@ export async function deleteSession(
     await deleteItemsOf(sessionId, SCORE_PREFIX);
     if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
+    await leaveConversation(session);
     try {
       await transact(transactItems);
       forgetSession(sessionId);

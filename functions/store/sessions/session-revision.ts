@@ -40,6 +40,8 @@ export interface SessionRevision {
   readonly userId?: string | undefined;
   /** When the session started (UTC ISO): it orders the session in listings and names its rollup day. */
   readonly createdAt?: string | undefined;
+  /** The conversation a session without one joins (its membership and count are the caller's items). */
+  readonly conversationId?: string | undefined;
 }
 
 /** A change without its tools, negated (its models too). */
@@ -124,6 +126,9 @@ export function planRevision(
   };
   if (revision.name !== undefined && revision.name !== session.name) assign("name", revision.name);
   if (revision.metadata !== undefined) assign(SESSION_METADATA_ATTRIBUTE, JSON.stringify(revision.metadata));
+  if (revision.conversationId !== undefined && session.conversationId === undefined) {
+    assign("conversationId", revision.conversationId);
+  }
   if (agentName !== undefined) assign("agentName", agentName);
   if (userId !== undefined) assign("userId", userId);
   if (createdAt !== undefined) assign("createdAt", createdAt);

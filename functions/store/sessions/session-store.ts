@@ -24,9 +24,14 @@ import {
   type SessionPatch,
   type SessionStart,
 } from "../../domain/session.js";
+import {
+  type ConversationSession,
+  conversationJoinUpdate,
+  conversationRunPut,
+} from "../conversations/conversation-items.js";
 import type { RollupTarget } from "../counting/rollup-store.js";
 import { batchGetItems } from "../table/batch-operations.js";
-import { conditionFailureItem, isConditionFailure } from "../table/condition-failure.js";
+import { cancellationItem, conditionFailureItem, isConditionFailure } from "../table/condition-failure.js";
 import { documentClient, tableName } from "../table/dynamo-client.js";
 import { defineEntity } from "../table/entity.js";
 import {
@@ -38,7 +43,8 @@ import {
   tenant,
 } from "../table/keys.js";
 import { DEFAULT_ROLLUP_RETENTION_DAYS, expiryEpochSeconds, isExpired } from "../table/retention.js";
-import { backoff, isWriteConflict } from "../table/write-retry.js";
+import { type TransactItem, transact } from "../table/table-operations.js";
+import { backoff, isTransactionConflict, isWriteConflict } from "../table/write-retry.js";
 import { countersFromStored } from "./counter-keys.js";
 import { rememberSession } from "./session-access.js";
 import { TOOL_MOVE_ATTRIBUTE, toolMoveOf } from "./tool-move-record.js";
@@ -180,13 +186,51 @@ export async function createSession(
 ): Promise<Session> {
   const { session, item, ttl } = newSessionRecord(principal, start, nowMs, plannedUlid);
   try {
-    await writeNewSession(item);
+    const { conversationId } = session;
+    if (conversationId === undefined) await writeNewSession(item);
+    else await writeWithRetry([sessionPut(item), ...conversationJoin({ ...session, conversationId }, ttl)]);
     rememberSession(session.id, { orgId: session.orgId, environment: session.environment, expiresAt: ttl });
     return session;
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return existingSessionFor(principal, start, session.id, conditionFailureItem(error) ?? {}, nowMs);
+    // The id is taken: a single put's failure or the transaction's first item's, with the item as it is.
+    const taken = isConditionFailure(error, 0) ? cancellationItem(error, 0) : conditionFailureItem(error);
+    if (!isConditionFailure(error, 0) && !(isConditionFailure(error) && taken !== undefined)) throw error;
+    return existingSessionFor(principal, start, session.id, taken ?? {}, nowMs);
   }
+}
+
+const JOIN_ATTEMPTS = 5;
+
+/** A transaction tried again after losing a race (runs of one conversation starting at once share its summary). */
+async function writeWithRetry(items: readonly TransactItem[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transact(items);
+      return;
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= JOIN_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
+}
+
+/** A new session's Put in a transaction (a taken id returns the item as it is, as writeNewSession does). */
+export function sessionPut(item: SessionItem): TransactItem {
+  return {
+    Put: {
+      Item: item,
+      ConditionExpression: "attribute_not_exists(PK)",
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+    },
+  };
+}
+
+/**
+ * What a new session naming a conversation writes with it (conversation-items.ts): its membership and the count of
+ * its conversation's summary (created with its first run).
+ */
+export function conversationJoin(session: ConversationSession, ttl: number): TransactItem[] {
+  return [conversationRunPut(session, ttl), conversationJoinUpdate(session, ttl)];
 }
 
 /**

@@ -5,6 +5,7 @@
  * Tenancy: every organisation has two environments (`live`, `test`); a
  * tenant prefix `ORG#<org>#ENV#<env>` keeps their data apart in every index.
  */
+import { createHash } from "node:crypto";
 import type { Environment } from "../../domain/api-key.js";
 import type { SessionStatus } from "../../domain/session.js";
 
@@ -277,6 +278,87 @@ export function sessionStatusKeys(session: SessionIndexInput, status: SessionSta
     GSI7SK: byTime,
     GSI8PK: userPartition,
     GSI8SK: byAgent,
+  };
+}
+
+/** A client's text in a key: `%` and `#` percent-escaped, so it never contains the separator. */
+function escapedKeyPart(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("#", "%23");
+}
+
+/**
+ * A conversation's summary item (issue 33): `CONVERSATION#<tenant>#<enc(conversationId)>` / `CONVERSATION`. The
+ * tenant is part of the key, so another tenant's conversation of the same id is another item.
+ */
+export function conversationKey(orgId: string, environment: Environment, conversationId: string): ItemKey {
+  return { PK: `CONVERSATION#${tenant(orgId, environment)}#${escapedKeyPart(conversationId)}`, SK: "CONVERSATION" };
+}
+
+/** A session's membership of its conversation, in the session's partition: deleted with it. */
+export function conversationRunKey(sessionId: string): ItemKey {
+  return { PK: sessionKey(sessionId).PK, SK: "CONVERSATION" };
+}
+
+/** GSI1 of the membership items: one conversation's runs (`<tenant>#CONVERSATION#<enc(id)>`), by start. */
+export function conversationRunsPartition(orgId: string, environment: Environment, conversationId: string): string {
+  return `${tenant(orgId, environment)}#CONVERSATION#${escapedKeyPart(conversationId)}`;
+}
+
+/** The membership item's index keys: its conversation's partition, sorted by `<createdAt>#<sessionId>`. */
+export function conversationRunIndexKeys(run: {
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly conversationId: string;
+  readonly createdAt: string;
+  readonly sessionId: string;
+}) {
+  return {
+    GSI1PK: conversationRunsPartition(run.orgId, run.environment, run.conversationId),
+    GSI1SK: `${run.createdAt}#${run.sessionId}`,
+  };
+}
+
+/** Partitions of the conversation summaries' indexes: every one (GSI1), by agent (GSI2), by user (GSI3, GSI6). */
+export function conversationListPartitions(orgId: string, environment: Environment, agentName: string, userId: string) {
+  const base = tenant(orgId, environment);
+  return {
+    all: `${base}#CONVERSATIONS`,
+    agent: `${base}#CONVERSATIONAGENT#${agentName}`,
+    user: `${base}#CONVERSATIONUSER#${userId}`,
+  };
+}
+
+/**
+ * A conversation summary's index keys, all sorted by `<startedAt>#<digest of the id>` (its first run's start): GSI1 every
+ * conversation of the tenant, GSI2 by agent, GSI3 by external user, GSI6 by user then agent (as sessions).
+ */
+export function conversationIndexKeys(conversation: {
+  readonly orgId: string;
+  readonly environment: Environment;
+  readonly conversationId: string;
+  readonly agentName: string;
+  readonly userId: string;
+  readonly startedAt: string;
+}) {
+  const partitions = conversationListPartitions(
+    conversation.orgId,
+    conversation.environment,
+    conversation.agentName,
+    conversation.userId,
+  );
+  // The id as a fixed-length digest: with an agent name of the longest escaped form before it, the sort key stays
+  // within DynamoDB's 1,024 bytes (the id only breaks ties between conversations started at the same instant).
+  const digest = createHash("sha256").update(conversation.conversationId).digest("hex").slice(0, 32);
+  const sortKey = `${conversation.startedAt}#${digest}`;
+  return {
+    GSI1PK: partitions.all,
+    GSI1SK: sortKey,
+    GSI2PK: partitions.agent,
+    GSI2SK: sortKey,
+    GSI3PK: partitions.user,
+    GSI3SK: sortKey,
+    GSI6PK: partitions.user,
+    GSI6SK: `${agentSortPrefix(conversation.agentName)}${sortKey}`,
   };
 }
 

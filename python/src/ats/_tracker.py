@@ -203,10 +203,13 @@ class AgentTracker:
         *,
         metadata: Optional[Mapping[str, Any]] = None,
         started_at: Any = None,
+        conversation_id: Optional[str] = None,
     ) -> Run:
         """Starts a session and returns its run at once; the session is created in the background (and retried
         while the service is unreachable), and the run's events follow it. ``started_at`` (a ``datetime``, an
-        ISO 8601 string or epoch seconds) places a replayed or imported run in the past."""
+        ISO 8601 string or epoch seconds) places a replayed or imported run in the past. ``conversation_id`` (your
+        chat's thread or session id) makes the run a turn of that conversation: runs naming the same one are read
+        together (``GET /api/sdk/conversations/{id}``, the console's conversation page)."""
         given = None if started_at is None else ms_of(started_at)
         started_ms = now_ms() if given is None else given
         session_id = new_session_id(started_ms)
@@ -238,6 +241,8 @@ class AgentTracker:
         }
         if metadata is not None:
             body["metadata"] = to_json_object(metadata)
+        if conversation_id is not None:
+            body["conversationId"] = str(conversation_id)
         run._lane = self._queue.start_session(session_id, dumps(body).encode("utf-8"))
         return run
 
@@ -249,10 +254,13 @@ class AgentTracker:
         *,
         metadata: Optional[Mapping[str, Any]] = None,
         started_at: Any = None,
+        conversation_id: Optional[str] = None,
     ) -> Run:
         """``start_session``, named for ``with`` blocks: ``with ats.session(...) as run:`` makes the run current
         inside the block and ends it ``completed``, or ``failed`` with the exception's message (re-raised)."""
-        return self.start_session(name, agent_name, user_id, metadata=metadata, started_at=started_at)
+        return self.start_session(
+            name, agent_name, user_id, metadata=metadata, started_at=started_at, conversation_id=conversation_id
+        )
 
     @overload
     def trace(self, fn: F) -> F: ...

@@ -10,6 +10,7 @@ import type {
   agentStatsResponse,
   apiKeyAuditResponse,
   apiKeyResponse,
+  conversationDetailResponse,
   createdApiKeyResponse,
   eventResponse,
   invitationResponse,
@@ -21,6 +22,9 @@ import type {
 } from "../../../functions/schemas/response-schemas";
 
 export type Session = z.output<typeof sessionResponse>;
+/** A conversation with a page of its runs (GET /api/sdk/conversations/{id}); `totals` on the first page only. */
+export type ConversationPage = z.output<typeof conversationDetailResponse>;
+export type ConversationTotals = NonNullable<ConversationPage["totals"]>;
 export type SessionEvent = z.output<typeof eventResponse>;
 export type Me = z.output<typeof meResponse>;
 export type ApiKey = z.output<typeof apiKeyResponse>;

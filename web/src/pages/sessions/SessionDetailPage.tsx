@@ -93,6 +93,16 @@ export function SessionDetailPage() {
               </button>
             ) : null}
           </div>
+          {session.data.conversationId === null ? null : (
+            <p>
+              A turn of{" "}
+              <Link
+                to={withEnvironment(`/conversations/${encodeURIComponent(session.data.conversationId)}`, environment)}
+              >
+                conversation {session.data.conversationId}
+              </Link>
+            </p>
+          )}
           <SessionMetrics session={session.data} />
           <Events session={session.data} />
           {confirming ? (

@@ -1,0 +1,27 @@
+/**
+ * GET /api/sdk/conversations/{id}: one conversation with a page of its runs in order and, on the first page, its
+ * totals (404 for an id unknown in the caller's tenant, whoever else may use it).
+ */
+import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { namePathParameter } from "../http/path-parameters.js";
+import { jsonResponse } from "../http/responses.js";
+import { getConversationQuery } from "../schemas/read-schemas.js";
+import { sessionView } from "../sessions/session-view.js";
+import { getConversation, listConversationRuns } from "../store/conversations/conversation-reads.js";
+import { conversationTotalsView, conversationView } from "./conversation-view.js";
+
+export const handler = apiKeyOrUserRoute(
+  "GetConversation",
+  { query: getConversationQuery },
+  async ({ caller, query, pathParameters }) => {
+    const conversation = await getConversation(caller, namePathParameter(pathParameters, "id"));
+    const page = await listConversationRuns(caller, conversation.id, query);
+    const nowMs = Date.now();
+    return jsonResponse(200, {
+      ...conversationView(conversation),
+      totals: page.totals === undefined ? null : conversationTotalsView(page.totals.figures, page.totals.complete),
+      runs: page.runs.map((session) => sessionView(session, nowMs)),
+      nextCursor: page.nextCursor,
+    });
+  },
+);

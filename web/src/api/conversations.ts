@@ -1,0 +1,27 @@
+/** Conversations: runs that named the same conversation id (GET /api/sdk/conversations/{id}), with X-Environment. */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useOrganisation } from "../auth/organisation-context";
+import type { ConversationPage, Environment } from "./types";
+import { useApiRequest } from "./use-api-request";
+
+export const conversationsKey = (orgId: string, environment: Environment) =>
+  ["org", orgId, environment, "conversations"] as const;
+
+export const CONVERSATION_RUNS_PAGE_SIZE = 50;
+
+/** One conversation, its runs paged in order; the first page carries the conversation's totals. */
+export function useConversation(environment: Environment, id: string) {
+  const request = useApiRequest();
+  const { orgId } = useOrganisation();
+  return useInfiniteQuery({
+    queryKey: [...conversationsKey(orgId, environment), "one", id],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      request<ConversationPage>(`/api/sdk/conversations/${encodeURIComponent(id)}`, {
+        environment,
+        signal,
+        query: { limit: CONVERSATION_RUNS_PAGE_SIZE, cursor: pageParam },
+      }),
+    getNextPageParam: (page) => page.nextCursor,
+  });
+}
