@@ -26,6 +26,25 @@ export interface ScoreBoxProps {
   giveLabel: string;
 }
 
+/** A thumb drawn, not an emoji: every system shows it alike (a browser without an emoji font shows a box). */
+function ThumbIcon({ direction }: { direction: "up" | "down" }) {
+  return (
+    <svg
+      className={`thumbs__icon thumbs__icon--${direction}`}
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        fill="currentColor"
+        d="M1 21h4V9H1v12zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z"
+      />
+    </svg>
+  );
+}
+
 type Open = { kind: "give" } | { kind: "edit"; score: Score } | { kind: "delete"; score: Score } | null;
 
 export function ScoreBox({ environment, sessionId, eventId, target, scores, configs, giveLabel }: ScoreBoxProps) {
@@ -60,7 +79,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             onClick={() => giveThumbs(true)}
             disabled={thumbs.isPending}
           >
-            <span aria-hidden="true">👍</span> Thumbs up
+            <ThumbIcon direction="up" /> Thumbs up
           </button>
           <button
             type="button"
@@ -69,7 +88,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             onClick={() => giveThumbs(false)}
             disabled={thumbs.isPending}
           >
-            <span aria-hidden="true">👎</span> Thumbs down
+            <ThumbIcon direction="down" /> Thumbs down
           </button>
         </fieldset>
         <button type="button" className="button button--small" onClick={() => setOpen({ kind: "give" })}>
