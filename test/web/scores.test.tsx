@@ -205,6 +205,30 @@ describe("Session scores", () => {
     expect(within(section).getAllByRole("listitem")).toHaveLength(1);
   });
 
+  test("by keyboard: a step's thumbs up is given with Enter and the focus stays on it", async () => {
+    // Prepare
+    const user = userEvent.setup();
+    const requests = mockFetch(sessionRoutes("member", []));
+    renderApp(`/sessions/${SESSION_ID}`);
+    const card = await screen.findByRole("article", { name: "Tool call: lookup_order" });
+    const up = await within(card).findByRole("button", { name: "Thumbs up" });
+
+    // Act
+    up.focus();
+    await user.keyboard("{Enter}");
+
+    // Assess
+    await waitFor(() => expect(up.getAttribute("aria-pressed")).toBe("true"));
+    expect(document.activeElement).toBe(up);
+    expect(posts(requests)[0]?.body).toEqual({
+      sessionId: SESSION_ID,
+      eventId: EVENT_ID,
+      name: "thumbs",
+      value: true,
+      source: "console",
+    });
+  });
+
   test("labelling a step offers its configuration's labels and sends the event's id with the comment", async () => {
     // Prepare
     const user = userEvent.setup();

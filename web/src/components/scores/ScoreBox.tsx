@@ -57,7 +57,8 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
     (score) => score.name === THUMBS && isMine(score, me.userId) && typeof score.value === "boolean",
   );
   const giveThumbs = (value: boolean) => {
-    if (myThumbs?.value === value) return;
+    // Not disabled while sending (a disabled button would drop the keyboard focus): a click meanwhile is ignored.
+    if (thumbs.isPending || myThumbs?.value === value) return;
     const body = { name: THUMBS, value, ...(myThumbs === undefined ? {} : { id: myThumbs.id }) };
     thumbs.mutate(eventId === undefined ? body : { ...body, eventId }, {
       onSuccess: () => showMessage(value ? "Thumbs up given." : "Thumbs down given."),
@@ -77,7 +78,6 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             className="button button--small thumbs__button"
             aria-pressed={myThumbs?.value === true}
             onClick={() => giveThumbs(true)}
-            disabled={thumbs.isPending}
           >
             <ThumbIcon direction="up" /> Thumbs up
           </button>
@@ -86,7 +86,6 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             className="button button--small thumbs__button"
             aria-pressed={myThumbs?.value === false}
             onClick={() => giveThumbs(false)}
-            disabled={thumbs.isPending}
           >
             <ThumbIcon direction="down" /> Thumbs down
           </button>
