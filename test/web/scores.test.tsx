@@ -348,6 +348,7 @@ describe("Session scores", () => {
     );
     await waitFor(() => expect(within(section).queryByRole("list", { name: "Scores of this session" })).toBeNull());
     expect(await within(section).findByText("Score quality deleted.")).toBeTruthy();
+    expect(document.activeElement).toBe(within(section).getByRole("button", { name: "Add a score" }));
   });
 
   test("an admin may delete any score, not edit another's", async () => {

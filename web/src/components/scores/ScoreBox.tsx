@@ -3,7 +3,7 @@
  * down (one per person and target: a second click replaces it), a score with a label and a comment, editing their
  * own scores and deleting them (admins and owners may delete any score).
  */
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useDeleteScore, useSaveScore } from "../../api/scores";
 import type { Environment, Score, ScoreConfig } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
@@ -53,6 +53,14 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
   const remove = useDeleteScore(environment, sessionId);
   const [open, setOpen] = useState<Open>(null);
   const [message, showMessage] = useTransient<string>();
+  // A deleted score takes its Delete button with it: the focus goes to the form's button, not to the page's top.
+  const giveButton = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus) return;
+    giveButton.current?.focus();
+    setRefocus(false);
+  }, [refocus]);
   const myThumbs = scores.find(
     (score) => score.name === THUMBS && isMine(score, me.userId) && typeof score.value === "boolean",
   );
@@ -90,7 +98,12 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             <ThumbIcon direction="down" /> Thumbs down
           </button>
         </fieldset>
-        <button type="button" className="button button--small" onClick={() => setOpen({ kind: "give" })}>
+        <button
+          ref={giveButton}
+          type="button"
+          className="button button--small"
+          onClick={() => setOpen({ kind: "give" })}
+        >
           {giveLabel}
         </button>
         <span className="muted status-line" role="status">
@@ -132,6 +145,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
             remove.mutate(open.score.id, {
               onSuccess: () => {
                 close();
+                setRefocus(true);
                 showMessage(`Score ${open.score.name} deleted.`);
               },
             })
