@@ -325,6 +325,163 @@ describe("the console", () => {
     }
   }, 180_000);
 
+  it("a reviewer scores a run: the owner configures a label and invites a member, who reads the configurations (read-only), gives a thumbs-down and labels a step; the API and the console read the scores back (photographed light and dark)", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const scoreName = `tone-${suffix}`;
+    const sessionName = `Scored run ${suffix}`;
+    const reviewer = `reviewer-${suffix}@example.com`;
+    // A run recorded with the dev key: a tool call and a decision.
+    const errors: AtsError[] = [];
+    const ats = new AgentTracker({
+      apiKey: stack.local.apiKey,
+      baseUrl: stack.url,
+      onError: (error) => errors.push(error),
+    });
+    const run = await ats.startSession({
+      name: sessionName,
+      agentName: `scored-agent-${suffix}`,
+      userId: "customer-7",
+    });
+    run.toolCall({ toolName: "lookup_order", toolInput: { orderId: "B-2" }, toolOutput: { status: "lost" } });
+    run.decision({ reasoning: "The parcel is lost: refund", confidence: 0.9 });
+    await run.end({ status: "completed" });
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const sessionPath = `/sessions/${encodeURIComponent(run.id)}`;
+    const contexts: Awaited<ReturnType<typeof newPage>>[] = [];
+    const owner = await newPage(browser);
+    contexts.push(owner);
+    try {
+      // The owner: a configuration (the labels a reviewer may give), and a member invited to review.
+      await openSignedIn(owner.page, stack, "/settings/scores", "Score configurations");
+      await owner.page.getByRole("button", { name: "Add a configuration" }).click();
+      const configure = owner.page.getByRole("dialog", { name: "Add a score configuration" });
+      await configure.getByLabel("Score name").fill(scoreName);
+      await configure.getByLabel("Kind").selectOption("categorical");
+      await configure.getByLabel(/Labels, one a line/).fill("friendly\nneutral\nrude");
+      await configure.getByLabel("Description (optional)").fill("How the step treated the customer");
+      await configure.getByRole("button", { name: "Save configuration" }).click();
+      await configure.waitFor({ state: "detached" });
+      const configRow = owner.page
+        .getByRole("row")
+        .filter({ has: owner.page.getByRole("rowheader", { name: scoreName }) });
+      await configRow.getByText("one of: friendly, neutral, rude").waitFor();
+      const configViolations = await seriousViolations(owner.page);
+      await owner.page.screenshot({ path: artifactPath("score-configs", "light", "desktop"), fullPage: true });
+      await navigateTo(owner.page, "Members");
+      const inviteForm = owner.page.getByRole("form", { name: "Invite a member" });
+      await inviteForm.getByLabel("Email").fill(reviewer);
+      await inviteForm.getByLabel("Role").selectOption("member");
+      await inviteForm.getByRole("button", { name: "Invite" }).click();
+      await inviteForm
+        .getByRole("status")
+        .filter({ hasText: `Invitation sent to ${reviewer}` })
+        .waitFor();
+
+      // The member accepts, and reads the configurations without the owners' buttons.
+      const member = await newPage(browser);
+      contexts.push(member);
+      const { page } = member;
+      await page.goto(stack.url);
+      await signIn(page, reviewer);
+      await page.getByRole("button", { name: "Accept the invitation to dev" }).click();
+      await heading(page, "Overview").waitFor();
+      await navigateTo(page, "Score configurations");
+      await page.getByRole("rowheader", { name: scoreName }).waitFor();
+      const memberConfigButtons = await page.getByRole("button", { name: /configuration/ }).count();
+      const memberNote = await page.getByText("You are a member: owners and admins change configurations.").count();
+
+      // The session: a thumbs-down on the run, a label on its tool call.
+      await page.goto(`${stack.url}${sessionPath}`);
+      await heading(page, sessionName).waitFor();
+      const scores = page.getByRole("region", { name: "Scores" });
+      await scores.getByRole("button", { name: "Thumbs down" }).click();
+      await scores.getByRole("button", { name: "Thumbs down", pressed: true }).waitFor();
+      const step = page.getByRole("article", { name: "Tool call: lookup_order" });
+      await step.getByRole("button", { name: "Label this step" }).click();
+      const label = page.getByRole("dialog", { name: "Score Tool call: lookup_order" });
+      await label.getByLabel("Name").fill(scoreName);
+      const offered = await label.getByLabel("Label").locator("option").allTextContents();
+      await label.getByLabel("Label").selectOption("rude");
+      await label.getByLabel("Comment (optional)").fill("Told the customer to wait a week");
+      await label.getByRole("button", { name: "Save score" }).click();
+      await label.waitFor({ state: "detached" });
+      const stepScores = step.getByRole("list", { name: "Scores of Tool call: lookup_order" });
+      await stepScores.getByText("Told the customer to wait a week").waitFor();
+      const sessionList = await scores.getByRole("list", { name: "Scores of this session" }).textContent();
+      const sessionViolations = await seriousViolations(page);
+      await scores.screenshot({ path: artifactPath("session-scores", "light", "desktop") });
+      await step.screenshot({ path: artifactPath("step-scores", "light", "desktop") });
+
+      // What the API holds, and what a fresh page shows in the dark (read again, not the page's cache).
+      const listed = (await readAsDev(stack, `/api/sdk/sessions/${run.id}/scores`)).items as {
+        eventId: string | null;
+        name: string;
+        value: unknown;
+        comment: string | null;
+        source: string;
+        author: { kind: string; id: string };
+      }[];
+      const events = (await readAsDev(stack, `/api/sdk/sessions/${run.id}/events`)).items as {
+        id: string;
+        toolName?: string;
+      }[];
+      const detail = await readAsDev(stack, `/api/sdk/sessions/${run.id}`);
+      const dark = await newPage(browser, { colorScheme: "dark" });
+      contexts.push(dark);
+      await dark.page.goto(`${stack.url}${sessionPath}`);
+      await signIn(dark.page, reviewer);
+      await heading(dark.page, sessionName).waitFor();
+      const darkScores = dark.page.getByRole("region", { name: "Scores" });
+      await darkScores.getByRole("list", { name: "Scores of this session" }).waitFor();
+      const darkStep = dark.page.getByRole("article", { name: "Tool call: lookup_order" });
+      await darkStep.getByText("Told the customer to wait a week").waitFor();
+      const darkViolations = await seriousViolations(dark.page);
+      await darkScores.screenshot({ path: artifactPath("session-scores", "dark", "desktop") });
+      await darkStep.screenshot({ path: artifactPath("step-scores", "dark", "desktop") });
+      const ownerDark = await newPage(browser, { colorScheme: "dark" });
+      contexts.push(ownerDark);
+      await openSignedIn(ownerDark.page, stack, "/settings/scores", "Score configurations");
+      await ownerDark.page.getByRole("rowheader", { name: scoreName }).waitFor();
+      const darkConfigViolations = await seriousViolations(ownerDark.page);
+      await ownerDark.page.screenshot({ path: artifactPath("score-configs", "dark", "desktop"), fullPage: true });
+
+      const toolEvent = events.find((event) => event.toolName === "lookup_order");
+      expect(errors).toEqual([]);
+      expect(memberConfigButtons).toBe(0);
+      expect(memberNote).toBe(1);
+      expect(offered).toEqual(["Choose a label", "friendly", "neutral", "rude"]);
+      expect(sessionList).toMatch(/^thumbs✗noconsole, you, /);
+      expect(listed).toEqual([
+        expect.objectContaining({ eventId: null, name: "thumbs", value: false, source: "console", comment: null }),
+        expect.objectContaining({
+          eventId: toolEvent?.id,
+          name: scoreName,
+          value: "rude",
+          comment: "Told the customer to wait a week",
+          source: "console",
+        }),
+      ]);
+      // Both given by the member, as a user (not a key), and the same person
+      expect(listed.map((score) => score.author.kind)).toEqual(["user", "user"]);
+      expect(new Set(listed.map((score) => score.author.id)).size).toBe(1);
+      expect((detail.scores as unknown[]).length).toBe(2);
+      expect(detail.scoresTruncated).toBe(false);
+      for (const violations of [configViolations, sessionViolations, darkViolations, darkConfigViolations]) {
+        expect(violations, describeViolations(violations)).toEqual([]);
+      }
+      for (const { problems } of contexts) expect(problems).toEqual([]);
+    } catch (error) {
+      const last = contexts[contexts.length - 1];
+      await last?.page
+        .screenshot({ path: artifactPath("scores", "light", "desktop").replace(/\.png$/, "-failed.png") })
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      for (const { context } of contexts) await context.close();
+    }
+  }, 180_000);
+
   it("the overview's figures equal the API's; a drill-down from a failure reason lands on exactly those sessions; the agent's cost by model shows an unpriced model's calls, which the prices page lists", async () => {
     const { browser, stack } = ready();
     const suffix = randomUUID().slice(0, 8);
@@ -807,6 +964,7 @@ describe("the console", () => {
         title: "Models and prices",
         ready: (page) => page.getByRole("table", { name: /shipped with the service/ }).waitFor(),
       },
+      { name: "score-configs-list", path: "/settings/scores", title: "Score configurations" },
       { name: "keys", path: "/settings/keys", title: "API keys" },
       { name: "members", path: "/settings/members", title: "Members" },
     ];

@@ -17,6 +17,7 @@ import { NotFoundPage } from "./pages/NotFoundPage";
 import { OverviewPage } from "./pages/overview/OverviewPage";
 import { PricesPage } from "./pages/prices/PricesPage";
 import { SignInPage } from "./pages/SignInPage";
+import { ScoreConfigsPage } from "./pages/score-configs/ScoreConfigsPage";
 import { SessionDetailPage } from "./pages/sessions/SessionDetailPage";
 import { SessionsPage } from "./pages/sessions/SessionsPage";
 
@@ -52,6 +53,7 @@ export function AppRoutes() {
           }
         />
         <Route path="/settings/prices" element={<PricesPage />} />
+        <Route path="/settings/scores" element={<ScoreConfigsPage />} />
         <Route path="/settings" element={<Navigate to="/settings/keys" replace />} />
         <Route path="/settings/keys" element={<KeysPage />} />
         <Route path="/settings/members" element={<MembersPage />} />

@@ -6,7 +6,15 @@ import type { Locator, Page } from "playwright-core";
 import { DEV_USER_EMAIL } from "../../../local/dev-organisation.js";
 import type { Stack } from "./stack.js";
 
-export const PAGES = ["Overview", "Sessions", "Agents", "Models and prices", "API keys", "Members"] as const;
+export const PAGES = [
+  "Overview",
+  "Sessions",
+  "Agents",
+  "Models and prices",
+  "Score configurations",
+  "API keys",
+  "Members",
+] as const;
 export type PageName = (typeof PAGES)[number];
 
 /** The page's main heading. */

@@ -88,7 +88,8 @@ export function useDeleteSession(environment: Environment) {
     onSuccess: (_, id) => {
       // The lists and the stats change; the deleted session's own queries are not asked again (they would 404):
       // the page showing it goes away.
-      const own = (key: readonly unknown[]) => (key[4] === "one" || key[4] === "events") && key[5] === id;
+      const own = (key: readonly unknown[]) =>
+        (key[4] === "one" || key[4] === "events" || key[4] === "scores") && key[5] === id;
       void queryClient.invalidateQueries({
         queryKey: sessionsKey(orgId, environment),
         predicate: (query) => !own(query.queryKey),

@@ -18,6 +18,9 @@ import type {
   meResponse,
   modelsResponse,
   rotatedApiKeyResponse,
+  scoreConfigResponse,
+  scoreResponse,
+  sessionDetailResponse,
   sessionResponse,
 } from "../../../functions/schemas/response-schemas";
 
@@ -26,6 +29,14 @@ export type Session = z.output<typeof sessionResponse>;
 export type ConversationPage = z.output<typeof conversationDetailResponse>;
 export type ConversationTotals = NonNullable<ConversationPage["totals"]>;
 export type SessionEvent = z.output<typeof eventResponse>;
+/** GET /api/sdk/sessions/{id}: the session with its first scores. */
+export type SessionDetail = z.output<typeof sessionDetailResponse>;
+/** A verdict on a session or one of its events (issue 33). */
+export type Score = z.output<typeof scoreResponse>;
+export type ScoreValue = Score["value"];
+export type ScoreValueKind = Score["valueKind"];
+/** What an organisation says the values of a score name must be. */
+export type ScoreConfig = z.output<typeof scoreConfigResponse>;
 export type Me = z.output<typeof meResponse>;
 export type ApiKey = z.output<typeof apiKeyResponse>;
 /** 201 of POST /api/keys: the only response carrying the key itself. */
@@ -60,6 +71,7 @@ export const DEFAULT_SCOPES: readonly Scope[] = ["sessions:write", "events:write
 export const SESSION_STATUSES = allOf<SessionStatus>()(["active", "completed", "failed"]);
 export const ROLES = allOf<Role>()(["member", "admin", "owner"]);
 export const ENVIRONMENTS = allOf<Environment>()(["live", "test"]);
+export const SCORE_VALUE_KINDS = allOf<ScoreValueKind>()(["categorical", "numeric", "boolean"]);
 
 export interface Page<T> {
   items: T[];

@@ -3,7 +3,7 @@
  * person scans for (duration, cost, model, tokens, a failure), reasoning, confidence and alternatives, a stack
  * trace as text; the recorded input and output on demand.
  */
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import type { SessionEvent } from "../api/types";
 import { formatCost, formatDateTime, formatDuration, formatNumber, formatOffset } from "../lib/format";
 import { modelUsage, stackTraceOf, type TimelineEntry } from "../lib/timeline";
@@ -73,7 +73,7 @@ function Chips({ entry }: { entry: TimelineEntry }) {
   );
 }
 
-function TimelineEvent({ entry }: { entry: TimelineEntry }) {
+function TimelineEvent({ entry, footer }: { entry: TimelineEntry; footer?: ReactNode }) {
   const { event, offsetMs } = entry;
   const [open, setOpen] = useState(false);
   const detailsId = useId();
@@ -161,16 +161,24 @@ function TimelineEvent({ entry }: { entry: TimelineEntry }) {
             </div>
           </>
         ) : null}
+        {footer}
       </article>
     </li>
   );
 }
 
-export function Timeline({ entries }: { entries: readonly TimelineEntry[] }) {
+export function Timeline({
+  entries,
+  eventFooter,
+}: {
+  entries: readonly TimelineEntry[];
+  /** What closes an event's card (its scores on the session page). */
+  eventFooter?: (event: SessionEvent) => ReactNode;
+}) {
   return (
     <ol className="timeline" aria-label="Event timeline">
       {entries.map((entry) => (
-        <TimelineEvent key={entry.event.id} entry={entry} />
+        <TimelineEvent key={entry.event.id} entry={entry} footer={eventFooter?.(entry.event)} />
       ))}
     </ol>
   );

@@ -1,21 +1,28 @@
-/** One session: its outcome and figures, the run as a waterfall, then its events as cards; admins may delete it. */
-import { useState } from "react";
+/**
+ * One session: its outcome and figures, its scores, the run as a waterfall, then its events as cards (each with its
+ * scores); members score the session and its steps, admins may delete it.
+ */
+import { type ReactNode, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { useScoreConfigs, useSessionScores } from "../../api/scores";
 import { useDeleteSession, useSession, useSessionEvents } from "../../api/sessions";
-import type { Session } from "../../api/types";
+import type { Score, Session, SessionEvent } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
+import { eventTitle } from "../../components/event-labels";
 import { Loading } from "../../components/Loading";
+import { ScoreBox } from "../../components/scores/ScoreBox";
 import { Timeline } from "../../components/Timeline";
 import { Waterfall } from "../../components/Waterfall";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
 import { plural } from "../../lib/format";
 import { buildTimeline } from "../../lib/timeline";
 import { SessionMetrics } from "./SessionMetrics";
+import { SessionScores } from "./SessionScores";
 
-function Events({ session }: { session: Session }) {
+function Events({ session, eventFooter }: { session: Session; eventFooter: (event: SessionEvent) => ReactNode }) {
   const [environment] = useEnvironment();
   const events = useSessionEvents(environment, session.id);
   const items = events.data?.pages.flatMap((page) => page.items) ?? [];
@@ -41,7 +48,7 @@ function Events({ session }: { session: Session }) {
           </section>
           <section aria-labelledby="events-heading" className="section">
             <h2 id="events-heading">Events</h2>
-            <Timeline entries={entries} />
+            <Timeline entries={entries} eventFooter={eventFooter} />
           </section>
         </>
       ) : null}
@@ -58,6 +65,47 @@ function Events({ session }: { session: Session }) {
         </div>
       ) : null}
       {events.isFetchNextPageError ? <InlineError error={events.error} /> : null}
+    </>
+  );
+}
+
+/** The session's scores and its events, each step's scores on its card: one read of the scores for both. */
+function Scored({ session }: { session: Session }) {
+  const [environment] = useEnvironment();
+  const scores = useSessionScores(environment, session.id);
+  const configs = useScoreConfigs();
+  const loaded = scores.data?.pages.flatMap((page) => page.items) ?? [];
+  const own = loaded.filter((score) => score.eventId === null);
+  const byEvent = new Map<string, Score[]>();
+  for (const score of loaded) {
+    if (score.eventId !== null) byEvent.set(score.eventId, [...(byEvent.get(score.eventId) ?? []), score]);
+  }
+  const configList = configs.data ?? [];
+  const eventFooter = (event: SessionEvent) =>
+    scores.data === undefined ? null : (
+      <div className="event-scores">
+        <h3 className="payload__label">Scores</h3>
+        <ScoreBox
+          environment={environment}
+          sessionId={session.id}
+          eventId={event.id}
+          target={eventTitle(event)}
+          scores={byEvent.get(event.id) ?? []}
+          configs={configList}
+          giveLabel="Label this step"
+        />
+      </div>
+    );
+  return (
+    <>
+      <SessionScores
+        environment={environment}
+        sessionId={session.id}
+        query={scores}
+        scores={own}
+        configs={configList}
+      />
+      <Events session={session} eventFooter={eventFooter} />
     </>
   );
 }
@@ -104,7 +152,7 @@ export function SessionDetailPage() {
             </p>
           )}
           <SessionMetrics session={session.data} />
-          <Events session={session.data} />
+          <Scored session={session.data} />
           {confirming ? (
             <ConfirmDialog
               title="Delete this session?"
