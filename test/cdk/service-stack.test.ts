@@ -1210,6 +1210,8 @@ describe("Table stream consumer", () => {
       },
       // The Updates of day rollups and agent summaries, each item once per batch.
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
+      // The score rollup items a batch's labels go to, read before the scores' counting transactions.
+      { actions: ["dynamodb:BatchGetItem"], partitions: ["ROLLUP#*"] },
     ];
 
     // Act
