@@ -625,6 +625,15 @@ try {
     ...batchedCost,
     ...productionLines,
     costLine(
+      "score",
+      "request path",
+      "POST /api/sdk/scores: the session and the score's id read, then one TransactWriteItems (the score's Put + a ConditionCheck that the session exists); scores are not counted into rollups yet (issue 33)",
+      unitOf([{ result: handler("CreateScore"), per: 1 }], false),
+      unitOf([{ result: handler("CreateScore"), per: 1 }], true),
+      handler("CreateScore").logBytesMean,
+      undefined,
+    ),
+    costLine(
       "session",
       "request path",
       "POST /api/sdk/sessions + PATCH to completed; events and the counting of its start and end not included",

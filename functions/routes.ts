@@ -137,14 +137,10 @@ export interface RouteThrottle {
  * bucket is a large multiple of that limit (50 addresses at the management limit of 1 rps to fill key
  * management's 50 rps, 25 at the read limit of 10 rps to fill a read route, 5 at the limit of 120 rps on all
  * requests to fill a write route). Without it, one source can still fill a bucket, but no longer with the
- * 10 rps of junk tokens that used to lock every organisation out of the console. Together the routes stay under
- * the account's regional quota (10,000 rps shared by every API of the account), so even a flood on every route
- * at once leaves the other APIs theirs; test/cdk checks both.
- *
- * With Langfuse's trace path and the score routes (issues 32, 33) the buckets sum to 9,650 rps: ingestion at 700
- * (5 routes), sessions and scores at 600 (2 each), reads at 250 (10), deletions, key management and the document
- * at 50. More headroom takes a raised regional quota (a Service Quotas request), then larger buckets here
- * (docs/decisions.md, "Route throttles").
+ * 10 rps of junk tokens that used to lock every organisation out of the console. No bucket takes more than a tenth
+ * of the account's regional quota (10,000 rps shared by every API of the account), so a flood on one route leaves
+ * the other APIs theirs; test/cdk checks both. The buckets are no longer held to sum under the quota: with every
+ * new route that rule squeezed all buckets towards their floors (docs/decisions.md, "Route throttles, revised").
  */
 export const ROUTE_THROTTLES = {
   /** Event ingestion: the hot path of every SDK (a fleet behind one NAT address may send 100 rps unbatched). */

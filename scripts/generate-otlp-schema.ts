@@ -49,7 +49,9 @@ export const SCHEMA_FILES: readonly OtlpSchemaFile[] = [
     unread: [
       ...UNREAD_COMMON,
       "ResourceSpans.schemaUrl",
-      "ScopeSpans.scope",
+      // The scope's name is read (it tells two instrumentations' spans of one model call apart), nothing else of it.
+      "InstrumentationScope.version",
+      "InstrumentationScope.droppedAttributesCount",
       "ScopeSpans.schemaUrl",
       "Span.traceState",
       "Span.kind",

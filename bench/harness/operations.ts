@@ -1,5 +1,5 @@
 /**
- * The eight measured endpoints, each as a request generator usable both over
+ * The nine measured endpoints, each as a request generator usable both over
  * HTTP (autocannon) and in-process (an API Gateway event for the handler
  * module). A "lane" is one sequential stream of requests: one HTTP
  * connection, or the in-process loop. Writing lanes get their own session,
@@ -144,6 +144,21 @@ export function operations(context: OperationContext): Operation[] {
         if (stored !== BATCH_SIZE && reportedBatchFailures++ < 3)
           process.stderr.write(`  batch with failed items: ${body.slice(0, 300)}\n`);
         return BATCH_SIZE - stored;
+      },
+    }),
+    define("CreateScore", {
+      apiKey: "write",
+      expectStatus: 201,
+      eventsPerRequest: 0,
+      // A new score each time (no client id) on the lane's session, as an evaluator or a user's feedback writes one.
+      lane: (lane) => {
+        const body = JSON.stringify({
+          sessionId: laneSession(context.eventSessions, lane),
+          name: "helpfulness",
+          value: 0.8,
+          comment: "answered the refund question",
+        });
+        return () => ({ path: "/api/sdk/scores", body });
       },
     }),
     define("GetSession", {

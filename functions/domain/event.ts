@@ -21,6 +21,11 @@ export interface NewEvent {
   readonly estimatedCost?: number | undefined;
   /** When the client says it happened (UTC ISO); `createdAt` stays the service's. */
   readonly occurredAt?: string | undefined;
+  /**
+   * How long the call or step took, in whole milliseconds (0 to `LIMITS.maxDurationMs`): the event spans
+   * `occurredAt` (its start, else its id's time) to `occurredAt + durationMs`. Absent: a point in time.
+   */
+  readonly durationMs?: number | undefined;
   /** The model the provider answered with (a model call's), trimmed. */
   readonly model?: string | undefined;
   /** The model call's token usage (functions/pricing/usage.ts: cached tokens inside prompt, reasoning inside completion). */

@@ -14,9 +14,11 @@ import { type Attributes, numberAttribute, type OtelSpan } from "./otel-span.js"
 
 /**
  * What a span is to the session: the run of an agent, a model call, a tool call, a point of the run the application
- * marked (`event`: Langfuse's event observations), or anything else.
+ * marked (`event`: Langfuse's event observations), one turn of a framework's agent loop around the model call it
+ * makes (`step`: Mastra's `model_step`, which records the turn's messages while the call under it has the usage), or
+ * anything else.
  */
-export type SpanRole = "agent" | "inference" | "tool" | "event" | "other";
+export type SpanRole = "agent" | "inference" | "tool" | "event" | "step" | "other";
 
 /**
  * Tokens and cost of one model call, in ats's convention (functions/pricing/usage.ts): `promptTokens` counts every
@@ -38,7 +40,14 @@ export interface InferenceUsage {
 
 /** Who and what a span names, whatever it is: read from every dialect the span carries. */
 export interface SpanIdentity {
+  /** The agent the span names of its own: an attribute saying so, or the name of a span that is an agent's run. */
   readonly agentName?: string | undefined;
+  /**
+   * The name of the run a root span stands for (a workflow, chain, trace — or an agent span without an agent
+   * attribute) when that name is all it says of the agent: a stand-in, weaker than any span naming the agent
+   * (genai-trace-plan.ts AGENT_CLAIM.rootName). Only a root span has one.
+   */
+  readonly runName?: string | undefined;
   readonly agentId?: string | undefined;
   readonly userId?: string | undefined;
   readonly conversationId?: string | undefined;

@@ -10,13 +10,27 @@
  * - Tool spans are `tool_call` events, model calls `llm_decision` events, sub-agents and marked events
  *   `state_change` events, and every exception event (or ERROR status without one) an `error` event.
  * - A model call wrapped in another model call's span (a framework's span around the client library's) is
- *   one call: the innermost is the event and its tokens are counted, the wrapper's are not.
+ *   one call (genai-call-merge.ts): the innermost span's event, each field of its content the richer of the
+ *   two spans', its tokens counted once (the inner's when it has counts, else the wrapper's). Across requests,
+ *   the call recorded first stays the one counted, and its partner's content enriches its stored event.
+ * - A model call under a `step` span (one turn of a framework's loop: Mastra's `model_step`) takes the turn's
+ *   messages where the turn has them: the turn records what it sent and got (tool calls included), the call
+ *   its usage.
  * - Every event's idempotency key is `otel:<spanId>:<n>`, its time the span's start (an exception's own
- *   time): a span exported twice names the same events.
+ *   time): a span exported twice names the same events. The event of a span (tool, model call, sub-agent,
+ *   marked event) keeps the span's duration (`durationMs`); error events are points in time (an exception's
+ *   time, or the span's end), without one.
  * - The root span ends the session; its tokens are those of the model calls only.
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
+import {
+  type CallExtent,
+  type DecisionContent,
+  EXTENT_NAME_CHARS,
+  enclosedPairs,
+  mergedCall,
+} from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -40,12 +54,24 @@ const DIALECT_METADATA_BYTES = 8 * 1024;
 /** Metadata key of a session started from its children, until its root span arrives. */
 export const AWAITING_ROOT = "otel.awaiting_root";
 
-/** How strongly the spans at hand name the session's agent: a stronger claim moves the session. */
-export const AGENT_CLAIM = { none: 0, serviceName: 1, anySpan: 2, agentSpan: 3, rootSpan: 4 } as const;
+/**
+ * How strongly the spans at hand name the session's agent: a stronger claim moves the session. The values are
+ * stored in the trace records (trace-session-store.ts): a new claim goes between two, none is renumbered.
+ * `rootName`: the root's own name when it is all the root says of the agent (a workflow, chain or trace: the
+ * span's `runName`), above the resource's `service.name`, below any span naming the agent.
+ */
+export const AGENT_CLAIM = { none: 0, serviceName: 1, rootName: 1.5, anySpan: 2, agentSpan: 3, rootSpan: 4 } as const;
+/**
+ * Names SDKs give the root of every run when the user names none: the OpenAI Agents SDK's trace (JavaScript and
+ * Python). A root of such a name that names no agent of its own is generic: no claim of the agent, and no name
+ * for the session, which is named after its agent instead (`standInName`).
+ */
+const DEFAULT_RUN_NAMES: ReadonlySet<string> = new Set(["Agent workflow"]);
 /** How strongly the spans at hand name the session's user. */
 export const USER_CLAIM = { none: 0, resource: 1, anySpan: 2, rootSpan: 3 } as const;
 
 export interface TraceStart {
+  readonly traceId: string;
   readonly name: string;
   readonly agentName: string;
   readonly userId: string;
@@ -57,6 +83,11 @@ export interface TraceStart {
   readonly startedAtMs: number;
   /** Whether `name` is a stand-in (no root span yet): the root's name replaces it when the root arrives. */
   readonly provisionalName: boolean;
+  /**
+   * The root at hand is generic (a default run name, no agent of its own): the session is named after its agent
+   * (`standInName`) when the root arrives, and its name follows the agent when a stronger claim moves it.
+   */
+  readonly genericRoot: boolean;
 }
 
 export interface TraceEnd {
@@ -76,12 +107,27 @@ export interface PlannedSpanEvent {
   readonly spanId: string;
   readonly idempotencyKey: string;
   readonly event: Omit<NewEvent, "sessionId" | "id"> & { readonly occurredAt: string };
+  /** Built from a model call and the span(s) wrapping it (genai-call-merge.ts mergedCall). */
+  readonly merged?: boolean | undefined;
 }
 
-/** A model call of the trace: its span, its parent span (to tell wrappers), its usage. */
-export interface PlannedInference {
+/**
+ * The content a span brings to a model call's event stored by an earlier request (its partner's: the span that
+ * wraps it, or the one it wraps): merged into that event's content, never a second event or count.
+ */
+export interface DecisionEnrichment {
+  /** The span whose content this is (its own `llm_decision` is not stored). */
   readonly spanId: string;
-  readonly parentSpanId?: string | undefined;
+  /** The stored `llm_decision` it enriches. */
+  readonly eventId: string;
+  readonly content: DecisionContent;
+}
+
+/**
+ * A model call of the trace: its span, its parent span (to tell wrappers), its usage, and when, by what and of
+ * which model its span ran (to tell the same call seen by an unlinked span: genai-call-merge.ts runsWithin).
+ */
+export interface PlannedInference extends CallExtent {
   readonly usage: InferenceUsage;
 }
 
@@ -96,6 +142,8 @@ export interface TracePlan {
   /** The root span (the one without a parent), when it is in the request; it ends the session. */
   readonly rootSpanId?: string | undefined;
   readonly end?: TraceEnd | undefined;
+  /** Content of this request's spans for model calls' events stored by earlier requests (withoutRecordedPairs). */
+  readonly enrichments?: readonly DecisionEnrichment[] | undefined;
 }
 
 /** Text made safe to store as a name: well-formed Unicode, at most `LIMITS.nameLength` characters and `nameBytes`. */
@@ -154,6 +202,12 @@ function toolPayload(value: JsonValue | undefined, wrapper: string): JsonObject 
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** A span's duration as an event's `durationMs`: end − start in whole milliseconds, 0 to `LIMITS.maxDurationMs`. */
+export function spanDurationMs(span: { readonly startMs: number; readonly endMs: number }): number {
+  const duration = Math.round(span.endMs - span.startMs);
+  return Number.isFinite(duration) ? Math.min(Math.max(0, duration), LIMITS.maxDurationMs) : 0;
 }
 
 function defined(object: Record<string, JsonValue | undefined>): JsonObject {
@@ -221,6 +275,7 @@ function llmDecision(span: GenAiSpan): PlannedSpanEvent["event"] {
     reasoning: answer === undefined ? undefined : cutText(answer, ANSWER_CHARS),
     estimatedCost: usage.cost,
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
     ...(model === undefined || model === "" ? {} : { model }),
     ...(counts === undefined ? {} : { usage: counts }),
   };
@@ -234,6 +289,7 @@ function toolCall(span: GenAiSpan): PlannedSpanEvent["event"] {
     toolOutput: toolPayload(span.toolResult, "result"),
     estimatedCost: span.cost,
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 
@@ -245,6 +301,7 @@ function markedEvent(span: GenAiSpan): PlannedSpanEvent["event"] {
     toolInput: toolPayload(span.toolArguments, "input"),
     toolOutput: toolPayload(span.toolResult, "output"),
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 
@@ -254,6 +311,7 @@ function subAgent(span: GenAiSpan): PlannedSpanEvent["event"] {
     reasoning: cutText(span.span.name, LIMITS.nameLength),
     toolInput: defined({ operation: span.operation, agentName: span.agentName, agentId: span.agentId }),
     occurredAt: iso(span.span.startMs),
+    durationMs: spanDurationMs(span.span),
   };
 }
 
@@ -366,14 +424,35 @@ function strongest(
 
 const isRootSpan = (span: GenAiSpan) => span.span.parentSpanId === undefined;
 
+/**
+ * A root that names no agent of its own and whose name is an SDK's default for every run ("Agent workflow"):
+ * it says nothing of the agent, nor of the session.
+ */
+function isGenericRoot(span: GenAiSpan): boolean {
+  return isRootSpan(span) && span.agentName === undefined && DEFAULT_RUN_NAMES.has(span.span.name);
+}
+
 /** The agent the spans at hand name, and how strongly. */
 export function agentClaim(spans: readonly GenAiSpan[]): Claim | undefined {
   return strongest(spans, [
     { strength: AGENT_CLAIM.rootSpan, read: (span) => (isRootSpan(span) ? span.agentName : undefined) },
     { strength: AGENT_CLAIM.agentSpan, read: (span) => (span.role === "agent" ? span.agentName : undefined) },
     { strength: AGENT_CLAIM.anySpan, read: (span) => span.agentName },
+    {
+      strength: AGENT_CLAIM.rootName,
+      read: (span) => (isRootSpan(span) && !isGenericRoot(span) ? span.runName : undefined),
+    },
     { strength: AGENT_CLAIM.serviceName, read: (span) => stringAttribute(span.span.resource, "service.name") },
   ]);
+}
+
+/**
+ * The name of a session whose spans give it none (no root yet, or a generic root): `invoke_agent <agent>` after
+ * its agent, `trace <traceId>` while nothing names the agent (`claim` AGENT_CLAIM.none).
+ */
+export function standInName(traceId: string, agentName: string, claim: number): string {
+  const name = claim === AGENT_CLAIM.none ? `trace ${traceId}` : `invoke_agent ${agentName}`;
+  return storableName(name, `trace ${traceId}`);
 }
 
 /** The user the spans at hand name, and how strongly. */
@@ -399,7 +478,8 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
   const agent = agentClaim(ordered);
   const user = userClaim(ordered);
   const agentName = storableName(agent?.value ?? UNKNOWN_AGENT, UNKNOWN_AGENT);
-  const standIn = agent === undefined ? `trace ${traceId}` : `invoke_agent ${agentName}`;
+  const genericRoot = root !== undefined && isGenericRoot(root);
+  const standIn = standInName(traceId, agentName, agent?.strength ?? AGENT_CLAIM.none);
   const first = (read: (span: GenAiSpan) => string | undefined) => {
     for (const span of ordered) {
       const value = read(span);
@@ -421,7 +501,8 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
     }),
   };
   return {
-    name: storableName(root?.span.name ?? standIn, standIn),
+    traceId,
+    name: root === undefined || genericRoot ? standIn : storableName(root.span.name, standIn),
     agentName,
     userId: storableName(user?.value ?? ANONYMOUS_USER, ANONYMOUS_USER),
     agentClaim: agent?.strength ?? AGENT_CLAIM.none,
@@ -430,6 +511,7 @@ export function traceStart(traceId: string, spans: readonly GenAiSpan[]): TraceS
     metadata,
     startedAtMs: root?.span.startMs ?? Math.min(...spans.map((span) => span.span.startMs)),
     provisionalName: root === undefined,
+    genericRoot,
   };
 }
 
@@ -456,36 +538,109 @@ export function traceEnd(root: GenAiSpan): TraceEnd {
   };
 }
 
-/** Spans of model calls wrapping another model call among `spans` (their child is the call). */
-function wrappersAmong(spans: readonly GenAiSpan[]): Set<string> {
-  const inference = new Set(spans.filter((span) => span.role === "inference").map((span) => span.span.spanId));
-  const wrappers = new Set<string>();
-  for (const span of spans) {
+/**
+ * The model calls among `spans` and how they nest: `wrappers`, the calls whose span wraps another call's (their
+ * child is a call: a framework's span around the client library's); `calls`, each innermost call merged with
+ * the wrappers around it (mergedCall: the richer content of each, the tokens once). A wrapper of several calls
+ * (a retry, a fallback) is merged into none of them: whose tokens it holds cannot be told.
+ */
+function nestedCalls(spans: readonly GenAiSpan[]): { wrappers: Set<string>; calls: Map<string, GenAiSpan> } {
+  const inference = new Map<string, GenAiSpan>();
+  for (const span of spans) if (span.role === "inference") inference.set(span.span.spanId, span);
+  const innerCalls = new Map<string, number>();
+  for (const span of inference.values()) {
     const parent = span.span.parentSpanId;
-    if (span.role === "inference" && parent !== undefined && inference.has(parent)) wrappers.add(parent);
+    if (parent !== undefined && parent !== span.span.spanId && inference.has(parent))
+      innerCalls.set(parent, (innerCalls.get(parent) ?? 0) + 1);
   }
-  return wrappers;
+  const wrappers = new Set(innerCalls.keys());
+  const calls = new Map<string, GenAiSpan>();
+  for (const span of inference.values()) {
+    if (wrappers.has(span.span.spanId)) continue;
+    let merged = span;
+    const seen = new Set([span.span.spanId]);
+    let parentId = span.span.parentSpanId;
+    for (let wrapper = parentId === undefined ? undefined : inference.get(parentId); wrapper !== undefined; ) {
+      if (seen.has(wrapper.span.spanId) || innerCalls.get(wrapper.span.spanId) !== 1) break;
+      seen.add(wrapper.span.spanId);
+      merged = mergedCall(merged, wrapper);
+      parentId = wrapper.span.parentSpanId;
+      wrapper = parentId === undefined ? undefined : inference.get(parentId);
+    }
+    calls.set(span.span.spanId, merged);
+  }
+  // The same call seen by two unlinked spans (a framework's beside the client library's, both under the run's).
+  for (const [inner, outer] of enclosedPairs([...calls.values()].map(callExtent))) {
+    const innerCall = calls.get(inner);
+    const outerCall = calls.get(outer);
+    if (innerCall === undefined || outerCall === undefined) continue;
+    calls.set(inner, mergedCall(innerCall, outerCall));
+    calls.delete(outer);
+    wrappers.add(outer);
+  }
+  return { wrappers, calls };
+}
+
+/** Where, when and by what a model call's span ran. */
+function callExtent(call: GenAiSpan): CallExtent {
+  const models = [call.model, call.responseModel].filter(
+    (model): model is string => model !== undefined && model !== "",
+  );
+  return {
+    spanId: call.span.spanId,
+    parentSpanId: call.span.parentSpanId,
+    startMs: call.span.startMs,
+    endMs: call.span.endMs,
+    scope: call.span.scope?.slice(0, EXTENT_NAME_CHARS),
+    models: models.map((model) => model.slice(0, EXTENT_NAME_CHARS)),
+  };
+}
+
+/**
+ * The spans with each model call under a `step` span (of the same request) given the turn's messages where the
+ * turn has them: its input messages, and its output messages with the answer's text (else the call's own).
+ */
+export function withTurnContent(spans: readonly GenAiSpan[]): GenAiSpan[] {
+  const keyOf = (traceId: string, spanId: string) => `${traceId}/${spanId}`;
+  const steps = new Map(
+    spans.filter((span) => span.role === "step").map((span) => [keyOf(span.span.traceId, span.span.spanId), span]),
+  );
+  if (steps.size === 0) return [...spans];
+  return spans.map((span) => {
+    const parent = span.span.parentSpanId;
+    const step =
+      span.role === "inference" && parent !== undefined ? steps.get(keyOf(span.span.traceId, parent)) : undefined;
+    if (step === undefined) return span;
+    return {
+      ...span,
+      inputMessages: step.inputMessages ?? span.inputMessages,
+      outputMessages: step.outputMessages ?? span.outputMessages,
+      answer: step.answer ?? span.answer,
+    };
+  });
 }
 
 /** The plans of the traces of a request, one per trace id, in the order the traces first appear. */
 export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
   const byTrace = new Map<string, GenAiSpan[]>();
-  for (const span of spans) {
+  for (const span of withTurnContent(spans)) {
     const group = byTrace.get(span.span.traceId);
     if (group === undefined) byTrace.set(span.span.traceId, [span]);
     else group.push(span);
   }
   return [...byTrace].map(([traceId, traceSpans]) => {
     const root = traceSpans.find(isRootSpan);
-    const wrappers = wrappersAmong(traceSpans);
+    const { wrappers, calls } = nestedCalls(traceSpans);
     return {
       traceId,
       spanIds: traceSpans.map((span) => span.span.spanId),
       start: traceStart(traceId, traceSpans),
-      events: traceSpans.flatMap((span) => spanEvents(span, span === root, wrappers.has(span.span.spanId))),
-      inference: traceSpans
-        .filter((span) => span.role === "inference" && !wrappers.has(span.span.spanId))
-        .map((span) => ({ spanId: span.span.spanId, parentSpanId: span.span.parentSpanId, usage: span.usage ?? {} })),
+      events: traceSpans.flatMap((span) => {
+        const call = calls.get(span.span.spanId);
+        const events = spanEvents(call ?? span, span === root, wrappers.has(span.span.spanId));
+        return call === undefined || call === span ? events : events.map((planned) => ({ ...planned, merged: true }));
+      }),
+      inference: [...calls.values()].map((call) => ({ ...callExtent(call), usage: call.usage ?? {} })),
       rootSpanId: root?.span.spanId,
       end: root === undefined ? undefined : traceEnd(root),
     };
@@ -493,26 +648,67 @@ export function planTraces(spans: readonly GenAiSpan[]): TracePlan[] {
 }
 
 /**
- * The plan without the model calls already recorded in another request as the other half of a wrapper
- * pair: a call whose inner call was recorded (`recorded`: span id → parent span id), or whose wrapper was.
+ * A model call recorded by an earlier request: its parent span (to tell a wrapper), its event, and when, by what
+ * and of which model its span ran (absent from records kept before these were).
  */
-export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, string | undefined>): TracePlan {
-  const recordedParents = new Set([...recorded.values()].filter((parent) => parent !== undefined));
-  const duplicates = new Set(
-    plan.inference
-      .filter(
-        (call) =>
-          !recorded.has(call.spanId) &&
-          (recordedParents.has(call.spanId) || (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))),
-      )
-      .map((call) => call.spanId),
-  );
-  if (duplicates.size === 0) return plan;
+export interface RecordedCallRef {
+  readonly parentSpanId?: string | undefined;
+  readonly eventId?: string | undefined;
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly models?: readonly string[] | undefined;
+}
+
+/**
+ * The plan without the model calls already recorded in another request as the other half of a wrapper pair: a
+ * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was — its parent, or an unlinked
+ * span it ran within or around (genai-call-merge.ts enclosedPairs). The recorded call stays the one counted; the
+ * content of the call left out enriches its event (`enrichments`) — a wrapper only the event of its one inner
+ * call (of several, whose it is cannot be told).
+ */
+export function withoutRecordedPairs(plan: TracePlan, recorded: ReadonlyMap<string, RecordedCallRef>): TracePlan {
+  const innerOf = new Map<string, string[]>();
+  for (const [spanId, call] of recorded) {
+    if (call.parentSpanId === undefined) continue;
+    const inner = innerOf.get(call.parentSpanId);
+    if (inner === undefined) innerOf.set(call.parentSpanId, [spanId]);
+    else inner.push(spanId);
+  }
+  const partners = new Map<string, string | undefined>();
+  for (const call of plan.inference) {
+    if (recorded.has(call.spanId)) continue;
+    const inner = innerOf.get(call.spanId);
+    if (inner !== undefined) partners.set(call.spanId, inner.length === 1 ? inner[0] : undefined);
+    else if (call.parentSpanId !== undefined && recorded.has(call.parentSpanId))
+      partners.set(call.spanId, call.parentSpanId);
+  }
+  const extents: CallExtent[] = plan.inference.filter((call) => !recorded.has(call.spanId));
+  const incoming = new Set(extents.map((call) => call.spanId));
+  for (const [spanId, call] of recorded) {
+    if (call.startMs !== undefined && call.endMs !== undefined)
+      extents.push({ ...call, spanId, startMs: call.startMs, endMs: call.endMs });
+  }
+  for (const [inner, outer] of extents.length > 1 ? enclosedPairs(extents) : []) {
+    if (incoming.has(inner) && !incoming.has(outer) && !partners.has(inner)) partners.set(inner, outer);
+    else if (incoming.has(outer) && !incoming.has(inner) && !partners.has(outer)) partners.set(outer, inner);
+  }
+  if (partners.size === 0) return plan;
+  const enrichments: DecisionEnrichment[] = [];
+  for (const planned of plan.events) {
+    if (!partners.has(planned.spanId) || planned.event.eventType !== "llm_decision") continue;
+    const partner = partners.get(planned.spanId);
+    const eventId = partner === undefined ? undefined : recorded.get(partner)?.eventId;
+    if (eventId === undefined) continue;
+    const { toolInput, toolOutput, reasoning } = planned.event;
+    enrichments.push({ spanId: planned.spanId, eventId, content: { toolInput, toolOutput, reasoning } });
+  }
   return {
     ...plan,
-    inference: plan.inference.filter((call) => !duplicates.has(call.spanId)),
+    inference: plan.inference.filter((call) => !partners.has(call.spanId)),
     events: plan.events.filter(
-      (planned) => !(duplicates.has(planned.spanId) && planned.event.eventType === "llm_decision"),
+      (planned) => !(partners.has(planned.spanId) && planned.event.eventType === "llm_decision"),
     ),
+    enrichments: [...(plan.enrichments ?? []), ...enrichments],
   };
 }

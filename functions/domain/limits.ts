@@ -85,6 +85,10 @@ export const LIMITS = {
   metricNameLength: 128,
   /** Upper bounds of numeric fields (USD, milliseconds, tokens). */
   maxCostUsd: 1_000_000,
+  /**
+   * The longest duration the service takes, in milliseconds (one year): a session's `durationMs` and an event's
+   * (the time a tool call, model call or step took; an OTel span's end − start, capped here).
+   */
   maxDurationMs: 1_000 * 60 * 60 * 24 * 365,
   maxTokens: 1_000_000_000_000,
   /**

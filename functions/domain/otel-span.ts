@@ -37,6 +37,8 @@ export interface OtelSpan {
   readonly status: { readonly code: SpanStatusCode; readonly message?: string | undefined };
   /** The attributes of the resource that emitted the span (`service.name`, …). */
   readonly resource: Attributes;
+  /** The name of the instrumentation scope that emitted it (OTLP `scope.name`), if any. */
+  readonly scope?: string | undefined;
 }
 
 /** A string attribute, or undefined (other types are not names). */

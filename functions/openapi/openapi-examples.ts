@@ -202,6 +202,8 @@ export const requestExamples = {
     toolInput: { query: "refund policy" },
     toolOutput: { hits: 3 },
     estimatedCost: 0.002,
+    occurredAt: "2026-11-22T10:00:00.640Z",
+    durationMs: 312,
   } satisfies z.input<typeof createEventBody>,
   CreateEventBatch: {
     events: [
@@ -528,6 +530,8 @@ export const responseExamples = {
         toolInput: { query: "refund policy" },
         toolOutput: { hits: 3 },
         estimatedCost: 0.002,
+        occurredAt: "2026-11-22T10:00:00.640Z",
+        durationMs: 312,
         createdAt: "2026-11-22T10:00:01.020Z",
         model: null,
         usage: null,
@@ -542,6 +546,7 @@ export const responseExamples = {
         alternativesConsidered: ["partial refund", "escalate to a human"],
         confidence: 0.92,
         estimatedCost: 0.000231,
+        durationMs: 1480,
         createdAt: "2026-11-22T10:00:02.480Z",
         model: "gpt-4o-mini-2024-07-18",
         usage: { promptTokens: 1200, completionTokens: 85, totalTokens: 1285 },

@@ -351,7 +351,15 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "already ended still accept events (a late flush is not lost).",
     tag: "Events",
     success: "The event.",
-    body: { description: `Record an event. ${OPTIONAL_NULL}` },
+    body: {
+      description: `Record an event. ${OPTIONAL_NULL}`,
+      fields: {
+        durationMs:
+          `How long the call or step took, in whole milliseconds (0 to ${LIMITS.maxDurationMs}, one year), counted ` +
+          "from `occurredAt` (its start): the console draws the event as a bar of that length. Unsent: the event is " +
+          "a point in time.",
+      },
+    },
     errors: {
       403: FOREIGN_SESSION,
       404: SESSION_NOT_FOUND,

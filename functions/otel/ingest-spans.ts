@@ -3,7 +3,9 @@
  * the spans of each trace planned (domain/genai-trace-plan.ts); then per trace: its session (found by trace
  * id, or started), what the spans change of it (a stronger claim of its agent or user moves it, the root
  * names it), the events of its spans (one batch write, each event keyed by its span so an exporter's retry
- * stores nothing twice), its model calls, and — when its root span is among them — the session's end. No
+ * stores nothing twice), its model calls, the content its spans bring to a model call an earlier request
+ * recorded (the other span of a wrapper pair: store/otel/decision-enrichment.ts), and — when its root span is
+ * among them — the session's end. No
  * HTTP here: the route (export-traces.ts) decodes and answers.
  *
  * A refusal of the service's own (a span older than retention, a session of another state, …) refuses
@@ -15,7 +17,9 @@
 import { AtsError, ConflictError } from "../domain/errors.js";
 import {
   AWAITING_ROOT,
+  type DecisionEnrichment,
   sessionTotals,
+  standInName,
   type TracePlan,
   type TraceStart,
   withoutRecordedPairs,
@@ -24,6 +28,7 @@ import type { JsonObject } from "../domain/json.js";
 import type { Principal } from "../domain/principal.js";
 import type { Session } from "../domain/session.js";
 import { type BatchEventInput, recordEventBatch } from "../store/events/event-batch-store.js";
+import { enrichDecision } from "../store/otel/decision-enrichment.js";
 import { attachLogMessages } from "../store/otel/otel-log-store.js";
 import {
   getTraceSession,
@@ -96,6 +101,20 @@ function changesSession(start: TraceStart, root: boolean, trace: TraceSession): 
 }
 
 /**
+ * The session's new name, if any: the root's on its arrival — or, for a generic root (a default run name such as
+ * "Agent workflow"), the stand-in of the session's agent as it now stands; a stand-in name (no root yet, or a
+ * generic one) follows the agent when a stronger claim moves it. A name the root gave stays.
+ */
+function renamed(start: TraceStart, root: boolean, trace: TraceSession, session: Session): string | undefined {
+  const agentMoves = start.agentClaim > trace.agentClaim;
+  const agentName = agentMoves ? start.agentName : session.agentName;
+  const standIn = standInName(start.traceId, agentName, Math.max(start.agentClaim, trace.agentClaim));
+  if (root && trace.provisionalName) return start.genericRoot ? standIn : start.name;
+  const namedByStandIn = session.name === standInName(start.traceId, session.agentName, trace.agentClaim);
+  return agentMoves && namedByStandIn && standIn !== session.name ? standIn : undefined;
+}
+
+/**
  * What a request's spans change of a trace's session, given the record and the session as stored: a
  * stronger claim of the agent or the user moves the session to them; the root span's arrival names it and
  * merges what the root's request says of the run over its metadata (the root's values winning); a
@@ -106,6 +125,7 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
   const agentMoves = start.agentClaim > trace.agentClaim;
   const userMoves = start.userClaim > trace.userClaim;
   const rootArrived = root && trace.provisionalName;
+  const name = renamed(start, root, trace, session);
   const conversationId =
     trace.conversationId === undefined && start.conversationId !== undefined ? start.conversationId : undefined;
   let metadata: JsonObject | undefined;
@@ -120,7 +140,7 @@ export function revisionFor(start: TraceStart, root: boolean, trace: TraceSessio
     session: {
       agentName: agentMoves ? start.agentName : undefined,
       userId: userMoves ? start.userId : undefined,
-      name: rootArrived ? start.name : undefined,
+      name,
       // The root's start, not the first child's: the session's start and its rollup day.
       createdAt: rootArrived ? new Date(start.startedAtMs).toISOString() : undefined,
       metadata,
@@ -238,6 +258,11 @@ interface RecordedEvents {
   readonly storedEvents: number;
   /** `llm_decision` event ids by `<traceId>/<spanId>`. */
   readonly decisionIds: ReadonlyMap<string, string>;
+  /**
+   * Model calls merged with their wrappers whose event was stored already (by an earlier request holding the
+   * inner span alone): their merged content enriches it, by trace id.
+   */
+  readonly replayedMerges: ReadonlyMap<string, readonly DecisionEnrichment[]>;
 }
 
 /**
@@ -253,7 +278,7 @@ async function recordEvents(
   nowMs: number,
 ): Promise<RecordedEvents> {
   const inputs: BatchEventInput[] = [];
-  const origins: { traceId: string; spanId: string; eventType: string }[] = [];
+  const origins: { traceId: string; planned: TracePlan["events"][number] }[] = [];
   for (const plan of plans) {
     const trace = sessions.get(plan.traceId);
     if (trace === undefined) continue;
@@ -263,41 +288,53 @@ async function recordEvents(
         event: { ...event.event, sessionId: trace.sessionId },
         idempotencyKey: event.idempotencyKey,
       });
-      origins.push({ traceId: plan.traceId, spanId: event.spanId, eventType: event.event.eventType });
+      origins.push({ traceId: plan.traceId, planned: event });
     }
   }
   let storedEvents = 0;
   const decisionIds = new Map<string, string>();
+  const replayedMerges = new Map<string, DecisionEnrichment[]>();
   let results: Awaited<ReturnType<typeof recordEventBatch>>;
   try {
     results = await recordEventBatch(principal, inputs, nowMs);
   } catch (error) {
     for (const origin of origins) failures.fail(origin.traceId, error);
-    return { storedEvents, decisionIds };
+    return { storedEvents, decisionIds, replayedMerges };
   }
   for (const result of results) {
     const origin = origins[result.index];
     if (origin === undefined) continue;
+    const { spanId, event, merged } = origin.planned;
     if ("id" in result) {
       if (!result.replayed) storedEvents++;
-      if (origin.eventType === "llm_decision") decisionIds.set(`${origin.traceId}/${origin.spanId}`, result.id);
+      if (event.eventType !== "llm_decision") continue;
+      decisionIds.set(`${origin.traceId}/${spanId}`, result.id);
+      if (result.replayed && merged === true) {
+        const { toolInput, toolOutput, reasoning } = event;
+        const enrichment = { spanId, eventId: result.id, content: { toolInput, toolOutput, reasoning } };
+        replayedMerges.set(origin.traceId, [...(replayedMerges.get(origin.traceId) ?? []), enrichment]);
+      }
       continue;
     }
-    failed(refusals, failures, origin.traceId, [origin.spanId], result.error);
+    failed(refusals, failures, origin.traceId, [spanId], result.error);
   }
-  return { storedEvents, decisionIds };
+  return { storedEvents, decisionIds, replayedMerges };
 }
 
-/** A trace's model calls (with the log records of their spans), then its end when its root span is among them. */
+/**
+ * A trace's model calls (with the log records of their spans), the content its spans bring to model calls stored
+ * before (their partners' events), then its end when its root span is among them.
+ */
 async function finishTrace(
   principal: Principal,
   plan: TracePlan,
   trace: TraceSession,
-  decisionIds: ReadonlyMap<string, string>,
+  recordedEvents: RecordedEvents,
   refusals: Refusals,
   ending: Session | undefined,
   nowMs: number,
 ): Promise<void> {
+  const { decisionIds } = recordedEvents;
   const calls = new Map<string, RecordedCall>();
   for (const call of plan.inference) {
     if (refusals.has(`${plan.traceId}/${call.spanId}`)) continue;
@@ -305,6 +342,10 @@ async function finishTrace(
       usage: call.usage,
       parentSpanId: call.parentSpanId,
       eventId: decisionIds.get(`${plan.traceId}/${call.spanId}`),
+      startMs: call.startMs,
+      endMs: call.endMs,
+      scope: call.scope,
+      models: call.models,
     });
   }
   let recorded: TraceSession | undefined;
@@ -325,6 +366,11 @@ async function finishTrace(
           : { toolInput: decision.toolInput, toolOutput: decision.toolOutput, reasoning: decision.reasoning },
       );
     }
+  }
+  const enrichments = [...(plan.enrichments ?? []), ...(recordedEvents.replayedMerges.get(plan.traceId) ?? [])];
+  for (const { spanId, eventId, content } of enrichments) {
+    if (refusals.has(`${plan.traceId}/${spanId}`)) continue;
+    await enrichDecision(principal, { sessionId: trace.sessionId, eventId }, content);
   }
   const root = plan.rootSpanId;
   if (plan.end === undefined || root === undefined || refusals.has(`${plan.traceId}/${root}`)) return;
@@ -347,10 +393,10 @@ export async function ingestSpans(
   const plans = planned.map((plan) => {
     const trace = sessions.get(plan.traceId);
     if (trace === undefined) return plan;
-    return withoutRecordedPairs(plan, new Map([...trace.calls].map(([spanId, call]) => [spanId, call.parentSpanId])));
+    return withoutRecordedPairs(plan, trace.calls);
   });
   // The sessions to end, read while the events are written (nothing else of this request changes them).
-  const [{ storedEvents, decisionIds }, ending] = await Promise.all([
+  const [recordedEvents, ending] = await Promise.all([
     recordEvents(principal, plans, sessions, refusals, failures, nowMs),
     readSessions(
       principal,
@@ -365,11 +411,11 @@ export async function ingestSpans(
     const trace = sessions.get(plan.traceId);
     if (trace === undefined || failures.has(plan.traceId)) return;
     try {
-      await finishTrace(principal, plan, trace, decisionIds, refusals, ending.get(trace.sessionId), nowMs);
+      await finishTrace(principal, plan, trace, recordedEvents, refusals, ending.get(trace.sessionId), nowMs);
     } catch (error) {
       failed(refusals, failures, plan.traceId, plan.spanIds, error);
     }
   });
   failures.settle(plans, (traceId, spanId, message) => refuse(refusals, traceId, spanId, message));
-  return { refused: [...refusals.values()], storedEvents };
+  return { refused: [...refusals.values()], storedEvents: recordedEvents.storedEvents };
 }

@@ -60,7 +60,16 @@ function readEvent(value: unknown): SpanEvent {
   };
 }
 
-function readSpan(value: unknown, resource: Attributes): OtelSpan {
+/** Longest instrumentation scope name kept (a name, not a payload). */
+const SCOPE_NAME_CHARS = 256;
+
+/** The instrumentation scope's name of a `scopeSpans` entry, if it has one. */
+function scopeName(scopeSpans: Record<string, unknown>): string | undefined {
+  const name = isFields(scopeSpans.scope) ? scopeSpans.scope.name : undefined;
+  return typeof name === "string" && name.length > 0 ? name.slice(0, SCOPE_NAME_CHARS) : undefined;
+}
+
+function readSpan(value: unknown, resource: Attributes, scope: string | undefined): OtelSpan {
   if (!isFields(value)) throw new RecordProblem("Each span must be an object");
   const traceId = readId(value.traceId, 16, "traceId");
   const spanId = readId(value.spanId, 8, "spanId");
@@ -79,6 +88,7 @@ function readSpan(value: unknown, resource: Attributes): OtelSpan {
     events: listOf(value.events, "events").map(readEvent),
     status: readStatus(value.status),
     resource,
+    ...(scope === undefined ? {} : { scope }),
   };
 }
 
@@ -114,6 +124,7 @@ export function readExportRequest(request: unknown): SpansRead {
     }
     for (const scopeSpans of envelopeList(resourceSpans.scopeSpans, "scopeSpans", REQUEST)) {
       if (!isFields(scopeSpans)) throw new ValidationError("Each scopeSpans entry must be an object");
+      const scope = scopeName(scopeSpans);
       for (const span of envelopeList(scopeSpans.spans, "spans", REQUEST)) {
         count++;
         if (count > LIMITS.otlpSpans) {
@@ -121,7 +132,7 @@ export function readExportRequest(request: unknown): SpansRead {
         }
         try {
           if (resourceProblem !== undefined) throw new RecordProblem(resourceProblem);
-          spans.push(readSpan(span, resource));
+          spans.push(readSpan(span, resource, scope));
         } catch (error) {
           if (!(error instanceof RecordProblem)) throw error;
           refused.push({ ...identify(span), message: error.message });

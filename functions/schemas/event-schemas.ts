@@ -82,6 +82,8 @@ const eventFields = {
   confidence: optional(boundedNumber(0, 1)),
   estimatedCost: optional(boundedNumber(0, LIMITS.maxCostUsd)),
   occurredAt: optional(occurredAt),
+  /** How long the call or step took, in whole milliseconds, from `occurredAt` (its start). */
+  durationMs: optional(boundedNumber(0, LIMITS.maxDurationMs, { integer: true })),
   model: optional(model),
   usage: optional(usageWithoutGaps),
 };

@@ -15,6 +15,7 @@ import type { DeletionAction } from "../domain/deletion-audit.js";
 import type { DeletionJobStatus } from "../domain/deletion-job.js";
 import { COST_SOURCES, EVENT_TYPES } from "../domain/event.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
+import { LIMITS } from "../domain/limits.js";
 import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
 import { SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
@@ -280,6 +281,14 @@ export const eventResponse = z.strictObject({
       "USD: the cost the client reported (costSource `reported`), else the service's price of the model call's usage; null when there is none",
     ),
   occurredAt: timestamp.optional().describe("When the client says it happened, when it said so"),
+  durationMs: z
+    .int()
+    .min(0)
+    .max(LIMITS.maxDurationMs)
+    .nullable()
+    .describe(
+      "How long the call or step took, in milliseconds, from its start (`occurredAt`, else the id's time); null for an event recorded as a point in time",
+    ),
   createdAt: timestamp,
   model: z
     .string()

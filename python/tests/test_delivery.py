@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import datetime
 import gzip
 import json
 import os
@@ -34,6 +35,12 @@ def dead_url() -> str:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     return f"http://127.0.0.1:{port}"
+
+
+def _epoch_ms(iso: str) -> int:
+    """Epoch milliseconds of a wire timestamp (``…Z``)."""
+    parsed = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return round(parsed.timestamp() * 1000)
 
 
 class DeliveryTestCase(unittest.TestCase):
@@ -464,6 +471,37 @@ class TlsTest(DeliveryTestCase):
 
 
 class TraceAndToolsTest(DeliveryTestCase):
+    def test_a_wrapped_tool_call_starts_when_the_call_started_and_lasts_as_long(self) -> None:
+        service = self.service()
+        ats = self.tracker(service.url)
+
+        @wrap_tool
+        def slow_lookup(order: str) -> str:
+            time.sleep(0.05)
+            return order
+
+        with ats.session("timed", "bot", "u") as run:
+            before_ms = time.time_ns() // 1_000_000
+            slow_lookup("A-1")
+            after_ms = time.time_ns() // 1_000_000
+            run.tool_call("manual", duration_ms=1234.4, occurred_at="2026-11-22T10:00:00Z")
+            run.decision("point in time", duration_ms=-1)
+            run.state_change("a", "b", duration_ms=float("inf"))
+        self.assertTrue(ats.flush(10))
+        timed, manual, decision, state = list(service.stored_events.values())
+        started_ms = _epoch_ms(timed["occurredAt"])
+        # Stamped at the call's start (not its end), for as long as it took: whole milliseconds, ≥ the sleep.
+        self.assertGreaterEqual(started_ms, before_ms)
+        self.assertLessEqual(started_ms, after_ms - 50)
+        self.assertIsInstance(timed["durationMs"], int)
+        self.assertGreaterEqual(timed["durationMs"], 50)
+        self.assertLessEqual(started_ms + timed["durationMs"], after_ms + 1)
+        self.assertAlmostEqual(timed["toolOutput"]["durationMs"], timed["durationMs"], delta=1)
+        self.assertEqual((manual["occurredAt"], manual["durationMs"]), ("2026-11-22T10:00:00.000Z", 1234))
+        # A duration the service would refuse is left out, not sent: the event stays a point in time.
+        self.assertNotIn("durationMs", decision)
+        self.assertNotIn("durationMs", state)
+
     def test_trace_ends_failed_with_the_exception_and_reraises(self) -> None:
         service = self.service()
         ats = self.tracker(service.url)

@@ -80,6 +80,9 @@ class WrapOpenAITest(unittest.TestCase):
             {"promptTokens": 1200, "completionTokens": 30, "totalTokens": 1230, "finishReason": "stop", "id": "chatcmpl-1", "cachedTokens": 1000},
         )
         self.assertGreaterEqual(output["durationMs"], 0)
+        # The event spans the call: stamped at its start, its own durationMs the whole milliseconds it took.
+        self.assertEqual(event["durationMs"], round(output["durationMs"]))
+        self.assertLessEqual(event["occurredAt"], self.session_end()["completedAt"])
         # 200 fresh prompt tokens at 0.15, 1,000 cached at 0.075, 30 completion at 0.6 (per million), by prefix.
         self.assertAlmostEqual(event["estimatedCost"], (200 * 0.15 + 1000 * 0.075 + 30 * 0.6) / 1e6)
         self.assertEqual(

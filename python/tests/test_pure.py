@@ -17,7 +17,7 @@ from ats._ids import new_event_id, new_idempotency_key, new_session_id, time_dig
 from ats._json_value import MAX_DEPTH, dumps, to_json_object, well_formed
 from ats._retry_policy import is_retryable_status
 from ats._sampling import is_sampled, session_hash_fraction
-from ats._times import iso_of_ms, ms_of, timestamp
+from ats._times import MAX_DURATION_MS, event_duration_ms, iso_of_ms, ms_of, timestamp
 
 KEY = "ats_live_abcdefghijklmnop"
 ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
@@ -226,6 +226,16 @@ class TimesTest(unittest.TestCase):
         self.assertIsNone(ms_of("yesterday"))
         self.assertIsNone(ms_of(True))
         self.assertRegex(timestamp("not a time"), r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+class EventDurationTest(unittest.TestCase):
+    def test_whole_milliseconds_from_zero_to_a_year_else_not_sent(self) -> None:
+        self.assertEqual(MAX_DURATION_MS, 31_536_000_000)
+        self.assertEqual(
+            [event_duration_ms(v) for v in (0, 0.4, 2000, 1234.6, MAX_DURATION_MS)], [0, 0, 2000, 1235, MAX_DURATION_MS]
+        )
+        for refused in (-1, -0.6, MAX_DURATION_MS + 1, float("nan"), float("inf"), True, "2000", None):
+            self.assertIsNone(event_duration_ms(refused), refused)
 
 
 class ConfigurationTest(unittest.TestCase):

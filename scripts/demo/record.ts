@@ -1,4 +1,7 @@
-/** Replays one planned session through the SDK, each event at its scripted time (`occurredAt`). */
+/**
+ * Replays one planned session through the SDK, each event at its scripted time (`occurredAt`, a timed step's start)
+ * with its scripted `durationMs` (as `wrapTool` and `wrapOpenAI` record them; also in `toolOutput`, as they keep it).
+ */
 import type { AgentTracker } from "../../sdk/src/index.js";
 import type { DemoSession } from "./scenario.js";
 
@@ -40,6 +43,7 @@ export async function recordSession(ats: AgentTracker, session: DemoSession): Pr
           toolOutput: { ...step.output, durationMs: step.durationMs },
           ...(step.estimatedCost > 0 ? { estimatedCost: step.estimatedCost } : {}),
           occurredAt,
+          durationMs: step.durationMs,
         });
         break;
       case "tool_error":
@@ -48,6 +52,7 @@ export async function recordSession(ats: AgentTracker, session: DemoSession): Pr
           toolInput: step.input,
           toolOutput: { error: step.message, durationMs: step.durationMs },
           occurredAt,
+          durationMs: step.durationMs,
         });
         run.error({
           message: step.message,

@@ -27,14 +27,25 @@ export interface TrackedEvent {
   model?: string;
   /** The call's token usage (non-negative integers). */
   usage?: EventUsage;
-  /** ISO 8601 UTC: when the agent made the call (delivery may be later). */
+  /** ISO 8601 UTC: when the agent made the call (its start, for a timed call; delivery may be later). */
   occurredAt: string;
+  /** How long the call took, in whole milliseconds from `occurredAt`; absent for a point in time. */
+  durationMs?: number;
 }
 
 /** Fields every event method accepts. */
 export interface CommonEventFields {
-  /** When it happened (default: now). Set it when replaying or importing past runs; the service takes up to 5 minutes ahead. */
+  /**
+   * When it happened, or started (default: now). Set it when replaying or importing past runs, or when the
+   * event lasted (`durationMs`); the service takes up to 5 minutes ahead.
+   */
   occurredAt?: Date | string;
+  /**
+   * How long it took, in milliseconds from `occurredAt` (so set `occurredAt` to the start): rounded to a whole
+   * number; a negative, non-finite or over-a-year value is left out. The console draws the event as a bar.
+   * `wrapTool` and `wrapOpenAI` set both for you.
+   */
+  durationMs?: number;
   /**
    * The model the provider answered with. Trimmed; a name that is empty or
    * longer than 256 characters is left out.
@@ -99,7 +110,6 @@ export interface LlmCallFields extends CommonEventFields {
   totalTokens?: number;
   /** Your own cost of the call; without it the service prices the call from `model` and `usage`. */
   estimatedCost?: number;
-  durationMs?: number;
   /** More about the request (recorded in `toolInput` beside `model`). */
   request?: Record<string, unknown>;
   /** More about the answer (recorded in `toolOutput` beside the usage). */

@@ -59,6 +59,17 @@ function nonNegative(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
+/** The longest `durationMs` the service takes (one year, its `LIMITS.maxDurationMs`). */
+const MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** A duration the service takes: whole milliseconds from 0 to a year; anything else is not sent. */
+function eventDuration(value: unknown): number | undefined {
+  const duration = nonNegative(value);
+  if (duration === undefined) return undefined;
+  const whole = Math.round(duration);
+  return whole <= MAX_DURATION_MS ? whole : undefined;
+}
+
 /** ISO 8601 UTC of a given time, or now when none (or an unreadable one) is given. */
 function timestamp(value: Date | string | undefined): string {
   const time = value === undefined ? Date.now() : value instanceof Date ? value.getTime() : Date.parse(value);
@@ -156,6 +167,7 @@ export class Run {
         model: fields.model,
         usage: fields.usage,
         occurredAt: fields.occurredAt,
+        durationMs: fields.durationMs,
       }),
     );
   }
@@ -171,6 +183,7 @@ export class Run {
         model: fields.model,
         usage: fields.usage,
         occurredAt: fields.occurredAt,
+        durationMs: fields.durationMs,
       }),
     );
   }
@@ -188,6 +201,7 @@ export class Run {
         model: fields.model,
         usage: fields.usage,
         occurredAt: fields.occurredAt,
+        durationMs: fields.durationMs,
       });
     });
   }
@@ -212,6 +226,7 @@ export class Run {
           model: fields.model,
           usage: fields.usage,
           occurredAt: fields.occurredAt,
+          durationMs: fields.durationMs,
         });
         return;
       }
@@ -257,14 +272,16 @@ export class Run {
         model: fields.model,
         usage: usage !== undefined && Object.keys(usage).length > 0 ? usage : undefined,
         occurredAt: fields.occurredAt,
+        durationMs: fields.durationMs,
       });
     });
   }
 
   /**
    * `fn` wrapped so that every call records a `tool_call` (input, output,
-   * duration) and, when it throws or rejects, an `error` event too; the result
-   * or error is passed through unchanged, sync or async as `fn` is.
+   * `occurredAt` at the call's start and `durationMs`) and, when it throws or
+   * rejects, an `error` event too (at the failure); the result or error is
+   * passed through unchanged, sync or async as `fn` is.
    */
   wrapTool<A extends unknown[], R>(toolName: string, fn: (...args: A) => R): (...args: A) => R {
     const run = this;
@@ -345,13 +362,16 @@ export class Run {
     outcome: { value?: unknown; error?: unknown },
   ): void {
     this.guarded(() => {
-      const durationMs = Date.now() - started;
+      const durationMs = Math.max(0, Date.now() - started);
       const failed = "error" in outcome;
       const output = failed ? { error: outcome.error, durationMs } : { result: outcome.value, durationMs };
+      // The call's start and how long it took: the event spans the call (the error event is its end).
       this.emit("tool_call", {
         toolName: optionalText(toolName),
         toolInput: toolInputOf(args),
         toolOutput: toJsonObject(output),
+        occurredAt: new Date(started),
+        durationMs,
       });
       if (failed) {
         this.emit("error", {
@@ -366,7 +386,7 @@ export class Run {
   private emit(eventType: EventType, fields: EventFields): void {
     const cost = nonNegative(fields.estimatedCost);
     if (cost !== undefined) this.cost += cost;
-    const { occurredAt, model: givenModel, usage: givenUsage, ...rest } = fields;
+    const { occurredAt, durationMs, model: givenModel, usage: givenUsage, ...rest } = fields;
     const model = eventModel(givenModel);
     const usage = eventUsage(givenUsage);
     if (usage !== undefined) this.addTokens(usage);
@@ -377,6 +397,8 @@ export class Run {
     }
     if (model !== undefined) event.model = model;
     if (usage !== undefined) event.usage = usage;
+    const duration = eventDuration(durationMs);
+    if (duration !== undefined) event.durationMs = duration;
     this.host.record(this, event);
   }
 

@@ -179,11 +179,16 @@ describe("the console", () => {
       await created.getByRole("button", { name: "Done" }).click();
       await page.getByRole("rowheader", { name: keyName }).waitFor();
 
-      // Use it over HTTP through the SDK: one session with one event of each kind.
+      // Use it over HTTP through the SDK: one session with one event of each kind; the order lookup is a wrapped
+      // tool that takes 800 ms (recorded from its start, for its duration: a bar in the waterfall).
       const errors: AtsError[] = [];
       const ats = new AgentTracker({ apiKey: copied, baseUrl: stack.url, onError: (error) => errors.push(error) });
       const run = await ats.startSession({ name: sessionName, agentName, userId: `customer-${suffix}` });
-      run.toolCall({ toolName: "lookup_order", toolInput: { orderId: "A-1" }, toolOutput: { status: "delivered" } });
+      const lookupOrder = run.wrapTool("lookup_order", async (_order: { orderId: string }) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        return { status: "delivered" };
+      });
+      await lookupOrder({ orderId: "A-1" });
       run.decision({
         reasoning: "The order arrived damaged: refund rather than replace",
         confidence: 0.82,
@@ -225,6 +230,14 @@ describe("the console", () => {
         (await timeline.getByRole("article").all()).map((article) => article.getAttribute("aria-label")),
       );
       const waterfall = await page.getByRole("list", { name: "Run waterfall" }).getByRole("link").allTextContents();
+      const bars = await page.getByRole("list", { name: "Run waterfall" }).locator(".waterfall__bar").count();
+      // The waterfall with its bars, for a look (test/e2e/artifacts).
+      await page
+        .getByRole("figure")
+        .filter({ has: page.getByRole("list", { name: "Run waterfall" }) })
+        .screenshot({
+          path: artifactPath("session-durations", "light", "desktop"),
+        });
 
       // The agent's charts. The console keeps lists for a while, and the agents list was read before the SDK
       // recorded: reload the console, as a person coming back to it does (the tab stays signed in).
@@ -285,13 +298,20 @@ describe("the console", () => {
         "Tool call: issue_refund",
       ];
       expect([...events].sort()).toEqual([...recorded].sort());
-      // Every event is a row of the waterfall, with its duration (a recorded one, or none: a moment).
+      // Every event is a row of the waterfall, with its duration (a recorded one, or none: a moment): the wrapped
+      // tool's own durationMs (≥ its 800 ms), the other tool call's toolOutput.durationMs (as events recorded
+      // before durationMs existed keep it); the two are bars.
       expect(waterfall).toHaveLength(recorded.length);
+      const durations: Record<string, RegExp> = {
+        "Tool call: lookup_order": /, (8\d\d ms|\d\.\d s)$/,
+        "Tool call: issue_refund": /, 1\.3 s$/,
+      };
       for (const title of recorded) {
         const row = waterfall.find((text) => text.includes(`${title}, at +`));
         expect(row, title).toBeDefined();
-        expect(row, title).toMatch(title === "Tool call: issue_refund" ? /, 1\.3 s$/ : /, —a moment$/);
+        expect(row, title).toMatch(durations[title] ?? /, —a moment$/);
       }
+      expect(bars).toBe(2);
       for (const title of CHARTS) expect(drawn[title], title).toBeGreaterThan(0);
       expect(memberRole).toBe("member");
       expect(await page.getByRole("table", { name: "Members of dev" }).getByText(newMember).count()).toBe(0);

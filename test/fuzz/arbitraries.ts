@@ -484,6 +484,8 @@ const eventFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
       estimatedCost: money,
       model: poolName(["gpt-4o-mini", "claude-sonnet-4-5", "azure/our-deployment", "__proto__"]).map(str),
       usage: tokenUsage,
+      // Whole milliseconds up to a year (LIMITS.maxDurationMs), the bounds included.
+      durationMs: fc.oneof(fc.nat(120_000), fc.constantFrom(0, 31_536_000_000)).map((value) => num(String(value))),
     }),
   )
   .map(([sessionId, eventType, rest]) => [["sessionId", sessionId], ["eventType", eventType], ...rest]);
@@ -1809,6 +1811,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
       "confidence",
       "estimatedCost",
       "occurredAt",
+      "durationMs",
       "model",
       "usage",
     ],

@@ -164,8 +164,8 @@ const SYSTEM = [{ type: "text", content: "You are a travel assistant." }];
 
 /**
  * The scripted agent run: a root `invoke_agent` span (0–5000 ms, with tokens of its own that must not count),
- * a `chat` span (100–1100 ms, 100 + 20 tokens, asking for a tool), an `execute_tool` span (1200–1500 ms) and
- * a second `chat` span (1600–2600 ms, 150 + 40 tokens, the answer).
+ * a `chat` span (100–1100 ms, 100 + 20 tokens, asking for a tool), an `execute_tool` span (1200–3200 ms: two
+ * seconds) and a second `chat` span (3300–4300 ms, 150 + 40 tokens, the answer).
  */
 function recordScriptedRun(tracer: Tracer, run: Run): Run {
   const root = tracer.startSpan(`invoke_agent ${run.agent}`, {
@@ -204,8 +204,8 @@ function recordScriptedRun(tracer: Tracer, run: Run): Run {
     "gen_ai.tool.call.arguments": JSON.stringify({ city: "Paris" }),
     "gen_ai.tool.call.result": JSON.stringify({ temperatureC: 21, sky: "clear" }),
   });
-  tool.end(at(run, 1500));
-  const secondChat = child(tracer, root, "chat gpt-4o", at(run, 1600), {
+  tool.end(at(run, 3200));
+  const secondChat = child(tracer, root, "chat gpt-4o", at(run, 3300), {
     "gen_ai.operation.name": "chat",
     "gen_ai.provider.name": "openai",
     "gen_ai.request.model": "gpt-4o",
@@ -215,7 +215,7 @@ function recordScriptedRun(tracer: Tracer, run: Run): Run {
     "gen_ai.input.messages": JSON.stringify(PROMPT),
     "gen_ai.output.messages": JSON.stringify(ANSWER),
   });
-  secondChat.end(at(run, 2600));
+  secondChat.end(at(run, 4300));
   root.end(at(run, 5000));
   return { ...run, traceId: root.spanContext().traceId };
 }
@@ -293,10 +293,11 @@ async function expectScriptedSession(
   });
 
   const events = await eventsOf(key, String(session.id));
-  expect(events.map((event) => [event.eventType, event.occurredAt])).toEqual([
-    ["llm_decision", at(run, 100).toISOString()],
-    ["tool_call", at(run, 1200).toISOString()],
-    ["llm_decision", at(run, 1600).toISOString()],
+  // Each event starts at its span's start and keeps its span's duration: the two-second tool call is 2000 ms.
+  expect(events.map((event) => [event.eventType, event.occurredAt, event.durationMs])).toEqual([
+    ["llm_decision", at(run, 100).toISOString(), 1000],
+    ["tool_call", at(run, 1200).toISOString(), 2000],
+    ["llm_decision", at(run, 3300).toISOString(), 1000],
   ]);
   const [firstChat, tool, secondChat] = events;
   expect(firstChat).toMatchObject({
@@ -590,14 +591,21 @@ describe("a failed run", () => {
       toolErrors: { search_flights: 1, book_hotel: 1 },
     });
     const events = await eventsOf(owner.key, String(session.id));
+    // Tool calls last as long as their spans; error events are points in time (durationMs null).
     expect(
-      events.map((event) => [event.eventType, event.toolName ?? null, event.reasoning ?? null, event.occurredAt]),
+      events.map((event) => [
+        event.eventType,
+        event.toolName ?? null,
+        event.reasoning ?? null,
+        event.occurredAt,
+        event.durationMs,
+      ]),
     ).toEqual([
-      ["tool_call", "search_flights", null, at(run, 100).toISOString()],
-      ["error", "search_flights", "flights API timed out", at(run, 400).toISOString()],
-      ["tool_call", "book_hotel", null, at(run, 600).toISOString()],
-      ["error", "book_hotel", "no rooms left", at(run, 700).toISOString()],
-      ["error", null, "budget exceeded", at(run, 900).toISOString()],
+      ["tool_call", "search_flights", null, at(run, 100).toISOString(), 400],
+      ["error", "search_flights", "flights API timed out", at(run, 400).toISOString(), null],
+      ["tool_call", "book_hotel", null, at(run, 600).toISOString(), 100],
+      ["error", "book_hotel", "no rooms left", at(run, 700).toISOString(), null],
+      ["error", null, "budget exceeded", at(run, 900).toISOString(), null],
     ]);
     expect(events[1]?.toolOutput).toMatchObject({
       spanName: "execute_tool search_flights",

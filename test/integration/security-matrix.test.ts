@@ -14,7 +14,9 @@ import { documentClient, tableName } from "../../functions/store/table/dynamo-cl
 import {
   agentSummaryPartition,
   organisationKey,
+  organisationPricesPartition,
   rollupPartition,
+  scoreConfigsPartition,
   sessionKey,
   tenant,
 } from "../../functions/store/table/keys.js";
@@ -64,6 +66,9 @@ let world: World;
 /** Prices the victim organisation holds (its organisation partition is compared before and after each case). */
 const VICTIM_MODEL = "victim-model";
 const VICTIM_DELETED_MODEL = "victim-model-to-delete";
+/** The victim's score configurations: one another organisation's admin sets in their own organisation, one they try to delete. */
+const VICTIM_SCORE_NAME = "victim-score-name";
+const VICTIM_DELETED_SCORE_NAME = "victim-score-name-to-delete";
 /** A score of the victim's session (written in beforeAll): intruders must neither replace nor delete it. */
 const VICTIM_SCORE_ID = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M";
 
@@ -89,6 +94,13 @@ beforeAll(async () => {
       body: { effectiveFrom: "2026-01-01", input: 1, output: 2 },
     });
     if (price.status !== 200) throw new Error(`price not set: ${price.text}`);
+  }
+  for (const name of [VICTIM_SCORE_NAME, VICTIM_DELETED_SCORE_NAME]) {
+    const config = await call(api, "PUT", `/api/sdk/score-configs/${name}`, {
+      key: victimOwner.token,
+      body: { dataType: "numeric", min: 0, max: 1 },
+    });
+    if (config.status !== 200) throw new Error(`score configuration not set: ${config.text}`);
   }
   const victimSessionId = await createTestSession(api, victim.key);
   const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
@@ -141,7 +153,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
-    .replace("{name}", "victim-score-name")
+    .replace("{name}", routeId === "DeleteScoreConfig" ? VICTIM_DELETED_SCORE_NAME : VICTIM_SCORE_NAME)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
     // deletion names another of the victim's models, so that it never finds one of theirs.
     .replace("{model}", routeId === "DeleteOrganisationPrice" ? VICTIM_DELETED_MODEL : VICTIM_MODEL);
@@ -280,6 +292,8 @@ async function victimState(settled: boolean): Promise<unknown[]> {
   const victimTenant = tenant(world.victim.orgId, "live");
   const partitions = [
     organisationKey(world.victim.orgId).PK,
+    organisationPricesPartition(world.victim.orgId),
+    scoreConfigsPartition(world.victim.orgId),
     sessionKey(world.victimSessionId).PK,
     agentSummaryPartition(victimTenant),
     rollupPartition(victimTenant, "AGENT", "test-agent"),

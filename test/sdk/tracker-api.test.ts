@@ -150,6 +150,68 @@ describe("trace, wrapTool and end", () => {
     ]);
   });
 
+  it("wrapTool stamps a call's start as occurredAt and sends how long it took as durationMs; the error event is at its end", async () => {
+    // Prepare: an async tool that takes 30 ms, and a sync one that throws at once.
+    const { ats, requests, errors } = tracker();
+    const slow = wrapTool("slow", async (order: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return order;
+    });
+    const broken = wrapTool("broken", () => {
+      throw new RangeError("bad");
+    });
+    let before = 0;
+    let after = 0;
+
+    // Act
+    await ats.trace({ name: "n", agentName: "a", userId: "u" }, async () => {
+      before = Date.now();
+      await slow("A-1");
+      after = Date.now();
+      expect(() => broken()).toThrow(RangeError);
+    });
+    await ats.shutdown();
+
+    // Assess
+    const [timed, failed, failure] = sentEvents(requests);
+    expect([timed?.toolName, failed?.toolName, failure?.eventType]).toEqual(["slow", "broken", "error"]);
+    const started = Date.parse(String(timed?.occurredAt));
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(started).toBeLessThanOrEqual(after - 25);
+    expect(timed?.durationMs).toBeGreaterThanOrEqual(25);
+    expect(started + Number(timed?.durationMs)).toBeLessThanOrEqual(after);
+    expect(Number.isInteger(timed?.durationMs)).toBe(true);
+    expect((timed?.toolOutput as { durationMs?: number } | undefined)?.durationMs).toBe(timed?.durationMs);
+    expect(failed?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(failure).not.toHaveProperty("durationMs");
+    expect(errors).toEqual([]);
+  });
+
+  it("every event method sends a given durationMs rounded to whole milliseconds, and leaves out one the service would refuse", async () => {
+    // Prepare
+    const { ats, requests } = tracker();
+    const run = await ats.startSession({ name: "n", agentName: "a", userId: "u" });
+
+    // Act
+    run.toolCall({ toolName: "t", occurredAt: "2026-11-22T10:00:00Z", durationMs: 1234.4 });
+    run.decision({ reasoning: "r", durationMs: 0 });
+    run.stateChange({ to: "b", durationMs: -1 });
+    run.error({ message: "m", durationMs: Number.POSITIVE_INFINITY });
+    run.llmCall({ model: "gpt-4o-mini", durationMs: 366 * 24 * 60 * 60 * 1000 });
+    await run.end();
+    await ats.shutdown();
+
+    // Assess
+    expect(sentEvents(requests).map((event) => [event.eventType, event.durationMs])).toEqual([
+      ["tool_call", 1234],
+      ["llm_decision", 0],
+      ["state_change", undefined],
+      ["error", undefined],
+      ["llm_decision", undefined],
+    ]);
+    expect(sentEvents(requests)[0]?.occurredAt).toBe("2026-11-22T10:00:00.000Z");
+  });
+
   it("a failure reason built from a huge exception message is cut to the service's 4,096 characters", async () => {
     const { ats, requests } = tracker();
     await expect(

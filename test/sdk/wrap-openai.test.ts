@@ -115,6 +115,11 @@ describe("wrapOpenAI", () => {
       usage: { promptTokens: 120, completionTokens: 30, totalTokens: 150, cacheReadTokens: 0, reasoningTokens: 0 },
     });
     expect(events[0]?.toolOutput).toMatchObject({ durationMs: expect.any(Number) });
+    // The event spans the call: from its start (occurredAt) for its durationMs, stored as the event's own field.
+    expect(events[0]?.durationMs).toBe((events[0]?.toolOutput as { durationMs?: number } | undefined)?.durationMs);
+    expect(Date.parse(String(events[0]?.occurredAt)) + Number(events[0]?.durationMs)).toBeLessThanOrEqual(
+      Date.parse(String(events[1]?.occurredAt)),
+    );
     expect(events[1]).toMatchObject({
       reasoning: "system: Answer in French.\nuser: Thanks!\nassistant: De rien !",
       toolInput: { api: "responses", model: "gpt-4o", messageCount: 1, maxTokens: 40 },

@@ -116,6 +116,13 @@ export async function expectWholeRun(api: LocalApi, key: string, run: WholeRun) 
   expect(tool.toolName).toBe(TOOL_NAME);
   expect(text(tool.toolInput), "the tool's input").toContain("Oslo");
   expect(text(tool.toolOutput), "the tool's output").toContain("sunny");
+  // Each model call and the tool call keep their span's duration: whole milliseconds from their start, within the run.
+  for (const timed of [first, second, tool] as Item[]) {
+    const start = Date.parse(String(timed.occurredAt));
+    expect(Number.isInteger(timed.durationMs), `durationMs of ${String(timed.eventType)}`).toBe(true);
+    expect(start).toBeGreaterThanOrEqual(startedAt);
+    expect(start + Number(timed.durationMs)).toBeLessThanOrEqual(completedAt + 1);
+  }
   return { session, events };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../functions/domain/event.js";
 import { LIMITS } from "../../functions/domain/limits.js";
-import { createEventBody } from "../../functions/schemas/event-schemas.js";
+import { batchEventItem, createEventBody } from "../../functions/schemas/event-schemas.js";
 import { issuesOf, nestedObject, objectOfJsonBytes, sortedIssues } from "./schema-issues.js";
 
 const VALID = { sessionId: "ses_01ARZ3NDEKTSV4RRFFQ69G5FAV", eventType: "tool_call" } as const;
@@ -126,6 +126,7 @@ describe("createEventBody", () => {
       alternativesConsidered: null,
       confidence: null,
       estimatedCost: null,
+      durationMs: null,
     };
 
     // Act
@@ -392,6 +393,51 @@ describe("createEventBody", () => {
 
       // Assess
       expect(issues).toEqual([{ path: "estimatedCost", message: TINY_MESSAGE }]);
+    });
+  });
+
+  describe("durationMs", () => {
+    const message = `Must be an integer from 0 to ${LIMITS.maxDurationMs}`;
+
+    it(`accepts 0, 2000 and ${LIMITS.maxDurationMs} (one year), and passes the value on`, () => {
+      // Prepare
+      const values = [0, 2000, LIMITS.maxDurationMs];
+
+      // Act
+      const parsed = values.map((durationMs) => createEventBody.safeParse({ ...VALID, durationMs }).data?.durationMs);
+
+      // Assess
+      expect(parsed).toEqual(values);
+    });
+
+    it("is optional: an event without it is a point in time", () => {
+      // Act
+      const result = createEventBody.safeParse(VALID);
+
+      // Assess
+      expect(result.success).toBe(true);
+      expect(result.data).not.toHaveProperty("durationMs");
+    });
+
+    it.each([-1, LIMITS.maxDurationMs + 1, 1.5, "2000", true, {}, [], Number.NaN])("rejects %j", (durationMs) => {
+      // Prepare
+      const body = { ...VALID, durationMs };
+
+      // Act
+      const issues = issuesOf(createEventBody, body);
+
+      // Assess
+      expect(issues).toEqual([{ path: "durationMs", message }]);
+    });
+
+    it("is a field of a batch's events too, refused by name", () => {
+      // Act
+      const accepted = batchEventItem.safeParse({ ...VALID, durationMs: 42, idempotencyKey: "k-1" });
+      const issues = issuesOf(batchEventItem, { ...VALID, durationMs: -5 });
+
+      // Assess
+      expect(accepted.data?.durationMs).toBe(42);
+      expect(issues).toEqual([{ path: "durationMs", message }]);
     });
   });
 

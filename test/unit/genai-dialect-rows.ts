@@ -12,6 +12,7 @@ import { planTraces } from "../../functions/domain/genai-trace-plan.js";
 import type { AttributeValue } from "../../functions/domain/otel-span.js";
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
 import { readExportLogsRequest } from "../../functions/otel/otlp-logs.js";
+import { mastraRows } from "./mastra-dialect-rows.js";
 import { id, nanos, span, T0, TRACE_ID } from "./otlp-fixtures.js";
 
 type Attributes = Record<string, AttributeValue>;
@@ -275,9 +276,12 @@ const openInference: Record<string, Check> = {
       operation: "embeddings",
     });
   },
-  "`openinference.span.kind` `TOOL`": () => {
-    expect(read(OI_TOOL).role).toBe("tool");
-  },
+  "`openinference.span.kind` `TOOL` (but a span named `mcp_tools` without `tool.name`: the OpenAI Agents SDK listing an MCP server's tools, role: other)":
+    () => {
+      expect(read(OI_TOOL).role).toBe("tool");
+      expect(read({ ...OI_TOOL, "output.value": '["get_weather"]' }, { name: "mcp_tools" }).role).toBe("other");
+      expect(read({ ...OI_TOOL, "tool.name": "mcp_tools" }, { name: "mcp_tools" }).role).toBe("tool");
+    },
   "`openinference.span.kind` `AGENT`": () => {
     expect(read({ "openinference.span.kind": "AGENT" })).toMatchObject({ role: "agent", operation: "invoke_agent" });
   },
@@ -286,14 +290,25 @@ const openInference: Record<string, Check> = {
       expect(read({ "openinference.span.kind": kind })).toMatchObject({ dialect: "openinference", role: "other" });
     }
   },
-  "`agent.name`; else the name of an `AGENT` span, or of the root span when it is a `CHAIN` (a LangChain run's `runName`)":
+  "`agent.name`; else the name of an `AGENT` span below the root": () => {
+    expect(read({ "openinference.span.kind": "LLM", "agent.name": "planner" }).agentName).toBe("planner");
+    expect(read({ "openinference.span.kind": "AGENT" }, { name: "researcher" }).agentName).toBe("researcher");
+    const namedRoot = read({ "openinference.span.kind": "AGENT", "agent.name": "planner" }, { root: true, name: "r" });
+    expect(namedRoot).toMatchObject({ agentName: "planner", runName: undefined });
+    expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).agentName).toBeUndefined();
+  },
+  "the name of the root span when it is an `AGENT` or `CHAIN` span without `agent.name` (a LangChain run's `runName`, the OpenAI Agents SDK's workflow)":
     () => {
-      expect(read({ "openinference.span.kind": "LLM", "agent.name": "planner" }).agentName).toBe("planner");
-      expect(read({ "openinference.span.kind": "AGENT" }, { name: "researcher" }).agentName).toBe("researcher");
-      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "weather-agent", root: true }).agentName).toBe(
-        "weather-agent",
-      );
-      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).agentName).toBeUndefined();
+      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "weather-agent", root: true })).toMatchObject({
+        agentName: undefined,
+        runName: "weather-agent",
+      });
+      expect(read({ "openinference.span.kind": "AGENT" }, { name: "Agent workflow", root: true })).toMatchObject({
+        agentName: undefined,
+        runName: "Agent workflow",
+      });
+      expect(read({ "openinference.span.kind": "CHAIN" }, { name: "RunnableSequence" }).runName).toBeUndefined();
+      expect(read({ "openinference.span.kind": "LLM" }, { name: "response", root: true }).runName).toBeUndefined();
     },
   "`user.id`, else the `metadata` object's `user_id` or `userId`": () => {
     expect(read({ ...OI_LLM, "user.id": "u1", metadata: '{"user_id":"u2"}' }).userId).toBe("u1");
@@ -402,6 +417,15 @@ const openInference: Record<string, Check> = {
   },
   "the text of the output messages": () => {
     expect(read({ ...OI_LLM, "llm.output_messages.0.message.content": "It is sunny." }).answer).toBe("It is sunny.");
+    const parts = {
+      ...OI_LLM,
+      "llm.output_messages.0.message.role": "assistant",
+      "llm.output_messages.0.message.contents.0.message_content.type": "text",
+      "llm.output_messages.0.message.contents.0.message_content.text": "It is sunny",
+      "llm.output_messages.0.message.contents.1.message_content.type": "image",
+      "llm.output_messages.0.message.contents.2.message_content.text": "in Oslo.",
+    };
+    expect(read(parts).answer).toBe("It is sunny\nin Oslo.");
   },
   "`tool.name`, else the span name": () => {
     expect(read({ ...OI_TOOL, "tool.name": "search" }, { name: "x" }).toolName).toBe("search");
@@ -420,11 +444,18 @@ const openInference: Record<string, Check> = {
         a: 1,
       });
     },
-  "`output.value` (the same)": () => {
-    const serialised = { lc: 1, type: "constructor", kwargs: { content: "sunny" } };
-    expect(read({ ...OI_TOOL, "output.value": JSON.stringify({ output: serialised }) }).toolResult).toBe("sunny");
-    expect(read({ ...OI_TOOL, "output.value": "42" }).toolResult).toBe("42");
-  },
+  '`output.value` (the same; an MCP text content item `{"type": "text", "text": …}`, alone or the only one of a list, as its text, JSON parsed)':
+    () => {
+      const serialised = { lc: 1, type: "constructor", kwargs: { content: "sunny" } };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify({ output: serialised }) }).toolResult).toBe("sunny");
+      expect(read({ ...OI_TOOL, "output.value": "42" }).toolResult).toBe("42");
+      const item = { type: "text", text: '{"forecast":"sunny"}' };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify(item) }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify([item]) }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify([item, item]) }).toolResult).toEqual([item, item]);
+      const image = { type: "image", data: "AAAA", mimeType: "image/png" };
+      expect(read({ ...OI_TOOL, "output.value": JSON.stringify(image) }).toolResult).toEqual(image);
+    },
 };
 
 const openLlmetry: Record<string, Check> = {
@@ -445,15 +476,20 @@ const openLlmetry: Record<string, Check> = {
       expect(read({ "llm.request.type": "embedding" }).operation).toBe("embeddings");
       expect(read({ "gen_ai.prompt.0.content": "Hi" })).toMatchObject({ role: "inference", operation: "chat" });
     },
-  "`traceloop.entity.name` of an `agent` span; of the root `workflow` span, else its `traceloop.workflow.name`": () => {
+  "`traceloop.entity.name` of an `agent` span": () => {
     expect(read({ "traceloop.span.kind": "agent", "traceloop.entity.name": "planner" }).agentName).toBe("planner");
     expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "trip" }, { root: true }).agentName).toBe(
+      undefined,
+    );
+  },
+  "`traceloop.entity.name` of the root `workflow` span, else its `traceloop.workflow.name`": () => {
+    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "trip" }, { root: true }).runName).toBe(
       "trip",
     );
     expect(
-      read({ "traceloop.span.kind": "workflow", "traceloop.workflow.name": "trip-2" }, { root: true }).agentName,
+      read({ "traceloop.span.kind": "workflow", "traceloop.workflow.name": "trip-2" }, { root: true }).runName,
     ).toBe("trip-2");
-    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "nested" }).agentName).toBeUndefined();
+    expect(read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "nested" }).runName).toBeUndefined();
   },
   "`traceloop.association.properties.userId` or `…user_id`": () => {
     expect(read({ ...TL_CHAT, "traceloop.association.properties.userId": "u1" }).userId).toBe("u1");
@@ -491,22 +527,34 @@ const openLlmetry: Record<string, Check> = {
     expect(read({ ...TL_TOOL, "traceloop.entity.name": "search" }).toolName).toBe("search");
     expect(read(TL_TOOL, { name: "get_weather.tool" }).toolName).toBe("get_weather");
   },
-  '`traceloop.entity.input` (JSON; `{"args": [], "kwargs": {…}}` reads as the keyword arguments)': () => {
-    expect(
-      read({ ...TL_TOOL, "traceloop.entity.input": '{"args":[],"kwargs":{"city":"Oslo"}}' }).toolArguments,
-    ).toEqual({
-      city: "Oslo",
-    });
-    expect(read({ ...TL_TOOL, "traceloop.entity.input": '{"args":["Oslo"],"kwargs":{}}' }).toolArguments).toEqual({
-      args: ["Oslo"],
-      kwargs: {},
-    });
-  },
-  "`traceloop.entity.output`": () => {
-    expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"forecast":"sunny"}' }).toolResult).toEqual({
-      forecast: "sunny",
-    });
-  },
+  '`traceloop.entity.input` (JSON; `{"args": [], "kwargs": {…}}` reads as the keyword arguments; an MCP call\'s `{"tool_name", "arguments"}` naming the tool as its `arguments`)':
+    () => {
+      const mcp = { ...TL_TOOL, "traceloop.entity.name": "get_weather" };
+      const input = JSON.stringify({ tool_name: "get_weather", arguments: { city: "Oslo" } });
+      expect(read({ ...mcp, "traceloop.entity.input": input }).toolArguments).toEqual({ city: "Oslo" });
+      const other = JSON.stringify({ tool_name: "another", arguments: { city: "Oslo" } });
+      expect(read({ ...mcp, "traceloop.entity.input": other }).toolArguments).toEqual(JSON.parse(other));
+      expect(
+        read({ ...TL_TOOL, "traceloop.entity.input": '{"args":[],"kwargs":{"city":"Oslo"}}' }).toolArguments,
+      ).toEqual({
+        city: "Oslo",
+      });
+      expect(read({ ...TL_TOOL, "traceloop.entity.input": '{"args":["Oslo"],"kwargs":{}}' }).toolArguments).toEqual({
+        args: ["Oslo"],
+        kwargs: {},
+      });
+    },
+  '`traceloop.entity.output` (an MCP call\'s `{"result", "is_error"}`: its `result`, JSON parsed; as it is when `is_error`)':
+    () => {
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"forecast":"sunny"}' }).toolResult).toEqual({
+        forecast: "sunny",
+      });
+      const output = JSON.stringify({ result: '{"forecast":"sunny"}', is_error: false });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": output }).toolResult).toEqual({ forecast: "sunny" });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": '{"result":"plain"}' }).toolResult).toBe("plain");
+      const failed = JSON.stringify({ result: "offline", is_error: true });
+      expect(read({ ...TL_TOOL, "traceloop.entity.output": failed }).toolResult).toEqual(JSON.parse(failed));
+    },
   "a model call's GenAI-convention attributes (provider, model, response, temperature…, usage, messages)": () => {
     expect(
       read({
@@ -908,9 +956,12 @@ const langfuse: Record<string, Check> = {
     for (const type of ["span", "chain", "retriever", "evaluator", "guardrail"]) {
       expect(read({ "langfuse.observation.type": type })).toMatchObject({ role: "other", operation: type });
     }
-    expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" }).agentName).toBe("handle");
-    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).agentName).toBeUndefined();
-    expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).agentName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "span" }, { root: true, name: "handle" })).toMatchObject({
+      agentName: undefined,
+      runName: "handle",
+    });
+    expect(read({ "langfuse.observation.type": "retriever" }, { root: true, name: "x" }).runName).toBeUndefined();
+    expect(read({ "langfuse.observation.type": "span" }, { name: "child" }).runName).toBeUndefined();
   },
   "`langfuse.trace.name`": () => {
     expect(read({ ...LF_GENERATION, "langfuse.trace.name": "support-bot" }).agentName).toBe("support-bot");
@@ -1073,5 +1124,6 @@ export const DIALECT_ROWS: Readonly<Record<string, Readonly<Record<string, Check
   "OpenLLMetry / Traceloop": openLlmetry,
   "Vercel AI SDK": vercelAi,
   Langfuse: langfuse,
+  Mastra: mastraRows,
   "GenAI event log records": logs,
 };

@@ -148,4 +148,27 @@ describe("claims on the agent and the user", () => {
     expect(userClaim([bare])).toEqual({ value: "res-user", strength: USER_CLAIM.resource });
     expect(userClaim([])).toBeUndefined();
   });
+
+  it("a root named only by its own name (a workflow, chain, trace) ranks below any span naming the agent, above the resource", () => {
+    const roots = [
+      read({ "openinference.span.kind": "CHAIN" }, ROOT, null, "trip-workflow"),
+      read({ "openinference.span.kind": "AGENT" }, ROOT, null, "trip-workflow"),
+      read({ "traceloop.span.kind": "workflow", "traceloop.entity.name": "trip-workflow" }, ROOT, null),
+      read({ "langfuse.observation.type": "span" }, ROOT, null, "trip-workflow"),
+    ];
+    const ownAgent = {
+      openinference: read({ "openinference.span.kind": "AGENT" }, id(6), ROOT, "planner"),
+      openllmetry: read({ "traceloop.span.kind": "agent", "traceloop.entity.name": "planner" }, id(6)),
+      langfuse: read({ "langfuse.observation.type": "agent" }, id(6), ROOT, "planner"),
+    };
+    for (const workflow of roots) {
+      const agent = ownAgent[workflow.dialect as keyof typeof ownAgent];
+      expect(agentClaim([workflow, agent, bare])).toEqual({ value: "planner", strength: AGENT_CLAIM.agentSpan });
+      expect(agentClaim([workflow, chat, bare])).toEqual({ value: "chat-agent", strength: AGENT_CLAIM.anySpan });
+      expect(agentClaim([workflow, bare])).toEqual({ value: "trip-workflow", strength: AGENT_CLAIM.rootName });
+    }
+    // The SDK's default name on a root naming no agent claims nothing; the resource is the stand-in.
+    const generic = read({ "openinference.span.kind": "AGENT" }, ROOT, null, "Agent workflow");
+    expect(agentClaim([generic, bare])).toEqual({ value: "svc", strength: AGENT_CLAIM.serviceName });
+  });
 });

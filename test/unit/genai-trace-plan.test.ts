@@ -92,6 +92,7 @@ describe("the session's start (traceStart)", () => {
       root({ attributes: { "gen_ai.agent.name": "travel-planner", "user.id": "u-42" } }),
     ]);
     expect(start).toEqual({
+      traceId: TRACE_ID,
       name: "invoke_agent travel-planner",
       agentName: "travel-planner",
       userId: "u-42",
@@ -99,6 +100,7 @@ describe("the session's start (traceStart)", () => {
       userClaim: USER_CLAIM.rootSpan,
       startedAtMs: T0,
       provisionalName: false,
+      genericRoot: false,
       metadata: {
         resource: {},
         "otel.trace_id": TRACE_ID,
@@ -190,6 +192,91 @@ describe("the session's start (traceStart)", () => {
     expect((copied["long.text"] as string).length).toBe(1024);
     expect(Buffer.byteLength(JSON.stringify(copied))).toBeLessThanOrEqual(8 * 1024 + 5000);
     expect(Object.keys(copied).length).toBeLessThan(Object.keys(resource).length);
+  });
+});
+
+describe("a root that names a workflow, not an agent (the OpenAI Agents SDK's trace under OpenInference)", () => {
+  const SERVICE = { "service.name": "agents-app" };
+  /** The SDK's trace: a root AGENT span named after the workflow, without agent.name. */
+  const workflow = (name: string) =>
+    span({ spanId: ROOT, name, attributes: { "openinference.span.kind": "AGENT" }, resource: SERVICE });
+  /** The agent's own AGENT span below it (through the SDK's task span). */
+  const agentSpan = span({
+    spanId: id(3),
+    parentSpanId: id(2),
+    name: "Weather assistant",
+    attributes: { "openinference.span.kind": "AGENT", "graph.node.id": "Weather assistant" },
+    resource: SERVICE,
+  });
+  const task = span({
+    spanId: id(2),
+    parentSpanId: ROOT,
+    name: "Agent workflow",
+    attributes: { "openinference.span.kind": "CHAIN" },
+    resource: SERVICE,
+  });
+
+  it("the default 'Agent workflow' root claims nothing: the agent span names the agent and the session", () => {
+    for (const spans of [
+      [workflow("Agent workflow"), task, agentSpan],
+      [agentSpan, task, workflow("Agent workflow")],
+    ]) {
+      const start = traceStart(TRACE_ID, spans);
+      expect(start).toMatchObject({
+        agentName: "Weather assistant",
+        agentClaim: AGENT_CLAIM.agentSpan,
+        name: "invoke_agent Weather assistant",
+        genericRoot: true,
+        provisionalName: false,
+      });
+    }
+  });
+
+  it("the default root alone: the session is named after the stand-in agent (service.name), else the trace", () => {
+    expect(traceStart(TRACE_ID, [workflow("Agent workflow")])).toMatchObject({
+      agentName: "agents-app",
+      agentClaim: AGENT_CLAIM.serviceName,
+      name: "invoke_agent agents-app",
+      genericRoot: true,
+    });
+    const bare = span({ spanId: ROOT, name: "Agent workflow", attributes: { "openinference.span.kind": "AGENT" } });
+    expect(traceStart(TRACE_ID, [bare])).toMatchObject({
+      agentName: UNKNOWN_AGENT,
+      agentClaim: AGENT_CLAIM.none,
+      name: `trace ${TRACE_ID}`,
+    });
+  });
+
+  it("a workflow name the user chose names the session; the agent span still names the agent", () => {
+    const start = traceStart(TRACE_ID, [workflow("Trip planning"), task, agentSpan]);
+    expect(start).toMatchObject({
+      agentName: "Weather assistant",
+      agentClaim: AGENT_CLAIM.agentSpan,
+      name: "Trip planning",
+      genericRoot: false,
+    });
+    // Alone, the root's name is the best claim at hand, above service.name and below any span naming the agent.
+    expect(traceStart(TRACE_ID, [workflow("Trip planning")])).toMatchObject({
+      agentName: "Trip planning",
+      agentClaim: AGENT_CLAIM.rootName,
+      name: "Trip planning",
+    });
+    expect(AGENT_CLAIM.serviceName).toBeLessThan(AGENT_CLAIM.rootName);
+    expect(AGENT_CLAIM.rootName).toBeLessThan(AGENT_CLAIM.anySpan);
+  });
+
+  it("a root named 'Agent workflow' that names its agent explicitly is not generic", () => {
+    const named = span({
+      spanId: ROOT,
+      name: "Agent workflow",
+      attributes: { "openinference.span.kind": "AGENT", "agent.name": "planner" },
+    });
+    expect(traceStart(TRACE_ID, [named, agentSpan])).toMatchObject({
+      agentName: "planner",
+      agentClaim: AGENT_CLAIM.rootSpan,
+      name: "Agent workflow",
+      genericRoot: false,
+    });
   });
 });
 
@@ -422,6 +509,7 @@ describe("tool calls (execute_tool → tool_call)", () => {
       toolOutput: { temperature: 21 },
       estimatedCost: 0.01,
       occurredAt: new Date(T0 + 2000).toISOString(),
+      durationMs: 100,
     });
   });
 
@@ -494,6 +582,7 @@ describe("inference spans (→ llm_decision)", () => {
       reasoning: "Sunny.",
       estimatedCost: 0.0003,
       occurredAt: new Date(T0 + 100).toISOString(),
+      durationMs: 1000,
       // The model the provider answered with, and the usage in the event's own fields (priced at ingest).
       model: "gpt-4o-2024-08-06",
       usage: { promptTokens: 12, completionTokens: 4, totalTokens: 16 },
@@ -643,10 +732,45 @@ describe("agent spans (→ state_change)", () => {
       reasoning: "invoke_agent helper",
       toolInput: { operation: "invoke_agent", agentName: "helper", agentId: "h-1" },
       occurredAt: new Date(T0).toISOString(),
+      durationMs: 1000,
     });
     const created = span({ spanId: id(5), parentSpanId: ROOT, name: "create_agent x" });
     expect(onlyEvent(created)).toMatchObject({ eventType: "state_change", toolInput: { operation: "create_agent" } });
     expect(spanEvents(root(), true)).toEqual([]);
+  });
+});
+
+describe("durations (durationMs: the span's end − start)", () => {
+  it("a 2-second tool span is a tool_call starting at the span's start and lasting 2000 ms", () => {
+    const event = onlyEvent(tool(id(3), {}, { startMs: T0 + 500, endMs: T0 + 2500 }));
+    expect(event).toMatchObject({ eventType: "tool_call", occurredAt: new Date(T0 + 500).toISOString() });
+    expect(event.durationMs).toBe(2000);
+  });
+
+  it("rounds to whole milliseconds, never below 0, never above LIMITS.maxDurationMs", () => {
+    expect(onlyEvent(chat(id(2), {}, { startMs: T0, endMs: T0 + 1234.6 })).durationMs).toBe(1235);
+    expect(onlyEvent(chat(id(2), {}, { startMs: T0 + 50, endMs: T0 })).durationMs).toBe(0);
+    expect(onlyEvent(tool(id(3), {}, { startMs: T0, endMs: T0 })).durationMs).toBe(0);
+    const endless = onlyEvent(tool(id(3), {}, { startMs: 0, endMs: 4_000_000_000_000 }));
+    expect(endless.durationMs).toBe(LIMITS.maxDurationMs);
+  });
+
+  it("error events (an exception's, or an ERROR status's at the span's end) are points without a duration", () => {
+    const failing = tool(
+      id(3),
+      {},
+      {
+        status: { code: 2 },
+        events: [{ name: "exception", timeMs: T0 + 2050, attributes: { "exception.type": "E" } }],
+      },
+    );
+    const [call, exception] = spanEvents(failing, false);
+    expect(call?.event.durationMs).toBe(100);
+    expect(exception?.event.eventType).toBe("error");
+    expect(exception?.event).not.toHaveProperty("durationMs");
+    const statusOnly = spanEvents(span({ spanId: id(7), parentSpanId: ROOT, name: "x", status: { code: 2 } }), false);
+    expect(statusOnly.map((planned) => planned.event.eventType)).toEqual(["error"]);
+    expect(statusOnly[0]?.event).not.toHaveProperty("durationMs");
   });
 });
 
@@ -833,6 +957,12 @@ describe("planTraces", () => {
           for (const planned of plan.events) {
             expect(planned.idempotencyKey).toMatch(new RegExp(`^otel:${planned.spanId}:\\d+$`));
             expect(Number.isNaN(Date.parse(planned.event.occurredAt))).toBe(false);
+            // An event of a span lasts as long as its span (one of the spans of that id); an error is a point.
+            const lasted = spans
+              .filter((candidate) => candidate.spanId === planned.spanId && candidate.traceId === plan.traceId)
+              .map((candidate) => candidate.endMs - candidate.startMs);
+            if (planned.event.eventType === "error") expect(planned.event.durationMs).toBeUndefined();
+            else expect(lasted).toContain(planned.event.durationMs);
           }
         }
       }),

@@ -55,6 +55,7 @@ const DIALECTS = [
   { heading: "### OpenLLMetry / Traceloop", module: "functions/otel/dialects/openllmetry.ts" },
   { heading: "### Vercel AI SDK", module: "functions/otel/dialects/vercel-ai.ts" },
   { heading: "### Langfuse", module: "functions/otel/dialects/langfuse.ts" },
+  { heading: "### Mastra", module: "functions/otel/dialects/mastra.ts" },
   { heading: "### GenAI event log records", module: "functions/domain/genai-log-events.ts" },
 ] as const;
 

@@ -219,6 +219,7 @@ describe("readExportRequest: spans", () => {
       events: [{ name: "gen_ai.choice", timeMs: T0 + 200, attributes: new Map([["index", 0]]) }],
       status: { code: 1, message: undefined },
       resource: new Map([["service.name", "agent-svc"]]),
+      scope: "test",
     });
   });
 

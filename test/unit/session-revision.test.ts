@@ -272,6 +272,7 @@ function trace(overrides: Partial<TraceSession> = {}): TraceSession {
 }
 
 const start = {
+  traceId: "t",
   name: "invoke_agent weather-agent",
   agentName: "weather-agent",
   userId: "u-1",
@@ -281,6 +282,7 @@ const start = {
   metadata: { "otel.trace_id": "t", "gen_ai.request.model": "m" },
   startedAtMs: Date.parse("2030-01-02T09:59:59.000Z"),
   provisionalName: false,
+  genericRoot: false,
 };
 
 describe("revisionFor (what a request's spans change of a stored trace's session)", () => {
@@ -326,6 +328,79 @@ describe("revisionFor (what a request's spans change of a stored trace's session
   });
 });
 
+describe("revisionFor: a root that names a workflow, not an agent, in either order of arrival", () => {
+  /** What the agents SDK's spans without their root say: the agent span names the agent (a provisional name). */
+  const children = {
+    ...start,
+    name: "invoke_agent Weather assistant",
+    agentName: "Weather assistant",
+    agentClaim: AGENT_CLAIM.agentSpan,
+    provisionalName: true,
+  };
+  /** What the SDK's root alone says: the default workflow name (generic), the service as the stand-in agent. */
+  const genericRoot = {
+    ...start,
+    name: "invoke_agent svc",
+    agentName: "svc",
+    agentClaim: AGENT_CLAIM.serviceName,
+    genericRoot: true,
+  };
+  /** A root named by the workflow name the user chose: a claim by its name only. */
+  const chosenRoot = {
+    ...start,
+    name: "Trip planning",
+    agentName: "Trip planning",
+    agentClaim: AGENT_CLAIM.rootName,
+  };
+
+  it("children first, the generic root last: the agent stays, the session is named after it", () => {
+    const stored = trace({ agentClaim: AGENT_CLAIM.agentSpan, userClaim: USER_CLAIM.rootSpan });
+    const session = counted({ name: "invoke_agent Weather assistant", agentName: "Weather assistant" });
+    const revision = revisionFor(genericRoot, true, stored, session);
+    expect(revision?.session).toMatchObject({
+      agentName: undefined,
+      name: "invoke_agent Weather assistant",
+      createdAt: "2030-01-02T09:59:59.000Z",
+    });
+    expect(revision).toMatchObject({ agentClaim: AGENT_CLAIM.agentSpan, rootArrived: true });
+  });
+
+  it("the generic root first, the agent span later: the session moves to the agent and its name follows", () => {
+    const stored = trace({ agentClaim: AGENT_CLAIM.serviceName, provisionalName: false });
+    const revision = revisionFor(children, false, stored, counted({ name: "invoke_agent svc", agentName: "svc" }));
+    expect(revision?.session).toMatchObject({ agentName: "Weather assistant", name: "invoke_agent Weather assistant" });
+    expect(revision).toMatchObject({ agentClaim: AGENT_CLAIM.agentSpan, rootArrived: false });
+    // Nothing named the agent before: the trace's stand-in name follows it too.
+    const unnamed = trace({ agentClaim: AGENT_CLAIM.none, provisionalName: false });
+    const bare = counted({ name: "trace t", agentName: "unknown_service" });
+    expect(revisionFor(children, false, unnamed, bare)?.session.name).toBe("invoke_agent Weather assistant");
+  });
+
+  it("a workflow name the user chose stays the session's name in either order; the agent span names the agent", () => {
+    const childrenFirst = trace({ agentClaim: AGENT_CLAIM.agentSpan, userClaim: USER_CLAIM.rootSpan });
+    const provisional = counted({ name: "invoke_agent Weather assistant", agentName: "Weather assistant" });
+    expect(revisionFor(chosenRoot, true, childrenFirst, provisional)?.session).toMatchObject({
+      agentName: undefined,
+      name: "Trip planning",
+    });
+    const rootFirst = trace({ agentClaim: AGENT_CLAIM.rootName, provisionalName: false });
+    const named = counted({ name: "Trip planning", agentName: "Trip planning" });
+    expect(revisionFor(children, false, rootFirst, named)?.session).toMatchObject({
+      agentName: "Weather assistant",
+      name: undefined,
+    });
+  });
+
+  it("a root's own name is never replaced by a later claim, even one of an agent span", () => {
+    const stored = trace({ agentClaim: AGENT_CLAIM.serviceName, provisionalName: false });
+    const named = counted({ name: "nightly batch", agentName: "svc" });
+    expect(revisionFor(children, false, stored, named)?.session).toMatchObject({
+      agentName: "Weather assistant",
+      name: undefined,
+    });
+  });
+});
+
 describe("withoutRecordedPairs (a model call and its wrapper in different requests)", () => {
   const plan = (calls: { spanId: string; parentSpanId?: string }[]): TracePlan => ({
     traceId: "t",
@@ -336,13 +411,13 @@ describe("withoutRecordedPairs (a model call and its wrapper in different reques
       idempotencyKey: `otel:${call.spanId}:0`,
       event: { eventType: "llm_decision", occurredAt: "2030-01-02T10:00:00.000Z" },
     })),
-    inference: calls.map((call) => ({ ...call, usage: { promptTokens: 1 } })),
+    inference: calls.map((call) => ({ ...call, startMs: 0, endMs: 1, usage: { promptTokens: 1 } })),
   });
 
   it("drops a wrapper whose inner call was recorded, and an inner call whose wrapper was; keeps a recorded call's retry", () => {
-    const recorded = new Map<string, string | undefined>([
-      ["inner-1", "wrap-1"],
-      ["wrap-2", "root"],
+    const recorded = new Map([
+      ["inner-1", { parentSpanId: "wrap-1" }],
+      ["wrap-2", { parentSpanId: "root" }],
     ]);
     const revised = withoutRecordedPairs(
       plan([

@@ -41,6 +41,7 @@ function event(id: string, fields: Partial<SessionEvent>): SessionEvent {
     model: null,
     usage: null,
     estimatedCost: null,
+    durationMs: null,
     costSource: null,
     priceEffectiveFrom: null,
     ...fields,
@@ -109,6 +110,31 @@ describe("a run's steps", () => {
       ["evt_3", undefined, undefined],
       ["evt_4", undefined, undefined],
       ["evt_5", undefined, undefined],
+    ]);
+  });
+
+  test("the event's own durationMs is the step's duration, ahead of toolOutput.durationMs (older events); null or bad is none", () => {
+    // Prepare: an OpenTelemetry tool span (durationMs only), an SDK call (both), an older event, points in time.
+    const entries = buildTimeline(
+      [
+        event("evt_1", { toolName: "search", occurredAt: at(0), durationMs: 2000 }),
+        event("evt_2", { toolName: "refund", occurredAt: at(3), durationMs: 750, toolOutput: { durationMs: 749 } }),
+        event("evt_3", { toolName: "email", occurredAt: at(4), toolOutput: { durationMs: 40 } }),
+        event("evt_4", { eventType: "state_change", occurredAt: at(5), durationMs: 0 }),
+        event("evt_5", { eventType: "error", occurredAt: at(6), durationMs: null }),
+        event("evt_6", { eventType: "error", occurredAt: at(7), durationMs: -1 }),
+      ],
+      START,
+    );
+
+    // Assess
+    expect(entries.map((entry) => [entry.event.id, entry.durationMs])).toEqual([
+      ["evt_1", 2000],
+      ["evt_2", 750],
+      ["evt_3", 40],
+      ["evt_4", 0],
+      ["evt_5", undefined],
+      ["evt_6", undefined],
     ]);
   });
 
@@ -314,6 +340,31 @@ describe("Waterfall and cards", () => {
     ]);
     expect(bars[1]?.className).toContain("waterfall__bar--failed");
     expect(document.getElementById("event-evt_2")?.className).toContain("timeline__item--failed");
+  });
+
+  test("an event with durationMs is a bar from its start for its duration, with a Duration chip on its card; one without is a mark", () => {
+    // Prepare: a 2 s tool span as the OpenTelemetry receiver stores it (no toolOutput.durationMs), then a point.
+    renderRun([
+      event("evt_1", { toolName: "get_weather", occurredAt: at(1), durationMs: 2000, toolOutput: { sky: "clear" } }),
+      event("evt_2", { eventType: "error", toolName: "get_weather", occurredAt: at(6), reasoning: "Later failure" }),
+    ]);
+
+    // Assess: on the session's 10 s axis, the bar starts at 10 % and is 20 % wide.
+    const bars = [...document.querySelectorAll<HTMLElement>(".waterfall__bar")];
+    expect(bars.map((bar) => [bar.style.left, bar.style.width])).toEqual([["10%", "20%"]]);
+    const marks = [...document.querySelectorAll<HTMLElement>(".waterfall__mark")];
+    expect(marks.map((mark) => mark.style.left)).toEqual(["60%"]);
+    const rows = within(screen.getByRole("list", { name: "Run waterfall" })).getAllByRole("link");
+    expect(rows.map((row) => row.textContent)).toEqual([
+      "⚙Tool call: get_weather, at +1.0 s, 2.0 s",
+      "!Error: get_weather, at +6.0 s, —a moment",
+    ]);
+    const card = screen.getByRole("article", { name: "Tool call: get_weather" });
+    const chips = [...card.querySelectorAll(".chip")].map((chip) => [
+      chip.querySelector("dt")?.textContent,
+      chip.querySelector("dd")?.textContent,
+    ]);
+    expect(chips).toContainEqual(["Duration", "2.0 s"]);
   });
 
   test("cards show type, tool, reasoning, confidence, alternatives, chips and offset; errors stand out", async () => {

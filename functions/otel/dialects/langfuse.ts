@@ -33,7 +33,7 @@ const ROLES: Readonly<Record<string, { role: SpanRole; operation: string }>> = {
   agent: { role: "agent", operation: "invoke_agent" },
   event: { role: "event", operation: "event" },
 };
-/** Observations whose root names the agent when it is the root of the trace (the application's own run). */
+/** Observations whose name, at the root of the trace (the application's own run), names the run: a stand-in for the agent. */
 const RUN_TYPES = ["agent", "span", "chain"];
 const TRACE_METADATA = "langfuse.trace.metadata";
 const OBSERVATION_METADATA = "langfuse.observation.metadata";
@@ -81,8 +81,8 @@ function identity(span: OtelSpan): SpanIdentity {
   const ownName = span.name === "" ? undefined : span.name;
   const rootName = span.parentSpanId === undefined && RUN_TYPES.includes(type) ? ownName : undefined;
   return {
-    agentName:
-      (type === "agent" ? ownName : undefined) ?? stringAttribute(attributes, "langfuse.trace.name") ?? rootName,
+    agentName: (type === "agent" ? ownName : undefined) ?? stringAttribute(attributes, "langfuse.trace.name"),
+    runName: rootName,
     userId: firstString(attributes, ["user.id", "langfuse.user.id"]),
     conversationId: firstString(attributes, ["session.id", "langfuse.session.id"]),
     metadata: runMetadata(span),

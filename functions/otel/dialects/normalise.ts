@@ -10,17 +10,21 @@ import type { JsonObject } from "../../domain/json.js";
 import type { OtelSpan } from "../../domain/otel-span.js";
 import { genAiSemconv } from "./genai-semconv.js";
 import { langfuse } from "./langfuse.js";
+import { mastra } from "./mastra.js";
 import { openInference } from "./openinference.js";
 import { openLlmetry } from "./openllmetry.js";
 import { vercelAi } from "./vercel-ai.js";
 
 /**
  * Langfuse first: `langfuse.observation.type` is what the application itself declared the span to be (its SDK
- * sets it on its own observations only; the other libraries' spans it exports never carry it).
+ * sets it on its own observations only; the other libraries' spans it exports never carry it). Mastra next:
+ * `mastra.span.type` is set by Mastra's exporter on its own spans only, which also carry the GenAI conventions'
+ * names — so the conventions must not read them first (they would take a loop's `model_generation` or a turn's
+ * `agent_step` for an operation of their own and miss the run's user in `mastra.metadata.*`).
  */
-export const DIALECTS: readonly Dialect[] = [langfuse, vercelAi, openInference, openLlmetry, genAiSemconv];
+export const DIALECTS: readonly Dialect[] = [langfuse, mastra, vercelAi, openInference, openLlmetry, genAiSemconv];
 
-const IDENTITY_FIELDS = ["agentName", "agentId", "userId", "conversationId"] as const;
+const IDENTITY_FIELDS = ["agentName", "runName", "agentId", "userId", "conversationId"] as const;
 
 function mergedIdentity(span: OtelSpan, first: SpanIdentity): SpanIdentity {
   const identity: { -readonly [K in keyof SpanIdentity]: SpanIdentity[K] } = { ...first };

@@ -2,8 +2,10 @@
  * OpenInference (Arize Phoenix; its instrumentations of OpenAI, LangChain, LlamaIndex, CrewAI, DSPy, the
  * OpenAI Agents SDK…): `openinference.span.kind` says what a span is (LLM, EMBEDDING, TOOL, AGENT, CHAIN…);
  * `llm.*` attributes a model call (messages flattened as `llm.input_messages.<n>.message.<field>`),
- * `tool.name` with `input.value` / `output.value` a tool call; `session.id`, `user.id`, `metadata` and
- * `agent.name` the run. The root CHAIN or AGENT span names the agent when no `agent.name` does.
+ * `tool.name` with `input.value` / `output.value` a tool call (an MCP tool's content item read as what the tool
+ * returned: domain/mcp-content.ts); `session.id`, `user.id`, `metadata` and `agent.name` the run. An AGENT span
+ * below the root names its agent; the root CHAIN or AGENT span without `agent.name` names the run (a stand-in for
+ * the agent, weaker than any span naming it).
  * Table: docs/otel.md.
  */
 
@@ -22,6 +24,7 @@ import {
   usdCost,
 } from "../../domain/genai-span.js";
 import type { JsonValue } from "../../domain/json.js";
+import { mcpToolValue } from "../../domain/mcp-content.js";
 import {
   type Attributes,
   firstString,
@@ -47,11 +50,15 @@ function identity(span: OtelSpan): SpanIdentity {
   const attributes = span.attributes;
   const metadata = objectAttribute(attributes, "metadata");
   const kind = kindOf(span);
-  // The root of the run (an agent, or the application's chain) names the agent; an agent span anywhere does.
-  const runName =
-    kind === "AGENT" || (span.parentSpanId === undefined && RUN_KINDS.includes(kind)) ? span.name : undefined;
+  const root = span.parentSpanId === undefined;
+  const ownName = span.name === "" ? undefined : span.name;
+  const named = stringAttribute(attributes, "agent.name");
+  // An agent span below the root names its agent. The root of the run (an agent span, or the application's
+  // chain) without `agent.name` names only the run: the OpenAI Agents SDK's trace ("Agent workflow", or the
+  // workflow name the user gave) is such an AGENT root, above the agent spans that name the agent.
   return {
-    agentName: stringAttribute(attributes, "agent.name") ?? (runName === "" ? undefined : runName),
+    agentName: named ?? (kind === "AGENT" && !root ? ownName : undefined),
+    runName: named === undefined && root && RUN_KINDS.includes(kind) ? ownName : undefined,
     userId: stringAttribute(attributes, "user.id") ?? ownString(metadata, ["user_id", "userId"]),
     conversationId:
       stringAttribute(attributes, "session.id") ??
@@ -64,6 +71,25 @@ function identity(span: OtelSpan): SpanIdentity {
 function messages(attributes: Attributes, prefix: string): JsonValue[] | undefined {
   return unflattened(attributes, prefix)?.map((entry) =>
     isJsonObject(entry) && isJsonObject(entry.message) ? entry.message : entry,
+  );
+}
+
+/**
+ * The answer's text: each output message's `content` text, else the text of its `contents` parts
+ * (`contents.<m>.message_content.text`: the OpenAI Agents SDK's Responses API messages).
+ */
+function answerOf(output: JsonValue[] | undefined): string | undefined {
+  return answerText(
+    output?.map((message) =>
+      isJsonObject(message) && typeof message.content !== "string" && Array.isArray(message.contents)
+        ? {
+            role: message.role ?? null,
+            content: message.contents.map((part) =>
+              isJsonObject(part) && isJsonObject(part.message_content) ? part.message_content : part,
+            ),
+          }
+        : message,
+    ),
   );
 }
 
@@ -86,18 +112,27 @@ function invocationParameter(attributes: Attributes, key: string): number | unde
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * A TOOL span that is no tool call: the OpenAI Agents SDK listing an MCP server's tools (`mcp_tools`, no
+ * `tool.name`, the tools' names as its output).
+ */
+function listsMcpTools(span: OtelSpan): boolean {
+  return span.name === "mcp_tools" && stringAttribute(span.attributes, "tool.name") === undefined;
+}
+
 function read(span: OtelSpan): SpanFacts {
   const attributes = span.attributes;
-  const { role, operation } = Object.hasOwn(ROLES, kindOf(span))
-    ? (ROLES[kindOf(span)] as { role: SpanRole; operation?: string })
-    : { role: "other" as const, operation: undefined };
+  const { role, operation } =
+    Object.hasOwn(ROLES, kindOf(span)) && !listsMcpTools(span)
+      ? (ROLES[kindOf(span)] as { role: SpanRole; operation?: string })
+      : { role: "other" as const, operation: undefined };
   const base = { role, operation, ...identity(span) };
   if (role === "tool") {
     return {
       ...base,
       toolName: stringAttribute(attributes, "tool.name") ?? span.name,
       toolArguments: unwrapped(jsonAttribute(attributes, "input.value")),
-      toolResult: unwrapped(jsonAttribute(attributes, "output.value")),
+      toolResult: mcpToolValue(unwrapped(jsonAttribute(attributes, "output.value"))),
       cost: usdCost(numberAttribute(attributes, "llm.cost.total")),
     };
   }
@@ -125,7 +160,7 @@ function read(span: OtelSpan): SpanFacts {
     usage,
     inputMessages: messages(attributes, "llm.input_messages.") ?? jsonAttribute(attributes, "input.value"),
     outputMessages: output,
-    answer: answerText(messages(attributes, "llm.output_messages.")),
+    answer: answerOf(messages(attributes, "llm.output_messages.")),
   };
 }
 

@@ -5,7 +5,7 @@
  * `gen_ai.prompt.<n>.*` / `gen_ai.completion.<n>.*` and `llm.request.type`. Of any span: the run's user and
  * session in `traceloop.association.properties.*`. Table: docs/otel.md.
  */
-import { answerText } from "../../domain/genai-messages.js";
+import { answerText, attributeJson } from "../../domain/genai-messages.js";
 import {
   type Dialect,
   isJsonObject,
@@ -16,7 +16,7 @@ import {
   unflattened,
   usageFrom,
 } from "../../domain/genai-span.js";
-import type { JsonValue } from "../../domain/json.js";
+import type { JsonObject, JsonValue } from "../../domain/json.js";
 import { type Attributes, firstString, type OtelSpan, stringAttribute } from "../../domain/otel-span.js";
 import { SEMCONV_USAGE, semconvInference } from "./genai-semconv.js";
 
@@ -54,15 +54,14 @@ function identity(span: OtelSpan): SpanIdentity {
   const attributes = span.attributes;
   const kind = kindOf(span);
   const entity = stringAttribute(attributes, "traceloop.entity.name");
-  // An agent span names its agent; the root workflow names the run when nothing else does.
+  // An agent span names its agent; the root workflow names the run (a stand-in for the agent).
   const runName =
-    kind === "agent"
-      ? entity
-      : kind === "workflow" && span.parentSpanId === undefined
-        ? (entity ?? stringAttribute(attributes, "traceloop.workflow.name"))
-        : undefined;
+    kind === "workflow" && span.parentSpanId === undefined
+      ? (entity ?? stringAttribute(attributes, "traceloop.workflow.name"))
+      : undefined;
   return {
-    agentName: runName,
+    agentName: kind === "agent" ? entity : undefined,
+    runName,
     userId: association(attributes, USER_KEYS),
     conversationId: association(attributes, SESSION_KEYS),
     metadata: prefixedObject(attributes, ASSOCIATION, "traceloop.association.properties"),
@@ -87,18 +86,44 @@ function entityInput(attributes: Attributes): JsonValue | undefined {
   return Array.isArray(args) && args.length > 0 ? input : input.kwargs;
 }
 
+/** Whether an object's own keys are all among `keys` and it has `required`. */
+function shapedAs(value: JsonValue | undefined, required: string, keys: readonly string[]): value is JsonObject {
+  return isJsonObject(value) && Object.hasOwn(value, required) && Object.keys(value).every((key) => keys.includes(key));
+}
+
+/**
+ * An MCP tool call's input as the MCP instrumentation records it (`{tool_name, arguments}`, the request's
+ * params): the arguments the tool received. Anything else as it is.
+ */
+function mcpArguments(input: JsonValue | undefined, toolName: string | undefined): JsonValue | undefined {
+  if (!shapedAs(input, "tool_name", ["tool_name", "arguments"]) || input.tool_name !== toolName) return input;
+  return Object.hasOwn(input, "arguments") ? input.arguments : {};
+}
+
+/**
+ * An MCP tool call's output as the MCP instrumentation records it (`{result, is_error}`: the text of the
+ * result's first content item): what the tool returned — its text, read as JSON when it holds JSON. A failed
+ * call's (`is_error` true) as it is.
+ */
+function mcpResult(output: JsonValue | undefined): JsonValue | undefined {
+  if (!shapedAs(output, "result", ["result", "is_error"]) || output.is_error === true) return output;
+  const result = output.result;
+  return typeof result === "string" ? (attributeJson(result) ?? result) : result;
+}
+
 function read(span: OtelSpan): SpanFacts {
   const attributes = span.attributes;
   const kind = kindOf(span);
   const base = identity(span);
   if (kind === "tool") {
+    const toolName = stringAttribute(attributes, "traceloop.entity.name") ?? span.name.replace(/\.tool$/, "");
     return {
       ...base,
       role: "tool",
       operation: "execute_tool",
-      toolName: stringAttribute(attributes, "traceloop.entity.name") ?? span.name.replace(/\.tool$/, ""),
-      toolArguments: entityInput(attributes),
-      toolResult: jsonAttribute(attributes, "traceloop.entity.output"),
+      toolName,
+      toolArguments: mcpArguments(entityInput(attributes), toolName),
+      toolResult: mcpResult(jsonAttribute(attributes, "traceloop.entity.output")),
     };
   }
   const usage = usageFrom(

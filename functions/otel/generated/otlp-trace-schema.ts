@@ -24,6 +24,10 @@ export const OTLP_TRACE_SCHEMA: MessageSchemas = {
   ExportTraceServiceRequest: {
     1: ["resourceSpans", "ResourceSpans", true],
   },
+  InstrumentationScope: {
+    1: ["name", "string"],
+    3: ["attributes", "KeyValue", true],
+  },
   KeyValue: {
     1: ["key", "string"],
     2: ["value", "AnyValue"],
@@ -39,6 +43,7 @@ export const OTLP_TRACE_SCHEMA: MessageSchemas = {
     2: ["scopeSpans", "ScopeSpans", true],
   },
   ScopeSpans: {
+    1: ["scope", "InstrumentationScope"],
     2: ["spans", "Span", true],
   },
   Span: {

@@ -5,8 +5,9 @@
  * - how strongly the session's agent and user were named (genai-trace-plan.ts AGENT_CLAIM, USER_CLAIM), so a
  *   later span naming them more strongly moves the session (session-revision.ts), and whether the root span
  *   has arrived;
- * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id —
- *   so the root span, which may come in a later request than its children, sums tokens over them without
+ * - the model calls recorded, by span id: usage, parent span (to tell a wrapper from its call), event id, and
+ *   its span's start, end, instrumentation scope and models (to tell the same call seen by an unlinked span in
+ *   a later request: domain/genai-call-merge.ts) — so the root span, which may come in a later request than its children, sums tokens over them without
  *   counting a span twice (a span's entry is SET, never added to);
  * - `toolMovePending` while a move of the session is carrying tools its own transaction could not hold
  *   (session-tool-move.ts): set with the move, removed with its last step, so that the exporter's retry of a
@@ -49,6 +50,11 @@ export interface RecordedCall {
   readonly parentSpanId?: string | undefined;
   /** The id of its `llm_decision` event. */
   readonly eventId?: string | undefined;
+  /** When, by what instrumentation scope and of which models its span ran (genai-call-merge.ts CallExtent). */
+  readonly startMs?: number | undefined;
+  readonly endMs?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly models?: readonly string[] | undefined;
 }
 
 export interface TraceSession {
@@ -74,16 +80,22 @@ interface TraceInput {
   readonly ttl: number;
 }
 
-/** A recorded call as stored: its usage's numbers, `parent` and `event` (what a client sent is never read). */
+/**
+ * A recorded call as stored: its usage's numbers, `parent`, `event`, and its span's `start`, `end`, `scope` and
+ * `models` (what a client sent is never read).
+ */
 function recordedCall(value: unknown): RecordedCall {
-  const { parent, event, ...numbers } = (typeof value === "object" && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
+  const { parent, event, start, end, scope, models, ...numbers } = (
+    typeof value === "object" && value !== null ? value : {}
+  ) as Record<string, unknown>;
   return {
     usage: Object.fromEntries(Object.entries(numbers).filter(([, count]) => typeof count === "number")),
     parentSpanId: typeof parent === "string" ? parent : undefined,
     eventId: typeof event === "string" ? event : undefined,
+    startMs: typeof start === "number" ? start : undefined,
+    endMs: typeof end === "number" ? end : undefined,
+    scope: typeof scope === "string" ? scope : undefined,
+    models: Array.isArray(models) ? models.filter((model): model is string => typeof model === "string") : undefined,
   };
 }
 
@@ -325,7 +337,15 @@ export async function recordCalls(
     const clauses = entries.slice(start, start + CALLS_PER_UPDATE).map(([spanId, call], index) => {
       // Span ids are 16 hex digits (checked when read): only ever a placeholder's value.
       names[`#s${index}`] = spanId;
-      values[`:u${index}`] = { ...call.usage, parent: call.parentSpanId, event: call.eventId };
+      values[`:u${index}`] = {
+        ...call.usage,
+        parent: call.parentSpanId,
+        event: call.eventId,
+        start: call.startMs,
+        end: call.endMs,
+        scope: call.scope,
+        models: call.models === undefined || call.models.length === 0 ? undefined : [...call.models],
+      };
       return `#usage.#s${index} = :u${index}`;
     });
     updated = await updateItem({

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 
 from ._context import current_run_var
 from ._json_value import to_json_object, to_text
-from ._times import now_ms, timestamp
+from ._times import event_duration_ms, now_ms, timestamp
 from ._usage import event_model, event_usage, merged_usage
 from .errors import AtsUsageError
 
@@ -162,10 +162,14 @@ class Run:
         model: Optional[str] = None,
         usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
+        duration_ms: Optional[float] = None,
     ) -> None:
         """Records a ``tool_call`` event. ``tool_input``/``tool_output`` may be any value: mappings and objects with
         fields (dataclasses, pydantic models…) are sent as their fields, anything else as ``{"value": …}``.
-        ``model`` and ``usage`` are taken by every event method (see ``llm_call``)."""
+        ``model`` and ``usage`` are taken by every event method (see ``llm_call``), and so are ``occurred_at`` (when
+        it happened, or started) and ``duration_ms`` (how long it took from ``occurred_at``, sent as whole
+        milliseconds; a negative, non-finite or over-a-year value is left out): an event with a duration is drawn as
+        a bar by the console. ``wrap_tool`` and ``wrap_openai`` set both for you."""
         try:
             self._emit(
                 "tool_call",
@@ -173,6 +177,7 @@ class Run:
                 estimated_cost,
                 model,
                 usage,
+                duration_ms=duration_ms,
                 toolName=to_text(tool_name),
                 toolInput=None if tool_input is None else to_json_object(tool_input),
                 toolOutput=None if tool_output is None else to_json_object(tool_output),
@@ -191,6 +196,7 @@ class Run:
         model: Optional[str] = None,
         usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
+        duration_ms: Optional[float] = None,
     ) -> None:
         """Records an ``llm_decision`` event: a decision point with its alternatives and confidence (0.0–1.0)."""
         try:
@@ -203,6 +209,7 @@ class Run:
                 estimated_cost,
                 model,
                 usage,
+                duration_ms=duration_ms,
                 reasoning=to_text(reasoning),
                 alternativesConsidered=alternatives,
                 confidence=confidence,
@@ -221,6 +228,7 @@ class Run:
         model: Optional[str] = None,
         usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
+        duration_ms: Optional[float] = None,
     ) -> None:
         """Records a ``state_change`` event; ``from_``, ``to`` and ``details`` go to ``toolInput`` (as ``from``,
         ``to`` and the details' own keys)."""
@@ -236,6 +244,7 @@ class Run:
                 estimated_cost,
                 model,
                 usage,
+                duration_ms=duration_ms,
                 toolInput=to_json_object(state) if state else None,
                 reasoning=to_text(reasoning),
             )
@@ -252,6 +261,7 @@ class Run:
         model: Optional[str] = None,
         usage: Optional[Mapping[str, int]] = None,
         occurred_at: Any = None,
+        duration_ms: Optional[float] = None,
     ) -> None:
         """Records an ``error`` event from an exception (its type, message, traceback and cause) or a message.
         ``tool_name`` names the tool that failed (counted in the session's tool errors)."""
@@ -263,6 +273,7 @@ class Run:
                     estimated_cost,
                     model,
                     usage,
+                    duration_ms=duration_ms,
                     reasoning=to_text(describe_error(error)),
                     toolName=to_text(tool_name),
                     toolInput=None if details is None else to_json_object(details),
@@ -275,6 +286,7 @@ class Run:
                     estimated_cost,
                     model,
                     usage,
+                    duration_ms=duration_ms,
                     reasoning=to_text(describe_error(error)),
                     toolName=to_text(tool_name),
                     toolInput=None if details is None else to_json_object(details),
@@ -307,8 +319,9 @@ class Run:
         ``cache_write_tokens``, ``reasoning_tokens`` (or their wire names, ``promptTokens``…), which wins for a
         count given both ways. OpenAI's convention: cache reads and writes are parts of the prompt tokens, reasoning
         a part of the completion tokens. A count that is not a non-negative integer up to 10^12, and any other key,
-        is left out. As before, ``model`` and ``request`` also go to ``toolInput``, the counts (with a total) and
-        ``response`` to ``toolOutput``."""
+        is left out. As before, ``model`` and ``request`` also go to ``toolInput``, the counts (with a total),
+        ``duration_ms`` and ``response`` to ``toolOutput``; ``duration_ms`` is also the event's own ``durationMs``
+        (from ``occurred_at``, the call's start)."""
         try:
             counts = merged_usage(
                 {"promptTokens": prompt_tokens, "completionTokens": completion_tokens, "totalTokens": total_tokens},
@@ -338,6 +351,7 @@ class Run:
                 estimated_cost,
                 model,
                 counts,
+                duration_ms=duration_ms,
                 reasoning=to_text(reasoning),
                 toolInput=to_json_object(tool_input),
                 toolOutput=to_json_object(tool_output) if tool_output else None,
@@ -353,7 +367,8 @@ class Run:
 
     def wrap_tool(self, fn: Optional[F] = None, *, name: Optional[str] = None) -> Union[F, Callable[[F], F]]:
         """``fn`` wrapped (or, without ``fn``, a decorator) so that every call records a ``tool_call`` on this run
-        (the arguments by parameter name, ``{"result", "durationMs"}``) and, when it raises, an ``error`` event too.
+        (the arguments by parameter name, ``{"result", "durationMs"}``, ``occurredAt`` at the call's start and its
+        ``durationMs``) and, when it raises, an ``error`` event too (at the failure).
         Sync, ``async def`` and generator functions keep their kind; results and exceptions pass through."""
         from ._tools import instrument_tool
 
@@ -531,9 +546,19 @@ class Run:
     # ---- internals ----
 
     def _emit(
-        self, event_type: str, occurred_at: Any, estimated_cost: Any, model: Any, usage: Any, **fields: Any
+        self,
+        event_type: str,
+        occurred_at: Any,
+        estimated_cost: Any,
+        model: Any,
+        usage: Any,
+        duration_ms: Any = None,
+        **fields: Any,
     ) -> None:
         event: Dict[str, Any] = {"sessionId": self.id, "eventType": event_type, "occurredAt": timestamp(occurred_at)}
+        duration = event_duration_ms(duration_ms)
+        if duration is not None:
+            event["durationMs"] = duration
         for key, value in fields.items():
             if value is not None:
                 event[key] = value

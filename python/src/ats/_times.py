@@ -48,6 +48,19 @@ def ms_of(value: Any) -> Optional[int]:
     return None
 
 
+# The longest ``durationMs`` the service takes (one year, its ``LIMITS.maxDurationMs``).
+MAX_DURATION_MS = 365 * 24 * 60 * 60 * 1000
+
+
+def event_duration_ms(value: Any) -> Optional[int]:
+    """An event's ``durationMs`` as the service takes it: whole milliseconds from 0 to a year; ``None`` (not sent)
+    for anything else (a negative, non-finite or non-numeric value, a bool)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+        return None
+    whole = int(round(value))
+    return whole if whole <= MAX_DURATION_MS else None
+
+
 def timestamp(value: Any = None) -> str:
     """The wire timestamp of ``value``, or of now when it is ``None`` or unreadable."""
     if value is None:

@@ -1,6 +1,6 @@
 """Tool instrumentation shared by ``wrap_tool`` and ``Run.wrap_tool``: each call records a ``tool_call`` (the
-arguments by parameter name, the result, the duration) and an ``error`` event when it raises, for plain,
-``async def``, generator and async generator functions alike."""
+arguments by parameter name, the result, the duration; ``occurredAt`` at the call's start and its ``durationMs``)
+and an ``error`` event when it raises, for plain, ``async def``, generator and async generator functions alike."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 from ._json_value import to_json_object
 from ._run import describe_error
+from ._times import iso_of_ms, now_ms
 
 if TYPE_CHECKING:
     from ._run import Run
@@ -44,12 +45,23 @@ def _bound(signature: Optional[inspect.Signature], args: Tuple[Any, ...], kwargs
     return out
 
 
-def _record(run: "Run", name: str, arguments: Any, started: float, outcome: Dict[str, Any]) -> None:
-    duration_ms = round((time.perf_counter() - started) * 1000, 3)
+class _Start:
+    """When a call started: the wall clock (the event's ``occurredAt``) and the monotonic one (its duration)."""
+
+    __slots__ = ("wall_ms", "monotonic")
+
+    def __init__(self) -> None:
+        self.wall_ms = now_ms()
+        self.monotonic = time.perf_counter()
+
+
+def _record(run: "Run", name: str, arguments: Any, started: _Start, outcome: Dict[str, Any]) -> None:
+    duration_ms = round((time.perf_counter() - started.monotonic) * 1000, 3)
     failed = "error" in outcome
     output = dict(outcome)
     output["durationMs"] = duration_ms
-    run.tool_call(name, arguments, output)
+    # The event spans the call: from its start, for as long as it took (the error event is at its end).
+    run.tool_call(name, arguments, output, occurred_at=iso_of_ms(started.wall_ms), duration_ms=duration_ms)
     if failed:
         run.error(outcome["error"], tool_name=name)
 
@@ -73,7 +85,7 @@ def instrument_tool(fn: Any, name: Optional[str], run_of: Callable[[], "Optional
                     yield item
                 return
             arguments = _arguments_of(signature, args, kwargs)
-            started = time.perf_counter()
+            started = _Start()
             items: list = []
             count = 0
             try:
@@ -97,7 +109,7 @@ def instrument_tool(fn: Any, name: Optional[str], run_of: Callable[[], "Optional
             if run is None:
                 return (yield from fn(*args, **kwargs))
             arguments = _arguments_of(signature, args, kwargs)
-            started = time.perf_counter()
+            started = _Start()
             items: list = []
             count = 0
             generator = fn(*args, **kwargs)
@@ -130,7 +142,7 @@ def instrument_tool(fn: Any, name: Optional[str], run_of: Callable[[], "Optional
             if run is None:
                 return await fn(*args, **kwargs)
             arguments = _arguments_of(signature, args, kwargs)
-            started = time.perf_counter()
+            started = _Start()
             try:
                 result = await fn(*args, **kwargs)
             except BaseException as error:
@@ -147,7 +159,7 @@ def instrument_tool(fn: Any, name: Optional[str], run_of: Callable[[], "Optional
         if run is None:
             return fn(*args, **kwargs)
         arguments = _arguments_of(signature, args, kwargs)
-        started = time.perf_counter()
+        started = _Start()
         try:
             result = fn(*args, **kwargs)
         except BaseException as error:

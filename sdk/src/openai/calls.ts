@@ -212,6 +212,8 @@ export function recordOutcome(call: CallState, outcome: CallOutcome, extra: Reco
       ...(call.prompt === undefined ? {} : { reasoning: summarize(call.prompt, outcome.answer) }),
       ...(outcome.eventUsage === undefined ? {} : { usage: outcome.eventUsage }),
       ...optionalCost(estimateCost(call.options, [outcome.model, call.requestedModel], usage)),
+      // The event spans the call: from its start, for as long as it (and its stream) took.
+      occurredAt: new Date(call.startedAt),
       durationMs: Math.max(0, Date.now() - call.startedAt),
       request,
       response,

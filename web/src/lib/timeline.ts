@@ -1,7 +1,8 @@
 /**
  * A session's events as a run: in time order, each with its start on the session's time axis, its duration when
- * one was recorded (`toolOutput.durationMs`, as the SDK, the demo and the OpenTelemetry receiver record tool and
- * model calls), whether a tool call failed, and a model call's usage. Pure.
+ * one was recorded (the event's `durationMs`, which the clients' `wrapTool`/`wrapOpenAI` and the OpenTelemetry
+ * receiver set on every timed call; else `toolOutput.durationMs`, where events recorded before it kept theirs),
+ * whether a tool call failed, and a model call's usage. Pure.
  *
  * An event's time is `occurredAt` (when it happened), else `createdAt` (when it was stored), and is read as the
  * step's start, as the OpenTelemetry receiver (a span's start) and the demo record it.
@@ -29,9 +30,9 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
-/** How long the step took, when it was recorded. */
-export function eventDuration(event: SessionEvent): number | undefined {
-  return finiteNumber(event.toolOutput?.durationMs);
+/** How long the step took, when it was recorded: the event's own `durationMs`, else its output's (older events). */
+export function eventDuration(event: Pick<SessionEvent, "durationMs" | "toolOutput">): number | undefined {
+  return finiteNumber(event.durationMs) ?? finiteNumber(event.toolOutput?.durationMs);
 }
 
 /** What a model call (an `llm_decision` with a model or token counts) used. */

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field as dataclass_field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from .._times import iso_of_ms, now_ms
 from .._usage import event_usage
 from ._pricing import CostFunction, LlmUsage, PriceTable, estimate_cost
 from ._summary import (
@@ -43,6 +44,8 @@ class CallState:
     run: "Run"
     options: WrapOptions
     started: float
+    # The wall clock at the call's start (epoch ms): the event's ``occurredAt``.
+    started_at_ms: int
     requested_model: Optional[str]
     request: Dict[str, Any]
     prompt: Optional[List[SummaryPart]]
@@ -124,6 +127,7 @@ def start_call(api: str, kwargs: Dict[str, Any], run: "Run", options: WrapOption
         run=run,
         options=options,
         started=time.perf_counter(),
+        started_at_ms=now_ms(),
         requested_model=text_of(kwargs.get("model")),
         request=request,
         prompt=prompt,
@@ -251,6 +255,8 @@ def record_outcome(call: CallState, outcome: CallOutcome, extra: Optional[Dict[s
             duration_ms=_elapsed_ms(call),
             request=request,
             response=response,
+            # The event spans the call: from its start, for as long as it (and its stream) took.
+            occurred_at=iso_of_ms(call.started_at_ms),
         )
     except Exception:  # noqa: BLE001 - recording never fails the agent's call
         pass
