@@ -331,6 +331,10 @@ try {
       `  ${line.trafficClass}: ${line.events} events, ${line.eventsPerSessionPerBatch.toFixed(1)} per session per batch, lag p50 ${line.lag.p50.toFixed(0)} ms p99 ${line.lag.p99.toFixed(0)} ms, ${line.perEvent.writeRequestUnits.toFixed(3)} WRU / ${line.perEvent.readRequestUnits.toFixed(3)} RRU per event`,
     );
   }
+  const scoreCounting = countingResult.scores;
+  log(
+    `  scores: ${scoreCounting.records} score records, ${scoreCounting.perScore.writeRequestUnits.toFixed(3)} WRU / ${scoreCounting.perScore.readRequestUnits.toFixed(3)} RRU per score counted (${JSON.stringify(scoreCounting.commands)})`,
+  );
 
   const createEvent = measured.find((operation) => operation.routeId === "CreateEvent");
   if (createEvent === undefined) throw new Error("no CreateEvent operation");
@@ -627,9 +631,27 @@ try {
     costLine(
       "score",
       "request path",
-      "POST /api/sdk/scores: the session and the score's id read, then one TransactWriteItems (the score's Put + a ConditionCheck that the session exists); scores are not counted into rollups yet (issue 33)",
+      "POST /api/sdk/scores: the session and the score's id read, then one TransactWriteItems (the score's Put + a ConditionCheck that the session exists)",
       unitOf([{ result: handler("CreateScore"), per: 1 }], false),
       unitOf([{ result: handler("CreateScore"), per: 1 }], true),
+      handler("CreateScore").logBytesMean,
+      undefined,
+    ),
+    costLine(
+      "score",
+      "counting",
+      `stream consumer, measured under the load phase (${countingResult.scores.records} score records): a strong read of the scores, then per 30 scores one TransactWriteItems of their counted marks and their agents' score rollup items (issue 33)`,
+      countingResult.scores.perScore,
+      countingResult.scores.perScore,
+      0,
+      undefined,
+    ),
+    costLine(
+      "score",
+      "total",
+      "request path + counting",
+      addWork(unitOf([{ result: handler("CreateScore"), per: 1 }], false), countingResult.scores.perScore),
+      addWork(unitOf([{ result: handler("CreateScore"), per: 1 }], true), countingResult.scores.perScore),
       handler("CreateScore").logBytesMean,
       undefined,
     ),

@@ -202,11 +202,19 @@ const otelTraceDeletion: TableGrant = {
   partitions: [P.otelTrace],
 };
 /**
- * A session deleted with its events and scores (read, then BatchWriteItem deletes), and its counting tombstone
+ * A session deleted with its events and scores (read, then BatchWriteItem deletes; its scores read again with
+ * BatchGetItem and deleted in transactions with what was counted of them), and its counting tombstone
  * (SESSION#<id> / TOMBSTONE) put in the deletion's transaction: by a key or user (DeleteSession) and by erasure.
  */
 const sessionDeletion: TableGrant = {
-  actions: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:PutItem"],
+  actions: [
+    "dynamodb:GetItem",
+    "dynamodb:Query",
+    "dynamodb:BatchGetItem",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:PutItem",
+  ],
   partitions: [P.session],
 };
 /** A run joining its conversation: the summary item, created with its first run and counted with each. */
@@ -395,7 +403,8 @@ export const ROUTE_ACCESS = {
         partitions: [P.userStatusSessionsIndex],
         indexes: [I.userStatusSessions.indexName, I.userStatusAgentSessions.indexName],
       },
-      { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+      // The sessions of a page, and with a score filter each one's scores of that name.
+      { actions: ["dynamodb:BatchGetItem", "dynamodb:Query"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.read,
   },
@@ -457,8 +466,9 @@ export const ROUTE_ACCESS = {
   DeleteScore: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
-      // The session's tenant read, then the score's conditional DeleteItem.
-      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.session] },
+      // The session's tenant read, then the score read and deleted in a transaction withdrawing what was counted.
+      { actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:DeleteItem"], partitions: [P.session] },
+      rollupUpdates,
     ],
     // With the deletions: at the edge, a DELETE under /api/sdk/sessions/ is counted as session deletion is.
     throttle: ROUTE_THROTTLES.erasure,
@@ -722,7 +732,8 @@ export const deletionWorker: WorkerDefinition = {
  * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per batch it reads the
  * batch's sessions (BatchGetItem; a gone session again with GetItem, then its tombstone), updates each
  * session's counters, then each rollup item once; events whose session is gone are deleted (with their
- * offloaded payloads).
+ * offloaded payloads). Scores: read (BatchGetItem) with the score rollup items their labels go to, then counted in
+ * transactions (UpdateItem of the score and of its rollup items).
  */
 export const streamConsumer: WorkerDefinition = {
   id: "StreamConsumer",
@@ -733,6 +744,7 @@ export const streamConsumer: WorkerDefinition = {
       partitions: [P.session],
     },
     rollupUpdates,
+    { actions: ["dynamodb:BatchGetItem"], partitions: [P.rollup] },
   ],
   payloadAccess: "delete",
 };

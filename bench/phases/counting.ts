@@ -83,6 +83,21 @@ export interface CountingResult {
   };
   /** Consumer wall time per record handed to it (ms). */
   readonly msPerRecord: number;
+  /**
+   * Scores counted (issue 33), measured apart: each invocation's score records are handed to the consumer in a
+   * call of their own after the rest (their counting touches no session or event item), metered separately.
+   */
+  readonly scores: ScoreCounting;
+}
+
+/** The consumer's work for the scores written under load, per score record counted. */
+export interface ScoreCounting {
+  readonly records: number;
+  readonly commands: Readonly<Record<string, number>>;
+  readonly writeUnits: number;
+  readonly readUnits: number;
+  readonly lambdaBilledMs: number;
+  readonly perScore: UnitWork;
 }
 
 export interface CommandTotals {
@@ -93,6 +108,12 @@ export interface CommandTotals {
 export interface CountingConsumer {
   /** Counts what is left on the stream, stops the poller and costs the recorded work. */
   finish(): Promise<CountingResult>;
+}
+
+interface ScoreInvocation {
+  readonly ms: number;
+  readonly records: number;
+  readonly commands: readonly CommandRecord[];
 }
 
 interface Invocation {
@@ -108,8 +129,22 @@ function partitionOf(record: DynamoDBRecord): string | undefined {
   return record.dynamodb?.Keys?.PK?.S;
 }
 
-/** The stack's event source filter: INSERT or MODIFY of a session partition. */
+function isScoreRecord(record: DynamoDBRecord): boolean {
+  return record.dynamodb?.NewImage?.entity?.S === "score";
+}
+
+/**
+ * The stack's event source filter: INSERT or MODIFY of a session partition, but a score's MODIFY only when a request
+ * wrote it (`countPending`), not the consumer's own count write.
+ */
 function passesFilter(record: DynamoDBRecord): boolean {
+  if (
+    record.eventName === "MODIFY" &&
+    isScoreRecord(record) &&
+    record.dynamodb?.NewImage?.countPending?.BOOL !== true
+  ) {
+    return false;
+  }
   return (
     (record.eventName === "INSERT" || record.eventName === "MODIFY") &&
     (partitionOf(record)?.startsWith(SESSION_PREFIX) ?? false)
@@ -133,6 +168,7 @@ export async function startCountingConsumer(options: {
   const classOfPartition = (partition: string | undefined): TrafficClass =>
     partition?.startsWith(SESSION_PREFIX) ? options.classOf(partition.slice(SESSION_PREFIX.length)) : "other";
   const invocations: Invocation[] = [];
+  const scoreInvocations: ScoreInvocation[] = [];
   const lags: Record<TrafficClass, number[]> = { single: [], batch: [], other: [] };
   let filteredOut = 0;
   let partialFailures = 0;
@@ -140,8 +176,21 @@ export async function startCountingConsumer(options: {
 
   const consume = async (event: StreamBatchEvent): Promise<StreamBatchResponse> => {
     batchSize = Math.max(batchSize, event.Records.length);
-    const records = event.Records.filter(passesFilter);
-    filteredOut += event.Records.length - records.length;
+    const passed = event.Records.filter(passesFilter);
+    filteredOut += event.Records.length - passed.length;
+    const scoreRecords = passed.filter(isScoreRecord);
+    const records = passed.filter((record) => !isScoreRecord(record));
+    if (scoreRecords.length > 0) {
+      options.meter.drain();
+      const scoreStarted = performance.now();
+      const scored = await handler({ ...event, Records: scoreRecords });
+      scoreInvocations.push({
+        ms: performance.now() - scoreStarted,
+        records: scoreRecords.length,
+        commands: options.meter.drain(),
+      });
+      if (scored.batchItemFailures.length > 0) return scored;
+    }
     if (records.length === 0) return { state: {}, batchItemFailures: [] };
     options.meter.drain();
     const started = performance.now();
@@ -202,6 +251,35 @@ export async function startCountingConsumer(options: {
       // Transactions costed from the items' images now (counters only grow: an upper bound per write).
       const all = invocations.flatMap((invocation) => invocation.commands);
       const modelled = await modelDeferredTransactions(documentClient, all);
+      const scoreCommands = await modelDeferredTransactions(
+        documentClient,
+        scoreInvocations.flatMap((invocation) => invocation.commands),
+      );
+      const scoreRecordCount = scoreInvocations.reduce((sum, invocation) => sum + invocation.records, 0);
+      const scoreTotals = { writeUnits: 0, readUnits: 0, commands: {} as Record<string, number> };
+      for (const command of scoreCommands) {
+        scoreTotals.commands[command.command] = (scoreTotals.commands[command.command] ?? 0) + 1;
+        if (command.kind === "write") scoreTotals.writeUnits += billedUnits(command);
+        if (command.kind === "read") scoreTotals.readUnits += billedUnits(command);
+      }
+      const scoreBilledMs = scoreInvocations.reduce((sum, invocation) => sum + Math.ceil(invocation.ms), 0);
+      const perScore = (value: number) => (scoreRecordCount === 0 ? Number.NaN : value / scoreRecordCount);
+      const scores: ScoreCounting = {
+        records: scoreRecordCount,
+        commands: scoreTotals.commands,
+        writeUnits: scoreTotals.writeUnits,
+        readUnits: scoreTotals.readUnits,
+        lambdaBilledMs: scoreBilledMs,
+        perScore: {
+          apiRequests: 0,
+          // Counted with the rest of its batch on AWS: the invocation is the batch's, not the score's.
+          lambdaInvocations: 0,
+          lambdaBilledMs: perScore(scoreBilledMs),
+          writeRequestUnits: perScore(scoreTotals.writeUnits),
+          readRequestUnits: perScore(scoreTotals.readUnits),
+          s3Puts: 0,
+        },
+      };
       let cursor = 0;
       const costed = invocations.map((invocation) => {
         const commands = modelled.slice(cursor, cursor + invocation.commands.length);
@@ -291,6 +369,7 @@ export async function startCountingConsumer(options: {
       );
       return {
         writes: { ...totals, sessionReads },
+        scores,
         msPerRecord: allRecords === 0 ? Number.NaN : invocations.reduce((sum, i) => sum + i.ms, 0) / allRecords,
         intervalMs: options.intervalMs,
         batchSize,

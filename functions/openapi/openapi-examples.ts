@@ -599,7 +599,29 @@ export const responseExamples = {
     ...stats,
     agentsWithoutStats: 0,
   } satisfies z.output<typeof agentListResponse>,
-  AgentStats: { agentName: "support-bot", ...stats } satisfies z.output<typeof agentStatsResponse>,
+  AgentStats: {
+    agentName: "support-bot",
+    ...stats,
+    scores: [
+      {
+        name: "helpfulness",
+        count: 3,
+        numeric: { count: 3, mean: 0.8, p50: 0.8, p90: 0.9, p99: 0.9 },
+        boolean: null,
+        labels: [],
+        days: [
+          {
+            day: "2026-11-22",
+            count: 3,
+            numeric: { count: 3, mean: 0.8, p50: 0.8, p90: 0.9, p99: 0.9 },
+            boolean: null,
+            labels: [],
+          },
+        ],
+      },
+    ],
+    scoresTruncated: false,
+  } satisfies z.output<typeof agentStatsResponse>,
   ListModels: { ...modelCalls, agentsWithoutStats: 0 } satisfies z.output<typeof modelsResponse>,
   AgentModels: { agentName: "support-bot", ...modelCalls } satisfies z.output<typeof agentModelsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,

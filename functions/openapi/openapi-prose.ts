@@ -578,6 +578,16 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
           description: "Only sessions whose name contains this text (ignoring case).",
           example: "refund",
         },
+        scoreName: {
+          description:
+            "Only sessions with a score of this name; with a condition below, only those whose latest score of " +
+            "the name (the most recently written) meets it.",
+          example: "helpfulness",
+        },
+        scoreMin: { description: "With scoreName: a numeric latest score of at least this.", example: "0.5" },
+        scoreMax: { description: "With scoreName: a numeric latest score of at most this.", example: "1" },
+        scoreLabel: { description: "With scoreName: a categorical latest score of this label.", example: "correct" },
+        scoreValue: { description: "With scoreName: a boolean latest score of this value.", example: "true" },
         limit: LIMIT,
         cursor: CURSOR,
       },
@@ -585,8 +595,10 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
         "`agentName`, `userId` and `status` combine freely (each combination, also with `from`/`to`, is one " +
         "index query: pages are full but the last). `failureReason`, `toolName`, `toolError` and `nameContains` " +
         "refine what that query finds: a refined page reads at most 5 index pages of `limit` keys and may hold " +
-        "fewer sessions than `limit`, even none, with a `nextCursor` to go on. `from` must not be after `to`. A " +
-        "cursor is only valid with the filters it was issued for.",
+        "fewer sessions than `limit`, even none, with a `nextCursor` to go on. `scoreName` refines too, reading " +
+        "each session's scores of that name: a page filtered by a score reads at most 2 index pages. `scoreMin`/" +
+        "`scoreMax`, `scoreLabel` and `scoreValue` need `scoreName` and exclude each other. `from` must not be " +
+        "after `to`. A cursor is only valid with the filters it was issued for.",
     },
   },
   ListEvents: {

@@ -75,6 +75,47 @@ function orderedRange<T extends { from?: string | undefined; to?: string | undef
   }
 }
 
+/** A finite decimal number in a query string (`-2.5`, `0.75`, `1e3`). */
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+const numberParameter = z.pipe(
+  string().check(
+    z.refine((value) => DECIMAL.test(value) && Number.isFinite(Number(value)), { error: "Must be a number" }),
+  ),
+  z.transform(Number),
+);
+
+/** The score filter's parameters go together: a value condition needs `scoreName`, and one kind of condition at most. */
+function scoreFilterRules(
+  value: {
+    scoreName?: string | undefined;
+    scoreMin?: number | undefined;
+    scoreMax?: number | undefined;
+    scoreLabel?: string | undefined;
+    scoreValue?: string | undefined;
+  },
+  context: z.core.$RefinementCtx<typeof value>,
+) {
+  const numeric = value.scoreMin !== undefined || value.scoreMax !== undefined;
+  const conditions = [numeric, value.scoreLabel !== undefined, value.scoreValue !== undefined].filter(Boolean).length;
+  if (conditions > 0 && value.scoreName === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["scoreName"],
+      message: "Required with scoreMin, scoreMax, scoreLabel or scoreValue",
+    });
+  }
+  if (conditions > 1) {
+    context.addIssue({
+      code: "custom",
+      path: ["scoreName"],
+      message: "Give one of scoreMin/scoreMax, scoreLabel or scoreValue",
+    });
+  }
+  if (value.scoreMin !== undefined && value.scoreMax !== undefined && value.scoreMin > value.scoreMax) {
+    context.addIssue({ code: "custom", path: ["scoreMax"], message: "Must not be below scoreMin" });
+  }
+}
+
 export const listSessionsQuery = strictObject({
   agentName: z.optional(name()),
   userId: z.optional(name()),
@@ -85,9 +126,16 @@ export const listSessionsQuery = strictObject({
   toolName: z.optional(name()),
   toolError: z.optional(name()),
   nameContains: z.optional(name()),
+  scoreName: z.optional(text(LIMITS.scoreNameLength)),
+  scoreMin: z.optional(numberParameter),
+  scoreMax: z.optional(numberParameter),
+  scoreLabel: z.optional(text(LIMITS.scoreLabelLength)),
+  scoreValue: z.optional(enumeration(["true", "false"])),
   limit: integerParameter(1, 100, 50),
   cursor,
-}).check(z.superRefine(orderedRange));
+})
+  .check(z.superRefine(orderedRange))
+  .check(z.superRefine(scoreFilterRules));
 export type ListSessionsQuery = z.output<typeof listSessionsQuery>;
 
 export const listEventsQuery = strictObject({

@@ -481,7 +481,47 @@ export const agentListResponse = z.strictObject({
 });
 
 /** 200 of GET /api/sdk/agents/{agentName}/stats. */
-export const agentStatsResponse = z.strictObject({ agentName: z.string(), ...stats });
+const scoreFigures = {
+  count: count.describe("Scores counted (every kind)"),
+  numeric: z
+    .strictObject({
+      count,
+      mean: z.number().nullable(),
+      p50: z.number().nullable(),
+      p90: z.number().nullable(),
+      p99: z.number().nullable(),
+    })
+    .nullable()
+    .describe(
+      "Numeric scores: mean (exact) and nearest-rank percentiles, each within 2 % of the exact one; null when none",
+    ),
+  boolean: z
+    .strictObject({ count, trueCount: count, trueShare: z.number().min(0).max(1).nullable() })
+    .nullable()
+    .describe("Boolean scores: how many were true; null when none"),
+  labels: z
+    .array(z.strictObject({ label: z.string(), count }))
+    .max(21)
+    .describe("Categorical scores per label, most counted first: 20 labels per name and day, the rest as (other)"),
+};
+
+export const agentStatsResponse = z.strictObject({
+  agentName: z.string(),
+  ...stats,
+  scores: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        ...scoreFigures,
+        days: z.array(z.strictObject({ day, ...scoreFigures })).describe("Only the days with scores"),
+      }),
+    )
+    .max(50)
+    .describe(
+      "Per score name over the period (scores of the agent's sessions, by the session's start day), most counted first",
+    ),
+  scoresTruncated: z.boolean().describe("True when the agent has more than 50 score names in the period"),
+});
 
 /** 200 of GET /api/sdk/users/{userId}/stats. */
 export const userStatsResponse = z.strictObject({ userId: z.string(), ...stats });

@@ -6,8 +6,18 @@ import { listSessions } from "../store/sessions/session-listing.js";
 import { sessionView } from "./session-view.js";
 
 export const handler = apiKeyOrUserRoute("ListSessions", { query: listSessionsQuery }, async ({ caller, query }) => {
-  const { limit, cursor, ...filters } = query;
-  const page = await listSessions(caller, filters, { limit, cursor });
+  const { limit, cursor, scoreName, scoreMin, scoreMax, scoreLabel, scoreValue, ...filters } = query;
+  const score =
+    scoreName === undefined
+      ? undefined
+      : {
+          name: scoreName,
+          min: scoreMin,
+          max: scoreMax,
+          label: scoreLabel,
+          value: scoreValue === undefined ? undefined : scoreValue === "true",
+        };
+  const page = await listSessions(caller, { ...filters, score }, { limit, cursor });
   const nowMs = Date.now();
   return jsonResponse(200, {
     items: page.items.map((session) => sessionView(session, nowMs)),

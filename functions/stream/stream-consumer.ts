@@ -1,7 +1,8 @@
 /**
  * The consumer of the table's change stream: counts events and session
  * starts and ends into session counters, rollups and agent summaries,
- * exactly once (functions/store/counting/stream-counting.ts), and publishes session
+ * exactly once (functions/store/counting/stream-counting.ts), and scores into
+ * their agent's score rollups (score-stream-counting.ts), and publishes session
  * notifications; and deletes the offloaded payloads of sessions that DynamoDB
  * TTL removed (expired-payloads.ts). On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
@@ -20,6 +21,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord } from "aws-lambda";
 import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observability/embedded-metrics.js";
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
+import { countScores, scoresOfRecords } from "../store/counting/score-stream-counting.js";
 import { type ChangeRecord, countChangeRecords } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
 import { publishSessionEndings } from "./session-notifications.js";
@@ -83,6 +85,11 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
       shardId,
     });
   });
+  // Scores count apart from sessions: each score item is its own mark (score-stream-counting.ts).
+  const scoresFailedAt = await countScores(scoresOfRecords(records), (error) => {
+    failures += 1;
+    logError("stream consumer could not count scores; they will be delivered again", error, { shardId });
+  });
   const payloadsFailedAt = await deleteExpiredPayloads(event.Records, (location, error) => {
     failures += 1;
     logError("stream consumer could not delete an expired session's payloads; they will be delivered again", error, {
@@ -96,7 +103,7 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
     ...(lag === undefined ? [] : [{ name: METRIC.countingLag, unit: "Milliseconds" as const, value: lag }]),
     { name: METRIC.countingFailures, unit: "Count", value: failures },
   ]);
-  const firstFailure = earliestInBatch(event.Records, [failedAt, payloadsFailedAt]);
+  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt]);
   return { state: {}, batchItemFailures: firstFailure === undefined ? [] : [{ itemIdentifier: firstFailure }] };
 }
 

@@ -124,14 +124,25 @@ export class StreamCounting extends Construct {
         ...(batchingWindow > 0 ? { maxBatchingWindow: Duration.seconds(batchingWindow) } : {}),
         onFailure: new SqsDlq(this.failureQueue),
         // Only what counting counts (functions/store/counting/stream-counting.ts sessionChangeOf), so neither a deletion
-        // nor the consumer's own counter updates come back as invocations: a new session or event, an event
-        // replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
+        // nor the consumer's own counter updates come back as invocations: a new session, event or score, an event
+        // or a score replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
         // of a session holding offloaded payloads, which go with it (functions/stream/expired-payloads.ts).
         filters: [
           FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { Keys: sessionPartition } }),
           FilterCriteria.filter({
             eventName: FilterRule.isEqual("MODIFY"),
             dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: FilterRule.isEqual("event") } } },
+          }),
+          // A score written again by a request (its counting is pending); not the consumer's own count write.
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual("MODIFY"),
+            dynamodb: {
+              Keys: sessionPartition,
+              NewImage: {
+                entity: { S: FilterRule.isEqual("score") },
+                countPending: { BOOL: FilterRule.isEqual(true) },
+              },
+            },
           }),
           FilterCriteria.filter({
             eventName: FilterRule.isEqual("MODIFY"),

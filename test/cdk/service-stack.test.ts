@@ -1058,7 +1058,7 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
+  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, scores written again by a request, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
     // Act
     const criteria = streamMapping()?.Properties.FilterCriteria as
       | { readonly Filters: readonly { readonly Pattern: string }[] }
@@ -1071,6 +1071,13 @@ describe("Table stream consumer", () => {
     expect(patterns).toEqual([
       { eventName: ["INSERT"], dynamodb: { Keys: sessionPartition } },
       { eventName: ["MODIFY"], dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: ["event"] } } } },
+      {
+        eventName: ["MODIFY"],
+        dynamodb: {
+          Keys: sessionPartition,
+          NewImage: { entity: { S: ["score"] }, countPending: { BOOL: [true] } },
+        },
+      },
       {
         eventName: ["MODIFY"],
         dynamodb: {
@@ -1203,6 +1210,8 @@ describe("Table stream consumer", () => {
       },
       // The Updates of day rollups and agent summaries, each item once per batch.
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
+      // The score rollup items a batch's labels go to, read before the scores' counting transactions.
+      { actions: ["dynamodb:BatchGetItem"], partitions: ["ROLLUP#*"] },
     ];
 
     // Act

@@ -25,6 +25,7 @@ import {
   type ModelTallies,
   type ToolRow,
 } from "../../domain/rollup.js";
+import { assembleScoreStats, type ScoreRow } from "../../domain/score-stats.js";
 import { failureReasonGroup } from "../../domain/session-refinements.js";
 import { defineEntity, type Entity, type Item } from "../table/entity.js";
 import {
@@ -40,6 +41,7 @@ import {
   rollupToolKey,
 } from "../table/keys.js";
 import { queryAll, queryPage, type TransactItem, updateRequest } from "../table/table-operations.js";
+import { SCORE_ROLLUP_KIND, scoreRowOf } from "./score-rollup.js";
 
 export const ROLLUP_ENTITY = "rollup";
 
@@ -362,11 +364,13 @@ export function agentSummaryOf(item: Item): AgentSummary {
   return agentSummaryEntity.fromItem(item);
 }
 
-/** The day, tool and failure rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
+/** The day, tool, failure and score rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export interface RollupRows {
   readonly days: DayRow[];
   readonly tools: ToolRow[];
   readonly failures: FailureRow[];
+  /** Per score name and day (agents only: score-rollup.ts). */
+  readonly scores: ScoreRow[];
 }
 
 /** Stats of one agent or user over the days `fromDay`…`toDay` (inclusive). */
@@ -378,8 +382,8 @@ export async function readStats(
   toDay: string,
   nowMs = Date.now(),
 ) {
-  const { days, tools, failures } = await readRollupRows(tenantPrefix, dimension, value, fromDay, toDay, nowMs);
-  return assembleStats(days, tools, failures);
+  const { days, tools, failures, scores } = await readRollupRows(tenantPrefix, dimension, value, fromDay, toDay, nowMs);
+  return { ...assembleStats(days, tools, failures), ...(dimension === "AGENT" ? assembleScoreStats(scores) : {}) };
 }
 
 /** The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). */
@@ -403,9 +407,14 @@ export async function readRollupRows(
   const days: DayRow[] = [];
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
+  const scores: ScoreRow[] = [];
   const bins = new Map<string, DurationBins>();
   for (const item of items) {
     if (!notExpired(item, nowMs / 1000)) continue;
+    if (item.rollupKind === SCORE_ROLLUP_KIND) {
+      scores.push(scoreRowOf(item));
+      continue;
+    }
     const found = rollupRowOf(item);
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
@@ -414,7 +423,7 @@ export async function readRollupRows(
   }
   // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
   for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
-  return { days, tools, failures };
+  return { days, tools, failures, scores };
 }
 
 /**

@@ -12,11 +12,24 @@ import { scoreKey } from "../table/keys.js";
 
 export const SCORE_ENTITY = "score";
 
-/** What is written: the score and its expiry (the session's). */
+/** What is written: the score and its expiry (the session's), with its counting bookkeeping. */
 export interface ScoreRecord {
   readonly score: Score;
   readonly ttl: number;
+  /** +1 per write of the score, the stream consumer's included: every write is conditional on it. */
+  readonly countVersion: number;
+  /** What the stream consumer counted of the score so far (score-stream-counting.ts), carried by a replacement. */
+  readonly counted?: unknown;
+  /** The session's rollup retention, for the expiry of the rollup items the score is counted into. */
+  readonly rollupRetentionDays?: number | undefined;
 }
+
+/**
+ * The score item's counting bookkeeping (never part of the score read back): `countPending` (true from a write by
+ * a request until the consumer has counted it: the stream filter passes only such changes), `counted`,
+ * `countVersion`, `rollupRetentionDays`.
+ */
+export const SCORE_COUNTING_ATTRIBUTES = ["countPending", "counted", "countVersion", "rollupRetentionDays"];
 
 function authorFrom(fields: Item): ScoreAuthor {
   return { kind: fields.authorKind === "user" ? "user" : "apiKey", id: String(fields.authorId) };
@@ -36,9 +49,9 @@ export const scoreEntity = defineEntity<Score, ScoreRecord>({
     createdAt: "string",
     updatedAt: "string",
   },
-  storageAttributes: ["ttl"],
+  storageAttributes: ["ttl", ...SCORE_COUNTING_ATTRIBUTES],
   key: ({ score }) => scoreKey(score.sessionId, score.id),
-  attributes: ({ score, ttl }) => {
+  attributes: ({ score, ttl, countVersion, counted, rollupRetentionDays }) => {
     const { author, eventId, comment, ...stored } = score;
     return {
       ...stored,
@@ -47,6 +60,10 @@ export const scoreEntity = defineEntity<Score, ScoreRecord>({
       authorKind: author.kind,
       authorId: author.id,
       ttl,
+      countPending: true,
+      countVersion,
+      ...(counted === undefined ? {} : { counted }),
+      ...(rollupRetentionDays === undefined ? {} : { rollupRetentionDays }),
     };
   },
   fromFields: (fields) => {

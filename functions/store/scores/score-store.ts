@@ -15,10 +15,11 @@ import { EVENT_ENTITY } from "../events/event-store.js";
 import { cancellationItem, isConditionFailure } from "../table/condition-failure.js";
 import { eventKey, SCORE_PREFIX, scoreKey, sessionKey } from "../table/keys.js";
 import { expiryEpochSeconds, isExpired } from "../table/retention.js";
-import { deleteIfExists, getItem, queryPage, transact } from "../table/table-operations.js";
+import { getItem, queryPage, transact } from "../table/table-operations.js";
 import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { scoreConfigsOf } from "./score-config-cache.js";
-import { SCORE_ENTITY, scoreEntity } from "./score-item.js";
+import { SCORE_ENTITY, type ScoreRecord, scoreEntity } from "./score-item.js";
+import { deleteScoresWithdrawing } from "./score-withdrawal.js";
 
 /** What a score needs of its session: its tenant, agent, start and expiry. */
 interface ScoredSession {
@@ -27,6 +28,7 @@ interface ScoredSession {
   readonly agentName: string;
   readonly createdAt: string;
   readonly ttl: number | undefined;
+  readonly rollupRetentionDays: number | undefined;
 }
 
 /** Attempts of a score's transaction that lost a race (another transaction on the session or the score). */
@@ -38,7 +40,7 @@ const notFound = (sessionId: string) => new NotFoundError(`Session ${sessionId} 
 async function scoredSession(principal: Principal, sessionId: string, nowMs: number): Promise<ScoredSession> {
   if (!isId("session", sessionId)) throw notFound(sessionId);
   const item = await getItem(sessionKey(sessionId), {
-    projection: ["entity", "orgId", "environment", "agentName", "createdAt", "ttl"],
+    projection: ["entity", "orgId", "environment", "agentName", "createdAt", "ttl", "rollupRetentionDays"],
   });
   if (item === undefined || isExpired(item, nowMs) || typeof item.orgId !== "string") throw notFound(sessionId);
   const session = {
@@ -47,6 +49,7 @@ async function scoredSession(principal: Principal, sessionId: string, nowMs: num
     agentName: String(item.agentName),
     createdAt: String(item.createdAt),
     ttl: typeof item.ttl === "number" ? item.ttl : undefined,
+    rollupRetentionDays: typeof item.rollupRetentionDays === "number" ? item.rollupRetentionDays : undefined,
   };
   if (!ownsTenantData(principal, session)) throw foreignSessionError(principal, sessionId);
   return session;
@@ -85,7 +88,9 @@ export async function recordScore(
   const problem = scoreConfigProblem(configs.get(input.name), input.value);
   if (problem !== undefined) throw invalidFieldsError("score", [{ path: "value", message: problem }]);
   const [found] = await Promise.all([
-    getItem(scoreKey(input.sessionId, scoreId), { projection: ["entity", "orgId", "environment", "createdAt"] }),
+    getItem(scoreKey(input.sessionId, scoreId), {
+      projection: ["entity", "orgId", "environment", "createdAt", "counted", "countVersion"],
+    }),
     input.eventId === undefined ? undefined : assertEventOfSession(input.sessionId, input.eventId, nowMs),
   ]);
   const at = new Date(nowMs).toISOString();
@@ -116,7 +121,15 @@ export async function recordScore(
       updatedAt: at,
     };
     try {
-      await transact(scoreWrite(principal, score, ttl, existing !== undefined));
+      const version = typeof existing?.countVersion === "number" ? existing.countVersion : undefined;
+      const record = {
+        score,
+        ttl,
+        countVersion: (version ?? 0) + 1,
+        counted: existing?.counted,
+        rollupRetentionDays: session.rollupRetentionDays,
+      };
+      await transact(scoreWrite(principal, record, existing === undefined ? null : version));
       return { score, replaced: existing !== undefined };
     } catch (error) {
       if (isConditionFailure(error, 0)) throw notFound(input.sessionId);
@@ -135,10 +148,16 @@ export async function recordScore(
 /**
  * The transaction of a score: the session checked (it exists in the caller's tenant: a session deleted meanwhile is
  * a 404, and no score is left behind), then the score put: a new one where none is, or a replacement of this
- * tenant's score of the same id (never any other item), so the answer's 201 / 200 and `createdAt` are exact even
- * when two requests write the same score at once.
+ * tenant's score of the same id (never any other item) at the count version read (`replacedVersion`; null for a
+ * new score), so the answer's 201 / 200 and `createdAt` are exact even when two requests write the same score at
+ * once, and what the stream consumer counted of it (`counted`, carried over) is never lost.
  */
-function scoreWrite(principal: Principal, score: Score, ttl: number, replacing: boolean) {
+function scoreWrite(principal: Principal, record: ScoreRecord, replacedVersion: number | undefined | null) {
+  const { score } = record;
+  const replacing = replacedVersion !== null;
+  const versionValues = typeof replacedVersion === "number" ? { ":version": replacedVersion } : {};
+  const versionCondition =
+    typeof replacedVersion === "number" ? "countVersion = :version" : "attribute_not_exists(countVersion)";
   const tenantValues = { ":org": principal.orgId, ":env": principal.environment };
   const tenantNames = { "#environment": "environment" };
   return [
@@ -152,12 +171,12 @@ function scoreWrite(principal: Principal, score: Score, ttl: number, replacing: 
     },
     {
       Put: {
-        Item: scoreEntity.toItem({ score, ttl }),
+        Item: scoreEntity.toItem(record),
         ...(replacing
           ? {
-              ConditionExpression: "#entity = :score AND orgId = :org AND #environment = :env",
+              ConditionExpression: `#entity = :score AND orgId = :org AND #environment = :env AND ${versionCondition}`,
               ExpressionAttributeNames: { ...tenantNames, "#entity": "entity" },
-              ExpressionAttributeValues: { ...tenantValues, ":score": SCORE_ENTITY },
+              ExpressionAttributeValues: { ...tenantValues, ":score": SCORE_ENTITY, ...versionValues },
             }
           : { ConditionExpression: "attribute_not_exists(PK)" }),
         ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
@@ -216,10 +235,7 @@ export async function deleteScore(
   await scoredSession(principal, sessionId, nowMs);
   const missing = new NotFoundError(`Score ${scoreId} not found in session ${sessionId}`);
   if (!isId("score", scoreId)) throw missing;
-  const deleted = await deleteIfExists(scoreKey(sessionId, scoreId), {
-    expression: "#entity = :score",
-    names: { "#entity": "entity" },
-    values: { ":score": SCORE_ENTITY },
-  });
-  if (!deleted) throw missing;
+  // What the stream consumer counted of it is withdrawn in the same transaction (score-withdrawal.ts).
+  const deleted = await deleteScoresWithdrawing([scoreKey(sessionId, scoreId)]);
+  if (deleted === 0) throw missing;
 }

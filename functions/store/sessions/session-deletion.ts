@@ -19,6 +19,7 @@ import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "../countin
 import { deletionAuditPut } from "../deletion/deletion-audit-store.js";
 import { traceRecordDeletion } from "../otel/trace-record-deletion.js";
 import { deletePayloadsOf } from "../payloads/payload-store.js";
+import { deleteScoresWithdrawing } from "../scores/score-withdrawal.js";
 import { deleteAll } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { conversationRunKey, EVENT_PREFIX, SCORE_PREFIX, sessionKey } from "../table/keys.js";
@@ -31,7 +32,11 @@ import { TOOL_MOVE_ATTRIBUTE } from "./tool-move-record.js";
 
 const DELETE_ATTEMPTS = 5;
 
-/** Deletes every item of a session whose sort key starts with `prefix`; resolves with how many there were. */
+/**
+ * Deletes every item of a session whose sort key starts with `prefix`; resolves with how many there were. Events
+ * go in plain batched deletes; scores with the withdrawal of what the stream consumer counted of them
+ * (score-withdrawal.ts).
+ */
 async function deleteItemsOf(sessionId: string, prefix: typeof EVENT_PREFIX | typeof SCORE_PREFIX): Promise<number> {
   let deleted = 0;
   for await (const page of queryPages({
@@ -40,7 +45,8 @@ async function deleteItemsOf(sessionId: string, prefix: typeof EVENT_PREFIX | ty
     ProjectionExpression: "PK, SK",
     ConsistentRead: true,
   })) {
-    await deleteAll(page.items.map(keyOf));
+    if (prefix === SCORE_PREFIX) await deleteScoresWithdrawing(page.items.map(keyOf));
+    else await deleteAll(page.items.map(keyOf));
     deleted += page.items.length;
   }
   return deleted;

@@ -6,8 +6,10 @@
  * read, within the same bounded number of index queries per page.
  */
 import type { Principal } from "../../domain/principal.js";
+import type { ScoreFilter } from "../../domain/score-filter.js";
 import type { Session, SessionStatus } from "../../domain/session.js";
 import { hasRefinements, matchesRefinements, type SessionRefinements } from "../../domain/session-refinements.js";
+import { sessionsMatchingScore } from "../scores/score-filter-store.js";
 import { batchGetItems } from "../table/batch-operations.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../table/cursor-signing.js";
 import {
@@ -22,6 +24,8 @@ import { keyOf, queryPage } from "../table/table-operations.js";
 import { sessionFromItem } from "./session-store.js";
 
 export interface SessionFilters extends SessionRefinements {
+  /** Its latest score of a name matches (one Query of the session's scores per session read). */
+  readonly score?: ScoreFilter | undefined;
   readonly agentName?: string | undefined;
   readonly userId?: string | undefined;
   readonly status?: SessionStatus | undefined;
@@ -91,6 +95,11 @@ export const MAX_QUERIES_PER_PAGE = 3;
  * index pages of up to `limit` keys, and may hold fewer sessions than `limit` (even none) with a cursor to go on.
  */
 export const MAX_QUERIES_PER_REFINED_PAGE = 5;
+/**
+ * The bound for a listing filtered by a score, whose every session read costs a Query of its scores: at most this
+ * many index pages (so at most 2 × `limit` ≤ 200 sessions examined per request).
+ */
+export const MAX_QUERIES_PER_SCORED_PAGE = 2;
 
 export interface SessionPage {
   readonly items: Session[];
@@ -116,8 +125,13 @@ export async function listSessions(
   // Sort keys are `<prefix><createdAt>#<id>`: "0" sorts before every timestamp, "~" after every id character.
   const lower = `${query.prefix}${filters.from ?? "0"}`;
   const upper = `${query.prefix}${filters.to === undefined ? "~" : `${filters.to}#~`}`;
-  const refined = hasRefinements(filters);
-  const maxQueries = refined ? MAX_QUERIES_PER_REFINED_PAGE : MAX_QUERIES_PER_PAGE;
+  const refined = hasRefinements(filters) || filters.score !== undefined;
+  const maxQueries =
+    filters.score !== undefined
+      ? MAX_QUERIES_PER_SCORED_PAGE
+      : refined
+        ? MAX_QUERIES_PER_REFINED_PAGE
+        : MAX_QUERIES_PER_PAGE;
   const items: Session[] = [];
   for (let queries = 0; queries < maxQueries && items.length < page.limit; queries++) {
     const result = await queryPage({
@@ -131,7 +145,16 @@ export async function listSessions(
     });
     const keys = result.items.map(keyOf);
     const sessions = (await batchGetItems(keys)).filter((item) => !isExpired(item, nowMs)).map(sessionFromItem);
-    items.push(...(refined ? sessions.filter((session) => matchesRefinements(session, filters)) : sessions));
+    const refinedSessions = refined ? sessions.filter((session) => matchesRefinements(session, filters)) : sessions;
+    if (filters.score === undefined) items.push(...refinedSessions);
+    else {
+      const matching = await sessionsMatchingScore(
+        refinedSessions.map((session) => session.id),
+        filters.score,
+        nowMs,
+      );
+      items.push(...refinedSessions.filter((session) => matching.has(session.id)));
+    }
     startKey = result.lastKey;
     if (startKey === undefined) break;
   }

@@ -388,6 +388,11 @@ export function rollupModelKey(partition: string, day: string, model: string): I
   return { PK: partition, SK: `DAY#${day}#MODEL#${model}` };
 }
 
+/** A score name's figures on a day of an agent (functions/store/counting/score-rollup.ts); the name is client text. */
+export function rollupScoreKey(partition: string, day: string, name: string): ItemKey {
+  return { PK: partition, SK: `DAY#${day}#SCORE#${name}` };
+}
+
 export function rollupFailureKey(partition: string, day: string, reason: string): ItemKey {
   return { PK: partition, SK: `DAY#${day}#FAIL#${reason}` };
 }
