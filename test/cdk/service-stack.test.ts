@@ -1884,6 +1884,7 @@ describe("AwsSolutions checks (cdk-nag)", () => {
         user: /aws-jwt-verify/,
         apiKeyOrUser: /API key.*aws-jwt-verify/,
         signedIn: /aws-jwt-verify/,
+        feedbackToken: /feedback token.*HMAC-SHA256/,
         public: /OpenAPI/,
       } as const;
       expect(reasons).toEqual([expect.stringMatching(expected[route.auth.kind])]);

@@ -276,6 +276,26 @@ describe("over HTTP", () => {
           ],
         },
       }),
+    CreateFeedbackToken: () =>
+      call(api, "POST", "/api/sdk/feedback-tokens", {
+        key: sdk.key,
+        body: { sessionId, eventId: firstEventId, expiresInSeconds: 600, names: ["thumbs"] },
+      }),
+    PostFeedback: async () => {
+      const minted = await call(api, "POST", "/api/sdk/feedback-tokens", { key: sdk.key, body: { sessionId } });
+      return call(api, "POST", "/api/public/feedback", {
+        key: String(minted.body.token),
+        body: { name: "thumbs", value: false, comment: "wrong order refunded" },
+      });
+    },
+    FeedbackPreflight: () =>
+      call(api, "OPTIONS", "/api/public/feedback", {
+        headers: {
+          origin: "https://shop.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
+        },
+      }),
     ListScores: async () => {
       await call(api, "POST", "/api/sdk/scores", { key: sdk.key, body: { sessionId, name: "listed", value: 1 } });
       return call(api, "GET", `/api/sdk/sessions/${sessionId}/scores?limit=1`, { key: sdk.key });
