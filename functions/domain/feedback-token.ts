@@ -71,6 +71,15 @@ function isBoundedText(value: unknown, maxCharacters: number): value is string {
   return typeof value === "string" && value.length > 0 && [...value].length <= maxCharacters;
 }
 
+/** Whether score names fit in a token: how many, and their size as JSON (escapes included). */
+export function feedbackTokenNamesFit(names: readonly string[]): boolean {
+  return (
+    names.length >= 1 &&
+    names.length <= LIMITS.feedbackTokenNames &&
+    Buffer.byteLength(JSON.stringify(names), "utf8") <= LIMITS.feedbackTokenNamesBytes
+  );
+}
+
 /** The claims of a signed payload, or undefined when its shape is not exactly one this module makes. */
 function claimsOf(decoded: unknown): FeedbackTokenClaims | undefined {
   if (typeof decoded !== "object" || decoded === null || Array.isArray(decoded)) return undefined;
@@ -84,9 +93,8 @@ function claimsOf(decoded: unknown): FeedbackTokenClaims | undefined {
   if (
     n !== undefined &&
     (!Array.isArray(n) ||
-      n.length < 1 ||
-      n.length > LIMITS.feedbackTokenNames ||
-      !n.every((entry) => isBoundedText(entry, LIMITS.scoreNameLength)))
+      !n.every((entry) => isBoundedText(entry, LIMITS.scoreNameLength)) ||
+      !feedbackTokenNamesFit(n))
   ) {
     return undefined;
   }

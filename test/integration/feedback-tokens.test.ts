@@ -271,7 +271,8 @@ describe("refusals: a clear 4xx, nothing stored", () => {
     const tooMany = await mint({ sessionId, names: Array.from({ length: 11 }, (_, index) => `n${index}`) });
     const longName = await mint({ sessionId, names: ["x".repeat(201)] });
     const withoutScope = await mint({ sessionId }, reader.key);
-    const longest = await mint({ sessionId, expiresInSeconds: 86_400, names: Array(10).fill("y".repeat(200)) });
+    const tooLarge = await mint({ sessionId, names: Array(10).fill("y".repeat(200)) });
+    const longest = await mint({ sessionId, expiresInSeconds: 86_400, names: Array(10).fill("y".repeat(98)) });
     const after = await itemsOfOrganisation(owner.orgId);
 
     expect(tooLong.status).toBe(400);
@@ -279,6 +280,10 @@ describe("refusals: a clear 4xx, nothing stored", () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.issues).toEqual([{ path: "names", message: "Must hold at most 10 names" }]);
     expect(longName.status).toBe(400);
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.issues).toEqual([
+      { path: "names", message: "Must be at most 1024 bytes together (as a JSON array in UTF-8)" },
+    ]);
     expect(withoutScope.status).toBe(403);
     expect(longest.status).toBe(201);
     expect(String(longest.body.token).length).toBeLessThanOrEqual(4096);
