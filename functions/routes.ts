@@ -157,8 +157,11 @@ export const ROUTE_THROTTLES = {
   keyManagement: { rateLimit: 50, burstLimit: 100 },
   /** The public OpenAPI document. */
   publicDocument: { rateLimit: 50, burstLimit: 100 },
-  /** End users' feedback posted from browsers with a feedback token (a thumbs-down now and then), and its CORS preflight. */
-  feedback: { rateLimit: 100, burstLimit: 200 },
+  /**
+   * End users' feedback posted from browsers with a feedback token (a thumbs-down now and then), and its CORS
+   * preflight: public-facing, so each address is held to the read limit at the edge (30 addresses fill it).
+   */
+  feedback: { rateLimit: 300, burstLimit: 600 },
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
 
 const P = PARTITIONS;
