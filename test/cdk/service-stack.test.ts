@@ -589,7 +589,7 @@ describe("Lambda functions", () => {
       .map((route) => route.id);
 
     expect(new Set(routes.map((route) => route.auth.kind))).toEqual(
-      new Set(["apiKey", "user", "apiKeyOrUser", "signedIn", "public"]),
+      new Set(["apiKey", "user", "apiKeyOrUser", "signedIn", "feedbackToken", "public"]),
     );
     expect(withQueue).toEqual(["DeleteUserData"]);
   });
@@ -1400,9 +1400,10 @@ describe("Lambda bundles", () => {
 
     for (const route of routes) {
       const bundle = functionId(route.id);
-      const takesUserTokens = route.auth.kind !== "apiKey" && route.auth.kind !== "public";
+      const takesUserTokens =
+        route.auth.kind !== "apiKey" && route.auth.kind !== "public" && route.auth.kind !== "feedbackToken";
       expect({ route: route.id, bundle: bundle !== undefined }).toEqual({ route: route.id, bundle: true });
-      if (route.auth.kind === "apiKey")
+      if (route.auth.kind === "apiKey" || route.auth.kind === "feedbackToken")
         expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
           route: route.id,
           verifier: false,
@@ -1956,9 +1957,9 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
     }
   });
 
-  it("lets no function serving requests write the cursor-signing secret; the read routes that page may read it", () => {
+  it("lets no function serving requests write the cursor-signing secret; the read routes that page and the feedback-token routes (their key is derived from it) may read it", () => {
     // Prepare
-    const paging = new Set(["ListSessions", "ListEvents", "ListScores"]);
+    const paging = new Set(["ListSessions", "ListEvents", "ListScores", "CreateFeedbackToken", "PostFeedback"]);
 
     for (const route of routes) {
       // Act
