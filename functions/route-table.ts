@@ -58,6 +58,11 @@ export interface RouteEntry {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
+  /**
+   * `false`: a POST that ignores `Idempotency-Key` — its answer holds a bearer secret that must never be stored in
+   * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
+   */
+  readonly idempotencyKey?: false;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
 }
@@ -113,6 +118,7 @@ export const routeTable = [
     path: "/api/sdk/feedback-tokens",
     entry: "functions/feedback/create-feedback-token.ts",
     auth: { kind: "apiKey", scope: "scores:write" },
+    idempotencyKey: false,
   },
   {
     id: "PostFeedback",

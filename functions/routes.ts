@@ -330,7 +330,7 @@ export const ROUTE_ACCESS = {
   CreateFeedbackToken: {
     tableGrants: [
       ...apiKeyAuthentication,
-      idempotencyRecords,
+      // No Idempotency-Key records: the answer is a bearer token, never stored (route-table.ts `idempotencyKey`).
       // The session read (its tenant); the token is signed with a key derived from the deployment's secret.
       { actions: ["dynamodb:GetItem"], partitions: [P.session] },
       cursorSigning,

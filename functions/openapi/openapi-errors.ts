@@ -41,7 +41,11 @@ export function isRateLimited(route: RouteEntry): boolean {
 /** Whether the route takes `Idempotency-Key` (api-key-route.ts, api-key-or-user-route.ts; not the exporters). */
 export function takesIdempotencyKey(route: RouteEntry): boolean {
   return (
-    isRateLimited(route) && isWrite(route) && !isExportRouteAuth(route.auth) && route.auth.kind !== "feedbackToken"
+    isRateLimited(route) &&
+    isWrite(route) &&
+    !isExportRouteAuth(route.auth) &&
+    route.auth.kind !== "feedbackToken" &&
+    route.idempotencyKey !== false
   );
 }
 

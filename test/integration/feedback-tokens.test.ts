@@ -292,6 +292,34 @@ describe("refusals: a clear 4xx, nothing stored", () => {
   });
 });
 
+describe("the token is never stored", () => {
+  it("minting ignores Idempotency-Key: no idempotency record holds the token, a retry mints another", async () => {
+    const sessionId = await createTestSession(api, owner.key);
+    const headers = { "idempotency-key": `mint-${sessionId}` };
+    const before = await itemsOfOrganisation(owner.orgId);
+
+    const first = await call(api, "POST", "/api/sdk/feedback-tokens", { key: owner.key, headers, body: { sessionId } });
+    const retry = await call(api, "POST", "/api/sdk/feedback-tokens", { key: owner.key, headers, body: { sessionId } });
+    const after = await itemsOfOrganisation(owner.orgId);
+    const records = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": `IDEMPOTENCY#ORG#${owner.orgId}#ENV#live#REQUEST#mint-${sessionId}` },
+        ConsistentRead: true,
+      }),
+    );
+
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(retry.body.tokenId).not.toBe(first.body.tokenId);
+    expect(records.Items ?? []).toEqual([]);
+    const stamps = (items: Record<string, unknown>[]) => items.map(({ lastUsedAt: _stamp, ...item }) => item);
+    expect(stamps(after)).toEqual(stamps(before));
+    expect(JSON.stringify(after)).not.toContain("atsf_");
+  });
+});
+
 describe("the token does nothing else; the feedback route takes nothing else", () => {
   it("refuses an API key and an access-token-like credential on the feedback route (401, nothing stored)", async () => {
     const sessionId = await createTestSession(api, owner.key);
