@@ -12,7 +12,7 @@ import type { Role } from "./domain/membership.js";
 import type { Scope } from "./domain/scopes.js";
 import { EXPORT_ROUTE_AUTH, LANGFUSE_EXPORT_ROUTE_AUTH } from "./http/export-route-auth.js";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE" | "OPTIONS";
 
 /**
  * Who may call a route:
@@ -24,6 +24,8 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  *   which then acts with the tenancy and rate-limit budget of a key of that organisation and
  *   environment (functions/http/api-key-or-user-auth.ts decides, by the `ats_` prefix of keys);
  * - `signedIn`: any signed-in user, for themselves (no organisation: `GET /api/me`);
+ * - `feedbackToken`: an end user's feedback token (`atsf_…`, minted by the agent's backend with an API key):
+ *   one score on the session (and event) it is bound to, from a browser (the one route with CORS);
  * - `public`: no credential.
  */
 export type RouteAuth =
@@ -31,6 +33,7 @@ export type RouteAuth =
   | { readonly kind: "user"; readonly role: Role }
   | { readonly kind: "apiKeyOrUser"; readonly scope: Scope; readonly role: Role }
   | { readonly kind: "signedIn" }
+  | { readonly kind: "feedbackToken" }
   | { readonly kind: "public" };
 
 /** Whether a route accepts a signed-in user's access token (its function must verify tokens). */
@@ -55,6 +58,11 @@ export interface RouteEntry {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
+  /**
+   * `false`: a POST that ignores `Idempotency-Key` — its answer holds a bearer secret that must never be stored in
+   * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
+   */
+  readonly idempotencyKey?: false;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
 }
@@ -103,6 +111,28 @@ export const routeTable = [
     path: "/api/sdk/scores/batch",
     entry: "functions/scores/create-score-batch.ts",
     auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
+  },
+  {
+    id: "CreateFeedbackToken",
+    method: "POST",
+    path: "/api/sdk/feedback-tokens",
+    entry: "functions/feedback/create-feedback-token.ts",
+    auth: { kind: "apiKey", scope: "scores:write" },
+    idempotencyKey: false,
+  },
+  {
+    id: "PostFeedback",
+    method: "POST",
+    path: "/api/public/feedback",
+    entry: "functions/feedback/post-feedback.ts",
+    auth: { kind: "feedbackToken" },
+  },
+  {
+    id: "FeedbackPreflight",
+    method: "OPTIONS",
+    path: "/api/public/feedback",
+    entry: "functions/feedback/feedback-preflight.ts",
+    auth: { kind: "public" },
   },
   {
     id: "ExportTraces",

@@ -167,6 +167,11 @@ export const ROUTE_THROTTLES = {
   keyManagement: { rateLimit: 50, burstLimit: 100 },
   /** The public OpenAPI document. */
   publicDocument: { rateLimit: 50, burstLimit: 100 },
+  /**
+   * End users' feedback posted from browsers with a feedback token (a thumbs-down now and then), and its CORS
+   * preflight: public-facing, so each address is held to the read limit at the edge (30 addresses fill it).
+   */
+  feedback: { rateLimit: 300, burstLimit: 600 },
 } as const satisfies Readonly<Record<string, RouteThrottle>>;
 
 const P = PARTITIONS;
@@ -350,6 +355,28 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.scoreWrite,
   },
+  CreateFeedbackToken: {
+    tableGrants: [
+      ...apiKeyAuthentication,
+      // No Idempotency-Key records: the answer is a bearer token, never stored (route-table.ts `idempotencyKey`).
+      // The session read (its tenant); the token is signed with a key derived from the deployment's secret.
+      { actions: ["dynamodb:GetItem"], partitions: [P.session] },
+      cursorSigning,
+    ],
+    throttle: ROUTE_THROTTLES.scoreWrite,
+  },
+  PostFeedback: {
+    tableGrants: [
+      // No key lookup: the token is verified with the deployment's secret; then the token's and the
+      // organisation's rate-limit windows, and the score written as CreateScore writes it.
+      cursorSigning,
+      { actions: ["dynamodb:UpdateItem"], partitions: [P.rateLimit] },
+      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      scoreConfigReads,
+    ],
+    throttle: ROUTE_THROTTLES.feedback,
+  },
+  FeedbackPreflight: { tableGrants: [], throttle: ROUTE_THROTTLES.feedback },
   ExportTraces: EXPORT_TRACES_ACCESS,
   // The same export at the path Langfuse's exporters post to.
   ExportLangfuseTraces: EXPORT_TRACES_ACCESS,

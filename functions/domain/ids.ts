@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   apiKey: "key",
   audit: "aud",
   deletionJob: "del",
+  feedbackToken: "fbt",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -75,6 +76,7 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   apiKey: new RegExp(`^${ID_PREFIXES.apiKey}_${ULID_PATTERN}$`),
   audit: new RegExp(`^${ID_PREFIXES.audit}_${ULID_PATTERN}$`),
   deletionJob: new RegExp(`^${ID_PREFIXES.deletionJob}_${ULID_PATTERN}$`),
+  feedbackToken: new RegExp(`^${ID_PREFIXES.feedbackToken}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */

@@ -114,4 +114,15 @@ export const LIMITS = {
   batchScores: 100,
   /** Scores `GET /api/sdk/sessions/{id}` shows (oldest first); `scoresTruncated` says when the session has more. */
   sessionScoresShown: 20,
+  /** A feedback token's lifetime when the minting request names none, and the longest it may ask for (seconds). */
+  feedbackTokenDefaultSeconds: 3600,
+  feedbackTokenMaxSeconds: 86_400,
+  /** Score names a feedback token may be limited to (each at most `scoreNameLength` characters). */
+  feedbackTokenNames: 10,
+  /** Those names together, as JSON in UTF-8 bytes: they travel inside the token, which must stay short. */
+  feedbackTokenNamesBytes: 1024,
+  /** A feedback token's length in characters: anything longer is refused before it is decoded. */
+  feedbackTokenLength: 4096,
+  /** Feedback posts per minute through one feedback token (besides its organisation's budget). */
+  feedbackTokenPostsPerMinute: 30,
 } as const;

@@ -21,6 +21,11 @@ export interface Principal {
    * spends that user's own console budget, never the budget the organisation's API keys write with.
    */
   readonly signedInUserId?: string | undefined;
+  /**
+   * Set when an end user posts through a feedback token (`fbt_…`): its scores are authored by the token and come
+   * from `end_user`; `keyId` is then the token's id (its own small rate-limit budget).
+   */
+  readonly feedbackTokenId?: string | undefined;
 }
 
 /** Whether a stored item belongs to the principal's organisation and environment. */

@@ -16,9 +16,15 @@ export type ScoreValue = number | boolean | string;
 export const SCORE_SOURCES = ["api", "sdk", "console", "end_user", "evaluator"] as const;
 export type ScoreSource = (typeof SCORE_SOURCES)[number];
 
-/** Who gave a score: the API key that wrote it, or the signed-in user (console or API with an access token). */
+/** What gave a score: an API key, a signed-in user (console or API with an access token), an end user's feedback token. */
+export const SCORE_AUTHOR_KINDS = ["apiKey", "user", "feedbackToken"] as const;
+
+/**
+ * Who gave a score: the API key that wrote it, the signed-in user (console or API with an access token), or the
+ * feedback token an end user posted it with (`fbt_…`, issue 33).
+ */
 export interface ScoreAuthor {
-  readonly kind: "apiKey" | "user";
+  readonly kind: (typeof SCORE_AUTHOR_KINDS)[number];
   readonly id: string;
 }
 
@@ -63,13 +69,15 @@ export function valueKindOf(value: ScoreValue): ScoreValueKind {
 
 /** Who gives a score written by `principal`. */
 export function authorOf(principal: Principal): ScoreAuthor {
+  if (principal.feedbackTokenId !== undefined) return { kind: "feedbackToken", id: principal.feedbackTokenId };
   return principal.signedInUserId === undefined
     ? { kind: "apiKey", id: principal.keyId }
     : { kind: "user", id: principal.signedInUserId };
 }
 
-/** A score's source when the client names none: `console` for a signed-in user, `api` for a key. */
+/** A score's source when the client names none: `end_user` through a feedback token, `console` for a signed-in user, `api` for a key. */
 export function defaultSourceOf(principal: Principal): ScoreSource {
+  if (principal.feedbackTokenId !== undefined) return "end_user";
   return principal.signedInUserId === undefined ? "api" : "console";
 }
 

@@ -22,6 +22,9 @@ const MISSING =
 const NOT_BEARER =
   "Invalid Authorization header: send Authorization: Bearer <API key>, or Bearer <access token> with X-Organization-Id";
 
+const FEEDBACK_TOKEN_REFUSED =
+  "A feedback token (atsf_…) only posts an end user's score (POST /api/public/feedback); send an API key or an access token";
+
 export function apiKeyOrUserAuth(options: {
   readonly scope: Scope;
   readonly role: Role;
@@ -38,6 +41,7 @@ export function apiKeyOrUserAuth(options: {
       return;
     }
     if (!isBearer(authorization)) throw new UnauthorizedError(NOT_BEARER);
+    if (/^Bearer +atsf_/i.test(authorization.trim())) throw new UnauthorizedError(FEEDBACK_TOKEN_REFUSED);
     request.event.principal = await authenticateTenantUser(
       { authorization, organisation: headers["x-organization-id"], environment: headers["x-environment"] },
       { scope, role },

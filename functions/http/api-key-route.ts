@@ -21,5 +21,6 @@ export function apiKeyRoute<
 ) {
   const route = routeOfKind(routeId, "apiKey");
   if (route.auth.kind !== "apiKey") throw new Error(`Route ${routeId} is not an apiKey route`);
-  return apiKeyChain(apiKeyAuth(route.auth), isWrite(route) ? [idempotency()] : [], options, routeHandler);
+  const takesIdempotencyKey = isWrite(route) && route.idempotencyKey !== false;
+  return apiKeyChain(apiKeyAuth(route.auth), takesIdempotencyKey ? [idempotency()] : [], options, routeHandler);
 }

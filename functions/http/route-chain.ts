@@ -3,7 +3,8 @@
  *   request log line and metrics (first: sees the whole request and the final response)
  *   → error mapping (its onError sees every error)
  *   → the route kind's own checks, before anything else is read (api-key-route.ts, api-key-or-user-route.ts —
- *     the console's reads —, user-route.ts — also signedIn —, public-route.ts; each module imports only what its
+ *     the console's reads —, user-route.ts — also signedIn —, feedback-token-route.ts — end users' feedback from
+ *     browsers, with CORS —, public-route.ts; each module imports only what its
  *     kind needs, so a function's bundle carries only its own authentication code)
  *   → query string + zod schema, JSON body + zod schema (routes that take them)
  *   → the route kind's checks after validation (Idempotency-Key on the SDK's POST/PATCH)

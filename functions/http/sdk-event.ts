@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import type { SignedInUser } from "../auth/user-authenticator.js";
+import type { FeedbackTokenClaims } from "../domain/feedback-token.js";
 import type { Principal } from "../domain/principal.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
 import type { RateLimitDecision } from "../ratelimit/rate-limiter.js";
@@ -14,6 +15,8 @@ export interface SdkEvent extends APIGatewayProxyEventV2 {
   principal?: Principal;
   user?: UserPrincipal;
   signedIn?: SignedInUser;
+  /** A feedback token's claims (the feedback route): its session, event and names. */
+  feedbackToken?: FeedbackTokenClaims;
   input?: unknown;
   /** The body as the client meant it (decompressed), once the body middleware read it. */
   decodedBody?: Buffer;

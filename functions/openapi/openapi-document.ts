@@ -269,6 +269,8 @@ function security(route: RouteEntry): Pick<Operation, "security" | "x-required-s
       };
     case "signedIn":
       return { security: [{ userToken: [] }] };
+    case "feedbackToken":
+      return { security: [{ feedbackToken: [] }] };
     case "public":
       return { security: [] };
   }
@@ -293,6 +295,8 @@ function accessNote(route: RouteEntry): string {
       );
     case "signedIn":
       return "Requires a signed-in user's access token (no organisation).";
+    case "feedbackToken":
+      return "Requires a feedback token (`atsf_…`, POST /api/sdk/feedback-tokens); API keys are refused.";
     case "public":
       return "Public.";
   }
@@ -396,6 +400,14 @@ const SECURITY_SCHEMES = {
     description:
       "A signed-in user's access token (a Cognito user-pool access token on AWS, the local issuer's locally). " +
       "Roles: `owner`, `admin`, `member`.",
+  },
+  feedbackToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "atsf_… feedback token",
+    description:
+      "An end user's feedback token, minted by your backend (POST /api/sdk/feedback-tokens) and sent by the browser: " +
+      "`Authorization: Bearer atsf_…`. It allows one thing: a score on the session (and event) it is bound to, until it expires.",
   },
 };
 

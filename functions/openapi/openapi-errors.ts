@@ -35,12 +35,18 @@ export interface ErrorCase {
 
 /** Whether the route runs the API-key chain (rate limit; api-key-chain.ts). */
 export function isRateLimited(route: RouteEntry): boolean {
-  return route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser";
+  return route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser" || route.auth.kind === "feedbackToken";
 }
 
 /** Whether the route takes `Idempotency-Key` (api-key-route.ts, api-key-or-user-route.ts; not the exporters). */
 export function takesIdempotencyKey(route: RouteEntry): boolean {
-  return isRateLimited(route) && isWrite(route) && !isExportRouteAuth(route.auth);
+  return (
+    isRateLimited(route) &&
+    isWrite(route) &&
+    !isExportRouteAuth(route.auth) &&
+    route.auth.kind !== "feedbackToken" &&
+    route.idempotencyKey !== false
+  );
 }
 
 function bodyOf(errorBody: ReturnType<typeof errorAnswer>): unknown {
@@ -140,6 +146,15 @@ function authenticationCases(route: RouteEntry, add: (status: Status, error: Err
     case "signedIn":
       add(401, { name: "accessToken", ...ACCESS_TOKEN_401 });
       return;
+    case "feedbackToken":
+      add(401, {
+        name: "feedbackToken",
+        reason:
+          "The feedback token is missing, malformed, altered, of another deployment or expired; or the credential " +
+          "is not a feedback token (API keys and access tokens are refused here).",
+        example: { error: "Unauthorized", message: "Feedback token expired: ask the application for a new one" },
+      });
+      return;
     case "public":
       return;
   }
@@ -150,8 +165,8 @@ function apiKeyChainCases(route: RouteEntry, add: (status: Status, error: ErrorC
   add(429, {
     name: "rateLimit",
     reason:
-      "The per-minute request budget of the API key, of its organisation or (with an access token) of the user's " +
-      "console requests in the organisation is spent: retry after `Retry-After` seconds.",
+      "The per-minute request budget of the API key (or feedback token), of its organisation or (with an access " +
+      "token) of the user's console requests in the organisation is spent: retry after `Retry-After` seconds.",
     example: {
       error: "Too Many Requests",
       message: "Rate limit of 6000 requests per minute for this organisation reached; retry in 12 s",

@@ -7,6 +7,7 @@
 import type * as z from "zod";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
+import type { createFeedbackTokenBody, postFeedbackBody } from "../schemas/feedback-schemas.js";
 import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import type {
   exportLogsServiceRequest,
@@ -35,6 +36,7 @@ import type {
   errorResponse,
   eventBatchResponse,
   eventPageResponse,
+  feedbackTokenResponse,
   invitationListResponse,
   invitationResponse,
   memberListResponse,
@@ -232,6 +234,15 @@ export const requestExamples = {
     comment: "Found the policy, slow to answer",
     source: "evaluator",
   } satisfies z.input<typeof createScoreBody>,
+  CreateFeedbackToken: {
+    sessionId: SESSION_ID,
+    eventId: EVENT_ID,
+    expiresInSeconds: 900,
+    names: ["thumbs"],
+  } satisfies z.input<typeof createFeedbackTokenBody>,
+  PostFeedback: { name: "thumbs", value: false, comment: "It refunded the wrong order" } satisfies z.input<
+    typeof postFeedbackBody
+  >,
   CreateScoreBatch: {
     scores: [
       { sessionId: SESSION_ID, name: "resolved", value: true, source: "end_user" },
@@ -271,6 +282,8 @@ export const invalidInputs = {
   CreateEventBatch: { events: [] },
   CreateScore: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", name: "", value: "yes", dataType: "boolean" },
   CreateScoreBatch: { scores: [] },
+  CreateFeedbackToken: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", expiresInSeconds: 100000, names: [] },
+  PostFeedback: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", name: "thumbs", value: false },
   ListScores: { limit: "0" },
   ListSessions: { limit: "500", status: "paused" },
   ListConversations: { limit: "0", from: "2026-11-22T00:00:00Z", to: "2026-11-01T00:00:00Z" },
@@ -510,6 +523,22 @@ export const responseExamples = {
     ],
   } satisfies z.output<typeof eventBatchResponse>,
   CreateScore: score,
+  CreateFeedbackToken: {
+    token:
+      "atsf_eyJ2IjoxLCJ0IjoiZmJ0XzAxS0FaM1hEM0U0RjVHNkg3SjhLOU0wTlAxIn0.q0Vd1m8aL0Y9s8cZkX2rN4pT7wE3uB6hJ5gF1yD0oQk",
+    tokenId: "fbt_01KAZ3XD3E4F5G6H7J8K9M0NP1",
+    expiresAt: "2026-11-22T10:20:00.000Z",
+  } satisfies z.output<typeof feedbackTokenResponse>,
+  PostFeedback: {
+    ...score,
+    eventId: EVENT_ID,
+    name: "thumbs",
+    value: false,
+    valueKind: "boolean",
+    comment: "It refunded the wrong order",
+    source: "end_user",
+    author: { kind: "feedbackToken", id: "fbt_01KAZ3XD3E4F5G6H7J8K9M0NP1" },
+  } satisfies z.output<typeof scoreResponse>,
   CreateScoreBatch: {
     results: [
       { index: 0, status: 201, id: "scr_01KAZ3XC2D3E4F5G6H7J8K9M0N" },

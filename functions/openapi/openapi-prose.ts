@@ -22,6 +22,9 @@ export const TAGS = {
     "A chat agent's conversation is many runs: sessions that named the same `conversationId`, listed and read " +
     "with their runs in order and their totals (API key, or a signed-in member).",
   Analytics: "Per-agent and per-user totals and daily series, from rollups (API key).",
+  Feedback:
+    "End users' scores from a browser: the agent's backend mints a short-lived feedback token bound to one session " +
+    "(API key with `scores:write`); the browser posts a score with it, and can do nothing else (docs/api.md).",
   "Data deletion": "Erasure of an external user's data (API key with the `delete` scope).",
   "API keys": "Key management for signed-in users of an organisation (access token).",
   Members:
@@ -435,6 +438,68 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
         message: "Score scr_01KAZ3XB1C2D3E4F5G6H7J8K9M cannot be written: its id is taken",
       },
     },
+  },
+  CreateFeedbackToken: {
+    summary: "Mint an end-user feedback token",
+    description:
+      "A short-lived token your backend hands to an end user's browser, bound to one session of the key's " +
+      "organisation and environment (and, with `eventId`, one event of it; with `names`, those score names only). " +
+      "The browser posts a score with it (POST /api/public/feedback) and can do nothing else. Stateless: minting " +
+      "stores nothing, and a token cannot be revoked before it expires — keep lifetimes short.",
+    tag: "Feedback",
+    success: "The token, its id (the author of the scores posted with it) and when it expires.",
+    body: {
+      description: `The session (and event) the token is bound to. ${OPTIONAL_NULL}`,
+      fields: {
+        eventId: "An event (`evt_…`) of the session: scores posted with the token are that event's.",
+        expiresInSeconds: `Lifetime in seconds: ${LIMITS.feedbackTokenDefaultSeconds} when absent, at most ${LIMITS.feedbackTokenMaxSeconds}.`,
+        names: `The score names the token may write (1 to ${LIMITS.feedbackTokenNames}); absent: any name.`,
+      },
+    },
+    errors: {
+      403: FOREIGN_SESSION,
+      404: {
+        reason: "Unknown, expired or deleted session, or an `eventId` that is not an event of the session.",
+        message: `Session ${SESSION_ID} not found`,
+      },
+    },
+  },
+  PostFeedback: {
+    summary: "Post an end user's score with a feedback token",
+    description:
+      "Called from a browser with `Authorization: Bearer atsf_…` (a feedback token; API keys and access tokens are " +
+      "refused): one score on the token's session (and event) — never one the body names —, with source " +
+      '`end_user` and author `{ kind: "feedbackToken", id: "fbt_…" }`. Score configurations apply. The one route ' +
+      "that answers cross-origin requests (CORS: any origin, no credentials). Each token may post " +
+      `${LIMITS.feedbackTokenPostsPerMinute} scores a minute.`,
+    tag: "Feedback",
+    success: "The score stored.",
+    body: {
+      description: `The score; the session and event are the token's. ${OPTIONAL_NULL}`,
+      fields: {
+        name: `What is judged (e.g. "thumbs"): 1 to ${LIMITS.scoreNameLength} characters, one of the token's \`names\` when it has some.`,
+        value: `A finite number, \`true\`/\`false\`, or a label of 1 to ${LIMITS.scoreLabelLength} characters.`,
+        comment: `Up to ${LIMITS.scoreCommentLength} characters.`,
+      },
+    },
+    errors: {
+      403: {
+        reason: "The token does not allow a score of this name.",
+        message: 'This feedback token may not write a score named "helpfulness"',
+      },
+      404: {
+        reason: "The token's session (or event) has since been deleted or has expired.",
+        message: `Session ${SESSION_ID} not found`,
+      },
+    },
+  },
+  FeedbackPreflight: {
+    summary: "CORS preflight of the feedback route",
+    description:
+      "Answers a browser's preflight of POST /api/public/feedback: any origin, methods `POST, OPTIONS`, headers " +
+      "`authorization, content-type`, no credentials. Public. No other route answers cross-origin requests.",
+    tag: "Feedback",
+    success: "No content; the `Access-Control-*` headers.",
   },
   CreateScoreBatch: {
     summary: "Record a batch of scores",

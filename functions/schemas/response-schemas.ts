@@ -18,7 +18,7 @@ import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
 import { LIMITS } from "../domain/limits.js";
 import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
-import { SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
+import { SCORE_AUTHOR_KINDS, SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
 import { SESSION_STATUSES } from "../domain/session.js";
 import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
@@ -175,10 +175,21 @@ export const scoreResponse = z.strictObject({
   comment: z.string().nullable(),
   source: z.enum(SCORE_SOURCES),
   author: z
-    .strictObject({ kind: z.enum(["apiKey", "user"]), id: z.string() })
-    .describe("Who gave the score: the API key's id, or the signed-in user's id"),
+    .strictObject({ kind: z.enum(SCORE_AUTHOR_KINDS), id: z.string() })
+    .describe(
+      "Who gave the score: the API key's id, the signed-in user's id, or the feedback token's id (`fbt_…`) an end user posted it with",
+    ),
   createdAt: timestamp,
   updatedAt: timestamp.describe("When the score was last written (a replacement by its id moves it)"),
+});
+
+/** A feedback token just minted (issue 33): hand `token` to the end user's browser. */
+export const feedbackTokenResponse = z.strictObject({
+  token: z
+    .string()
+    .describe("The feedback token (`atsf_…`): send it as `Authorization: Bearer <token>` to POST /api/public/feedback"),
+  tokenId: z.string().describe("`fbt_` + a ULID: the `author.id` of the scores posted with the token"),
+  expiresAt: timestamp.describe("When the token stops working"),
 });
 
 /** A score name's configuration (issue 33): what the values of scores of that name must be. */
@@ -790,6 +801,7 @@ export const responseComponents = z
   .add(conversationPageResponse, { id: "ConversationPage" })
   .add(conversationDetailResponse, { id: "ConversationDetail" })
   .add(scoreResponse, { id: "Score" })
+  .add(feedbackTokenResponse, { id: "FeedbackToken" })
   .add(scorePageResponse, { id: "ScorePage" })
   .add(scoreConfigResponse, { id: "ScoreConfig" })
   .add(scoreConfigListResponse, { id: "ScoreConfigList" })

@@ -19,6 +19,7 @@ import type { EventField } from "../store/events/event-store.js";
 import { ORGANISATION_PRICE_LIMITS } from "../store/prices/price-limits.js";
 import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "./event-schemas.js";
+import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
 import {
   exportLogsServiceRequest,
@@ -53,6 +54,7 @@ import {
   deletionJobResponse,
   eventBatchResponse,
   eventPageResponse,
+  feedbackTokenResponse,
   invitationListResponse,
   invitationResponse,
   memberListResponse,
@@ -191,6 +193,17 @@ export const routeContracts = {
     body: { schema: createScoreBatchBody },
     success: { status: 200, body: scoreBatchResponse },
   },
+  CreateFeedbackToken: {
+    body: { schema: createFeedbackTokenBody },
+    success: { status: 201, body: feedbackTokenResponse },
+    errors: [403, 404],
+  },
+  PostFeedback: {
+    body: { schema: postFeedbackBody },
+    success: { status: 201, body: scoreResponse },
+    errors: [403, 404],
+  },
+  FeedbackPreflight: { success: { status: 204 } },
   ExportTraces: {
     protocolBody: {
       schema: exportTraceServiceRequest,

@@ -28,7 +28,7 @@ export function scoreValueProblem(value: unknown): string | undefined {
 }
 
 /** A score's value: a finite number (numeric), a boolean, or a label (categorical). */
-const scoreValue = jsonSchemaOf(
+export const scoreValue = jsonSchemaOf(
   z.pipe(
     z.unknown().check(
       z.superRefine((value, context) => {

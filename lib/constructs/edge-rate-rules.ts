@@ -7,7 +7,8 @@
  * 1. `ManagementPerIp`: the routes whose gateway bucket is small — key and
  *    member management, `GET /api/me`, session deletion, user erasure and its
  *    job status, the OpenAPI document — at the management limit;
- * 2. `ReadsPerIp`: the read routes (sessions, events, agents, stats);
+ * 2. `ReadsPerIp`: the read routes (sessions, events, agents, stats), and end users' feedback from browsers
+ *    (`/api/public/feedback`, POST and its OPTIONS preflight: public-facing, a person posts a few);
  * 3. `AllRequestsPerIp`: every request, ingestion and the console's files included.
  *
  * Which rule counts a route follows from its throttle in ROUTE_THROTTLES, so
@@ -65,7 +66,7 @@ export function edgeLimitOf(throttle: RouteThrottle): Exclude<EdgeLimitKind, "al
   ) {
     return "management";
   }
-  if (throttle === ROUTE_THROTTLES.read) return "read";
+  if (throttle === ROUTE_THROTTLES.read || throttle === ROUTE_THROTTLES.feedback) return "read";
   return undefined;
 }
 

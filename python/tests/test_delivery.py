@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, List
 from unittest import mock
 
-from ats import AgentTracker, AtsError, current_run, wrap_tool
+from ats import AgentTracker, AtsDeliveryError, AtsError, AtsUsageError, FeedbackToken, current_run, wrap_tool
 from tests.support.fake_service import FakeService, Received
 
 KEY = "ats_live_abcdefghijklmnop"
@@ -608,3 +608,50 @@ class TraceAndToolsTest(DeliveryTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FeedbackTokenTest(DeliveryTestCase):
+    """``feedback_token``: a direct request (never queued), retried like every request, its refusals raised."""
+
+    TOKEN = {
+        "token": "atsf_e30.c2ln",
+        "tokenId": "fbt_01KAZ3XD3E4F5G6H7J8K9M0NP1",
+        "expiresAt": "2026-11-27T08:00:00.000Z",
+    }
+
+    def script(self, received: Received) -> Any:
+        if received.path != "/api/sdk/feedback-tokens":
+            return None
+        if received.body.get("sessionId") == "ses_unknown":
+            return 404, {"error": "Not Found", "message": "Session ses_unknown not found"}, {}
+        if len(self.service_requests()) == 1:
+            return 503, {"error": "Service Unavailable", "message": "try again"}, {"Retry-After": "0"}
+        return 201, self.TOKEN, {}
+
+    def service_requests(self) -> List[Received]:
+        return [r for r in self.fake.requests if r.path == "/api/sdk/feedback-tokens"]
+
+    def test_mints_with_the_options_retrying_a_503_and_raises_the_services_refusal(self) -> None:
+        self.fake = self.service(self.script)
+        ats = self.tracker(self.fake.url)
+
+        minted = ats.feedback_token("ses_01", event_id="evt_01", expires_in_seconds=600, names=["thumbs"], timeout=10)
+        with self.assertRaises(AtsDeliveryError) as refused:
+            ats.feedback_token("ses_unknown", timeout=10)
+        ats.shutdown(1)
+        with self.assertRaises(AtsUsageError):
+            ats.feedback_token("ses_01")
+
+        self.assertEqual(minted, FeedbackToken(self.TOKEN["token"], self.TOKEN["tokenId"], self.TOKEN["expiresAt"]))
+        first, retry, unknown = self.service_requests()
+        self.assertEqual(
+            first.body, {"sessionId": "ses_01", "eventId": "evt_01", "expiresInSeconds": 600, "names": ["thumbs"]}
+        )
+        self.assertEqual(retry.headers["idempotency-key"], first.headers["idempotency-key"])
+        self.assertEqual(first.headers["authorization"], f"Bearer {KEY}")
+        self.assertEqual(unknown.body, {"sessionId": "ses_unknown"})
+        self.assertEqual((refused.exception.status, refused.exception.attempts), (404, 1))
+        self.assertEqual(
+            str(refused.exception), "No feedback token for session ses_unknown (404): Session ses_unknown not found"
+        )
+        self.assertEqual(self.errors, [])

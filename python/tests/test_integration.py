@@ -7,10 +7,11 @@ import datetime
 import json
 import time
 import unittest
+import urllib.request
 from pathlib import Path
 from typing import Any, Dict, List
 
-from ats import AgentTracker, AtsError, current_run, wrap_openai, wrap_tool
+from ats import AgentTracker, AtsDeliveryError, AtsError, AtsUsageError, current_run, wrap_openai, wrap_tool
 from tests.support.fake_openai import FakeOpenAIServer, OpenAI
 from tests.support.local_stack import LocalStack
 
@@ -167,6 +168,45 @@ class RecordedRunTest(unittest.TestCase):
         status, page = self.stack.get(f"/api/sdk/sessions/{run.id}/scores")
         [correct] = [score for score in page["items"] if score["name"] == "correct"]
         self.assertEqual((correct["id"], correct["value"], correct["valueKind"]), (verdict, "partially", "categorical"))
+
+    def test_a_feedback_token_lets_the_browser_post_a_thumbs_down_and_a_refusal_raises(self) -> None:
+        ats = self.tracker()
+        run = ats.start_session("Feedback", "feedback-bot", "customer-8")
+        run.end()
+        self.assertTrue(ats.flush(10))
+
+        minted = ats.feedback_token(run.id, expires_in_seconds=600, names=["thumbs"])
+        # What the browser does with it: no API key, only the token.
+        request = urllib.request.Request(
+            f"{self.stack.api_url}/api/public/feedback",
+            data=json.dumps({"name": "thumbs", "value": False}).encode(),
+            headers={"Authorization": f"Bearer {minted.token}", "Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            self.assertEqual(answer.status, 201)
+        with self.assertRaises(AtsDeliveryError) as refused:
+            ats.feedback_token("ses_01JZZZZZZZZZZZZZZZZZZZZZZZ")
+        ats.shutdown()
+        with self.assertRaises(AtsUsageError):
+            ats.feedback_token(run.id)
+
+        self.assertTrue(minted.token.startswith("atsf_"))
+        self.assertTrue(minted.token_id.startswith("fbt_"))
+        self.assertEqual((refused.exception.status, refused.exception.operation), (404, "feedbackToken"))
+        self.assertEqual(
+            str(refused.exception),
+            "No feedback token for session ses_01JZZZZZZZZZZZZZZZZZZZZZZZ (404): "
+            "Session ses_01JZZZZZZZZZZZZZZZZZZZZZZZ not found",
+        )
+        status, page = self.stack.get(f"/api/sdk/sessions/{run.id}/scores")
+        self.assertEqual(status, 200)
+        [score] = page["items"]
+        self.assertEqual(
+            (score["name"], score["value"], score["source"], score["author"]),
+            ("thumbs", False, "end_user", {"kind": "feedbackToken", "id": minted.token_id}),
+        )
+        self.assertEqual(self.errors, [])
 
     def test_wrapped_openai_calls_without_prices_of_ours_land_priced_by_the_services_table(self) -> None:
         server = FakeOpenAIServer()

@@ -7,9 +7,10 @@ import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type AgentTrackerOptions, type ResolvedOptions, resolveOptions } from "./config.js";
 import { contextValue, runInContext } from "./context.js";
 import { DeliveryQueue, type SessionLane } from "./delivery-queue.js";
-import { AtsDroppedEventsError, type AtsError, AtsUsageError } from "./errors.js";
+import { AtsDeliveryError, AtsDroppedEventsError, type AtsError, AtsUsageError } from "./errors.js";
 import type { SessionFields, TrackedEvent } from "./event-types.js";
-import { newEventId, newScoreId, newSessionId } from "./ids.js";
+import { type FeedbackToken, type FeedbackTokenOptions, feedbackTokenBody, feedbackTokenOf } from "./feedback-token.js";
+import { newEventId, newIdempotencyKey, newScoreId, newSessionId } from "./ids.js";
 import { toJsonObject, utf8Length } from "./json-value.js";
 import { onProcessIdle, unrefTimer } from "./platform.js";
 import { Run, type RunHost } from "./run.js";
@@ -229,6 +230,42 @@ export class AgentTracker {
     return id;
   }
 
+  /**
+   * Mints an end user's feedback token for a session (and optionally one event of it): a direct request to
+   * `POST /api/sdk/feedback-tokens` (retried like every request, never queued), answered with the token to hand to
+   * the browser. Needs a key with `scores:write`. Throws `AtsDeliveryError` when the service refuses (unknown
+   * session: 404, another tenant's: 403, bad options: 400) or cannot be reached.
+   */
+  async feedbackToken(sessionId: string, options: FeedbackTokenOptions = {}): Promise<FeedbackToken> {
+    const delivery = await this.transport.deliver(
+      {
+        method: "POST",
+        path: "/api/sdk/feedback-tokens",
+        json: JSON.stringify(feedbackTokenBody(sessionId, options)),
+        idempotencyKey: newIdempotencyKey(),
+      },
+      this.stopController.signal,
+    );
+    const token =
+      delivery.kind === "answered" && delivery.answer.status === 201
+        ? feedbackTokenOf(delivery.answer.body)
+        : undefined;
+    if (token !== undefined) return token;
+    const answer = delivery.kind === "answered" ? delivery.answer : delivery.lastAnswer;
+    const message = answerMessage(answer?.body) ?? (delivery.kind === "gave_up" ? delivery.lastError : undefined);
+    throw new AtsDeliveryError(
+      delivery.kind === "answered" ? "rejected" : "retries_exhausted",
+      `No feedback token for session ${sessionId}${answer === undefined ? "" : ` (${answer.status})`}: ${message ?? "no answer"}`,
+      {
+        operation: "feedbackToken",
+        status: answer?.status,
+        body: answer?.body,
+        attempts: delivery.attempts,
+        sessionId,
+      },
+    );
+  }
+
   /** Calls `fn` with `run` as the current run (for runs started with `startSession`). */
   runWith<T>(run: Run, fn: () => T): T {
     return runInContext(run, fn);
@@ -373,4 +410,11 @@ function startTime(startedAt: Date | string | undefined): number {
   if (startedAt === undefined) return Date.now();
   const time = startedAt instanceof Date ? startedAt.getTime() : Date.parse(startedAt);
   return Number.isFinite(time) ? time : Date.now();
+}
+
+/** The `message` of the service's JSON error body, when it has one. */
+function answerMessage(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const message = (body as Record<string, unknown>).message;
+  return typeof message === "string" ? message : undefined;
 }

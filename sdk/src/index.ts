@@ -32,6 +32,7 @@ export type {
   ToolCallFields,
   TrackedEvent,
 } from "./event-types.js";
+export type { FeedbackToken, FeedbackTokenOptions } from "./feedback-token.js";
 export type { JsonObject, JsonValue } from "./json-value.js";
 export type { LlmUsage, ModelPrice, PriceTable, WrapOpenAIOptions } from "./openai/options.js";
 export { wrapOpenAI } from "./openai/wrap-openai.js";

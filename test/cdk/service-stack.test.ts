@@ -589,7 +589,7 @@ describe("Lambda functions", () => {
       .map((route) => route.id);
 
     expect(new Set(routes.map((route) => route.auth.kind))).toEqual(
-      new Set(["apiKey", "user", "apiKeyOrUser", "signedIn", "public"]),
+      new Set(["apiKey", "user", "apiKeyOrUser", "signedIn", "feedbackToken", "public"]),
     );
     expect(withQueue).toEqual(["DeleteUserData"]);
   });
@@ -1409,9 +1409,10 @@ describe("Lambda bundles", () => {
 
     for (const route of routes) {
       const bundle = functionId(route.id);
-      const takesUserTokens = route.auth.kind !== "apiKey" && route.auth.kind !== "public";
+      const takesUserTokens =
+        route.auth.kind !== "apiKey" && route.auth.kind !== "public" && route.auth.kind !== "feedbackToken";
       expect({ route: route.id, bundle: bundle !== undefined }).toEqual({ route: route.id, bundle: true });
-      if (route.auth.kind === "apiKey")
+      if (route.auth.kind === "apiKey" || route.auth.kind === "feedbackToken")
         expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
           route: route.id,
           verifier: false,
@@ -1893,6 +1894,7 @@ describe("AwsSolutions checks (cdk-nag)", () => {
         user: /aws-jwt-verify/,
         apiKeyOrUser: /API key.*aws-jwt-verify/,
         signedIn: /aws-jwt-verify/,
+        feedbackToken: /feedback token.*HMAC-SHA256/,
         public: /OpenAPI/,
       } as const;
       expect(reasons).toEqual([expect.stringMatching(expected[route.auth.kind])]);
@@ -1964,9 +1966,17 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
     }
   });
 
-  it("lets no function serving requests write the cursor-signing secret; the read routes that page may read it", () => {
+  it("lets no function serving requests write the cursor-signing secret; the read routes that page and the feedback-token routes (their key is derived from it) may read it", () => {
     // Prepare
-    const paging = new Set(["ListSessions", "ListEvents", "ListScores", "ListConversations", "GetConversation"]);
+    const paging = new Set([
+      "ListSessions",
+      "ListEvents",
+      "ListScores",
+      "ListConversations",
+      "GetConversation",
+      "CreateFeedbackToken",
+      "PostFeedback",
+    ]);
 
     for (const route of routes) {
       // Act

@@ -590,6 +590,39 @@ const scoreBatchBody: fc.Arbitrary<ObjectNode> = fc
   .array(scoreFields, { minLength: 1, maxLength: 4 })
   .map((scores) => obj([["scores", { kind: "array", items: scores.map((entries) => obj(entries)) }]]));
 
+/** A feedback token's minting (issue 33): the fuzz sessions and others', events, lifetimes and names around their bounds. */
+const feedbackTokenBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: ref("session"), weight: 8 },
+      { arbitrary: fc.constantFrom<Reference>("otherOrgSession", "otherEnvSession").chain(ref), weight: 2 },
+    ),
+    optionalEntries({
+      eventId: ref("eventId"),
+      expiresInSeconds: fc.constantFrom("1", "3600", "86400", "86401", "0", "-1", "1.5", "1e309").map(num),
+      names: fc.oneof(
+        fc
+          .array(poolName(["thumbs", "__proto__", "constructor"]), { minLength: 1, maxLength: 3 })
+          .map((names): JsonNode => ({ kind: "array", items: names.map(str) })),
+        fc.constantFrom(0, 11).map((count): JsonNode => ({ kind: "array", items: Array(count).fill(str("n")) })),
+        fc.constant<JsonNode>({ kind: "array", items: Array(10).fill({ kind: "repeat", unit: "\u0001", count: 30 }) }),
+      ),
+    }),
+  )
+  .map(([sessionId, rest]) => obj([["sessionId", sessionId], ...rest]));
+
+/** An end user's score with a feedback token: only a name, a value and a comment (anything else is refused). */
+const feedbackBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: poolName(["thumbs", "__proto__", "helpfulness"]), weight: 6 },
+      { arbitrary: fc.constantFrom("", "n".repeat(201)), weight: 1 },
+    ),
+    scoreValue,
+    optionalEntries({ comment: scoreComment }),
+  )
+  .map(([name, value, rest]) => obj([["name", str(name)], ["value", value], ...rest]));
+
 const SCOPES = ["sessions:write", "events:write", "scores:write", "read", "delete"] as const;
 
 const createKeyBody: fc.Arbitrary<ObjectNode> = fc
@@ -1830,6 +1863,8 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
     fields: ["id", "sessionId", "eventId", "name", "value", "dataType", "comment", "source"],
   },
   CreateScoreBatch: { body: scoreBatchBody, fields: ["scores"] },
+  CreateFeedbackToken: { body: feedbackTokenBody, fields: ["sessionId", "eventId", "expiresInSeconds", "names"] },
+  PostFeedback: { body: feedbackBody, fields: ["name", "value", "comment", "sessionId", "eventId", "source", "id"] },
   CreateApiKey: { body: createKeyBody, fields: ["name", "environment", "scopes"] },
   RotateApiKey: { body: rotateKeyBody, fields: ["overlapSeconds"] },
   CreateInvitation: { body: invitationBody, fields: ["email", "role"] },
@@ -2134,7 +2169,8 @@ export type CredentialName =
   | "otherOrgKey" // another organisation, every scope
   | "ownerToken" // owner of the fuzz organisation
   | "memberToken" // member of the fuzz organisation
-  | "otherOrgToken"; // owner of another organisation
+  | "otherOrgToken" // owner of another organisation
+  | "feedbackToken"; // an end user's feedback token for the first fuzz session (POST /api/public/feedback only)
 
 export type SecretMutation =
   | { readonly op: "truncate"; readonly keep: number }
@@ -2189,10 +2225,11 @@ export const anyCredential: fc.Arbitrary<Credential> = fc.oneof(
       "ownerToken",
       "memberToken",
       "otherOrgToken",
+      "feedbackToken",
     )
     .map((name): Credential => ({ kind: "valid", name })),
   fc
-    .tuple(fc.constantFrom<CredentialName>("apiKey", "ownerToken"), secretMutation)
+    .tuple(fc.constantFrom<CredentialName>("apiKey", "ownerToken", "feedbackToken"), secretMutation)
     .map(([name, mutation]): Credential => ({ kind: "mutated", name, mutation })),
   fc
     .oneof(fc.constantFrom(...LITERAL_AUTHORIZATIONS), fc.string({ unit: "binary-ascii", maxLength: 60 }))
@@ -2203,6 +2240,7 @@ export const anyCredential: fc.Arbitrary<Credential> = fc.oneof(
 export function validCredentialFor(route: RouteDefinition): Credential {
   if (route.auth.kind === "user" || route.auth.kind === "signedIn") return { kind: "valid", name: "ownerToken" };
   if (route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser") return { kind: "valid", name: "apiKey" };
+  if (route.auth.kind === "feedbackToken") return { kind: "valid", name: "feedbackToken" };
   return { kind: "none" };
 }
 

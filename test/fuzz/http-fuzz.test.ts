@@ -277,6 +277,11 @@ beforeAll(async () => {
   for (let index = 0; index < 4; index++) keyIds.push((await createTestKey({ orgId })).keyId);
   const job = await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: main.key });
   await deletionWorker?.idle();
+  const minted = await call(api, "POST", "/api/sdk/feedback-tokens", {
+    key: main.key,
+    body: { sessionId: sessions[0], eventId: eventIds[0] },
+  });
+  if (minted.status !== 201) throw new Error(`feedback token not minted: ${minted.text}`);
   world = {
     orgId,
     secrets: {
@@ -287,6 +292,7 @@ beforeAll(async () => {
       ownerToken: owner.token,
       memberToken: member.token,
       otherOrgToken: otherOwner.token,
+      feedbackToken: String(minted.body.token),
     },
     sessions,
     otherOrgSessions: [await createTestSession(api, otherOrg.key)],
@@ -300,6 +306,7 @@ beforeAll(async () => {
       readOnlyKey: `ORG#${orgId}#ENV#live`,
       otherEnvKey: `ORG#${orgId}#ENV#test`,
       otherOrgKey: `ORG#${otherOrg.orgId}#ENV#live`,
+      feedbackToken: `ORG#${orgId}#ENV#live`,
     },
   };
   installWriteTracker();

@@ -90,6 +90,17 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     credential: key.key,
     body: { sessionId: await createTestSession(api, key.key), name: "n", value: 1 },
   }),
+  CreateFeedbackToken: async () => ({
+    path: "/api/sdk/feedback-tokens",
+    credential: key.key,
+    body: { sessionId: await createTestSession(api, key.key) },
+  }),
+  PostFeedback: async () => {
+    const sessionId = await createTestSession(api, key.key);
+    const minted = await call(api, "POST", "/api/sdk/feedback-tokens", { key: key.key, body: { sessionId } });
+    if (minted.status !== 201) throw new Error(`feedback token not minted: ${minted.text}`);
+    return { path: "/api/public/feedback", credential: String(minted.body.token), body: { name: "n", value: false } };
+  },
   CreateScoreBatch: async () => ({
     path: "/api/sdk/scores/batch",
     ...asOwner(),
@@ -215,9 +226,10 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
 const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");
 
 describe("Cache-Control: no-store on every answer of a route that takes a credential", () => {
-  it("has a request for every such route of the route table, and only the API description is public", () => {
+  it("has a request for every such route of the route table, and only the API description and the feedback preflight are public", () => {
     expect(Object.keys(PREPARE).sort()).toEqual(protectedRoutes.map((route) => route.id).sort());
     expect(routes.filter((route) => route.auth.kind === "public").map((route) => route.id)).toEqual([
+      "FeedbackPreflight",
       "OpenApiDocument",
     ]);
   });

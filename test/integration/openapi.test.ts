@@ -141,6 +141,9 @@ describe("the generated document", () => {
       } else if (route.auth.kind === "signedIn") {
         expect(operation?.security).toEqual([{ userToken: [] }]);
         expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["401", "500"]));
+      } else if (route.auth.kind === "feedbackToken") {
+        expect(operation?.security).toEqual([{ feedbackToken: [] }]);
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "401", "429", "500"]));
       } else {
         expect(operation?.security).toEqual([]);
       }
@@ -274,6 +277,26 @@ describe("over HTTP", () => {
             { sessionId, name: "resolved", value: true },
             { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WF", name: "tone", value: "friendly" },
           ],
+        },
+      }),
+    CreateFeedbackToken: () =>
+      call(api, "POST", "/api/sdk/feedback-tokens", {
+        key: sdk.key,
+        body: { sessionId, eventId: firstEventId, expiresInSeconds: 600, names: ["thumbs"] },
+      }),
+    PostFeedback: async () => {
+      const minted = await call(api, "POST", "/api/sdk/feedback-tokens", { key: sdk.key, body: { sessionId } });
+      return call(api, "POST", "/api/public/feedback", {
+        key: String(minted.body.token),
+        body: { name: "thumbs", value: false, comment: "wrong order refunded" },
+      });
+    },
+    FeedbackPreflight: () =>
+      call(api, "OPTIONS", "/api/public/feedback", {
+        headers: {
+          origin: "https://shop.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
         },
       }),
     ListScores: async () => {
@@ -531,7 +554,14 @@ describe("over HTTP", () => {
   )("answers the documented invalid input of %s with exactly the documented 400", async (id, route) => {
     // Prepare
     const { invalidInput, body } = documentedSchemas(id);
-    const credential = route.auth.kind === "user" || route.auth.kind === "signedIn" ? owner.token : sdk.key;
+    const credential =
+      route.auth.kind === "user" || route.auth.kind === "signedIn"
+        ? owner.token
+        : route.auth.kind === "feedbackToken"
+          ? String(
+              (await call(api, "POST", "/api/sdk/feedback-tokens", { key: sdk.key, body: { sessionId } })).body.token,
+            )
+          : sdk.key;
     const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
       name === "id" && (route.auth.kind === "apiKey" || route.auth.kind === "apiKeyOrUser")
         ? sessionId

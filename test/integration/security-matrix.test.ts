@@ -8,6 +8,8 @@
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedbackTokenKey } from "../../functions/auth/feedback-token-key.js";
+import { signFeedbackToken } from "../../functions/domain/feedback-token.js";
 import { routes } from "../../functions/routes.js";
 import { revokeApiKey, rotateApiKey } from "../../functions/store/keys/api-key-store.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
@@ -41,7 +43,9 @@ type Case =
   | "other environment"
   | "missing scope or role"
   | "API key on a JWT route"
-  | "JWT on an SDK route";
+  | "JWT on an SDK route"
+  | "feedback token"
+  | "expired feedback token";
 
 interface World {
   victim: TestKey;
@@ -59,6 +63,13 @@ interface World {
   otherEnvKey: TestKey;
   sessionsOnlyKey: TestKey;
   eventsOnlyKey: TestKey;
+  /** A feedback token for the victim's session, minted by the victim's own key: it must do nothing but post feedback. */
+  victimFeedbackToken: string;
+  /** The same, expired. */
+  expiredFeedbackToken: string;
+  /** Feedback tokens minted by another organisation's and another environment's key for their own sessions. */
+  otherOrgFeedbackToken: string;
+  otherEnvFeedbackToken: string;
 }
 
 let api: LocalApi;
@@ -109,6 +120,23 @@ beforeAll(async () => {
     body: { id: VICTIM_SCORE_ID, sessionId: victimSessionId, name: "victim's verdict", value: 1 },
   });
   if (scored.status !== 201) throw new Error(`score not created: ${scored.text}`);
+  const otherEnvKey = await createTestKey({ orgId: victim.orgId, environment: "test", scopes: allScopes });
+  async function feedbackToken(key: string, sessionId: string): Promise<string> {
+    const minted = await call(api, "POST", "/api/sdk/feedback-tokens", { key, body: { sessionId } });
+    if (minted.status !== 201) throw new Error(`feedback token not minted: ${minted.text}`);
+    return String(minted.body.token);
+  }
+  const expiredFeedbackToken = signFeedbackToken(
+    {
+      tokenId: "fbt_01KAZ3XD3E4F5G6H7J8K9M0NP1",
+      orgId: victim.orgId,
+      environment: "live",
+      sessionId: victimSessionId,
+      expiresAt: Math.floor(Date.now() / 1000) - 1,
+      retentionDays: 30,
+    },
+    await feedbackTokenKey(),
+  );
   world = {
     victim,
     victimOwner,
@@ -121,9 +149,13 @@ beforeAll(async () => {
     expired: rotatedKey.key,
     otherOrgKey,
     otherOrgUser: await createTestUser(api, { orgId: otherOrgKey.orgId, role: "owner" }),
-    otherEnvKey: await createTestKey({ orgId: victim.orgId, environment: "test", scopes: allScopes }),
+    otherEnvKey,
     sessionsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["sessions:write"] }),
     eventsOnlyKey: await createTestKey({ orgId: victim.orgId, scopes: ["events:write"] }),
+    victimFeedbackToken: await feedbackToken(scorer.key, victimSessionId),
+    expiredFeedbackToken,
+    otherOrgFeedbackToken: await feedbackToken(otherOrgKey.key, await createTestSession(api, otherOrgKey.key)),
+    otherEnvFeedbackToken: await feedbackToken(otherEnvKey.key, await createTestSession(api, otherEnvKey.key)),
   };
   // The victim's world settled once: its erasure job finished and everything its writes derive counted. From here
   // nothing may change the victim; each case reads its state before (no drain needed) and after (drained).
@@ -172,6 +204,8 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     RotateApiKey: { overlapSeconds: 0 },
     PutOrganisationPrice: { effectiveFrom: "2026-12-01", input: 99, output: 99 },
     PutScoreConfig: { dataType: "boolean" },
+    CreateFeedbackToken: { sessionId: world.victimSessionId },
+    PostFeedback: { name: "intruder", value: 0 },
   };
   return { path, body: bodies[routeId] };
 }
@@ -183,15 +217,21 @@ function credentialFor(routeId: string, kind: Kind, testCase: Case): string | un
     case "no credential":
       return undefined;
     case "malformed key":
+      if (kind === "feedbackToken") return "atsf_tooShort.bad";
       return kind === "apiKey" || kind === "apiKeyOrUser" ? "ats_live_tooShort" : "eyJhbGciOiJIUzI1NiJ9.e30.bad";
+    case "feedback token":
+      return world.victimFeedbackToken;
+    case "expired feedback token":
+      return world.expiredFeedbackToken;
     case "revoked key":
       return world.revoked;
     case "expired rotated key":
       return world.expired;
     case "other organisation":
+      if (kind === "feedbackToken") return world.otherOrgFeedbackToken;
       return kind === "apiKey" || kind === "apiKeyOrUser" ? world.otherOrgKey.key : world.otherOrgUser.token;
     case "other environment":
-      return world.otherEnvKey.key;
+      return kind === "feedbackToken" ? world.otherEnvFeedbackToken : world.otherEnvKey.key;
     case "missing scope or role":
       if (kind === "user" || kind === "signedIn") return world.victimMember.token;
       return routeId === "CreateEvent" ? world.sessionsOnlyKey.key : world.eventsOnlyKey.key;
@@ -215,6 +255,17 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   CreateScore: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   // Each score of a batch is authorised on its own: the batch is answered, the foreign score refused in it.
   CreateScoreBatch: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  // Minting is scoped like a score write: another tenant's session is refused.
+  CreateFeedbackToken: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
+  // Another tenant's token posts to its own session (201), never the victim's; the victim's own token is the
+  // route's credential, and an expired one is refused. An API key is refused ("revoked key" and "expired rotated key"
+  // above are API keys, and the victim's live key below).
+  PostFeedback: {
+    "other organisation": 201,
+    "other environment": 201,
+    "expired feedback token": 401,
+    "API key on a JWT route": 401,
+  },
   ListScores: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   DeleteScore: { "other organisation": 403, "other environment": 403, "missing scope or role": 403 },
   // Configurations are the organisation's, shared by its environments: each caller reads and sets its own.
@@ -272,6 +323,8 @@ const matrix = protectedRoutes.flatMap((route) => {
     ...(route.auth.kind === "user" || route.auth.kind === "signedIn"
       ? { "API key on a JWT route": 401 }
       : { "JWT on an SDK route": JWT_ON_KIND[route.auth.kind] ?? 401 }),
+    // A feedback token posts an end user's score and does nothing else: every other route refuses it.
+    ...(route.auth.kind === "feedbackToken" ? {} : { "feedback token": 401 }),
   };
   return Object.entries(cases).map(([testCase, status]) => ({
     route: route.id,
@@ -320,6 +373,7 @@ describe("security matrix", () => {
   it("covers every route of the route table that takes a credential", () => {
     expect(new Set(matrix.map((row) => row.route))).toEqual(new Set(protectedRoutes.map((route) => route.id)));
     expect(routes.filter((route) => route.auth.kind === "public").map((route) => route.id)).toEqual([
+      "FeedbackPreflight",
       "OpenApiDocument",
     ]);
     expect(matrix.length).toBeGreaterThanOrEqual(protectedRoutes.length * 6);

@@ -650,6 +650,19 @@ describe("every table access of every route is within the route's declared grant
     await invoke("OpenApiDocument", { path: "/api/openapi.json" }, 200);
   });
 
+  it("end-user feedback: a token minted, a score posted with it, refusals, and the CORS preflight", async () => {
+    const sessionId = await newSession("grants-feedback");
+    const tokens = "/api/sdk/feedback-tokens";
+    const minted = await invoke("CreateFeedbackToken", { path: tokens, body: { sessionId, names: ["thumbs"] } }, 201);
+    await invoke("CreateFeedbackToken", { path: tokens, body: { sessionId: newId("session") } }, 404);
+    const token = String(minted.token);
+    const feedback = "/api/public/feedback";
+    await invoke("PostFeedback", { path: feedback, token, body: { name: "thumbs", value: false } }, 201);
+    await invoke("PostFeedback", { path: feedback, token, body: { name: "other", value: false } }, 403);
+    await invoke("PostFeedback", { path: feedback, body: { name: "thumbs", value: false } }, 401);
+    await invoke("FeedbackPreflight", { path: feedback }, 204);
+  });
+
   it("organisation prices by a signed-in admin: set, change, list, the table, the audit, delete", async () => {
     const model = { model: "grants-model" };
     const rates = { effectiveFrom: "2026-12-01", input: 1, output: 2 };

@@ -6,7 +6,8 @@
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 
-export const SECRET_PATTERN = /ats_(?:live|test)_[0-9A-Za-z]{38}|eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/g;
+export const SECRET_PATTERN =
+  /atsf_[\w-]{20,}\.[\w-]{43}|ats_(?:live|test)_[0-9A-Za-z]{38}|eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/g;
 
 export function ledgerPath(): string {
   const path = process.env.ATS_TEST_SECRETS_LEDGER;

@@ -113,10 +113,19 @@ describe("which rule counts a route", () => {
         "ListModels",
         "AgentModels",
         "UserStats",
+        "PostFeedback",
+        "FeedbackPreflight",
       ]),
     );
     expect(idsWith(undefined)).toEqual(
-      expect.arrayContaining(["CreateSession", "UpdateSession", "CreateEvent", "CreateEventBatch", "ExportTraces"]),
+      expect.arrayContaining([
+        "CreateSession",
+        "UpdateSession",
+        "CreateEvent",
+        "CreateEventBatch",
+        "ExportTraces",
+        "CreateFeedbackToken",
+      ]),
     );
   });
 
@@ -163,7 +172,8 @@ describe("the web ACL's rules, evaluated", () => {
 
   it("needs no HEAD match: no route is HEAD or ANY (and the API has no $default route: service-stack.test.ts), so API Gateway answers HEAD itself", () => {
     const methods = new Set(routes.map((route) => route.method));
-    expect([...methods].sort()).toEqual(["DELETE", "GET", "PATCH", "POST", "PUT"]);
+    // OPTIONS: the feedback route's CORS preflight (an explicit route; the API has no API-wide CORS setting).
+    expect([...methods].sort()).toEqual(["DELETE", "GET", "OPTIONS", "PATCH", "POST", "PUT"]);
   });
 
   it.each([

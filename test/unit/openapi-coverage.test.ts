@@ -160,7 +160,9 @@ describe.each(routes.map((route) => [route.id, route] as const))("the document's
           ? ["apiKey", "userToken"]
           : auth.kind === "public"
             ? []
-            : ["userToken"],
+            : auth.kind === "feedbackToken"
+              ? ["feedbackToken"]
+              : ["userToken"],
     );
     expect(operation?.["x-required-scope"]).toBe("scope" in auth ? auth.scope : undefined);
     expect(operation?.["x-required-role"]).toBe("role" in auth ? auth.role : undefined);

@@ -6,7 +6,7 @@
  *
  * The author is stored flat (`authorKind`, `authorId`) and read back as `author`.
  */
-import type { Score, ScoreAuthor } from "../../domain/score.js";
+import { SCORE_AUTHOR_KINDS, type Score, type ScoreAuthor } from "../../domain/score.js";
 import { defineEntity, type Item } from "../table/entity.js";
 import { scoreKey } from "../table/keys.js";
 
@@ -32,7 +32,8 @@ export interface ScoreRecord {
 export const SCORE_COUNTING_ATTRIBUTES = ["countPending", "counted", "countVersion", "rollupRetentionDays"];
 
 function authorFrom(fields: Item): ScoreAuthor {
-  return { kind: fields.authorKind === "user" ? "user" : "apiKey", id: String(fields.authorId) };
+  const kind = SCORE_AUTHOR_KINDS.find((known) => known === fields.authorKind) ?? "apiKey";
+  return { kind, id: String(fields.authorId) };
 }
 
 export const scoreEntity = defineEntity<Score, ScoreRecord>({

@@ -63,6 +63,20 @@ async function assertEventOfSession(sessionId: string, eventId: string, nowMs: n
   if (item === undefined || item.entity !== EVENT_ENTITY || isExpired(item, nowMs)) throw missing();
 }
 
+/**
+ * Checks that a score could go to this session (and event) of the principal's tenant, as recordScore would:
+ * 404 unknown, expired or deleted; 403 another tenant's. For feedback tokens, minted for such a target.
+ */
+export async function assertScoreTarget(
+  principal: Principal,
+  sessionId: string,
+  eventId: string | undefined,
+  nowMs = Date.now(),
+): Promise<void> {
+  await scoredSession(principal, sessionId, nowMs);
+  if (eventId !== undefined) await assertEventOfSession(sessionId, eventId, nowMs);
+}
+
 /** The outcome of recording a score: the score as stored, and whether it replaced one. */
 export interface RecordedScore {
   readonly score: Score;

@@ -8,28 +8,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { ValidationError } from "../../domain/errors.js";
-import { cursorSecretOf } from "./cursor-secret-item.js";
-import { serviceSecretKey } from "./keys.js";
-import { getItem } from "./table-operations.js";
-
-let secret: Promise<Buffer> | undefined;
-
-async function loadSecret(): Promise<Buffer> {
-  const stored = cursorSecretOf(await getItem(serviceSecretKey(), { consistent: true }));
-  if (stored === undefined) {
-    // A deployment or setup fault, never the caller's: the secret is created with the table.
-    throw new Error("The cursor-signing secret is missing from the table (created at deployment / by the table setup)");
-  }
-  return stored;
-}
-
-function signingSecret(): Promise<Buffer> {
-  secret ??= loadSecret().catch((error: unknown) => {
-    secret = undefined;
-    throw error;
-  });
-  return secret;
-}
+import { serviceSecret } from "./service-secret.js";
 
 /** What a cursor is valid for: cursors never move between tenants, routes or filter sets. */
 export function cursorScope(parts: readonly unknown[]): string {
@@ -38,7 +17,7 @@ export function cursorScope(parts: readonly unknown[]): string {
 
 export async function encodeCursor(lastKey: Record<string, unknown>, scope: string): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ k: lastKey, s: scope })).toString("base64url");
-  const signature = createHmac("sha256", await signingSecret())
+  const signature = createHmac("sha256", await serviceSecret())
     .update(payload)
     .digest("base64url");
   return `${payload}.${signature}`;
@@ -50,7 +29,7 @@ export async function decodeCursor(cursor: string, scope: string): Promise<Recor
   const invalid = () => new ValidationError(INVALID, [{ path: "cursor", message: "Invalid cursor" }]);
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw invalid();
-  const expected = createHmac("sha256", await signingSecret())
+  const expected = createHmac("sha256", await serviceSecret())
     .update(payload)
     .digest();
   const given = Buffer.from(signature, "base64url");

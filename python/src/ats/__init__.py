@@ -12,6 +12,7 @@ retried with idempotency keys, and every problem is reported to ``on_error`` ins
 """
 
 from ._context import current_run
+from ._feedback import FeedbackToken
 from ._openai import LlmUsage, ModelPrice, wrap_openai
 from ._run import Run, RunUsage
 from ._tracker import AgentTracker, TrackerStats, __version__
@@ -25,6 +26,7 @@ __all__ = [
     "AtsDroppedEventsError",
     "AtsError",
     "AtsUsageError",
+    "FeedbackToken",
     "LlmUsage",
     "ModelPrice",
     "Run",

@@ -336,6 +336,10 @@ class DeliveryQueue:
 
     # ---- the delivery thread ----
 
+    def stop_event(self) -> asyncio.Event:
+        """The event shutdown's deadline sets (on the delivery thread only): direct requests stop with the queue's."""
+        return self._stop_event_in_loop()
+
     def _stop_event_in_loop(self) -> asyncio.Event:
         if self._stop_event is None:
             self._stop_event = asyncio.Event()

@@ -14,19 +14,20 @@ import weakref
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional, TypeVar, Union, overload
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, TypeVar, Union, overload
 
 from ._backoff import DEFAULT_BACKOFF
 from ._config import Mask, OnError, resolve_options
 from ._context import current_run_var
-from ._ids import new_event_id, new_score_id, new_session_id
+from ._feedback import FEEDBACK_TOKENS_PATH, FeedbackToken, feedback_token_body, feedback_token_of
+from ._ids import new_event_id, new_idempotency_key, new_score_id, new_session_id
 from ._json_value import dumps, to_json_object
 from ._queue import DeliveryQueue, QueueSettings
 from ._run import Run, describe_error, failure_reason_of
 from ._sampling import is_sampled
 from ._score import ScoreValue, score_body, score_problem
 from ._times import iso_of_ms, ms_of, now_ms
-from ._transport import Transport
+from ._transport import Answered, ApiRequest, Transport
 from ._worker import Worker
 from .errors import AtsDeliveryError, AtsDroppedEventsError, AtsError, AtsUsageError
 
@@ -410,6 +411,75 @@ class AgentTracker:
             self._report(AtsUsageError("score needs the id of the session it judges"))
             return None
         return self._queue_score(session_id, None, name, value, event_id, comment, data_type, source, id)
+
+    def feedback_token(
+        self,
+        session_id: str,
+        *,
+        event_id: Optional[str] = None,
+        expires_in_seconds: Optional[int] = None,
+        names: Optional[Sequence[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> FeedbackToken:
+        """Mints an end user's feedback token for a session (and optionally one event of it): a direct request to
+        ``POST /api/sdk/feedback-tokens`` (retried like every request, never queued) that waits for the answer, at
+        most ``timeout`` seconds. Needs a key with ``scores:write``. Raises ``AtsDeliveryError`` when the service
+        refuses (unknown session: 404, another tenant's: 403, bad options: 400) or cannot be reached, and
+        ``AtsUsageError`` after ``shutdown()`` or on the delivery thread."""
+        if self._closed:
+            raise AtsUsageError(f"feedback_token after shutdown: no token for session {session_id}", session_id)
+        if self._worker.in_worker_thread():
+            raise AtsUsageError("feedback_token cannot wait on the delivery thread", session_id)
+        request = ApiRequest(
+            "POST",
+            FEEDBACK_TOKENS_PATH,
+            dumps(feedback_token_body(session_id, event_id, expires_in_seconds, names)).encode("utf-8"),
+            new_idempotency_key(),
+        )
+        answer: "Future[Any]" = Future()
+
+        def start() -> None:
+            task = asyncio.ensure_future(self._transport.deliver(request, self._queue.stop_event()))
+
+            def settle(done: "asyncio.Future[Any]") -> None:
+                error = done.exception()
+                if error is not None:
+                    answer.set_exception(error)
+                else:
+                    answer.set_result(done.result())
+
+            task.add_done_callback(settle)
+
+        if not self._worker.call_soon(start):
+            raise AtsUsageError(f"feedback_token: no delivery thread can run; no token for {session_id}", session_id)
+        try:
+            delivery = answer.result(timeout)
+        except FutureTimeoutError:
+            raise AtsDeliveryError(
+                "retries_exhausted",
+                f"No feedback token for session {session_id}: no answer within {timeout} s",
+                operation="feedbackToken",
+                session_id=session_id,
+            ) from None
+        if isinstance(delivery, Answered):
+            token = feedback_token_of(delivery.body) if delivery.status == 201 else None
+            if token is not None:
+                return token
+            status, body = delivery.status, delivery.body
+        else:
+            status, body = delivery.last_status, delivery.last_body
+        message = body.get("message") if isinstance(body, dict) else None
+        if not isinstance(message, str):
+            message = getattr(delivery, "last_error", None) or "no answer"
+        raise AtsDeliveryError(
+            "rejected" if isinstance(delivery, Answered) else "retries_exhausted",
+            f"No feedback token for session {session_id}{'' if status is None else f' ({status})'}: {message}",
+            operation="feedbackToken",
+            status=status,
+            body=body,
+            attempts=delivery.attempts,
+            session_id=session_id,
+        )
 
     # ---- used by Run ----
 
