@@ -28,6 +28,8 @@ const STATS: AgentStats = {
   totals: summary,
   days: [{ day: "2026-11-21", ...summary }],
   topFailureReasons: [{ reason: "Order not found", count: 1 }],
+  scores: [],
+  scoresTruncated: false,
   topToolsByCalls: [{ toolName: "lookup_order", calls: 12 }],
   topToolsByErrors: [],
 };
