@@ -946,11 +946,12 @@ function exportResponseProblems(parsed: unknown, countField: string): string[] {
 }
 
 /**
- * What an accepted OTLP export wrote (besides what any request may): trace records, log records and rollups
- * (a session moved to the agent or user a later span named) of the caller's own tenant, and sessions with their
- * events — each session, read after the request, must be of the caller's tenant.
+ * What an accepted OTLP export wrote (besides what any request may): trace records, log records, rollups (a
+ * session moved to the agent or user a later span named) and conversation summaries (a span naming its
+ * conversation) of the caller's own tenant, and sessions with their events — each session, read after the
+ * request, must be of the caller's tenant.
  */
-const TENANT_PARTITIONS = ["OTELTRACE", "OTELLOG", "ROLLUP"];
+const TENANT_PARTITIONS = ["OTELTRACE", "OTELLOG", "ROLLUP", "CONVERSATION"];
 
 async function exportWriteProblems(request: FuzzRequest, trace: string): Promise<string[]> {
   if (!OTLP_ROUTES.has(request.routeId)) return [];
