@@ -125,9 +125,11 @@ export function verifyFeedbackToken(token: string, key: Buffer, nowMs: number): 
   const payload = signed.slice(FEEDBACK_TOKEN_PREFIX.length);
   const given = token.slice(dot + 1);
   if (!BASE64URL.test(payload) || !BASE64URL.test(given)) return malformed;
-  const expected = signature(key, signed);
-  const givenBytes = Buffer.from(given, "base64url");
-  if (givenBytes.length !== expected.length || !timingSafeEqual(givenBytes, expected)) {
+  // Compared as text, not as decoded bytes: base64url's last character carries spare bits, so decoding would
+  // let a few different spellings of one signature through (the canonical spelling is the only one accepted).
+  const expected = Buffer.from(signature(key, signed).toString("base64url"));
+  const givenText = Buffer.from(given);
+  if (givenText.length !== expected.length || !timingSafeEqual(givenText, expected)) {
     return { ok: false, problem: "signature" };
   }
   let decoded: unknown;

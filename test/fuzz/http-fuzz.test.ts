@@ -804,6 +804,20 @@ function redact(text: string): string {
   return result.replace(new RegExp(SECRET_PATTERN.source, "g"), "[secret]").slice(0, 600);
 }
 
+/** A credential by kind, name and mutation: enough to reproduce, not the secret. */
+function describeCredential(credential: Credential): string {
+  switch (credential.kind) {
+    case "none":
+      return "none";
+    case "literal":
+      return "a literal header";
+    case "valid":
+      return `valid ${credential.name}`;
+    case "mutated":
+      return `${credential.name} mutated ${JSON.stringify(credential.mutation)}`;
+  }
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -874,7 +888,14 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   }
   if (sent.credential !== undefined && sent.credential.length >= 12) {
     const token = sent.credential.replace(/^\s*\S+\s+/, "");
-    if (token.length >= 12 && sent.text.includes(token)) problems.push("the credential is echoed in the response");
+    const at = sent.text.indexOf(token);
+    if (token.length >= 12 && at >= 0) {
+      // Where and around what, never the credential itself (the report is printed).
+      const around = `${sent.text.slice(Math.max(0, at - 80), at)}[credential]${sent.text.slice(at + token.length, at + token.length + 80)}`;
+      problems.push(
+        `the credential is echoed in the response (${describeCredential(request.credential)}, ${token.length} chars): ${redact(around)}`,
+      );
+    }
   }
   if (request.routeId === "ListSessions" && sent.status === 200 && isRecord(parsed))
     problems.push(...filterMismatches(request.query, parsed));

@@ -80,6 +80,16 @@ describe("signFeedbackToken / verifyFeedbackToken", () => {
     expect(outcomes).toEqual(new Set([false]));
   });
 
+  it("accepts only the canonical spelling of the signature's last character (its spare bits are not ignored)", () => {
+    const token = signFeedbackToken(claims(), KEY);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const accepted = [...alphabet].filter(
+      (character) => verifyFeedbackToken(`${token.slice(0, -1)}${character}`, KEY, NOW_MS).ok,
+    );
+
+    expect(accepted).toEqual([token.at(-1)]);
+  });
+
   it("refuses a token at and after its expiry, and takes it a moment before", () => {
     const token = signFeedbackToken(claims({ expiresAt: NOW_MS / 1000 }), KEY);
 
