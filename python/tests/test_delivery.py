@@ -535,6 +535,31 @@ class TraceAndToolsTest(DeliveryTestCase):
         self.assertEqual(events[1]["toolOutput"]["error"]["name"], "ValueError")
         self.assertEqual((events[2]["toolName"], events[2]["reasoning"]), ("charge", "ValueError: amount 50 over the limit"))
 
+    def test_trace_names_each_calls_conversation_from_its_arguments(self) -> None:
+        service = self.service()
+        ats = self.tracker(service.url)
+
+        @ats.trace(agent_name="chat-bot", user_id="u-7", conversation_id=lambda thread, text: thread)
+        def reply(thread: "str | None", text: str) -> str:
+            return text.upper()
+
+        @ats.trace(agent_name="chat-bot", conversation_id="support-thread-1")
+        def fixed(text: str) -> str:
+            return text
+
+        reply("thread-42", "hi")
+        reply("thread-42", "again")
+        reply(None, "no thread")
+        fixed("x")
+        ats.flush(5)
+        by_name = sorted(
+            (session["userId"], session.get("conversationId", "-"), session["agentName"]) for session in service.sessions.values()
+        )
+        self.assertEqual(
+            by_name,
+            sorted([("u-7", "thread-42", "chat-bot"), ("u-7", "thread-42", "chat-bot"), ("u-7", "-", "chat-bot"), ("anonymous", "support-thread-1", "chat-bot")]),
+        )
+
     def test_the_current_run_follows_tasks_and_copied_contexts_not_bare_threads(self) -> None:
         service = self.service()
         ats = self.tracker(service.url)

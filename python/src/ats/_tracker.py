@@ -275,6 +275,7 @@ class AgentTracker:
         agent_name: Optional[str] = None,
         user_id: Union[str, Callable[..., str], None] = None,
         metadata: Optional[Mapping[str, Any]] = None,
+        conversation_id: Union[str, Callable[..., Optional[str]], None] = None,
     ) -> Callable[[F], F]: ...
 
     def trace(
@@ -285,17 +286,19 @@ class AgentTracker:
         agent_name: Optional[str] = None,
         user_id: Union[str, Callable[..., str], None] = None,
         metadata: Optional[Mapping[str, Any]] = None,
+        conversation_id: Union[str, Callable[..., Optional[str]], None] = None,
     ) -> Union[F, Callable[[F], F]]:
         """Decorator: each call of the function is one session, current inside it (``current_run()``,
         ``wrap_tool``), ended ``completed`` — or ``failed`` with the exception's message when it raises, re-raising
         it. Works on plain, ``async def``, generator and async generator functions.
 
         ``name`` defaults to the function's qualified name, ``agent_name`` to its name; ``user_id`` is a string or
-        a function of the call's arguments returning one (default ``"anonymous"``). In immediate mode the call
+        a function of the call's arguments returning one (default ``"anonymous"``); ``conversation_id`` likewise (a
+        function returning ``None`` leaves that call's run out of any conversation). In immediate mode the call
         returns after the session's delivery (awaited without blocking, in ``async`` functions)."""
 
         def decorate(function: F) -> F:
-            return self._traced(function, name, agent_name, user_id, metadata)
+            return self._traced(function, name, agent_name, user_id, metadata, conversation_id)
 
         return decorate(fn) if fn is not None else decorate
 
@@ -646,6 +649,7 @@ class AgentTracker:
         agent_name: Optional[str],
         user_id: Union[str, Callable[..., str], None],
         metadata: Optional[Mapping[str, Any]],
+        conversation_id: Union[str, Callable[..., Optional[str]], None] = None,
     ) -> F:
         session_name = name or getattr(function, "__qualname__", None) or getattr(function, "__name__", "run")
         agent = agent_name or getattr(function, "__name__", None) or "agent"
@@ -659,7 +663,16 @@ class AgentTracker:
                     self._report(AtsUsageError(f"user_id({describe_error(error)}) raised; using 'anonymous'"))
             elif user_id is not None:
                 user = str(user_id)
-            return self.start_session(session_name, agent, user, metadata=metadata)
+            conversation: Optional[str] = None
+            if callable(conversation_id):
+                try:
+                    given = conversation_id(*args, **kwargs)
+                    conversation = None if given is None else str(given)
+                except Exception as error:  # noqa: BLE001
+                    self._report(AtsUsageError(f"conversation_id({describe_error(error)}) raised; the run names none"))
+            elif conversation_id is not None:
+                conversation = str(conversation_id)
+            return self.start_session(session_name, agent, user, metadata=metadata, conversation_id=conversation)
 
         if inspect.isasyncgenfunction(function):
 
