@@ -189,6 +189,11 @@ const COLLECT = process.env.FUZZ_COLLECT === "1";
 interface World {
   readonly orgId: string;
   readonly secrets: Readonly<Record<CredentialName, string>>;
+  /**
+   * The public OpenAPI document's text: a credential's leading characters that it contains (a token format's
+   * fixed start, such as the example feedback token's `atsf_eyJ2IjoxLCJ0Ijoi`, `{"v":1,"t":"`) are not a secret.
+   */
+  readonly publicText: string;
   /** Sessions of the fuzz organisation (live environment); grows with accepted creates. */
   readonly sessions: string[];
   readonly otherOrgSessions: readonly string[];
@@ -282,8 +287,11 @@ beforeAll(async () => {
     body: { sessionId: sessions[0], eventId: eventIds[0] },
   });
   if (minted.status !== 201) throw new Error(`feedback token not minted: ${minted.text}`);
+  const openApi = await call(api, "GET", "/api/openapi.json", {});
+  if (openApi.status !== 200) throw new Error(`the OpenAPI document did not load: ${openApi.status}`);
   world = {
     orgId,
+    publicText: openApi.text,
     secrets: {
       apiKey: main.key,
       readOnlyKey: readOnly.key,
@@ -889,7 +897,7 @@ function problemsOf(request: FuzzRequest, sent: Sent): string[] {
   if (sent.credential !== undefined && sent.credential.length >= 12) {
     const token = sent.credential.replace(/^\s*\S+\s+/, "");
     const at = sent.text.indexOf(token);
-    if (token.length >= 12 && at >= 0) {
+    if (token.length >= 12 && at >= 0 && !world.publicText.includes(token)) {
       // Where and around what, never the credential itself (the report is printed).
       const around = `${sent.text.slice(Math.max(0, at - 80), at)}[credential]${sent.text.slice(at + token.length, at + token.length + 80)}`;
       problems.push(
