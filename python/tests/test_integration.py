@@ -47,9 +47,10 @@ class RecordedRunTest(unittest.TestCase):
     def test_runs_naming_a_conversation_read_back_as_its_turns_in_order(self) -> None:
         ats = self.tracker()
         conversation = f"py-chat-{time.time_ns()}"
-        first = ats.start_session("turn 1", "chat-bot", "u-1", conversation_id=conversation)
+        # Turns a second apart: a conversation's runs are ordered by their start (two in one millisecond, by id).
+        first = ats.start_session("turn 1", "chat-bot", "u-1", conversation_id=conversation, started_at=time.time() - 2)
         first.end(status="completed")
-        with ats.session("turn 2", "chat-bot", "u-1", conversation_id=conversation) as second:
+        with ats.session("turn 2", "chat-bot", "u-1", conversation_id=conversation, started_at=time.time() - 1) as second:
             second.state_change("asked", "answered")
         ats.shutdown()
 

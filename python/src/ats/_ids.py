@@ -1,5 +1,5 @@
 """Ids the client mints: session ids in the service's own format (``ses_`` + a ULID), so a run has its id before
-the service has answered; event ids (``evt_`` + a ULID; both monotonic within the process) so a retry names the same
+the service has answered; event ids (``evt_`` + a ULID, monotonic within the process) so a retry names the same
 event; and random keys that make every retried request idempotent."""
 
 from __future__ import annotations
@@ -38,22 +38,23 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def new_session_id(milliseconds: "int | None" = None) -> str:
+    """A session id the service accepts as the ``id`` of ``POST /api/sdk/sessions``: ``ses_`` + ULID."""
+    ms = now_ms() if milliseconds is None else milliseconds
+    return "ses_" + time_digits(ms) + random_digits(int.from_bytes(os.urandom(10), "big"))
+
+
 def new_score_id(milliseconds: "int | None" = None) -> str:
     """A score id the service accepts as a score's ``id``: ``scr_`` + ULID; sending it again replaces that score."""
     ms = now_ms() if milliseconds is None else milliseconds
     return "scr_" + time_digits(ms) + random_digits(int.from_bytes(os.urandom(10), "big"))
 
 
-class _MonotonicIds:
-    """Monotonic ULIDs under one prefix: in the same millisecond the random part is incremented, so ids sort in
-    the order they were minted (a run's events; a conversation's turns started in the same millisecond, whose
-    order the service breaks by id). ``through_step_back``: an earlier time than the last (the clock stepped
-    back) keeps counting on from the last id, for events; session ids, whose time may be a replayed run's past
-    start, take that time instead."""
+class _EventIds:
+    """Monotonic ULIDs: in the same millisecond (or when the clock steps back) the random part is incremented,
+    so the events of a run sort in the order they were recorded."""
 
-    def __init__(self, prefix: str, through_step_back: bool) -> None:
-        self.prefix = prefix
-        self.through_step_back = through_step_back
+    def __init__(self) -> None:
         self.lock = threading.Lock()
         self.last_ms = -1
         self.time_text = ""
@@ -62,23 +63,16 @@ class _MonotonicIds:
     def next(self, milliseconds: "int | None" = None) -> str:
         ms = now_ms() if milliseconds is None else milliseconds
         with self.lock:
-            if ms == self.last_ms or (self.through_step_back and ms < self.last_ms):
+            if ms <= self.last_ms:
                 self.random = (self.random + 1) & _RANDOM_MASK
             else:
                 self.last_ms = ms
                 self.time_text = time_digits(ms)
                 self.random = int.from_bytes(os.urandom(10), "big")
-            return self.prefix + self.time_text + random_digits(self.random)
+            return "evt_" + self.time_text + random_digits(self.random)
 
 
-_event_ids = _MonotonicIds("evt_", through_step_back=True)
-_session_ids = _MonotonicIds("ses_", through_step_back=False)
-
-
-def new_session_id(milliseconds: "int | None" = None) -> str:
-    """A session id the service accepts as the ``id`` of ``POST /api/sdk/sessions``: ``ses_`` + a ULID, monotonic
-    within this process."""
-    return _session_ids.next(milliseconds)
+_event_ids = _EventIds()
 
 
 def new_event_id(milliseconds: "int | None" = None) -> str:
@@ -93,9 +87,8 @@ def new_idempotency_key() -> str:
 
 def _reset_after_fork() -> None:
     # A child continuing the parent's sequence would mint the parent's next ids.
-    global _event_ids, _session_ids
-    _event_ids = _MonotonicIds("evt_", through_step_back=True)
-    _session_ids = _MonotonicIds("ses_", through_step_back=False)
+    global _event_ids
+    _event_ids = _EventIds()
 
 
 if hasattr(os, "register_at_fork"):
