@@ -7,8 +7,10 @@
  * - a request carrying the tool's result: the final answer {@link FINAL_ANSWER} (usage {@link SECOND_USAGE}).
  * Never the network.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { type FakeChatServer, startFakeModelServer } from "./fake-model-server.js";
+
+export type { FakeChatServer } from "./fake-model-server.js";
 
 export const TOOL_NAME = "get_weather";
 export const TOOL_ARGUMENTS = { city: "Oslo" } as const;
@@ -22,23 +24,6 @@ export const CACHED_TOKENS = 4;
  * event is priced from its row (docs/pricing.md).
  */
 export const CHAT_MODEL = "gpt-4o-mini";
-
-export interface FakeChatServer {
-  /** `http://127.0.0.1:<port>/v1`: the client's `baseURL`. */
-  readonly baseURL: string;
-  /** The body of every chat request received, in order. */
-  readonly requests: Record<string, unknown>[];
-  close(): Promise<void>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
 
 let counter = 0;
 
@@ -126,31 +111,6 @@ function send(res: ServerResponse, body: Record<string, unknown>): void {
   );
 }
 
-export async function startFakeChatServer(): Promise<FakeChatServer> {
-  const requests: Record<string, unknown>[] = [];
-  const server = createServer((req, res) => {
-    readBody(req)
-      .then((text) => {
-        if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-          res.writeHead(404, { "content-type": "application/json" });
-          res.end(JSON.stringify({ error: { message: `No route ${req.url}`, type: "invalid_request_error" } }));
-          return;
-        }
-        const body = JSON.parse(text) as Record<string, unknown>;
-        requests.push(body);
-        send(res, body);
-      })
-      .catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function startFakeChatServer(): Promise<FakeChatServer> {
+  return startFakeModelServer("/v1/chat/completions", (body, res) => send(res, body));
 }

@@ -6,27 +6,16 @@
  * - a request carrying the tool's output: the final answer {@link FINAL_ANSWER} (usage {@link SECOND_USAGE}).
  * JSON answers only (no streaming). Never the network.
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   CACHED_TOKENS,
   CHAT_MODEL,
-  type FakeChatServer,
   FINAL_ANSWER,
   FIRST_USAGE,
   SECOND_USAGE,
   TOOL_ARGUMENTS,
   TOOL_NAME,
 } from "./fake-chat-server.js";
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
+import { type FakeChatServer, sendError, startFakeModelServer } from "./fake-model-server.js";
 
 let counter = 0;
 
@@ -83,37 +72,13 @@ function responseTo(body: Record<string, unknown>) {
 }
 
 /** Starts the server; `baseURL` is `http://127.0.0.1:<port>/v1`, `requests` the bodies of `/v1/responses`. */
-export async function startFakeResponsesServer(): Promise<FakeChatServer> {
-  const requests: Record<string, unknown>[] = [];
-  const server = createServer((req, res) => {
-    readBody(req)
-      .then((text) => {
-        if (req.method !== "POST" || req.url !== "/v1/responses") {
-          res.writeHead(404, { "content-type": "application/json" });
-          res.end(JSON.stringify({ error: { message: `No route ${req.url}`, type: "invalid_request_error" } }));
-          return;
-        }
-        const body = JSON.parse(text) as Record<string, unknown>;
-        requests.push(body);
-        if (body.stream === true) {
-          res.writeHead(400, { "content-type": "application/json" });
-          res.end(JSON.stringify({ error: { message: "This fake does not stream", type: "invalid_request_error" } }));
-          return;
-        }
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(responseTo(body)));
-      })
-      .catch(() => res.destroy());
+export function startFakeResponsesServer(): Promise<FakeChatServer> {
+  return startFakeModelServer("/v1/responses", (body, res) => {
+    if (body.stream === true) {
+      sendError(res, 400, "This fake does not stream");
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(responseTo(body)));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -97,7 +97,7 @@ export async function recordScore(
 ): Promise<RecordedScore> {
   const [session, configs] = await Promise.all([
     scoredSession(principal, input.sessionId, nowMs),
-    scoreConfigsOf(principal.orgId, nowMs),
+    scoreConfigsOf(principal.orgId),
   ]);
   const problem = scoreConfigProblem(configs.get(input.name), input.value);
   if (problem !== undefined) throw invalidFieldsError("score", [{ path: "value", message: problem }]);

@@ -1,7 +1,8 @@
-/** The per-container cache of organisations' prices that pricing at ingest reads: expiry, sharing, bounds, failures. */
+/** The per-container caches of one value per organisation (runtime/organisation-cache.ts): prices (served stale while the store fails) and score configurations (refused). */
 import { describe, expect, it } from "vitest";
 import { createOrganisationPriceCache } from "../../functions/pricing/organisation-prices.js";
 import type { OrganisationPrice } from "../../functions/pricing/price-usage.js";
+import { createOrganisationCache } from "../../functions/runtime/organisation-cache.js";
 
 const price = (model: string, input = 1): OrganisationPrice => ({
   model,
@@ -99,5 +100,31 @@ describe("createOrganisationPriceCache", () => {
     await cache.get("acme");
 
     expect(loader.reads).toEqual(["acme", "acme"]);
+  });
+});
+
+describe("createOrganisationCache, failing closed", () => {
+  it("refuses while the store fails, even with an expired value held (score configurations)", async () => {
+    let failing = false;
+    let now = 0;
+    const cache = createOrganisationCache({
+      load: async (orgId: string) => {
+        if (failing) throw new Error("throttled");
+        return `${orgId}'s configurations`;
+      },
+      ttlMs: 10,
+      maxOrganisations: 10,
+      onFailure: "fail",
+      now: () => now,
+    });
+
+    expect(await cache.get("acme")).toBe("acme's configurations");
+    failing = true;
+    expect(await cache.get("acme")).toBe("acme's configurations");
+    now = 100;
+    await expect(cache.get("acme")).rejects.toThrow("throttled");
+    expect(cache.size).toBe(0);
+    failing = false;
+    expect(await cache.get("acme")).toBe("acme's configurations");
   });
 });
