@@ -855,6 +855,8 @@ describe("the console", () => {
     await expect.poll(counted, { timeout: 30_000, interval: 500 }).toBe("quality:12,resolved:12,tone:12");
 
     const seen: Record<string, unknown> = {};
+    const axes: string[] = [];
+    const [firstDay, lastDay] = periodEdges(7);
     const found: string[] = [];
     const problems: string[] = [];
     for (const colorScheme of ["light", "dark"] as const) {
@@ -869,6 +871,15 @@ describe("the console", () => {
         const scores = page.getByRole("region", { name: "Scores" });
         const figures = scores.getByRole("figure");
         await figures.nth(2).locator("svg").first().waitFor();
+        if (colorScheme === "light") {
+          // The day axis as the other charts draw it: the period's first and last day, no label over another.
+          for (const index of [0, 1, 2]) {
+            const labels = await dayLabels(figures.nth(index).locator("svg").first());
+            axes.push(
+              `${labels.texts[0]}…${labels.texts.at(-1)}${labels.problems.map((problem) => ` ${problem}`).join("")}`,
+            );
+          }
+        }
         const quality = figures.filter({ hasText: "quality: mean per day" });
         await quality.getByText("Figures per day", { exact: true }).click();
         const perDay = quality.getByRole("table", { name: "quality: mean per day: figures per day" });
@@ -942,6 +953,7 @@ describe("the console", () => {
       expect.stringContaining("12 scores · sessions with this score"),
     ]);
     expect(seen.legend).toEqual(["friendly (6)", "neutral (3)", "rude (3)"]);
+    expect(axes).toEqual([1, 2, 3].map(() => `${firstDay}…${lastDay}`));
     expect(seen.perDayCounts).toEqual(["2", "2", "2", "2", "2", "2"]);
     expect(seen.filteredUrl).toBe(`?agentName=${agentName}&scoreName=quality&scoreMin=0.8`);
     expect(seen.filtered).toEqual([names[11], names[7], names[3]]);
