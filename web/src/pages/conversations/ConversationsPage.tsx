@@ -3,10 +3,10 @@
  * and UTC days (in the URL), 25 at a time; each opens its conversation page.
  */
 import { type FormEvent, useId, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { useAgents } from "../../api/agents";
 import { useConversations } from "../../api/conversations";
-import type { Conversation, Environment } from "../../api/types";
+import type { Environment } from "../../api/types";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState, InlineError } from "../../components/ErrorState";
 import { Loading } from "../../components/Loading";
@@ -18,8 +18,9 @@ import {
   toConversationApiFilters,
   writeConversationFilters,
 } from "../../lib/conversation-filters";
-import { useEnvironment, withEnvironment } from "../../lib/environment";
-import { formatDateTime, formatNumber, formatShortDateTime, plural } from "../../lib/format";
+import { useEnvironment } from "../../lib/environment";
+import { plural } from "../../lib/format";
+import { ConversationsTable } from "./ConversationsTable";
 
 export function ConversationsPage() {
   const [params, setParams] = useSearchParams();
@@ -139,71 +140,5 @@ function ConversationList({ environment, values }: { environment: Environment; v
           : ""}
       </p>
     </>
-  );
-}
-
-function ConversationsTable({
-  conversations,
-  environment,
-}: {
-  conversations: readonly Conversation[];
-  environment: Environment;
-}) {
-  return (
-    <div className="table-scroll">
-      <table className="table table--cards">
-        <caption>{`Conversations (${environment}), newest first`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Conversation</th>
-            <th scope="col">Agent</th>
-            <th scope="col">User</th>
-            <th scope="col" className="num">
-              Runs
-            </th>
-            <th scope="col">Started</th>
-            <th scope="col">Last run</th>
-          </tr>
-        </thead>
-        <tbody>
-          {conversations.map((conversation) => (
-            <tr key={conversation.id}>
-              <th scope="row" data-label="Conversation" className="cell--name">
-                <Link
-                  to={withEnvironment(`/conversations/${encodeURIComponent(conversation.id)}`, environment)}
-                  className="clamp"
-                  title={conversation.id}
-                >
-                  {conversation.id}
-                </Link>
-              </th>
-              <td data-label="Agent" className="cell--clip">
-                <span className="clamp" title={conversation.agentName}>
-                  {conversation.agentName}
-                </span>
-              </td>
-              <td data-label="User" className="cell--clip">
-                <span className="clamp" title={conversation.userId}>
-                  {conversation.userId}
-                </span>
-              </td>
-              <td data-label="Runs" className="num">
-                {formatNumber(conversation.runCount)}
-              </td>
-              <td data-label="Started" className="cell--nowrap">
-                <time dateTime={conversation.startedAt} title={formatDateTime(conversation.startedAt)}>
-                  {formatShortDateTime(conversation.startedAt)}
-                </time>
-              </td>
-              <td data-label="Last run" className="cell--nowrap">
-                <time dateTime={conversation.lastRunAt} title={formatDateTime(conversation.lastRunAt)}>
-                  {formatShortDateTime(conversation.lastRunAt)}
-                </time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
