@@ -14,7 +14,13 @@ import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
 import { formatCost } from "../../web/src/lib/format.js";
 import { runTool } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
-import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
+import {
+  artifactPath,
+  type ConsolePage,
+  captureSignedInPages,
+  captureVariants,
+  type Variant,
+} from "./support/artifacts.js";
 import { describeViolations, seriousViolations } from "./support/axe.js";
 import { type Device, launchBrowser, newPage } from "./support/browser.js";
 import { heading, navigateTo, openSignedIn, PAGES, signIn } from "./support/console.js";
@@ -1072,18 +1078,12 @@ describe("the console", () => {
       }[]
     ).sort((a, b) => b.eventCount - a.eventCount)[0];
     if (failed === undefined) throw new Error("no failed session recorded");
-    const pages: readonly { name: string; path: string; title: string; ready?: (page: Page) => Promise<void> }[] = [
+    const pages: readonly ConsolePage[] = [
       {
         name: "overview",
         path: "/?days=14",
         title: "Overview",
         ready: (page) => page.getByRole("table", { name: "Latest failed sessions" }).waitFor(),
-      },
-      {
-        name: "overview-empty",
-        path: "/?env=test",
-        title: "Overview",
-        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
       },
       { name: "sessions", path: "/sessions", title: "Sessions" },
       {
@@ -1129,6 +1129,13 @@ describe("the console", () => {
       { name: "score-configs-list", path: "/settings/scores", title: "Score configurations" },
       { name: "keys", path: "/settings/keys", title: "API keys" },
       { name: "members", path: "/settings/members", title: "Members" },
+      // Last: its address switches the look to the test environment, which the pages after it would keep.
+      {
+        name: "overview-empty",
+        path: "/?env=test",
+        title: "Overview",
+        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
+      },
     ];
 
     const written = await captureVariants(browser, "sign-in", async (page, variant) => {
@@ -1136,15 +1143,7 @@ describe("the console", () => {
       await page.getByRole("button", { name: "Sign in as dev@localhost" }).waitFor();
       await check("sign-in", page, variant);
     });
-    for (const { name, path, title, ready: pageReady } of pages) {
-      written.push(
-        ...(await captureVariants(browser, name, async (page, variant) => {
-          await openSignedIn(page, stack, path, title);
-          await pageReady?.(page);
-          await check(name, page, variant);
-        })),
-      );
-    }
+    written.push(...(await captureSignedInPages(browser, stack.url, pages, check)));
 
     expect(found, found.join("\n")).toEqual([]);
     expect(written).toHaveLength((pages.length + 1) * 4);
