@@ -14,7 +14,13 @@ import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
 import { formatCost } from "../../web/src/lib/format.js";
 import { runTool } from "../support/processes.js";
 import { rememberSecretsIn } from "../support/secrets-ledger.js";
-import { artifactPath, captureVariants, type Variant } from "./support/artifacts.js";
+import {
+  artifactPath,
+  type ConsolePage,
+  captureSignedInPages,
+  captureVariants,
+  type Variant,
+} from "./support/artifacts.js";
 import { describeViolations, seriousViolations } from "./support/axe.js";
 import { type Device, launchBrowser, newPage } from "./support/browser.js";
 import { heading, navigateTo, openSignedIn, PAGES, signIn } from "./support/console.js";
@@ -810,6 +816,158 @@ describe("the console", () => {
     }
   }, 120_000);
 
+  it("scores in the console: an agent's charts per score name, the sessions list filtered by a score (a crossed range's 400 inline), its conversations listed; axe-clean and photographed, light and dark", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const agentName = `graded-${suffix}`;
+    const conversationId = `graded-chat-${suffix}`;
+    const errors: AtsError[] = [];
+    const ats = new AgentTracker({
+      apiKey: stack.local.apiKey,
+      baseUrl: stack.url,
+      onError: (error) => errors.push(error),
+    });
+    // 12 runs over the last 6 days (2 a day), each scored three ways; the last two are turns of one conversation.
+    const TONES = ["friendly", "friendly", "neutral", "rude"] as const;
+    const quality = (index: number) => Math.round(((index % 4) * 0.3 + 0.1) * 10) / 10;
+    const names: string[] = [];
+    const today = new Date().toISOString().slice(0, 10);
+    for (let index = 0; index < 12; index += 1) {
+      const daysAgo = 5 - Math.floor(index / 2);
+      // A second or two into its UTC day: the day is certain, and in the past.
+      const startedAt = Date.parse(`${today}T00:00:00Z`) - daysAgo * 86_400_000 + (1 + (index % 2)) * 1000;
+      const run = await ats.startSession({
+        name: `Graded run ${suffix} #${index}`,
+        agentName,
+        userId: "customer-9",
+        startedAt: new Date(startedAt),
+        ...(index >= 10 ? { conversationId } : {}),
+      });
+      run.score({ name: "quality", value: quality(index) });
+      run.score({ name: "resolved", value: index % 3 !== 0 });
+      run.score({ name: "tone", value: TONES[index % 4] ?? "friendly" });
+      run.decision({ reasoning: "Answered from the order history", estimatedCost: 0.002 });
+      const durationMs = 40_000 + index * 1_000;
+      await run.end({ status: "completed", durationMs, completedAt: new Date(startedAt + durationMs) });
+      names.push(run.name);
+    }
+    await ats.shutdown({ timeoutMs: 30_000 });
+    const from = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    type ScoreStats = { name: string; count: number };
+    const counted = async () =>
+      ((await readAsDev(stack, `/api/sdk/agents/${agentName}/stats?from=${from}&to=${today}`)).scores as ScoreStats[])
+        .map((score) => `${score.name}:${score.count}`)
+        .join(",");
+    await expect.poll(counted, { timeout: 30_000, interval: 500 }).toBe("quality:12,resolved:12,tone:12");
+
+    const seen: Record<string, unknown> = {};
+    const axes: string[] = [];
+    const [firstDay, lastDay] = periodEdges(7);
+    const found: string[] = [];
+    const problems: string[] = [];
+    for (const colorScheme of ["light", "dark"] as const) {
+      const { context, page, problems: pageProblems } = await newPage(browser, { colorScheme });
+      const check = async (name: string) => {
+        const violations = await seriousViolations(page);
+        if (violations.length > 0) found.push(`${name} (${colorScheme}):\n${describeViolations(violations)}`);
+      };
+      try {
+        // The agent's page: a chart per score name.
+        await openSignedIn(page, stack, `/agents/${agentName}?days=7`, agentName);
+        const scores = page.getByRole("region", { name: "Scores" });
+        const figures = scores.getByRole("figure");
+        await figures.nth(2).locator("svg").first().waitFor();
+        if (colorScheme === "light") {
+          // The day axis as the other charts draw it: the period's first and last day, no label over another.
+          for (const index of [0, 1, 2]) {
+            const labels = await dayLabels(figures.nth(index).locator("svg").first());
+            axes.push(
+              `${labels.texts[0]}…${labels.texts.at(-1)}${labels.problems.map((problem) => ` ${problem}`).join("")}`,
+            );
+          }
+        }
+        const quality = figures.filter({ hasText: "quality: mean per day" });
+        await quality.getByText("Figures per day", { exact: true }).click();
+        const perDay = quality.getByRole("table", { name: "quality: mean per day: figures per day" });
+        if (colorScheme === "light") {
+          seen.captions = await figures.evaluateAll((all) =>
+            all.map((figure) => figure.querySelector("figcaption")?.firstChild?.textContent),
+          );
+          seen.summaries = await scores.locator("figcaption").allInnerTexts();
+          seen.legend = await scores
+            .getByRole("list", { name: "Labels of tone: labels per day" })
+            .getByRole("listitem")
+            .allTextContents();
+          seen.perDayCounts = await perDay
+            .getByRole("row")
+            .evaluateAll((rows) => rows.slice(1).map((row) => row.lastElementChild?.textContent));
+        }
+        await check("agent-scores");
+        await scores.screenshot({ path: artifactPath("agent-scores", colorScheme, "desktop"), animations: "disabled" });
+
+        // The sessions list: quality at least 0.8, through the form.
+        await page.goto(`${stack.url}/sessions?agentName=${agentName}`);
+        await heading(page, "Sessions").waitFor();
+        await page.getByText("12 sessions shown").waitFor();
+        const form = page.getByRole("form", { name: "Session filters" });
+        await form.getByLabel("Score name").fill("quality");
+        await form.getByLabel("Its latest score").selectOption({ label: "A number between" });
+        await form.getByLabel("At least").fill("0.8");
+        await form.getByRole("button", { name: "Apply filters" }).click();
+        await page.getByText("3 sessions shown").waitFor();
+        if (colorScheme === "light") {
+          seen.filteredUrl = new URL(page.url()).search;
+          seen.filtered = await page
+            .getByRole("table", { name: /^Sessions/ })
+            .getByRole("rowheader")
+            .allTextContents();
+        }
+        await check("sessions-score-filter");
+        await page.screenshot({ path: artifactPath("sessions-score-filter", colorScheme, "desktop"), fullPage: true });
+        if (colorScheme === "light") {
+          // A crossed range: the API's 400, inline; removing the filter brings every session back.
+          await form.getByLabel("At most").fill("0.1");
+          await form.getByRole("button", { name: "Apply filters" }).click();
+          seen.refusal = await page.getByRole("alert").innerText();
+          await page.getByRole("button", { name: "Remove the score filter quality from 0.8 to 0.1" }).click();
+          await page.getByText("12 sessions shown").waitFor();
+        }
+
+        // The conversations list, from the navigation; its row opens the conversation.
+        await navigateTo(page, "Conversations");
+        const filters = page.getByRole("form", { name: "Conversation filters" });
+        await filters.getByLabel("Agent").fill(agentName);
+        await filters.getByRole("button", { name: "Apply filters" }).click();
+        const row = page.getByRole("link", { name: conversationId });
+        await row.waitFor();
+        await page.getByText("1 conversation shown").waitFor();
+        await check("conversations");
+        await page.screenshot({ path: artifactPath("conversations-agent", colorScheme, "desktop"), fullPage: true });
+        await row.click();
+        await heading(page, `Conversation ${conversationId}`).waitFor();
+        problems.push(...pageProblems);
+      } finally {
+        await context.close();
+      }
+    }
+
+    expect(errors).toEqual([]);
+    expect(seen.captions).toEqual(["quality: mean per day", "resolved: % true per day", "tone: labels per day"]);
+    expect(seen.summaries).toEqual([
+      expect.stringContaining("12 scores, mean 0.55 · sessions with this score"),
+      expect.stringContaining("12 scores, 67% true · sessions with this score"),
+      expect.stringContaining("12 scores · sessions with this score"),
+    ]);
+    expect(seen.legend).toEqual(["friendly (6)", "neutral (3)", "rude (3)"]);
+    expect(axes).toEqual([1, 2, 3].map(() => `${firstDay}…${lastDay}`));
+    expect(seen.perDayCounts).toEqual(["2", "2", "2", "2", "2", "2"]);
+    expect(seen.filteredUrl).toBe(`?agentName=${agentName}&scoreName=quality&scoreMin=0.8`);
+    expect(seen.filtered).toEqual([names[11], names[7], names[3]]);
+    expect(seen.refusal).toContain("scoreMax: Must not be below scoreMin");
+    expect(found, found.join("\n")).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 180_000);
+
   it("opens a field over 1 MiB through the API on its own origin: no CSP violation, the whole field shown (issue 21)", async () => {
     const { browser, stack } = ready();
     const headers = { authorization: `Bearer ${stack.local.apiKey}`, "content-type": "application/json" };
@@ -920,20 +1078,24 @@ describe("the console", () => {
       }[]
     ).sort((a, b) => b.eventCount - a.eventCount)[0];
     if (failed === undefined) throw new Error("no failed session recorded");
-    const pages: readonly { name: string; path: string; title: string; ready?: (page: Page) => Promise<void> }[] = [
+    const pages: readonly ConsolePage[] = [
       {
         name: "overview",
         path: "/?days=14",
         title: "Overview",
         ready: (page) => page.getByRole("table", { name: "Latest failed sessions" }).waitFor(),
       },
-      {
-        name: "overview-empty",
-        path: "/?env=test",
-        title: "Overview",
-        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
-      },
       { name: "sessions", path: "/sessions", title: "Sessions" },
+      {
+        name: "conversations",
+        path: "/conversations",
+        title: "Conversations",
+        ready: (page) =>
+          page
+            .getByRole("status")
+            .filter({ hasText: /conversations? shown/ })
+            .waitFor(),
+      },
       {
         name: "session-failed",
         path: `/sessions/${encodeURIComponent(failed.id)}`,
@@ -967,6 +1129,13 @@ describe("the console", () => {
       { name: "score-configs-list", path: "/settings/scores", title: "Score configurations" },
       { name: "keys", path: "/settings/keys", title: "API keys" },
       { name: "members", path: "/settings/members", title: "Members" },
+      // Last: its address switches the look to the test environment, which the pages after it would keep.
+      {
+        name: "overview-empty",
+        path: "/?env=test",
+        title: "Overview",
+        ready: (page) => page.getByText("No sessions in test yet.").waitFor(),
+      },
     ];
 
     const written = await captureVariants(browser, "sign-in", async (page, variant) => {
@@ -974,15 +1143,7 @@ describe("the console", () => {
       await page.getByRole("button", { name: "Sign in as dev@localhost" }).waitFor();
       await check("sign-in", page, variant);
     });
-    for (const { name, path, title, ready: pageReady } of pages) {
-      written.push(
-        ...(await captureVariants(browser, name, async (page, variant) => {
-          await openSignedIn(page, stack, path, title);
-          await pageReady?.(page);
-          await check(name, page, variant);
-        })),
-      );
-    }
+    written.push(...(await captureSignedInPages(browser, stack.url, pages, check)));
 
     expect(found, found.join("\n")).toEqual([]);
     expect(written).toHaveLength((pages.length + 1) * 4);

@@ -11,6 +11,7 @@ import { OrganisationGate } from "./components/OrganisationGate";
 import { AuthCallbackPage } from "./pages/AuthCallbackPage";
 import { AgentsPage } from "./pages/agents/AgentsPage";
 import { ConversationPage } from "./pages/conversations/ConversationPage";
+import { ConversationsPage } from "./pages/conversations/ConversationsPage";
 import { KeysPage } from "./pages/keys/KeysPage";
 import { MembersPage } from "./pages/members/MembersPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
@@ -42,6 +43,7 @@ export function AppRoutes() {
         <Route index element={<OverviewPage />} />
         <Route path="/sessions" element={<SessionsPage />} />
         <Route path="/sessions/:id" element={<SessionDetailPage />} />
+        <Route path="/conversations" element={<ConversationsPage />} />
         <Route path="/conversations/:id" element={<ConversationPage />} />
         <Route path="/agents" element={<AgentsPage />} />
         <Route

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { type ColorScheme, type Device, newPage } from "./browser.js";
+import { heading, signIn } from "./console.js";
 
 export const ARTIFACTS_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
 
@@ -50,6 +51,64 @@ export async function captureVariants(
         // What the page showed when it went wrong, beside the screenshots.
         await page.screenshot({ path: path.replace(/\.png$/, "-failed.png"), fullPage: true }).catch(() => undefined);
         throw error;
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  return written;
+}
+
+/** One page of the console to photograph in every look: its path, its heading, and what shows it is ready. */
+export interface ConsolePage {
+  readonly name: string;
+  readonly path: string;
+  readonly title: string | RegExp;
+  readonly ready?: (page: Page) => Promise<void>;
+}
+
+/**
+ * Photographs `pages` in each of the four looks like {@link captureVariants}, but signed in once per look: one
+ * context per look opens the first page through the sign-in, and each next page by its address (a deep link keeps
+ * the session), then `check`s it. 4 sign-ins instead of one per page and look (56 at 14 pages). Whatever went wrong
+ * in a page (errors, CSP violations) fails the capture, named by its page.
+ */
+export async function captureSignedInPages(
+  browser: Browser,
+  baseUrl: string,
+  pages: readonly ConsolePage[],
+  check: (name: string, page: Page, variant: Variant) => Promise<void>,
+): Promise<string[]> {
+  mkdirSync(ARTIFACTS_DIRECTORY, { recursive: true });
+  const written: string[] = [];
+  for (const colorScheme of SCHEMES) {
+    for (const device of DEVICES) {
+      const { context, page, problems } = await newPage(browser, { colorScheme, device });
+      try {
+        let signedIn = false;
+        for (const { name, path: address, title, ready } of pages) {
+          const path = artifactPath(name, colorScheme, device);
+          const before = problems.length;
+          try {
+            await page.goto(`${baseUrl}${address}`);
+            if (!signedIn) {
+              await signIn(page);
+              signedIn = true;
+            }
+            await heading(page, title).waitFor();
+            await ready?.(page);
+            await check(name, page, { colorScheme, device });
+            await page.screenshot({ path, fullPage: true, animations: "disabled", caret: "hide" });
+            const found = problems.slice(before);
+            if (found.length > 0) throw new Error(`${name} (${colorScheme}, ${device}):\n${found.join("\n")}`);
+            written.push(path);
+          } catch (error) {
+            await page
+              .screenshot({ path: path.replace(/\.png$/, "-failed.png"), fullPage: true })
+              .catch(() => undefined);
+            throw error;
+          }
+        }
       } finally {
         await context.close();
       }

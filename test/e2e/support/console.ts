@@ -9,6 +9,7 @@ import type { Stack } from "./stack.js";
 export const PAGES = [
   "Overview",
   "Sessions",
+  "Conversations",
   "Agents",
   "Models and prices",
   "Score configurations",

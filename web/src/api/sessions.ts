@@ -16,6 +16,12 @@ export interface SessionFilters {
   toolName?: string;
   toolError?: string;
   nameContains?: string;
+  /** A score condition (issue 33): the name, and at most one of a range, a label or yes/no. */
+  scoreName?: string;
+  scoreMin?: string;
+  scoreMax?: string;
+  scoreLabel?: string;
+  scoreValue?: string;
 }
 
 export const sessionsKey = (orgId: string, environment: Environment) =>

@@ -11,6 +11,7 @@ import type {
   apiKeyAuditResponse,
   apiKeyResponse,
   conversationDetailResponse,
+  conversationResponse,
   createdApiKeyResponse,
   eventResponse,
   invitationResponse,
@@ -25,6 +26,8 @@ import type {
 } from "../../../functions/schemas/response-schemas";
 
 export type Session = z.output<typeof sessionResponse>;
+/** A conversation as listed (GET /api/sdk/conversations). */
+export type Conversation = z.output<typeof conversationResponse>;
 /** A conversation with a page of its runs (GET /api/sdk/conversations/{id}); `totals` on the first page only. */
 export type ConversationPage = z.output<typeof conversationDetailResponse>;
 export type ConversationTotals = NonNullable<ConversationPage["totals"]>;

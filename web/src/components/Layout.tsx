@@ -66,6 +66,7 @@ export function Layout() {
   const links = [
     { to: withEnvironment("/", environment), label: "Overview", end: true },
     { to: withEnvironment("/sessions", environment), label: "Sessions" },
+    { to: withEnvironment("/conversations", environment), label: "Conversations" },
     { to: withEnvironment("/agents", environment), label: "Agents" },
     { to: withEnvironment("/settings/prices", environment), label: "Models and prices" },
     { to: withEnvironment("/settings/scores", environment), label: "Score configurations" },

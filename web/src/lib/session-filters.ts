@@ -4,8 +4,13 @@
  */
 import type { SessionFilters } from "../api/sessions";
 
+/**
+ * A score condition (issue 33), named as the API names them: a score name alone (sessions with a score of that
+ * name), or with a range (`scoreMin`/`scoreMax`, numbers), a label (`scoreLabel`) or yes/no (`scoreValue`).
+ */
+export const SCORE_FILTERS = ["scoreName", "scoreMin", "scoreMax", "scoreLabel", "scoreValue"] as const;
 /** Set in the filter form. */
-export const FORM_FILTERS = ["q", "agentName", "userId", "status", "from", "to"] as const;
+export const FORM_FILTERS = ["q", "agentName", "userId", "status", "from", "to", ...SCORE_FILTERS] as const;
 /** Set by a drill-down from the stats (a failure reason, a tool); shown as removable chips. */
 export const DRILL_DOWN_FILTERS = ["failureReason", "toolName", "toolError"] as const;
 export const FILTER_NAMES = [...FORM_FILTERS, ...DRILL_DOWN_FILTERS] as const;
@@ -47,7 +52,7 @@ export function dayBoundary(day: string, end: boolean): string | undefined {
 
 export function toApiFilters(values: FilterValues): SessionFilters {
   const filters: SessionFilters = {};
-  for (const name of ["agentName", "userId", "status", ...DRILL_DOWN_FILTERS] as const) {
+  for (const name of ["agentName", "userId", "status", ...DRILL_DOWN_FILTERS, ...SCORE_FILTERS] as const) {
     if (values[name] !== "") filters[name] = values[name];
   }
   const search = values.q.trim();
@@ -57,6 +62,35 @@ export function toApiFilters(values: FilterValues): SessionFilters {
   if (from !== undefined) filters.from = from;
   if (to !== undefined) filters.to = to;
   return filters;
+}
+
+/** The kinds of score condition the form offers: which of the score parameters it sets. */
+export type ScoreCondition = "any" | "range" | "true" | "false" | "label";
+
+/** The condition the score parameters express (the first that is set, as the form sets only one). */
+export function scoreConditionOf(values: Pick<FilterValues, (typeof SCORE_FILTERS)[number]>): ScoreCondition {
+  if (values.scoreMin !== "" || values.scoreMax !== "") return "range";
+  if (values.scoreLabel !== "") return "label";
+  if (values.scoreValue === "true" || values.scoreValue === "false") return values.scoreValue;
+  return "any";
+}
+
+/** A score filter in words, for its chip: "helpfulness from 0.5 to 1", "resolved is true", "tone is friendly". */
+export function describeScoreFilter(values: Pick<FilterValues, (typeof SCORE_FILTERS)[number]>): string {
+  const name = values.scoreName === "" ? "(no name)" : values.scoreName;
+  switch (scoreConditionOf(values)) {
+    case "range":
+      if (values.scoreMin !== "" && values.scoreMax !== "")
+        return `${name} from ${values.scoreMin} to ${values.scoreMax}`;
+      return values.scoreMin !== "" ? `${name} at least ${values.scoreMin}` : `${name} at most ${values.scoreMax}`;
+    case "label":
+      return `${name} is ${values.scoreLabel}`;
+    case "true":
+    case "false":
+      return `${name} is ${values.scoreValue}`;
+    default:
+      return `${name} (any value)`;
+  }
 }
 
 /** The sessions page's URL for these filters (a drill-down link), in `environment`'s terms. */

@@ -1,6 +1,6 @@
 /**
  * One agent's stats over a period: per-day charts, duration percentiles, failure reasons and tools (each a link to
- * the sessions behind it), cost by model with the calls no price covered. Without a period in the URL, the shortest one that holds the agent's data.
+ * the sessions behind it), the scores per name, cost by model with the calls no price covered. Without a period in the URL, the shortest one that holds the agent's data.
  */
 import { Link, useParams } from "react-router";
 import { useAgentModelUsage, useAgentStats } from "../../api/agents";
@@ -18,6 +18,7 @@ import { costOf, dailySeries, fittingPeriod, LONGEST_PERIOD, periodRange } from 
 import { usePeriodParam } from "../../lib/use-period";
 import { DailyChart } from "./DailyChart";
 import { RankedList } from "./RankedList";
+import { ScoreCharts } from "./ScoreCharts";
 
 /**
  * The period to show: the URL's, else the one that fits the agent's data, found from its longest-period stats
@@ -136,6 +137,7 @@ function AgentFigures({ stats, environment }: { stats: AgentStats; environment: 
           color="var(--chart-4)"
         />
       </div>
+      <ScoreCharts stats={stats} environment={environment} />
       <div className="ranked-grid">
         <RankedList
           title="Top failure reasons"

@@ -60,7 +60,7 @@ export function ConversationPage() {
   return (
     <>
       <p>
-        <Link to={withEnvironment("/sessions", environment)}>← All sessions</Link>
+        <Link to={withEnvironment("/conversations", environment)}>← All conversations</Link>
       </p>
       {conversation.isPending ? <Loading label="Loading the conversation…" /> : null}
       {conversation.isError && first === undefined ? (

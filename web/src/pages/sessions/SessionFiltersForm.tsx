@@ -1,11 +1,19 @@
 /**
- * Search (a name or a session id), agent (suggesting the environment's agents), user, status and UTC days; applied
- * to the URL on submit. On a phone the form folds away behind a "Filters" button.
+ * Search (a name or a session id), agent (suggesting the environment's agents), user, status, UTC days and a score
+ * condition; applied to the URL on submit. On a phone the form folds away behind a "Filters" button.
  */
 import { type FormEvent, useId, useState } from "react";
 import { useAgents } from "../../api/agents";
 import { type Environment, SESSION_STATUSES } from "../../api/types";
-import { type FilterValues, FORM_FILTERS, NO_FILTERS } from "../../lib/session-filters";
+import {
+  type FilterValues,
+  FORM_FILTERS,
+  NO_FILTERS,
+  SCORE_FILTERS,
+  type ScoreCondition,
+  scoreConditionOf,
+} from "../../lib/session-filters";
+import { ScoreFilterFields } from "./ScoreFilterFields";
 
 export interface SessionFiltersFormProps {
   environment: Environment;
@@ -28,6 +36,7 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
   const current = formValues(values);
   const [draft, setDraft] = useState(current);
   const [lastValues, setLastValues] = useState(current);
+  const [condition, setCondition] = useState<ScoreCondition>(scoreConditionOf(current));
   const [open, setOpen] = useState(false);
   const agentListId = useId();
   const formId = useId();
@@ -37,6 +46,7 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
     // The URL changed (back button, a link): show what it says.
     setLastValues(current);
     setDraft(current);
+    setCondition(scoreConditionOf(current));
   }
   const set = (name: keyof FormValues) => (event: { target: { value: string } }) =>
     setDraft({ ...draft, [name]: event.target.value });
@@ -44,7 +54,10 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
     event.preventDefault();
     onApply(draft);
   }
-  const active = FORM_FILTERS.filter((name) => current[name] !== "").length;
+  // A score condition counts as one filter, however many of its parameters it sets.
+  const active =
+    FORM_FILTERS.filter((name) => current[name] !== "" && !SCORE_FILTERS.some((score) => score === name)).length +
+    (current.scoreName === "" ? 0 : 1);
   return (
     <div className={`filters-panel${open ? " filters-panel--open" : ""}`}>
       <button
@@ -99,6 +112,14 @@ export function SessionFiltersForm({ environment, values, onApply }: SessionFilt
           <span>To (UTC day)</span>
           <input type="date" value={draft.to} onChange={set("to")} />
         </label>
+        <ScoreFilterFields
+          values={draft}
+          condition={condition}
+          onChange={(score, chosen) => {
+            setDraft({ ...draft, ...score });
+            setCondition(chosen);
+          }}
+        />
         <div className="filters__actions">
           <button type="submit" className="button button--primary">
             Apply filters

@@ -14,8 +14,10 @@ import { useEnvironment } from "../../lib/environment";
 import { plural } from "../../lib/format";
 import {
   DRILL_DOWN_FILTERS,
+  describeScoreFilter,
   type FilterValues,
   readFilters,
+  SCORE_FILTERS,
   sessionIdIn,
   toApiFilters,
   writeFilters,
@@ -23,6 +25,8 @@ import {
 import { NoSessionsYet } from "./NoSessionsYet";
 import { SessionFiltersForm } from "./SessionFiltersForm";
 import { SessionsTable } from "./SessionsTable";
+
+const NO_SCORE_FILTER = Object.fromEntries(SCORE_FILTERS.map((name) => [name, ""])) as Partial<FilterValues>;
 
 const DRILL_DOWN_LABELS: Record<(typeof DRILL_DOWN_FILTERS)[number], string> = {
   failureReason: "Failure reason",
@@ -48,7 +52,11 @@ export function SessionsPage() {
         <h1>Sessions</h1>
       </div>
       <SessionFiltersForm environment={environment} values={values} onApply={apply} />
-      <DrillDownChips values={values} onRemove={(name) => apply({ [name]: "" })} />
+      <DrillDownChips
+        values={values}
+        onRemove={(name) => apply({ [name]: "" })}
+        onRemoveScore={() => apply(NO_SCORE_FILTER)}
+      />
       {sessionId === undefined ? (
         <SessionList environment={environment} values={values} />
       ) : (
@@ -61,12 +69,16 @@ export function SessionsPage() {
 function DrillDownChips({
   values,
   onRemove,
+  onRemoveScore,
 }: {
   values: FilterValues;
   onRemove: (name: (typeof DRILL_DOWN_FILTERS)[number]) => void;
+  onRemoveScore: () => void;
 }) {
   const shown = DRILL_DOWN_FILTERS.filter((name) => values[name] !== "");
-  if (shown.length === 0) return null;
+  const scored = SCORE_FILTERS.some((name) => values[name] !== "");
+  if (shown.length === 0 && !scored) return null;
+  const score = describeScoreFilter(values);
   return (
     <ul className="filter-chips" aria-label="Also filtered by">
       {shown.map((name) => (
@@ -84,6 +96,21 @@ function DrillDownChips({
           </button>
         </li>
       ))}
+      {scored ? (
+        <li className="filter-chip">
+          <span className="filter-chip__text">
+            Score: <strong>{score}</strong>
+          </span>
+          <button
+            type="button"
+            className="filter-chip__remove"
+            onClick={onRemoveScore}
+            aria-label={`Remove the score filter ${score}`}
+          >
+            ×
+          </button>
+        </li>
+      ) : null}
     </ul>
   );
 }
@@ -108,7 +135,11 @@ function SessionList({ environment, values }: { environment: Environment; values
   const sessions = useSessions(environment, filters);
   const items = sessions.data?.pages.flatMap((page) => page.items) ?? [];
   const filtered = Object.values(values).some((value) => value !== "");
-  const refined = filters.nameContains !== undefined || DRILL_DOWN_FILTERS.some((name) => filters[name] !== undefined);
+  // A search, a drill-down or a score condition refines the index's pages: they may come back short.
+  const refined =
+    filters.nameContains !== undefined ||
+    DRILL_DOWN_FILTERS.some((name) => filters[name] !== undefined) ||
+    filters.scoreName !== undefined;
   const pagesRead = sessions.data?.pages.length ?? 0;
   const readOn = useRef(0);
   // A refined listing reads on by itself while its pages come back short, so a drill-down lands on its sessions.
