@@ -217,6 +217,20 @@ export const routeTable = [
     auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
   },
   {
+    id: "ListConversationScores",
+    method: "GET",
+    path: "/api/sdk/conversations/{id}/scores",
+    entry: "functions/scores/list-conversation-scores.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "DeleteConversationScore",
+    method: "DELETE",
+    path: "/api/sdk/conversations/{id}/scores/{scoreId}",
+    entry: "functions/scores/delete-conversation-score.ts",
+    auth: { kind: "apiKeyOrUser", scope: "scores:write", role: "member" },
+  },
+  {
     id: "ListScoreConfigs",
     method: "GET",
     path: "/api/sdk/score-configs",

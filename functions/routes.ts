@@ -219,13 +219,36 @@ const sessionDeletion: TableGrant = {
     "dynamodb:BatchWriteItem",
     "dynamodb:DeleteItem",
     "dynamodb:PutItem",
+    // The session's count of scores (SCORECOUNT), withdrawn with its scores.
+    "dynamodb:UpdateItem",
   ],
   partitions: [P.session],
 };
 /** A run joining its conversation: the summary item, created with its first run and counted with each. */
 const conversationJoin: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
-/** A run leaving its conversation with its deletion: its membership deleted and its conversation's count withdrawn. */
-const conversationLeave: TableGrant = { actions: ["dynamodb:UpdateItem"], partitions: [P.conversation] };
+/**
+ * A run leaving its conversation with its deletion: its membership deleted and its conversation's count withdrawn;
+ * the last run's leaving sweeps the conversation's own scores (summary read, scores queried, read and deleted in
+ * transactions withdrawing their counts, then their SCORECOUNT deleted).
+ */
+const conversationLeave: TableGrant = {
+  actions: [
+    "dynamodb:UpdateItem",
+    "dynamodb:GetItem",
+    "dynamodb:Query",
+    "dynamodb:BatchGetItem",
+    "dynamodb:DeleteItem",
+  ],
+  partitions: [P.conversation],
+};
+/**
+ * A score's write to a conversation: the summary read (agent, expiry, runs left) and a score of the same id read;
+ * then the summary checked, the score put and the conversation's SCORECOUNT moved in one transaction.
+ */
+const conversationScoreWrite: TableGrant = {
+  actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+  partitions: [P.conversation],
+};
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -340,8 +363,12 @@ export const ROUTE_ACCESS = {
       ...apiKeyOrUserAuthentication,
       idempotencyRecords,
       // The session (its tenant, agent, start and expiry), the event scored and a score of the same id read;
-      // then the session checked and the score put in one transaction.
-      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      // then the session checked, the score put and (a new score) the session's SCORECOUNT moved in one transaction.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.session],
+      },
+      conversationScoreWrite,
       scoreConfigReads,
     ],
     throttle: ROUTE_THROTTLES.scoreWrite,
@@ -350,7 +377,11 @@ export const ROUTE_ACCESS = {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       idempotencyRecords,
-      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.session],
+      },
+      conversationScoreWrite,
       scoreConfigReads,
     ],
     throttle: ROUTE_THROTTLES.scoreWrite,
@@ -371,7 +402,11 @@ export const ROUTE_ACCESS = {
       // organisation's rate-limit windows, and the score written as CreateScore writes it.
       cursorSigning,
       { actions: ["dynamodb:UpdateItem"], partitions: [P.rateLimit] },
-      { actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem"], partitions: [P.session] },
+      // A feedback token scores only its session (never a conversation: refused before any read).
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        partitions: [P.session],
+      },
       scoreConfigReads,
     ],
     throttle: ROUTE_THROTTLES.feedback,
@@ -463,10 +498,11 @@ export const ROUTE_ACCESS = {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
       cursorSigning,
-      { actions: ["dynamodb:GetItem"], partitions: [P.conversation] },
-      // Its runs: the memberships on GSI1 (keys only), then their sessions.
+      // The summary, and its own scores (a Query of its partition's SCORE# items).
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.conversation] },
+      // Its runs: the memberships on GSI1 (keys only), then their sessions, and the first runs' scores for the totals.
       { actions: ["dynamodb:Query"], partitions: [P.conversationRunsIndex], indexes: [I.tenantSessions.indexName] },
-      { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+      { actions: ["dynamodb:BatchGetItem", "dynamodb:Query"], partitions: [P.session] },
     ],
     throttle: ROUTE_THROTTLES.read,
   },
@@ -493,11 +529,38 @@ export const ROUTE_ACCESS = {
   DeleteScore: {
     tableGrants: [
       ...apiKeyOrUserAuthentication,
-      // The session's tenant read, then the score read and deleted in a transaction withdrawing what was counted.
-      { actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:DeleteItem"], partitions: [P.session] },
+      // The session's tenant read, then the score read and deleted in a transaction withdrawing what was counted
+      // (its rollups and its place in the session's SCORECOUNT).
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem"],
+        partitions: [P.session],
+      },
       rollupUpdates,
     ],
     // With the deletions: at the edge, a DELETE under /api/sdk/sessions/ is counted as session deletion is.
+    throttle: ROUTE_THROTTLES.erasure,
+  },
+  ListConversationScores: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      cursorSigning,
+      // The summary (in the caller's tenant: its key), then a page of its partition's SCORE# items.
+      { actions: ["dynamodb:GetItem", "dynamodb:Query"], partitions: [P.conversation] },
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
+  DeleteConversationScore: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      // The summary read, then the score read and deleted in a transaction withdrawing what was counted (its rollups
+      // and its place in the conversation's SCORECOUNT).
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem"],
+        partitions: [P.conversation],
+      },
+      rollupUpdates,
+    ],
+    // As a session's score: with the deletions.
     throttle: ROUTE_THROTTLES.erasure,
   },
   ListScoreConfigs: {
@@ -759,8 +822,8 @@ export const deletionWorker: WorkerDefinition = {
  * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per batch it reads the
  * batch's sessions (BatchGetItem; a gone session again with GetItem, then its tombstone), updates each
  * session's counters, then each rollup item once; events whose session is gone are deleted (with their
- * offloaded payloads). Scores: read (BatchGetItem) with the score rollup items their labels go to, then counted in
- * transactions (UpdateItem of the score and of its rollup items).
+ * offloaded payloads). Scores (a session's or a conversation's): read (BatchGetItem) with the score rollup items their
+ * labels go to, then counted in transactions (UpdateItem of the score and of its rollup items).
  */
 export const streamConsumer: WorkerDefinition = {
   id: "StreamConsumer",
@@ -772,6 +835,8 @@ export const streamConsumer: WorkerDefinition = {
     },
     rollupUpdates,
     { actions: ["dynamodb:BatchGetItem"], partitions: [P.rollup] },
+    // A conversation's own scores, read and counted as a session's are.
+    { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
   ],
   payloadAccess: "delete",
 };

@@ -1,5 +1,6 @@
 /** A conversation and its totals as the read API shows them. */
 import type { Conversation, ConversationTotals } from "../domain/conversation.js";
+import type { ScoreTotal } from "../domain/conversation-score-totals.js";
 
 export function conversationView(conversation: Conversation) {
   return {
@@ -12,6 +13,11 @@ export function conversationView(conversation: Conversation) {
   };
 }
 
-export function conversationTotalsView(totals: ConversationTotals, complete: boolean) {
-  return { ...totals, complete };
+/** The totals: the runs' figures, and the scores per name over the conversation's own and its runs' scores. */
+export function conversationTotalsView(
+  totals: ConversationTotals,
+  complete: boolean,
+  scores: { readonly byName: readonly ScoreTotal[]; readonly complete: boolean },
+) {
+  return { ...totals, complete, scores: scores.byName, scoresComplete: scores.complete };
 }

@@ -112,7 +112,15 @@ export const LIMITS = {
   maxScoreMagnitude: 1e15,
   /** Most scores in one batch request. */
   batchScores: 100,
-  /** Scores `GET /api/sdk/sessions/{id}` shows (oldest first); `scoresTruncated` says when the session has more. */
+  /**
+   * Most scores one target holds: a session (its events' scores included) or a conversation (its own scores). Counted
+   * exactly in the target's partition with each new score and deletion; a replacement (same id) does not count again.
+   */
+  scoresPerTarget: 1000,
+  /**
+   * Scores `GET /api/sdk/sessions/{id}` and `GET /api/sdk/conversations/{id}` show (oldest first); `scoresTruncated`
+   * says when the target has more.
+   */
   sessionScoresShown: 20,
   /** A feedback token's lifetime when the minting request names none, and the longest it may ask for (seconds). */
   feedbackTokenDefaultSeconds: 3600,

@@ -1,6 +1,6 @@
 /**
- * Scores (issue 33, "Verdicts"): a named verdict on a session, or on one event of it. Pure: the value
- * kinds, the sources, who gave a score. No I/O, no HTTP.
+ * Scores (issue 33, "Verdicts"): a named verdict on a session, on one event of it, or on a conversation. Pure: the
+ * value kinds, the sources, who gave a score, what it targets. No I/O, no HTTP.
  */
 import { createHash } from "node:crypto";
 import type { Environment } from "./api-key.js";
@@ -32,22 +32,49 @@ export interface ScoreAuthor {
 export interface NewScore {
   /** The client's own id (`scr_` + ULID): a retry or an edit replaces that score. */
   readonly id?: string | undefined;
-  readonly sessionId: string;
+  /** The target: a session (and optionally one event of it) or a conversation, exactly one (scoreTargetOf). */
+  readonly sessionId?: string | undefined;
   readonly eventId?: string | undefined;
+  readonly conversationId?: string | undefined;
   readonly name: string;
   readonly value: ScoreValue;
   readonly comment?: string | undefined;
   readonly source?: ScoreSource | undefined;
 }
 
-/** A stored score, with what the stream consumer will need to count it (its session's tenant, agent and day). */
+/** What a score is given to: a session (or one event of it), or a conversation. */
+export type ScoreTarget =
+  | { readonly kind: "session"; readonly sessionId: string; readonly eventId?: string | undefined }
+  | { readonly kind: "conversation"; readonly conversationId: string };
+
+/**
+ * The target a validated score names. The request schema admits exactly one of `sessionId` and `conversationId`
+ * (and `eventId` only with `sessionId`); this throws if a caller bypassed it.
+ */
+export function scoreTargetOf(score: Pick<NewScore, "sessionId" | "eventId" | "conversationId">): ScoreTarget {
+  if (score.sessionId !== undefined && score.conversationId === undefined) {
+    return { kind: "session", sessionId: score.sessionId, eventId: score.eventId };
+  }
+  if (score.conversationId !== undefined && score.sessionId === undefined && score.eventId === undefined) {
+    return { kind: "conversation", conversationId: score.conversationId };
+  }
+  throw new Error("A score names exactly one target: sessionId (with an optional eventId) or conversationId");
+}
+
+/** A stored score, with what the stream consumer will need to count it (its target's tenant, agent and day). */
 export interface Score {
   readonly id: string;
-  readonly sessionId: string;
+  /** Its target: `sessionId` (and `eventId`) for a session's score, `conversationId` for a conversation's. */
+  readonly sessionId?: string | undefined;
   readonly eventId?: string | undefined;
+  readonly conversationId?: string | undefined;
   readonly orgId: string;
   readonly environment: Environment;
-  /** The session's agent and start day (UTC), copied so counting needs no read of the session. */
+  /**
+   * The agent and day (UTC) it is counted under, copied so counting needs no read of the target: a session's
+   * score, the session's agent and start day; a conversation's, the conversation's agent (its first run's) and the
+   * day the score was first written.
+   */
   readonly agentName: string;
   readonly sessionDay: string;
   readonly name: string;

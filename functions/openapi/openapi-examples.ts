@@ -285,6 +285,7 @@ export const invalidInputs = {
   CreateFeedbackToken: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", expiresInSeconds: 100000, names: [] },
   PostFeedback: { sessionId: "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE", name: "thumbs", value: false },
   ListScores: { limit: "0" },
+  ListConversationScores: { limit: "101" },
   ListSessions: { limit: "500", status: "paused" },
   ListConversations: { limit: "0", from: "2026-11-22T00:00:00Z", to: "2026-11-01T00:00:00Z" },
   GetConversation: { limit: "500" },
@@ -479,6 +480,7 @@ const score = {
   id: SCORE_ID,
   sessionId: SESSION_ID,
   eventId: EVENT_ID,
+  conversationId: null,
   name: "helpfulness",
   value: 0.8,
   valueKind: "numeric",
@@ -487,6 +489,21 @@ const score = {
   author: { kind: "apiKey", id: "key_01KAZ2R4M7N8P9Q0R1S2T3V4WX" },
   createdAt: "2026-11-22T10:05:00.000Z",
   updatedAt: "2026-11-22T10:05:00.000Z",
+} satisfies z.output<typeof scoreResponse>;
+
+/** A conversation's own score (no session, no event). */
+const conversationScore = {
+  ...score,
+  id: "scr_01KAZ3XE4F5G6H7J8K9M0NP1Q2",
+  sessionId: null,
+  eventId: null,
+  conversationId: "chat-7f3a",
+  name: "resolved",
+  value: true,
+  valueKind: "boolean",
+  comment: null,
+  source: "console",
+  author: { kind: "user", id: "usr_01KAZ2R4M7N8P9Q0R1S2T3V4WX" },
 } satisfies z.output<typeof scoreResponse>;
 
 /** Success body examples, by the id of their route. */
@@ -550,6 +567,7 @@ export const responseExamples = {
     ],
   } satisfies z.output<typeof scoreBatchResponse>,
   ListScores: { items: [score], nextCursor: null } satisfies z.output<typeof scorePageResponse>,
+  ListConversationScores: { items: [conversationScore], nextCursor: null } satisfies z.output<typeof scorePageResponse>,
   ListScoreConfigs: {
     items: [
       scoreConfig,
@@ -583,9 +601,21 @@ export const responseExamples = {
       durationMs: 5400,
       durationCount: 1,
       complete: true,
+      scores: [
+        {
+          name: "helpfulness",
+          count: 1,
+          numeric: { count: 1, mean: 0.8, p50: 0.8, p90: 0.8, p99: 0.8 },
+          boolean: null,
+          labels: [],
+        },
+      ],
+      scoresComplete: true,
     },
     runs: [completedSession],
     nextCursor: null,
+    scores: [conversationScore],
+    scoresTruncated: false,
   } satisfies z.output<typeof conversationDetailResponse>,
   ListEvents: {
     items: [

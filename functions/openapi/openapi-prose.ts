@@ -406,19 +406,24 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
   CreateScore: {
     summary: "Record a score",
     description:
-      "Records a verdict on a session of the caller's organisation and environment, or with `eventId` on one event " +
-      "of it: a `name` and a `value` whose JSON type is its kind (a finite number, `true`/`false`, or a label). " +
-      "Sessions that ended accept scores. With the `id` of an existing score of the session the score is replaced " +
-      "(200; a retry or an edit is never a second score), keeping its `createdAt`. Scores are deleted with their " +
-      "session and expire with it.",
+      "Records a verdict on a session of the caller's organisation and environment (with `eventId`, on one event " +
+      "of it), or with `conversationId` on a conversation: exactly one of `sessionId` and `conversationId`. A `name` " +
+      "and a `value` whose JSON type is its kind (a finite number, `true`/`false`, or a label). Sessions that ended " +
+      "accept scores. With the `id` of an existing score of the target the score is replaced (200; a retry or an " +
+      "edit is never a second score), keeping its `createdAt`. A session or conversation holds at most " +
+      `${LIMITS.scoresPerTarget} scores. Scores are deleted with their target and expire with it.`,
     tag: "Scores",
     success: "The score: 201 when stored, 200 when it replaced the score of the same `id`.",
     body: {
       description: `One score. ${OPTIONAL_NULL}`,
       fields: {
         id: "Your own id (`scr_` + ULID): sending it again replaces that score.",
+        sessionId: "The session scored (`ses_…`); send it or `conversationId`, not both (400).",
+        conversationId:
+          "The conversation scored (the id its runs named; 404 when the caller's tenant has none with runs left).",
         eventId:
-          "An event (`evt_…`) of the session: the score is that event's (404 when the session has no such event).",
+          "An event (`evt_…`) of the session: the score is that event's (404 when the session has no such event; " +
+          "400 with `conversationId`).",
         name: `What is judged: 1 to ${LIMITS.scoreNameLength} characters, any characters.`,
         value: `A finite number (at most ${LIMITS.maxScoreMagnitude} in magnitude), \`true\`/\`false\`, or a label of 1 to ${LIMITS.scoreLabelLength} characters.`,
         dataType: "`numeric`, `boolean` or `categorical`: when sent, `value` must be of that kind (400 otherwise).",
@@ -430,11 +435,15 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     errors: {
       403: FOREIGN_SESSION,
       404: {
-        reason: "Unknown, expired or deleted session, or an `eventId` that is not an event of the session.",
+        reason:
+          "Unknown, expired or deleted session, an `eventId` that is not an event of the session, or a conversation " +
+          "unknown in the caller's tenant (or with every run deleted).",
         message: `Session ${SESSION_ID} not found`,
       },
       409: {
-        reason: "The `id` names an item that is not a score of this session and tenant.",
+        reason:
+          `The \`id\` names an item that is not a score of this target and tenant, or the target already holds ${LIMITS.scoresPerTarget} ` +
+          "scores (delete one, or replace one by its `id`).",
         message: "Score scr_01KAZ3XB1C2D3E4F5G6H7J8K9M cannot be written: its id is taken",
       },
     },
@@ -608,9 +617,10 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
   GetConversation: {
     summary: "Get a conversation",
     description:
-      "One conversation with a page of its runs in the order they started (its turns), and on the first page its " +
-      "totals: the runs' figures summed as each run shows them, over its first 200 runs (`complete: false` past " +
-      "them).",
+      "One conversation with a page of its runs in the order they started (its turns), its own first scores " +
+      "(`scores`, `scoresTruncated`), and on the first page its totals: the runs' figures summed as each run shows " +
+      "them, over its first 200 runs (`complete: false` past them), and per score name the figures of its own " +
+      "scores and its first 20 runs' scores, at most 100 of each (`scoresComplete: false` past them).",
     tag: "Conversations",
     success: "The conversation and a page of its runs.",
     query: {
@@ -716,6 +726,23 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
   DeleteScore: {
     summary: "Delete a score",
     description: "Deletes one score of the session (needs `scores:write`, or a signed-in member).",
+    tag: "Scores",
+    success: "Deleted.",
+  },
+  ListConversationScores: {
+    summary: "List a conversation's scores",
+    description:
+      "The conversation's own scores (those posted with `conversationId`; its runs' scores are on each session), " +
+      "oldest first, one page at a time.",
+    tag: "Scores",
+    success: "A page of scores.",
+    query: { parameters: { limit: LIMIT, cursor: CURSOR } },
+  },
+  DeleteConversationScore: {
+    summary: "Delete a conversation's score",
+    description:
+      "Deletes one score of the conversation (needs `scores:write`, or a signed-in member); its place under the " +
+      "limit of 1,000 scores per conversation is freed.",
     tag: "Scores",
     success: "Deleted.",
   },

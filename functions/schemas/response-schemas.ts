@@ -165,8 +165,9 @@ export const sessionResponse = z.strictObject({
 /** A score as the API shows it (issue 33). */
 export const scoreResponse = z.strictObject({
   id: id("score"),
-  sessionId: id("session"),
-  eventId: id("event").nullable().describe("The event scored; null for a score of the whole session"),
+  sessionId: id("session").nullable().describe("The session scored; null for a conversation's score"),
+  eventId: id("event").nullable().describe("The event scored; null for a score of a whole session or a conversation"),
+  conversationId: z.string().nullable().describe("The conversation scored; null for a session's score"),
   name: z.string(),
   value: z
     .union([z.number(), z.boolean(), z.string()])
@@ -256,6 +257,31 @@ export const conversationPageResponse = z.strictObject({
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
 });
 
+/** A score name's figures, as AgentStats and a conversation's totals show them. */
+const scoreFigures = {
+  count: count.describe("Scores counted (every kind)"),
+  numeric: z
+    .strictObject({
+      count,
+      mean: z.number().nullable(),
+      p50: z.number().nullable(),
+      p90: z.number().nullable(),
+      p99: z.number().nullable(),
+    })
+    .nullable()
+    .describe(
+      "Numeric scores: mean (exact) and nearest-rank percentiles, each within 2 % of the exact one; null when none",
+    ),
+  boolean: z
+    .strictObject({ count, trueCount: count, trueShare: z.number().min(0).max(1).nullable() })
+    .nullable()
+    .describe("Boolean scores: how many were true; null when none"),
+  labels: z
+    .array(z.strictObject({ label: z.string(), count }))
+    .max(21)
+    .describe("Categorical scores per label, most counted first: 20 labels per name and day, the rest as (other)"),
+};
+
 /** A conversation's totals: its runs' figures summed, each as the run shows it. */
 export const conversationTotalsResponse = z.strictObject({
   runs: count.describe("Runs summed"),
@@ -273,10 +299,25 @@ export const conversationTotalsResponse = z.strictObject({
   complete: z
     .boolean()
     .describe("Whether every run is summed: false past the first 200 runs, which alone are summed then"),
+  scores: z
+    .array(z.strictObject({ name: z.string(), ...scoreFigures }))
+    .max(50)
+    .describe(
+      "Per score name, most counted first (at most 50): the conversation's own scores and its first 20 runs' scores, at most 100 of each",
+    ),
+  scoresComplete: z
+    .boolean()
+    .describe(
+      "Whether `scores` covers every score of the conversation and its runs: false past 20 runs, 100 scores of one of them or 50 names",
+    ),
 });
 
 /** 200 of GET /api/sdk/conversations/{id}: the conversation, its runs oldest first, totals on the first page. */
 export const conversationDetailResponse = conversationResponse.extend({
+  scores: z
+    .array(scoreResponse)
+    .describe("The conversation's own first scores, oldest first (GET …/scores pages them all)"),
+  scoresTruncated: z.boolean().describe("Whether the conversation has more scores than `scores` shows"),
   totals: conversationTotalsResponse.nullable().describe("On the first page (no cursor); null on later pages"),
   runs: z.array(sessionResponse).describe("A page of its runs in the order they started (its turns)"),
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page of runs; null on the last page"),
@@ -492,30 +533,6 @@ export const agentListResponse = z.strictObject({
 });
 
 /** 200 of GET /api/sdk/agents/{agentName}/stats. */
-const scoreFigures = {
-  count: count.describe("Scores counted (every kind)"),
-  numeric: z
-    .strictObject({
-      count,
-      mean: z.number().nullable(),
-      p50: z.number().nullable(),
-      p90: z.number().nullable(),
-      p99: z.number().nullable(),
-    })
-    .nullable()
-    .describe(
-      "Numeric scores: mean (exact) and nearest-rank percentiles, each within 2 % of the exact one; null when none",
-    ),
-  boolean: z
-    .strictObject({ count, trueCount: count, trueShare: z.number().min(0).max(1).nullable() })
-    .nullable()
-    .describe("Boolean scores: how many were true; null when none"),
-  labels: z
-    .array(z.strictObject({ label: z.string(), count }))
-    .max(21)
-    .describe("Categorical scores per label, most counted first: 20 labels per name and day, the rest as (other)"),
-};
-
 export const agentStatsResponse = z.strictObject({
   agentName: z.string(),
   ...stats,

@@ -97,7 +97,7 @@ export const PATH_PARAMETERS = {
   eventId: { schema: anyText, errors: [] },
   /** A conversation id (a name, URL-encoded): 400 past the name limits, 404 when the caller's tenant has none. */
   conversationId: { schema: pathName, errors: [400, 404] },
-  /** A score id of the session: 404 when the session holds no such score. */
+  /** A score id of the session or conversation: 404 when it holds no such score. */
   scoreId: { schema: anyText, errors: [404] },
   eventField: {
     schema: z.enum(["toolInput", "toolOutput", "reasoning"] as const satisfies readonly EventField[]),
@@ -258,6 +258,12 @@ export const routeContracts = {
     success: { status: 200, body: scorePageResponse },
   },
   DeleteScore: { path: { id: "sessionId", scoreId: "scoreId" }, success: { status: 204 } },
+  ListConversationScores: {
+    path: { id: "conversationId" },
+    query: listScoresQuery,
+    success: { status: 200, body: scorePageResponse },
+  },
+  DeleteConversationScore: { path: { id: "conversationId", scoreId: "scoreId" }, success: { status: 204 } },
   ListScoreConfigs: { success: { status: 200, body: scoreConfigListResponse } },
   PutScoreConfig: {
     path: { name: "scoreName" },

@@ -52,8 +52,10 @@ export const scoreValue = jsonSchemaOf(
 const scoreFields = {
   /** The client's own id (`scr_` + ULID): sending it again replaces that score (a retry or an edit), never adds one. */
   id: optional(serviceId("score")),
-  sessionId: name(),
+  /** The target: exactly one of `sessionId` (with an optional `eventId`) and `conversationId`. */
+  sessionId: optional(name()),
   eventId: optional(name()),
+  conversationId: optional(name()),
   name: text(LIMITS.scoreNameLength),
   value: scoreValue,
   /** When sent, `value` must be of this kind (400 otherwise). */
@@ -68,9 +70,34 @@ const KIND_MESSAGES = {
   categorical: "Must be a label, a string (dataType is categorical)",
 } as const;
 
-/** One score: its fields, with `value` of the `dataType` named, if any. */
+/** Why a score's target fields cannot stand together, on the field to fix; undefined when they can. */
+export function scoreTargetProblem(score: {
+  readonly sessionId?: unknown;
+  readonly eventId?: unknown;
+  readonly conversationId?: unknown;
+}): { path: "sessionId" | "eventId" | "conversationId"; message: string } | undefined {
+  const session = score.sessionId !== undefined;
+  const conversation = score.conversationId !== undefined;
+  if (session && conversation) {
+    return {
+      path: "conversationId",
+      message: "Send either sessionId or conversationId, not both: a score has one target",
+    };
+  }
+  if (!session && !conversation) {
+    return { path: "sessionId", message: "Required: the score's target, sessionId (or conversationId)" };
+  }
+  if (conversation && score.eventId !== undefined) {
+    return { path: "eventId", message: "Only with sessionId: a conversation's score has no event" };
+  }
+  return undefined;
+}
+
+/** One score: its fields, exactly one target, with `value` of the `dataType` named, if any. */
 export const createScoreBody = strictObject(scoreFields).check(
   z.superRefine((score, context) => {
+    const target = scoreTargetProblem(score);
+    if (target !== undefined) context.addIssue({ code: "custom", path: [target.path], message: target.message });
     if (score.dataType !== undefined && valueKindOf(score.value) !== score.dataType) {
       context.addIssue({ code: "custom", path: ["value"], message: KIND_MESSAGES[score.dataType] });
     }

@@ -28,14 +28,19 @@ type Planned = { index: number; score: NewScore; scoreId: string };
 
 /**
  * The scores in rounds of at most CONCURRENCY, in order, a round never holding two writes of the same score (the
- * same id in the same session): those are written one after the other, the later one replacing the earlier.
+ * same id in the same target): those are written one after the other, the later one replacing the earlier.
  */
 function rounds(valid: readonly { index: number; score: NewScore }[], nowMs: number, plannedUlid?: string) {
   const groups: Planned[][] = [];
   let current: Planned[] = [];
   for (const { index, score } of valid) {
     const scoreId = score.id ?? plannedScoreId(plannedUlid, index, nowMs);
-    const clash = current.some((other) => other.scoreId === scoreId && other.score.sessionId === score.sessionId);
+    const clash = current.some(
+      (other) =>
+        other.scoreId === scoreId &&
+        other.score.sessionId === score.sessionId &&
+        other.score.conversationId === score.conversationId,
+    );
     if (current.length === CONCURRENCY || clash) {
       groups.push(current);
       current = [];

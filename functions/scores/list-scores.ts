@@ -5,6 +5,7 @@ import { listScoresQuery } from "../schemas/read-schemas.js";
 import { queryScores } from "../store/scores/score-store.js";
 import { getSession } from "../store/sessions/session-store.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-signing.js";
+import { sessionKey } from "../store/table/keys.js";
 import { scoreView } from "./score-view.js";
 
 export const handler = apiKeyOrUserRoute(
@@ -14,7 +15,7 @@ export const handler = apiKeyOrUserRoute(
     const session = await getSession(caller, pathParameters.id ?? "");
     const scope = cursorScope(["scores", session.id]);
     const page = await queryScores(
-      session.id,
+      sessionKey(session.id).PK,
       query.limit,
       query.cursor === undefined ? undefined : await decodeCursor(query.cursor, scope),
     );

@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources"
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
-import { SESSION_PARTITION_PREFIX } from "../../functions/store/table/keys.js";
+import { CONVERSATION_PARTITION_PREFIX, SESSION_PARTITION_PREFIX } from "../../functions/store/table/keys.js";
 import { TTL_DELETION_IDENTITY } from "../../functions/stream/ttl-deletion.js";
 import { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE } from "../stream-batching.js";
 
@@ -111,6 +111,14 @@ export class StreamCounting extends Construct {
       tableStreamArn: streamArn,
     });
     const sessionPartition = { PK: { S: FilterRule.beginsWith(SESSION_PARTITION_PREFIX) } };
+    const scorePartitions = {
+      PK: {
+        S: [
+          ...FilterRule.beginsWith(SESSION_PARTITION_PREFIX),
+          ...FilterRule.beginsWith(CONVERSATION_PARTITION_PREFIX),
+        ],
+      },
+    };
     const batchingWindow = streamBatchingWindowSeconds(this);
     props.consumer.function.addEventSource(
       new DynamoEventSource(streamingTable, {
@@ -133,11 +141,13 @@ export class StreamCounting extends Construct {
             eventName: FilterRule.isEqual("MODIFY"),
             dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: FilterRule.isEqual("event") } } },
           }),
-          // A score written again by a request (its counting is pending); not the consumer's own count write.
+          // A score written again by a request (its counting is pending); not the consumer's own count write. A
+          // conversation's own score, new too (the INSERT filter above is of session partitions only: a summary's
+          // and a count's changes stay out). One filter for both: an event source takes 5 filters by default.
           FilterCriteria.filter({
-            eventName: FilterRule.isEqual("MODIFY"),
+            eventName: FilterRule.or("INSERT", "MODIFY"),
             dynamodb: {
-              Keys: sessionPartition,
+              Keys: scorePartitions,
               NewImage: {
                 entity: { S: FilterRule.isEqual("score") },
                 countPending: { BOOL: FilterRule.isEqual(true) },

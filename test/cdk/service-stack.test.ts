@@ -1058,7 +1058,7 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, scores written again by a request, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
+  it("invokes the consumer only for what counting counts: inserts of session partitions, replaced events, scores written again by a request, conversations' new scores, a session's move to a final status, and a TTL expiry of a session holding payloads (no other deletion, no counter update of its own)", () => {
     // Act
     const criteria = streamMapping()?.Properties.FilterCriteria as
       | { readonly Filters: readonly { readonly Pattern: string }[] }
@@ -1068,13 +1068,15 @@ describe("Table stream consumer", () => {
 
     // Assess
     const sessionPartition = { [PARTITION_KEY]: { S: [{ prefix: "SESSION#" }] } };
+    const scorePartitions = { [PARTITION_KEY]: { S: [{ prefix: "SESSION#" }, { prefix: "CONVERSATION#" }] } };
     expect(patterns).toEqual([
       { eventName: ["INSERT"], dynamodb: { Keys: sessionPartition } },
       { eventName: ["MODIFY"], dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: ["event"] } } } },
       {
-        eventName: ["MODIFY"],
+        // A session's score written again, a conversation's own score new or written again (issue 33).
+        eventName: ["INSERT", "MODIFY"],
         dynamodb: {
-          Keys: sessionPartition,
+          Keys: scorePartitions,
           NewImage: { entity: { S: ["score"] }, countPending: { BOOL: [true] } },
         },
       },
@@ -1212,6 +1214,8 @@ describe("Table stream consumer", () => {
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
       // The score rollup items a batch's labels go to, read before the scores' counting transactions.
       { actions: ["dynamodb:BatchGetItem"], partitions: ["ROLLUP#*"] },
+      // A conversation's own scores, read and counted in their partition (issue 33).
+      { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: ["CONVERSATION#ORG#*#ENV#*"] },
     ];
 
     // Act
@@ -1974,6 +1978,7 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "ListScores",
       "ListConversations",
       "GetConversation",
+      "ListConversationScores",
       "CreateFeedbackToken",
       "PostFeedback",
     ]);

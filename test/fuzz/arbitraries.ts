@@ -563,12 +563,38 @@ const scoreClientId: fc.Arbitrary<JsonNode> = fc.oneof(
   { arbitrary: fc.constantFrom("scr_x", "evt_01KAZ3X9B2C3D4E5F6G7H8J9KM", "__proto__").map(str), weight: 1 },
 );
 
+/**
+ * A score's target: mostly a fuzz session, then a conversation (the fuzz sessions' own, key-like and prototype names,
+ * another tenant's key shape), another tenant's session, and the refused shapes: both targets, neither.
+ */
+const scoreTarget: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc.oneof(
+  { arbitrary: ref("session").map((session) => [["sessionId", session] as const]), weight: 8 },
+  {
+    arbitrary: fc
+      .constantFrom(...FUZZ_CONVERSATIONS, "CONVERSATION#ORG#x#ENV#live#c", "%", "constructor")
+      .map((conversation) => [["conversationId", str(conversation)] as const]),
+    weight: 3,
+  },
+  {
+    arbitrary: fc
+      .constantFrom<Reference>("otherOrgSession", "otherEnvSession")
+      .chain(ref)
+      .map((session) => [["sessionId", session] as const]),
+    weight: 1,
+  },
+  {
+    arbitrary: ref("session").map((session) => [
+      ["sessionId", session] as const,
+      ["conversationId", str(FUZZ_CONVERSATIONS[0])] as const,
+    ]),
+    weight: 1,
+  },
+  { arbitrary: fc.constant<(readonly [string, JsonNode])[]>([]), weight: 1 },
+);
+
 const scoreFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
   .tuple(
-    fc.oneof(
-      { arbitrary: ref("session"), weight: 9 },
-      { arbitrary: fc.constantFrom<Reference>("otherOrgSession", "otherEnvSession").chain(ref), weight: 1 },
-    ),
+    scoreTarget,
     fc.oneof(
       { arbitrary: poolName(["helpfulness", "resolved", "tone"]), weight: 6 },
       { arbitrary: fc.constantFrom("", "n".repeat(200), "n".repeat(201)), weight: 1 },
@@ -582,7 +608,7 @@ const scoreFields: fc.Arbitrary<(readonly [string, JsonNode])[]> = fc
       dataType: fc.constantFrom("numeric", "boolean", "categorical", "label").map(str),
     }),
   )
-  .map(([sessionId, name, value, rest]) => [["sessionId", sessionId], ["name", str(name)], ["value", value], ...rest]);
+  .map(([target, name, value, rest]) => [...target, ["name", str(name)], ["value", value], ...rest]);
 
 const scoreBody: fc.Arbitrary<ObjectNode> = scoreFields.map((entries) => obj(entries));
 
@@ -1860,7 +1886,7 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateEventBatch: { body: batchBody, fields: ["events"] },
   CreateScore: {
     body: scoreBody,
-    fields: ["id", "sessionId", "eventId", "name", "value", "dataType", "comment", "source"],
+    fields: ["id", "sessionId", "eventId", "conversationId", "name", "value", "dataType", "comment", "source"],
   },
   CreateScoreBatch: { body: scoreBatchBody, fields: ["scores"] },
   CreateFeedbackToken: { body: feedbackTokenBody, fields: ["sessionId", "eventId", "expiresInSeconds", "names"] },

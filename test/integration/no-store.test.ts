@@ -212,6 +212,19 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     await createTestSession(api, key.key, { conversationId: "no-store-conversation" });
     return { path: "/api/sdk/conversations/no-store-conversation", credential: key.key };
   },
+  ListConversationScores: async () => {
+    await createTestSession(api, key.key, { conversationId: "no-store-conversation" });
+    return { path: "/api/sdk/conversations/no-store-conversation/scores", credential: key.key };
+  },
+  DeleteConversationScore: async () => {
+    const conversationId = `no-store-${randomUUID().slice(0, 8)}`;
+    await createTestSession(api, key.key, { conversationId });
+    const scored = await call(api, "POST", "/api/sdk/scores", {
+      key: key.key,
+      body: { conversationId, name: "n", value: "label" },
+    });
+    return { path: `/api/sdk/conversations/${conversationId}/scores/${String(scored.body.id)}`, credential: key.key };
+  },
   DeleteOrganisationPrice: async () => {
     const model = `no-store-${randomUUID().slice(0, 8)}`;
     const set = await call(api, "PUT", `/api/prices/${model}`, {

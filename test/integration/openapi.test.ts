@@ -326,7 +326,28 @@ describe("over HTTP", () => {
     },
     GetConversation: async () => {
       await createTestSession(api, sdk.key, { agentName, conversationId: `${agentName}-turns` });
+      await call(api, "POST", "/api/sdk/scores", {
+        key: sdk.key,
+        body: { conversationId: `${agentName}-turns`, name: "resolved", value: true },
+      });
       return call(api, "GET", `/api/sdk/conversations/${agentName}-turns?limit=5`, { key: sdk.key });
+    },
+    ListConversationScores: async () => {
+      const conversationId = `${agentName}-scored`;
+      await createTestSession(api, sdk.key, { agentName, conversationId });
+      await call(api, "POST", "/api/sdk/scores", { key: sdk.key, body: { conversationId, name: "listed", value: 1 } });
+      return call(api, "GET", `/api/sdk/conversations/${conversationId}/scores?limit=1`, { key: sdk.key });
+    },
+    DeleteConversationScore: async () => {
+      const conversationId = `${agentName}-unscored`;
+      await createTestSession(api, sdk.key, { agentName, conversationId });
+      const created = await call(api, "POST", "/api/sdk/scores", {
+        key: sdk.key,
+        body: { conversationId, name: "to delete", value: "meh" },
+      });
+      return call(api, "DELETE", `/api/sdk/conversations/${conversationId}/scores/${String(created.body.id)}`, {
+        key: sdk.key,
+      });
     },
     ListEvents: () => call(api, "GET", `/api/sdk/sessions/${sessionId}/events?limit=2`, { key: sdk.key }),
     GetEventField: () =>

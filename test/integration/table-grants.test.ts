@@ -590,6 +590,52 @@ describe("every table access of every route is within the route's declared grant
     );
   });
 
+  it("conversation scores: create, a batch, list and page, the conversation with its scores and totals, delete, the last run's deletion", async () => {
+    const conversationId = `grants-scored-chat-${randomUUID().slice(0, 8)}`;
+    const run = await newSession("grants-scorer", "grants-chat-agent", conversationId);
+    await invoke("CreateScore", { path: "/api/sdk/scores", body: { sessionId: run, name: "q", value: 1 } }, 201);
+    const id = newId("score");
+    const scorePath = "/api/sdk/scores";
+    await invoke("CreateScore", { path: scorePath, body: { id, conversationId, name: "q", value: 1 } }, 201);
+    await invoke("CreateScore", { path: scorePath, body: { id, conversationId, name: "q", value: 2 } }, 200);
+    await invoke("CreateScore", { path: scorePath, body: { conversationId: "grants-none", name: "q", value: 1 } }, 404);
+    await invoke(
+      "CreateScoreBatch",
+      {
+        path: "/api/sdk/scores/batch",
+        body: {
+          scores: [
+            { conversationId, name: "b", value: "x" },
+            { conversationId, name: "c", value: true },
+          ],
+        },
+      },
+      200,
+    );
+    const listPath = {
+      path: `/api/sdk/conversations/${conversationId}/scores`,
+      pathParameters: { id: conversationId },
+    };
+    const page = await invoke("ListConversationScores", { ...listPath, query: { limit: "1" } }, 200);
+    await invoke("ListConversationScores", { ...listPath, query: { cursor: String(page.nextCursor) } }, 200);
+    const shown = await invoke(
+      "GetConversation",
+      { path: `/api/sdk/conversations/${conversationId}`, pathParameters: { id: conversationId } },
+      200,
+    );
+    expect((shown.totals as { scores: unknown[] }).scores).toHaveLength(3);
+    const scorePathOf = (scoreId: string) => ({
+      path: `/api/sdk/conversations/${conversationId}/scores/${scoreId}`,
+      pathParameters: { id: conversationId, scoreId },
+    });
+    await invoke("DeleteConversationScore", scorePathOf(id), 204);
+    await invoke("DeleteConversationScore", scorePathOf(id), 404);
+    await invoke("DeleteSession", { path: `/api/sdk/sessions/${run}`, pathParameters: { id: run } }, 204);
+    expect([...(touched.get("DeleteSession") ?? [])]).toEqual(
+      expect.arrayContaining(["dynamodb:Query CONVERSATION", "dynamodb:DeleteItem CONVERSATION"]),
+    );
+  });
+
   it("SDK deletions: a session, a user's data (the route, the job status, the worker)", async () => {
     const sessionId = await newSession("grants-deleted");
     await invoke("CreateEvent", { path: "/api/sdk/events", body: { sessionId, eventType: "state_change" } }, 201);
@@ -983,7 +1029,7 @@ describe("every table access of every route is within the route's declared grant
   });
 
   it("the stream consumer: sessions, events, ends, a deleted session's tombstone and its orphaned events", async () => {
-    const owner = await createSoloKey();
+    const owner = await createSoloKey({ scores: true });
     const consumer = await startSoloConsumer(owner.orgId, { startAt: "now" });
     try {
       const send = async (method: string, path: string, body: unknown, status: number) => {
@@ -1010,6 +1056,15 @@ describe("every table access of every route is within the route's declared grant
         );
       }
       await send("PATCH", `/api/sdk/sessions/${sessionIds[0]}`, { status: "completed", success: true }, 200);
+      // A conversation's own score, counted from its partition.
+      const conversationId = `grants-counted-chat-${randomUUID().slice(0, 8)}`;
+      await send(
+        "POST",
+        "/api/sdk/sessions",
+        { agentName: "grants-agent", userId: "u", name: "grants-chat", conversationId },
+        201,
+      );
+      await send("POST", "/api/sdk/scores", { conversationId, name: "counted", value: true }, 201);
       await consumer.drain();
       // Deleted after counting, before its next events are counted: they are orphans, its tombstone is read.
       await send("POST", "/api/sdk/events", { sessionId: sessionIds[1], eventType: "state_change" }, 201);

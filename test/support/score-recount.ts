@@ -1,6 +1,6 @@
 /**
- * A brute-force recount of scores (issue 33): the score items of the given sessions, read one partition at a time
- * (no scan), grouped per agent, session day and name as the stream consumer counts them, compared with the score
+ * A brute-force recount of scores (issue 33): the score items of the given sessions (and conversations), read one
+ * partition at a time (no scan), grouped per agent, day and name as the stream consumer counts them, compared with the score
  * rollup items of those agents. Labels are compared exactly when a place holds at most MAX_SCORE_LABELS_PER_DAY of
  * them; otherwise the labels beyond the cap are compared as a total of `(other)` and the rest.
  */
@@ -33,11 +33,16 @@ async function queryAllItems(input: {
 
 /** The score items of the sessions (strongly consistent). */
 export async function storedScores(sessionIds: readonly string[]): Promise<Item[]> {
+  return storedScoresIn(sessionIds.map((sessionId) => `SESSION#${sessionId}`));
+}
+
+/** The score items of the partitions (sessions' or conversations', strongly consistent). */
+export async function storedScoresIn(partitionKeys: readonly string[]): Promise<Item[]> {
   const pages = await Promise.all(
-    sessionIds.map((sessionId) =>
+    partitionKeys.map((partitionKey) =>
       queryAllItems({
         KeyConditionExpression: "PK = :pk AND begins_with(SK, :scores)",
-        ExpressionAttributeValues: { ":pk": `SESSION#${sessionId}`, ":scores": "SCORE#" },
+        ExpressionAttributeValues: { ":pk": partitionKey, ":scores": "SCORE#" },
       }),
     ),
   );
@@ -108,8 +113,13 @@ export async function expectExactScoreRollups(options: {
   orgId: string;
   agentNames: readonly string[];
   sessionIds: readonly string[];
+  /** Conversations' partitions whose own scores count too (`CONVERSATION#…`). */
+  conversationPartitions?: readonly string[];
 }): Promise<Map<string, Recounted>> {
-  const scores = await storedScores(options.sessionIds);
+  const scores = [
+    ...(await storedScores(options.sessionIds)),
+    ...(await storedScoresIn(options.conversationPartitions ?? [])),
+  ];
   expect(scores.filter((score) => score.countPending === true).map((score) => score.SK)).toEqual([]);
   const recount = recountScores(scores);
   const stored = new Map<string, Recounted>();

@@ -37,11 +37,17 @@ export interface SoloConsumer extends StreamPoller {
 /** The run's table, read directly. */
 export const runTable: TableReader = { client: documentClient, tableName };
 
-/** A new `solo-…` organisation with a key of every scope the stream tests use. */
-export function createSoloKey(): Promise<TestKey> {
+/** A new `solo-…` organisation with a key of every scope the stream tests use (and `scores:write` when asked). */
+export function createSoloKey(options: { readonly scores?: boolean } = {}): Promise<TestKey> {
   return createTestKey({
     orgId: `solo-${randomUUID().slice(0, 12)}`,
-    scopes: ["sessions:write", "events:write", "read", "delete"],
+    scopes: [
+      "sessions:write",
+      "events:write",
+      "read",
+      "delete",
+      ...(options.scores === true ? ["scores:write" as const] : []),
+    ],
   });
 }
 

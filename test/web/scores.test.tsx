@@ -55,6 +55,7 @@ function score(fields: Partial<Score>): Score {
     id: `scr_01KAZ3X8Q9M4T7V2N6P5R1S${String(scoreCount).padStart(3, "0")}`,
     sessionId: SESSION_ID,
     eventId: null,
+    conversationId: null,
     name: "helpfulness",
     value: 0.8,
     valueKind: "numeric",

@@ -118,7 +118,14 @@ export interface ConversationRunsPage {
   readonly runs: Session[];
   readonly nextCursor: string | null;
   /** On the first page only: the totals over the conversation's first MAX_TOTALLED_RUNS runs, and whether that is all. */
-  readonly totals?: { readonly figures: ConversationTotals; readonly complete: boolean } | undefined;
+  readonly totals?:
+    | {
+        readonly figures: ConversationTotals;
+        readonly complete: boolean;
+        /** The runs summed, in order of their start (their scores are totalled too, conversation-scores.ts). */
+        readonly sessionIds: readonly string[];
+      }
+    | undefined;
 }
 
 /** The sessions named by membership keys, in their order (expired ones left out). */
@@ -174,6 +181,7 @@ export async function listConversationRuns(
           totals: {
             figures: conversationTotals(sessions),
             complete: memberships.length <= MAX_TOTALLED_RUNS && result.lastKey === undefined,
+            sessionIds: sessions.map((session) => session.id),
           },
         }
       : {}),

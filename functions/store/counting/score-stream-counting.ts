@@ -25,7 +25,7 @@ import { SCORE_ENTITY } from "../scores/score-item.js";
 import { batchGetItems } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import type { Item } from "../table/entity.js";
-import { type ItemKey, sessionIdOfPartition } from "../table/keys.js";
+import { type ItemKey, isConversationPartition, sessionIdOfPartition } from "../table/keys.js";
 import { type TransactItem, transact, updateRequest } from "../table/table-operations.js";
 import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { labelSlotsOf, labelsOfItem, scoreRollupKey, scoreRollupUpdate } from "./score-rollup.js";
@@ -48,7 +48,8 @@ export function scoresOfRecords(records: readonly ChangeRecord[]): ScoreToCount[
     if (record.eventName === "REMOVE" || record.newImage?.entity !== SCORE_ENTITY) continue;
     if (record.newImage.countPending !== true) continue;
     const key = { PK: String(record.keys.PK), SK: String(record.keys.SK) };
-    if (sessionIdOfPartition(key.PK) === undefined) continue;
+    // A session's score or a conversation's own score: in their target's partition.
+    if (sessionIdOfPartition(key.PK) === undefined && !isConversationPartition(key.PK)) continue;
     const id = `${key.PK}\u0000${key.SK}`;
     if (!found.has(id)) found.set(id, { key, sequence: record.sequence });
   }

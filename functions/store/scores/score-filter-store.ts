@@ -1,7 +1,9 @@
 /**
  * Which sessions of a listing page match a score filter (score-filter.ts): per session one Query of its partition's
  * scores of that name (`begins_with(SK, "SCORE#")`, a FilterExpression on `name`, a projection of id, value and
- * update time), 16 at a time. The listing bounds the sessions examined per request (session-listing.ts).
+ * update time), 16 at a time. The listing bounds the sessions examined per request (session-listing.ts), and each
+ * session's Query is bounded by the scores a session may hold (LIMITS.scoresPerTarget, 1,000, kept exactly by its
+ * SCORECOUNT: score-count.ts): at most 1,000 items read per session, usually one page.
  */
 import { latestScore, matchesScoreFilter, type NamedScore, type ScoreFilter } from "../../domain/score-filter.js";
 import { SCORE_PREFIX, sessionKey } from "../table/keys.js";

@@ -1,7 +1,8 @@
 /**
  * Deleting scores and withdrawing, in the same transaction, exactly what the stream consumer counted of them (their
- * `counted` record): a score deleted through the API, and a session's scores swept with its deletion (which an
- * erasure job makes too). Each delete is conditional on the score's count version as read, so the consumer cannot
+ * `counted` record) and their place in their target's SCORECOUNT (score-count.ts): a score deleted through the API,
+ * a session's scores swept with its deletion (which an erasure job makes too), a conversation's swept when its last
+ * run goes. Each delete is conditional on the score's count version as read, so the consumer cannot
  * count it in between (a failed condition reads again); a score the consumer has not counted yet is deleted with
  * nothing to withdraw, and the consumer, reading it afterwards, finds it gone and counts nothing.
  */
@@ -14,9 +15,13 @@ import type { ItemKey } from "../table/keys.js";
 import { type TransactItem, transact } from "../table/table-operations.js";
 import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { countedScoreOf, scoreTenantOf, versionCondition } from "./counted-score.js";
-import { SCORE_ENTITY } from "./score-item.js";
+import { scoreCountWithdraw } from "./score-count.js";
+import { IN_SCORE_COUNT_ATTRIBUTE, SCORE_ENTITY } from "./score-item.js";
 
-/** Scores per transaction: each is one Delete and at most one rollup item (≤ 2 × 40 = 80 of the 100 allowed). */
+/**
+ * Scores per transaction: each is one Delete and at most one rollup item, and each group is of one target, whose
+ * SCORECOUNT is one Update more (≤ 2 × 40 + 1 = 81 of the 100 allowed).
+ */
 export const SCORES_PER_DELETION = 40;
 const ATTEMPTS = 8;
 
@@ -43,7 +48,33 @@ function deletionItems(items: readonly Item[]): TransactItem[] {
       scoreRollupUpdate(tenantPrefix, share),
     ),
   );
-  return [...deletes, ...withdrawals];
+  return [...deletes, ...withdrawals, ...countWithdrawals(items)];
+}
+
+/** Per target partition, the scores deleted that its SCORECOUNT holds, taken out of it. */
+function countWithdrawals(items: readonly Item[]): TransactItem[] {
+  const byPartition = new Map<string, { deleted: number; ttl: number | undefined }>();
+  for (const item of items) {
+    if (item[IN_SCORE_COUNT_ATTRIBUTE] !== true) continue;
+    const partition = String(item.PK);
+    const seen = byPartition.get(partition);
+    const ttl = typeof item.ttl === "number" ? item.ttl : undefined;
+    byPartition.set(partition, { deleted: (seen?.deleted ?? 0) + 1, ttl: seen?.ttl ?? ttl });
+  }
+  return [...byPartition].map(([partition, { deleted, ttl }]) => scoreCountWithdraw(partition, deleted, ttl));
+}
+
+/** `keys` in groups of at most SCORES_PER_DELETION, each group of one partition (one target). */
+function groupsOfOneTarget(keys: readonly ItemKey[]): ItemKey[][] {
+  const byPartition = new Map<string, ItemKey[]>();
+  for (const key of keys) byPartition.set(key.PK, [...(byPartition.get(key.PK) ?? []), key]);
+  return [...byPartition.values()].flatMap((partitionKeys) => {
+    const groups: ItemKey[][] = [];
+    for (let start = 0; start < partitionKeys.length; start += SCORES_PER_DELETION) {
+      groups.push(partitionKeys.slice(start, start + SCORES_PER_DELETION));
+    }
+    return groups;
+  });
 }
 
 /**
@@ -53,8 +84,7 @@ function deletionItems(items: readonly Item[]): TransactItem[] {
  */
 export async function deleteScoresWithdrawing(keys: readonly ItemKey[]): Promise<number> {
   let deleted = 0;
-  for (let start = 0; start < keys.length; start += SCORES_PER_DELETION) {
-    const group = keys.slice(start, start + SCORES_PER_DELETION);
+  for (const group of groupsOfOneTarget(keys)) {
     for (let attempt = 0; ; attempt++) {
       const items = (await batchGetItems(group, { consistent: true })).filter((item) => item.entity === SCORE_ENTITY);
       if (items.length === 0) break;

@@ -15,6 +15,7 @@ import type { Principal } from "../../domain/principal.js";
 import { modelUsageOf, outcomeCounters, signedTallies, toolCounts } from "../../domain/rollup.js";
 import { isFinal, type Session } from "../../domain/session.js";
 import { conversationLeaveUpdate, conversationRunDelete } from "../conversations/conversation-items.js";
+import { sweepScoresOfEmptyConversation } from "../conversations/conversation-score-sweep.js";
 import { agentSummaryUpdate, type RollupChange, rollupUpdates } from "../counting/rollup-store.js";
 import { deletionAuditPut } from "../deletion/deletion-audit-store.js";
 import { traceRecordDeletion } from "../otel/trace-record-deletion.js";
@@ -22,7 +23,7 @@ import { deletePayloadsOf } from "../payloads/payload-store.js";
 import { deleteScoresWithdrawing } from "../scores/score-withdrawal.js";
 import { deleteAll } from "../table/batch-operations.js";
 import { isConditionFailure } from "../table/condition-failure.js";
-import { conversationRunKey, EVENT_PREFIX, SCORE_PREFIX, sessionKey } from "../table/keys.js";
+import { conversationRunKey, EVENT_PREFIX, SCORE_PREFIX, scoreCountKey, sessionKey } from "../table/keys.js";
 import { deleteItem, keyOf, queryPages, type TransactItem, transact } from "../table/table-operations.js";
 import { forgetSession } from "./session-access.js";
 import { getSession, rollupTargetOf } from "./session-store.js";
@@ -92,7 +93,8 @@ export function withdrawal(session: Session): RollupChange {
 /**
  * A run leaving its conversation before its deletion: its membership deleted and its conversation's count withdrawn,
  * in a transaction of their own (the deletion's may already hold 99 items), conditioned on the membership: an attempt
- * that failed after this step does not withdraw the run twice.
+ * that failed after this step does not withdraw the run twice. The last run's leaving sweeps the conversation's own
+ * scores (an attempt repeated after a failed sweep sweeps again).
  */
 async function leaveConversation(session: Session): Promise<void> {
   const { conversationId } = session;
@@ -100,11 +102,16 @@ async function leaveConversation(session: Session): Promise<void> {
   try {
     await transact([conversationRunDelete(session.id), conversationLeaveUpdate({ ...session, conversationId })]);
   } catch (error) {
-    // The membership already gone: this run left before. The summary gone (expired): only the membership is left.
-    if (isConditionFailure(error, 0)) return;
-    if (!isConditionFailure(error, 1)) throw error;
-    await deleteItem(conversationRunKey(session.id));
+    // The membership already gone: this run left before (its conversation's scores may not be swept yet: below).
+    // The summary gone (expired): only the membership is left.
+    if (!isConditionFailure(error, 0)) {
+      if (!isConditionFailure(error, 1)) throw error;
+      await deleteItem(conversationRunKey(session.id));
+      return;
+    }
   }
+  // The last run gone: the conversation's own scores go (conversation-score-sweep.ts).
+  await sweepScoresOfEmptyConversation(session.orgId, session.environment, conversationId);
 }
 
 /**
@@ -186,6 +193,8 @@ export async function deleteSession(
       // A score checks in its own transaction that its session exists: one written after the first sweep
       // and before the session went is found now, and none can be written after.
       await deleteItemsOf(sessionId, SCORE_PREFIX);
+      // Then the session's count of scores (score-count.ts): nothing is left to count.
+      await deleteItem(scoreCountKey(sessionKey(sessionId).PK));
       return session;
     } catch (error) {
       if (!isConditionFailure(error, 0)) throw error;

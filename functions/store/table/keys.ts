@@ -203,6 +203,27 @@ export function scoreKey(sessionId: string, scoreId: string): ItemKey {
   return { PK: sessionKey(sessionId).PK, SK: `${SCORE_PREFIX}${scoreId}` };
 }
 
+/**
+ * A conversation's own score, in its summary's partition: `CONVERSATION#<tenant>#<enc(id)>` / `SCORE#<scoreId>`
+ * (the summary's SK, `CONVERSATION`, sorts before every `SCORE#`).
+ */
+export function conversationScoreKey(
+  orgId: string,
+  environment: Environment,
+  conversationId: string,
+  scoreId: string,
+): ItemKey {
+  return { PK: conversationKey(orgId, environment, conversationId).PK, SK: `${SCORE_PREFIX}${scoreId}` };
+}
+
+/**
+ * How many scores a target (a session or a conversation) holds, in the target's own partition: `<PK>` /
+ * `SCORECOUNT` (not under `SCORE#`, so no score listing reads it). Bounds scores per target (LIMITS.scoresPerTarget).
+ */
+export function scoreCountKey(partitionKey: string): ItemKey {
+  return { PK: partitionKey, SK: "SCORECOUNT" };
+}
+
 interface SessionIndexInput {
   readonly id: string;
   readonly orgId: string;
@@ -286,12 +307,23 @@ function escapedKeyPart(text: string): string {
   return text.replaceAll("%", "%25").replaceAll("#", "%23");
 }
 
+/** The prefix of every conversation summary's partition (its summary and its own scores). */
+export const CONVERSATION_PARTITION_PREFIX = "CONVERSATION#";
+
+/** Whether a partition key is a conversation summary's partition. */
+export function isConversationPartition(partitionKey: string): boolean {
+  return partitionKey.startsWith(CONVERSATION_PARTITION_PREFIX);
+}
+
 /**
  * A conversation's summary item (issue 33): `CONVERSATION#<tenant>#<enc(conversationId)>` / `CONVERSATION`. The
  * tenant is part of the key, so another tenant's conversation of the same id is another item.
  */
 export function conversationKey(orgId: string, environment: Environment, conversationId: string): ItemKey {
-  return { PK: `CONVERSATION#${tenant(orgId, environment)}#${escapedKeyPart(conversationId)}`, SK: "CONVERSATION" };
+  return {
+    PK: `${CONVERSATION_PARTITION_PREFIX}${tenant(orgId, environment)}#${escapedKeyPart(conversationId)}`,
+    SK: "CONVERSATION",
+  };
 }
 
 /** A session's membership of its conversation, in the session's partition: deleted with it. */
