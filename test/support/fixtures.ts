@@ -127,6 +127,8 @@ export interface RequestOptions {
   /** A value to send as JSON, or a raw string or bytes (e.g. a gzip body) sent as is. */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
+  /** A GET first waits for the stream consumer to count every earlier write (default); false sends at once. */
+  readonly settle?: boolean;
 }
 
 export async function call(
@@ -136,7 +138,7 @@ export async function call(
   options: RequestOptions = {},
 ): Promise<ApiResponse> {
   // Reads see what the stream consumer has counted of every write before them.
-  if (method === "GET") await settleCounts();
+  if (method === "GET" && options.settle !== false) await settleCounts();
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   const body =
