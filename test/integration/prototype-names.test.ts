@@ -25,7 +25,7 @@ import {
   createTestKey,
   createTestSession,
   deletionWorker,
-  itemsOfOrganisation,
+  itemsOfSessions,
   settleCounts,
   startTestApi,
   storedEvents,
@@ -42,8 +42,9 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function statsAgainstRecount(owner: TestKey, agentName: string) {
-  const items = await itemsOfOrganisation(owner.orgId);
+/** The agent's served stats and a recount from the raw items of `sessionIds`, the only sessions of `owner`'s organisation. */
+async function statsAgainstRecount(owner: TestKey, agentName: string, sessionIds: readonly string[]) {
+  const items = await itemsOfSessions(sessionIds);
   const response = await call(api, "GET", `/api/sdk/agents/${encodeURIComponent(agentName)}/stats`, { key: owner.key });
   expect(response.status).toBe(200);
   return {
@@ -98,7 +99,7 @@ describe.each(NAMES)("the name %j", (name) => {
       },
     });
     const read = await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key });
-    const { served, recount } = await statsAgainstRecount(owner, agentName);
+    const { served, recount } = await statsAgainstRecount(owner, agentName, [sessionId]);
 
     expect(ended.status).toBe(200);
     expect(late.status).toBe(201);
@@ -115,7 +116,7 @@ describe.each(NAMES)("the name %j", (name) => {
     expect(deleted.status).toBe(204);
     expect(await storedEvents(sessionId)).toEqual([]);
     expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(404);
-    const afterDeletion = await statsAgainstRecount(owner, agentName);
+    const afterDeletion = await statsAgainstRecount(owner, agentName, [sessionId]);
     expect(afterDeletion.served).toEqual(afterDeletion.recount);
   });
 
@@ -135,7 +136,7 @@ describe.each(NAMES)("the name %j", (name) => {
       key: owner.key,
       body: { status: "completed", durationMs: 250 },
     });
-    const { served, recount } = await statsAgainstRecount(owner, agentName);
+    const { served, recount } = await statsAgainstRecount(owner, agentName, [sessionId]);
 
     expect(ended.status).toBe(200);
     expect(ended.body).toMatchObject({ status: "completed" });
@@ -161,7 +162,7 @@ describe.each(NAMES)("the name %j", (name) => {
     expect(deleted.status).toBe(204);
     expect(await storedEvents(sessionId)).toEqual([]);
     expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(404);
-    const afterDeletion = await statsAgainstRecount(owner, agentName);
+    const afterDeletion = await statsAgainstRecount(owner, agentName, [sessionId]);
     expect(afterDeletion.served).toEqual(afterDeletion.recount);
     expect(afterDeletion.served.totals).toMatchObject({ sessions: 0, completed: 0 });
     expect(afterDeletion.served.topToolsByCalls).toEqual([]);
@@ -276,7 +277,7 @@ describe("a session deletion that fails part-way", () => {
     expect(retried.status).toBe(204);
     expect(await storedEvents(sessionId)).toEqual([]);
     expect((await call(api, "GET", `/api/sdk/sessions/${sessionId}`, { key: owner.key })).status).toBe(404);
-    const { served, recount } = await statsAgainstRecount(owner, "retried");
+    const { served, recount } = await statsAgainstRecount(owner, "retried", [sessionId]);
     expect(served).toEqual(recount);
     expect(served.totals).toMatchObject({ sessions: 0, completed: 0 });
   });

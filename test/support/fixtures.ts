@@ -233,6 +233,36 @@ export async function scanTable(orgId?: string): Promise<Record<string, unknown>
   return items;
 }
 
+/**
+ * Every item of the given sessions' partitions (each session, its events and its scores), once the stream consumer
+ * has counted everything: read by key, so its cost does not grow with the shared table as a scan's does. For a
+ * recount over sessions a test created itself.
+ */
+export async function itemsOfSessions(sessionIds: readonly string[]): Promise<Record<string, unknown>[]> {
+  await settleCounts();
+  const partitions = await Promise.all(
+    sessionIds.map(async (sessionId) => {
+      const items: Record<string, unknown>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await documentClient.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: "PK = :pk",
+            ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK },
+            ExclusiveStartKey: startKey,
+            ConsistentRead: true,
+          }),
+        );
+        items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey !== undefined);
+      return items;
+    }),
+  );
+  return partitions.flat();
+}
+
 /** Items of the table that belong to one organisation. */
 export async function itemsOfOrganisation(orgId: string): Promise<Record<string, unknown>[]> {
   // Settled first: the stream consumer would otherwise change the session items between two snapshots.
