@@ -38,9 +38,9 @@ export interface QueueSettings {
 /** A place in the outbox: its own queue, sent strictly in order, one request at a time. */
 interface LaneBase {
   state: "pending" | "created" | "failed";
-  /** A request of this session is in flight: its next item waits. */
+  /** A request of this lane is in flight: its next item waits. */
   busy: boolean;
-  /** The session's waiting items (a dropped event leaves a hole); `head` is the first. */
+  /** The lane's waiting items (a dropped event leaves a hole); `head` is the first. */
   items: (QueueItem | undefined)[];
   head: number;
 }
