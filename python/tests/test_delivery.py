@@ -680,3 +680,118 @@ class FeedbackTokenTest(DeliveryTestCase):
             str(refused.exception), "No feedback token for session ses_unknown (404): Session ses_unknown not found"
         )
         self.assertEqual(self.errors, [])
+
+
+class ConversationScoreTest(DeliveryTestCase):
+    """``score_conversation``: its own lane, sent after what was queued for the conversation's runs before it."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.start_delay = 0.1
+        # When the fake service answered each session start.
+        self.starts_answered: List[float] = []
+
+    def script(self, received: Received) -> Any:
+        if received.path == "/api/sdk/sessions":
+            time.sleep(self.start_delay)  # a slow start: a score sent before its answer would reach an unknown conversation
+            self.starts_answered.append(time.monotonic())
+            return None
+        if received.path == "/api/sdk/scores":
+            conversation = received.body.get("conversationId")
+            if conversation == "c-unknown":
+                return 404, {"error": "Not Found", "message": "Conversation c-unknown not found"}, {}
+            return 201, dict(received.body, sessionId=None, eventId=None), {}
+        return None
+
+    def order(self, requests: List[Received]) -> List[str]:
+        names = []
+        for request in requests:
+            if request.path == "/api/sdk/sessions":
+                names.append(f"create:{request.body['name']}")
+            elif request.path == "/api/sdk/events/batch":
+                names.append("batch")
+            elif request.path == "/api/sdk/scores":
+                names.append(f"score:{request.body['value']}")
+            else:
+                names.append("end")
+        return names
+
+    def test_waits_for_the_conversations_runs_queued_before_it_then_sends_its_edits_in_order(self) -> None:
+        service = self.service(self.script)
+        ats = self.tracker(service.url)
+        first = ats.start_session("turn 1", "chat", "u", conversation_id="c-1")
+        first.tool_call("search", {"q": 1})
+        second = ats.start_session("turn 2", "chat", "u", conversation_id="c-1")
+        other = ats.start_session("other", "chat", "u", conversation_id="c-other")
+        score_id = ats.score_conversation("c-1", "resolved", 1, comment="first look")
+        self.assertEqual(ats.score_conversation("c-1", "resolved", 2, id=score_id), score_id)
+        first.end()
+        second.end()
+        other.end()
+        stats = ats.shutdown(10)
+
+        self.assertEqual(self.errors, [])
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed), (2, 2, 0))
+        sent = self.order(service.requests)
+        for earlier in ("create:turn 1", "create:turn 2", "batch"):
+            self.assertGreater(sent.index("score:1"), sent.index(earlier), sent)
+        self.assertGreater(sent.index("score:2"), sent.index("score:1"), sent)
+        scores = [request for request in service.requests if request.path == "/api/sdk/scores"]
+        self.assertEqual(
+            [request.body for request in scores],
+            [
+                {"id": score_id, "conversationId": "c-1", "name": "resolved", "value": 1, "source": "sdk", "comment": "first look"},
+                {"id": score_id, "conversationId": "c-1", "name": "resolved", "value": 2, "source": "sdk"},
+            ],
+        )
+        self.assertRegex(score_id or "", r"^scr_[0-9A-HJKMNP-TV-Z]{26}$")
+        self.assertEqual(len({request.headers["idempotency-key"] for request in scores}), 2)
+
+    def test_a_conversation_with_no_queued_run_goes_at_once_and_a_404_is_reported_with_it(self) -> None:
+        self.start_delay = 1.0
+        service = self.service(self.script)
+        ats = self.tracker(service.url)
+        run = ats.start_session("slow", "chat", "u", conversation_id="c-other")
+        ats.score_conversation("c-unknown", "resolved", False)
+        run.end()
+        stats = ats.shutdown(10)
+
+        sent = self.order(service.requests)
+        # Not held behind another conversation's start: received while that start was still unanswered.
+        self.assertLess(service.requests[sent.index("score:False")].at, self.starts_answered[0])
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed), (1, 0, 1))
+        [refusal] = self.errors
+        self.assertIsInstance(refusal, AtsDeliveryError)
+        assert isinstance(refusal, AtsDeliveryError)
+        self.assertEqual(
+            (refusal.code, refusal.operation, refusal.status, refusal.attempts, refusal.conversation_id, refusal.session_id),
+            ("rejected", "score", 404, 1, "c-unknown", None),
+        )
+        self.assertRegex(str(refusal), r"^score \(POST .*/api/sdk/scores\): 404 Conversation c-unknown not found$")
+
+    def test_refused_before_sending_and_reported_never_raised(self) -> None:
+        service = self.service(self.script)
+        ats = self.tracker(service.url)
+        self.assertIsNone(ats.score_conversation("", "x", 1))
+        self.assertIsNone(ats.score_conversation(None, "x", 1))  # type: ignore[arg-type]
+        self.assertIsNone(ats.score_conversation("c-4", " ", 1))
+        self.assertIsNone(ats.score_conversation("c-4", "inf", float("inf")))
+        self.assertIsNone(ats.score_conversation("c-4", "label", ""))
+        self.assertIsNone(ats.score_conversation("c-4", "object", {"no": 1}))  # type: ignore[arg-type]
+        ats.shutdown(1)
+        self.assertIsNone(ats.score_conversation("c-4", "late", 1))
+
+        self.assertEqual(service.requests, [])
+        self.assertEqual((ats.stats().scores_recorded, ats.stats().scores_failed), (0, 0))
+        self.assertEqual(
+            [(error.code, error.message, error.conversation_id) for error in self.errors],
+            [
+                ("usage", "score_conversation needs the id of the conversation it judges", None),
+                ("usage", "score_conversation needs the id of the conversation it judges", None),
+                ("usage", "a score needs a name; the score is not sent", "c-4"),
+                ("usage", "score inf: value must be finite; the score is not sent", "c-4"),
+                ("usage", "score label: a label must not be empty; the score is not sent", "c-4"),
+                ("usage", "score object: value must be a number, a boolean or a label; the score is not sent", "c-4"),
+                ("usage", "A score of conversation c-4 was recorded after shutdown and is not sent", "c-4"),
+            ],
+        )

@@ -61,6 +61,53 @@ class RecordedRunTest(unittest.TestCase):
         self.assertEqual([run["id"] for run in body["runs"]], [first.id, second.id])
         self.assertTrue(all(run["conversationId"] == conversation for run in body["runs"]))
 
+    def test_a_conversation_scored_right_after_its_runs_were_queued_reads_back_with_its_scores(self) -> None:
+        ats = self.tracker()
+        conversation = f"py-scored-{time.time_ns()}"
+        first = ats.start_session("turn 1", "chat-bot", "u-2", conversation_id=conversation, started_at=time.time() - 2)
+        first.tool_call("search", {"q": "refund"})
+        second = ats.start_session("turn 2", "chat-bot", "u-2", conversation_id=conversation, started_at=time.time() - 1)
+        # Queued before either start was answered: the service does not know the conversation yet.
+        resolved = ats.score_conversation(conversation, "resolved", True, source="evaluator")
+        tone = ats.score_conversation(conversation, "tone", "curt")
+        self.assertEqual(ats.score_conversation(conversation, "tone", "friendly", comment="on review", id=tone), tone)
+        second.score("resolved", False)
+        first.end()
+        second.end()
+        stats = ats.shutdown()
+        self.assertEqual(self.errors, [])
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed), (4, 4, 0))
+
+        status, body = self.stack.get(f"/api/sdk/conversations/{conversation}")
+        self.assertEqual(status, 200, body)
+        by_name = {score["name"]: score for score in body["scores"]}
+        self.assertEqual(len(body["scores"]), 2)
+        self.assertFalse(body["scoresTruncated"])
+        self.assertEqual(
+            {key: by_name["resolved"][key] for key in ("id", "conversationId", "sessionId", "eventId", "value", "source")},
+            {"id": resolved, "conversationId": conversation, "sessionId": None, "eventId": None, "value": True, "source": "evaluator"},
+        )
+        self.assertEqual(
+            {key: by_name["tone"][key] for key in ("id", "conversationId", "sessionId", "value", "comment")},
+            {"id": tone, "conversationId": conversation, "sessionId": None, "value": "friendly", "comment": "on review"},
+        )
+        totals = {entry["name"]: entry for entry in body["totals"]["scores"]}
+        self.assertTrue(body["totals"]["scoresComplete"])
+        # The conversation's own verdict and its second run's, counted together.
+        self.assertEqual((totals["resolved"]["count"], totals["resolved"]["boolean"]["trueCount"]), (2, 1))
+        self.assertEqual((totals["tone"]["count"], totals["tone"]["labels"]), (1, [{"label": "friendly", "count": 1}]))
+
+        # A conversation no run named: the service's 404, reported with the conversation, never raised.
+        evaluator = self.tracker()
+        evaluator.score_conversation(f"{conversation}-none", "resolved", True)
+        stats = evaluator.shutdown()
+        self.assertEqual((stats.scores_recorded, stats.scores_delivered, stats.scores_failed, stats.retries), (1, 0, 1, 0))
+        [refusal] = self.errors
+        self.assertEqual(
+            (refusal.code, getattr(refusal, "status", None), refusal.conversation_id, refusal.session_id),
+            ("rejected", 404, f"{conversation}-none", None),
+        )
+
     def test_a_recorded_run_reads_back_exactly(self) -> None:
         ats = self.tracker()
         run = ats.start_session(

@@ -1,4 +1,4 @@
-"""Pure rules: backoff, Retry-After, retry policy, ids, sampling, JSON conversion, configuration, times."""
+"""Pure rules: backoff, Retry-After, retry policy, ids, sampling, JSON conversion, configuration, times, score bodies."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ats._ids import new_event_id, new_idempotency_key, new_session_id, time_dig
 from ats._json_value import MAX_DEPTH, dumps, to_json_object, well_formed
 from ats._retry_policy import is_retryable_status
 from ats._sampling import is_sampled, session_hash_fraction
+from ats._score import score_body, score_problem
 from ats._times import MAX_DURATION_MS, event_duration_ms, iso_of_ms, ms_of, timestamp
 
 KEY = "ats_live_abcdefghijklmnop"
@@ -63,6 +64,38 @@ class RetryPolicyTest(unittest.TestCase):
         self.assertTrue(is_retryable_status(409, in_progress))
         self.assertFalse(is_retryable_status(409, {"message": "Session already exists with other fields"}))
         self.assertFalse(is_retryable_status(409, "Idempotency-Key still being processed"))
+
+
+class ScoreBodyTest(unittest.TestCase):
+    def test_one_target_named_a_session_with_its_event_or_a_conversation(self) -> None:
+        options = {"comment": None, "data_type": None, "source": None}
+        self.assertEqual(
+            score_body("ses_1", "scr_1", "thumbs", False, event_id="evt_1", **options),
+            {"id": "scr_1", "sessionId": "ses_1", "eventId": "evt_1", "name": "thumbs", "value": False, "source": "sdk"},
+        )
+        self.assertEqual(
+            score_body(
+                None, "scr_2", "resolved", "yes", event_id=None, comment="ok", data_type="categorical",
+                source="evaluator", conversation_id="chat-7",
+            ),  # fmt: skip
+            {
+                "id": "scr_2",
+                "conversationId": "chat-7",
+                "name": "resolved",
+                "value": "yes",
+                "source": "evaluator",
+                "comment": "ok",
+                "dataType": "categorical",
+            },
+        )
+
+    def test_what_the_client_refuses_before_sending(self) -> None:
+        self.assertIsNone(score_problem("resolved", True))
+        self.assertIsNone(score_problem("helpfulness", 0))
+        self.assertEqual(score_problem(" ", 1), "a score needs a name")
+        self.assertEqual(score_problem("x", float("nan")), "score x: value must be finite")
+        self.assertEqual(score_problem("x", ""), "score x: a label must not be empty")
+        self.assertEqual(score_problem("x", None), "score x: value must be a number, a boolean or a label")
 
 
 class IdsTest(unittest.TestCase):

@@ -15,7 +15,14 @@ import { toJsonObject, utf8Length } from "./json-value.js";
 import { onProcessIdle, unrefTimer } from "./platform.js";
 import { Run, type RunHost } from "./run.js";
 import { isSampled } from "./sampling.js";
-import { type ScoreFields, scoreBody, scoreProblem } from "./score-types.js";
+import {
+  type ConversationScoreFields,
+  conversationScoreBody,
+  conversationScoreProblem,
+  type ScoreFields,
+  scoreBody,
+  scoreProblem,
+} from "./score-types.js";
 import { Transport } from "./transport.js";
 
 /** The service takes request bodies up to 5 MiB on the event routes: one event must fit one batch. */
@@ -48,11 +55,14 @@ export interface TrackerStats {
   readonly sessionsCreated: number;
   readonly sessionsFailed: number;
   readonly sessionsEnded: number;
-  /** Scores queued (of sampled runs and of `score(sessionId, …)`). */
+  /** Scores queued (of sampled runs, of `score(sessionId, …)` and of `scoreConversation(…)`). */
   readonly scoresRecorded: number;
   /** Scores the service confirmed stored. */
   readonly scoresDelivered: number;
-  /** Scores refused, given up after retries, of a session that could not be started, or lost at shutdown. */
+  /**
+   * Scores refused (a conversation's included), given up after retries, of a session that could not be started, or
+   * lost at shutdown.
+   */
   readonly scoresFailed: number;
   readonly requests: number;
   readonly retries: number;
@@ -211,6 +221,38 @@ export class AgentTracker {
       return undefined;
     }
     return this.queueScore(sessionId, fields, undefined);
+  }
+
+  /**
+   * Records a score of a whole conversation (the runs whose `conversationId` is this one): "resolved: true" for the
+   * chat rather than for one turn. Sent in the background with retries, after everything this client queued before
+   * it for the conversation's runs (their starts create the conversation: the service refuses a score of one it does
+   * not know with a 404, reported, not retried). Returns the score's id (the `id` given, or one minted; give it again
+   * to change the score), or `undefined` when the score was not queued (the problem goes to `onError`).
+   */
+  scoreConversation(conversationId: string, fields: ConversationScoreFields): string | undefined {
+    if (typeof conversationId !== "string" || conversationId === "") {
+      this.report(new AtsUsageError("scoreConversation needs the id of the conversation it judges"));
+      return undefined;
+    }
+    if (this.closed) {
+      this.report(
+        new AtsUsageError(
+          `A score of conversation ${conversationId} was recorded after shutdown and is not sent`,
+          undefined,
+          conversationId,
+        ),
+      );
+      return undefined;
+    }
+    const problem = conversationScoreProblem(fields);
+    if (problem !== undefined) {
+      this.report(new AtsUsageError(`${problem}; the score is not sent`, undefined, conversationId));
+      return undefined;
+    }
+    const id = fields.id ?? newScoreId();
+    this.queue.addConversationScore(conversationId, conversationScoreBody(conversationId, id, fields));
+    return id;
   }
 
   private queueScore(sessionId: string, fields: ScoreFields, lane: SessionLane | undefined): string | undefined {

@@ -3,7 +3,9 @@
  * the order the agent made them. Events travel in batches (by count and bytes);
  * a session's own items go one request at a time, in order — its start before
  * its events, its events before its end — while different sessions proceed in
- * parallel, up to `maxConcurrency` requests. Memory is bounded: past
+ * parallel, up to `maxConcurrency` requests. A conversation's own scores have a
+ * lane of their own, each sent once the conversation's runs have sent what was
+ * queued for them before it. Memory is bounded: past
  * `maxQueueSize` queued events the oldest is dropped, counted and reported.
  */
 
@@ -33,15 +35,39 @@ export interface QueueSettings {
   readonly backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
 }
 
-/** One session's place in the outbox: its own queue, sent strictly in order. */
-export interface SessionLane {
-  readonly sessionId: string;
+/** A place in the outbox: its own queue, sent strictly in order, one request at a time. */
+interface LaneBase {
   state: "pending" | "created" | "failed";
-  /** A request of this session is in flight: its next item waits. */
+  /** A request of this lane is in flight: its next item waits. */
   busy: boolean;
-  /** The session's waiting items (a dropped event leaves a hole); `head` is the first. */
+  /** The lane's waiting items (a dropped event leaves a hole); `head` is the first. */
   items: (QueueItem | undefined)[];
   head: number;
+}
+
+/** One session's place: its start, events, scores and end. */
+export interface SessionLane extends LaneBase {
+  readonly kind: "session";
+  readonly sessionId: string;
+  /** The conversation the session is a run of, when its start names one. */
+  readonly conversationId: string | undefined;
+}
+
+/**
+ * A conversation's own scores (it has no start to send): one at a time in the order given, each after what this
+ * client queued for the conversation's runs before it ({@link ScoreItem.after}).
+ */
+export interface ConversationLane extends LaneBase {
+  readonly kind: "conversation";
+  readonly conversationId: string;
+}
+
+type Lane = SessionLane | ConversationLane;
+
+/** Where a lane's run stood when a conversation's score was queued: its items up to `seq` go first. */
+interface RunMark {
+  readonly lane: SessionLane;
+  readonly seq: number;
 }
 
 interface ItemBase {
@@ -66,11 +92,17 @@ interface EndItem extends ItemBase {
   readonly idempotencyKey: string;
   readonly settled: () => void;
 }
-/** A score of the lane's session: one request each, after the session's start (its id makes a retry a replacement). */
-interface ScoreItem extends ItemBase {
+/**
+ * A score of the lane's session or conversation: one request each (its id makes a retry a replacement), after the
+ * session's start, or after the conversation's runs' items queued before it (`after`).
+ */
+interface ScoreItem {
   readonly kind: "score";
+  readonly seq: number;
+  readonly lane: Lane;
   readonly body: Record<string, unknown>;
   readonly idempotencyKey: string;
+  readonly after: readonly RunMark[];
 }
 type QueueItem = CreateItem | EventItem | EndItem | ScoreItem;
 /** The items sent one request each. */
@@ -111,10 +143,10 @@ export class DeliveryQueue {
     scoresFailed: 0,
   };
 
-  /** Sessions with something waiting. */
-  private readonly waiting = new Set<SessionLane>();
+  /** Lanes with something waiting. */
+  private readonly waiting = new Set<Lane>();
   private queuedEvents = 0;
-  private readonly inFlight = new Set<{ readonly minSeq: number }>();
+  private readonly inFlight = new Set<{ readonly minSeq: number; readonly lanes: ReadonlySet<Lane> }>();
   /** The requests under way, each settled once its outcome is reported (shutdown waits for them: {@link halt}). */
   private readonly running = new Set<Promise<void>>();
   /** Set by {@link halt}: nothing new is sent. */
@@ -129,6 +161,8 @@ export class DeliveryQueue {
   private overflowToReport = 0;
   /** Lanes whose session start is not yet answered, by session id: a score of one of them waits behind the start. */
   private readonly startingLanes = new Map<string, SessionLane>();
+  /** The lanes of conversations' own scores, by conversation id, while they hold or send one. */
+  private readonly conversationLanes = new Map<string, ConversationLane>();
 
   constructor(
     private readonly settings: QueueSettings,
@@ -149,7 +183,16 @@ export class DeliveryQueue {
 
   /** Queues a session's start and returns its lane, which its events and end then join. */
   startSession(sessionId: string, body: Record<string, unknown>): SessionLane {
-    const lane: SessionLane = { sessionId, state: "pending", busy: false, items: [], head: 0 };
+    const conversationId = typeof body.conversationId === "string" ? body.conversationId : undefined;
+    const lane: SessionLane = {
+      kind: "session",
+      sessionId,
+      conversationId,
+      state: "pending",
+      busy: false,
+      items: [],
+      head: 0,
+    };
     this.startingLanes.set(sessionId, lane);
     this.append({ kind: "create", seq: ++this.lastSeq, lane, body, idempotencyKey: newIdempotencyKey() });
     this.stalled = false;
@@ -182,14 +225,75 @@ export class DeliveryQueue {
       this.counters.scoresFailed++;
       return;
     }
-    this.append({ kind: "score", seq: ++this.lastSeq, lane: into, body, idempotencyKey: newIdempotencyKey() });
+    const item: ScoreItem = {
+      kind: "score",
+      seq: ++this.lastSeq,
+      lane: into,
+      body,
+      idempotencyKey: newIdempotencyKey(),
+      after: [],
+    };
+    this.append(item);
     if (!into.busy) this.stalled = false;
     this.pump();
   }
 
+  /**
+   * Queues a score of a conversation in the conversation's own lane (after its earlier scores), to be sent once
+   * every item this client queued before it for the conversation's runs is delivered or given up: their starts
+   * create the conversation, which the service must know before it takes a score of it.
+   */
+  addConversationScore(conversationId: string, body: Record<string, unknown>): void {
+    this.counters.scoresQueued++;
+    let lane = this.conversationLanes.get(conversationId);
+    if (lane === undefined) {
+      lane = { kind: "conversation", conversationId, state: "created", busy: false, items: [], head: 0 };
+      this.conversationLanes.set(conversationId, lane);
+    }
+    const item: ScoreItem = {
+      kind: "score",
+      seq: ++this.lastSeq,
+      lane,
+      body,
+      idempotencyKey: newIdempotencyKey(),
+      after: this.runsOf(conversationId, this.lastSeq),
+    };
+    this.append(item);
+    if (!lane.busy) this.stalled = false;
+    this.pump();
+  }
+
+  /** The conversation's runs with something waiting or in flight, each marked at `seq`. */
+  private runsOf(conversationId: string, seq: number): RunMark[] {
+    const lanes = new Set<Lane>(this.waiting);
+    for (const work of this.inFlight) for (const lane of work.lanes) lanes.add(lane);
+    const marks: RunMark[] = [];
+    for (const lane of lanes) {
+      if (lane.kind === "session" && lane.conversationId === conversationId) marks.push({ lane, seq });
+    }
+    return marks;
+  }
+
+  /** Whether every run a conversation's score waits for has delivered (or given up) its items up to the mark. */
+  private runsSettled(item: ScoreItem): boolean {
+    return item.after.every(({ lane, seq }) => {
+      if (lane.busy) return false;
+      const first = this.firstOf(lane);
+      return first === undefined || first.seq > seq;
+    });
+  }
+
   /** A lane of a session that exists already (no start of its own to send). */
   private createdLane(sessionId: string): SessionLane {
-    return { sessionId, state: "created", busy: false, items: [], head: 0 };
+    return {
+      kind: "session",
+      sessionId,
+      conversationId: undefined,
+      state: "created",
+      busy: false,
+      items: [],
+      head: 0,
+    };
   }
 
   /** Resolves once the end was sent (or given up); callers in background mode need not wait. */
@@ -258,13 +362,14 @@ export class DeliveryQueue {
   }
 
   /** The lane's first waiting item, skipping holes; the lane leaves `waiting` when it has none. */
-  private firstOf(lane: SessionLane): QueueItem | undefined {
+  private firstOf(lane: Lane): QueueItem | undefined {
     while (lane.head < lane.items.length && lane.items[lane.head] === undefined) lane.head++;
     const first = lane.items[lane.head];
     if (first === undefined) {
       lane.items = [];
       lane.head = 0;
       this.waiting.delete(lane);
+      if (lane.kind === "conversation" && !lane.busy) this.conversationLanes.delete(lane.conversationId);
     } else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
       lane.items = lane.items.slice(lane.head);
       lane.head = 0;
@@ -273,7 +378,7 @@ export class DeliveryQueue {
   }
 
   /** Removes every waiting item of a lane (ends are settled); returns how many were events. */
-  private purge(lane: SessionLane): number {
+  private purge(lane: Lane): number {
     let events = 0;
     for (let i = lane.head; i < lane.items.length; i++) {
       const item = lane.items[i];
@@ -284,11 +389,12 @@ export class DeliveryQueue {
     lane.items = [];
     lane.head = 0;
     this.waiting.delete(lane);
+    if (lane.kind === "conversation") this.conversationLanes.delete(lane.conversationId);
     return events;
   }
 
   private dropOldestEvent(): void {
-    let oldest: { lane: SessionLane; index: number; seq: number } | undefined;
+    let oldest: { lane: Lane; index: number; seq: number } | undefined;
     for (const lane of this.waiting) {
       for (let i = lane.head; i < lane.items.length; i++) {
         const item = lane.items[i];
@@ -331,10 +437,12 @@ export class DeliveryQueue {
   }
 
   private dispatch(work: Work): void {
-    const lanes = work.kind === "batch" ? new Set(work.items.map((item) => item.lane)) : new Set([work.item.lane]);
+    const lanes: ReadonlySet<Lane> =
+      work.kind === "batch" ? new Set(work.items.map((item) => item.lane)) : new Set([work.item.lane]);
     for (const lane of lanes) lane.busy = true;
     const token = {
       minSeq: work.kind === "batch" ? Math.min(...work.items.map((item) => item.seq)) : work.item.seq,
+      lanes,
     };
     this.inFlight.add(token);
     const running = work.kind === "batch" ? this.sendEvents(work.items) : this.sendSingle(work.item);
@@ -368,10 +476,12 @@ export class DeliveryQueue {
    * start or end waiting at the head of an idle session goes.
    */
   private takeWork(): Work | undefined {
-    const ready: { lane: SessionLane; first: QueueItem }[] = [];
+    const ready: { lane: Lane; first: QueueItem }[] = [];
     for (const lane of [...this.waiting]) {
       if (lane.busy) continue;
       const first = this.firstOf(lane);
+      // A conversation's score waits until the conversation's runs queued before it are sent.
+      if (first?.kind === "score" && !this.runsSettled(first)) continue;
       if (first !== undefined) ready.push({ lane, first });
     }
     ready.sort((a, b) => a.first.seq - b.first.seq);
@@ -379,13 +489,13 @@ export class DeliveryQueue {
     const takenUpTo = new Map<SessionLane, number>();
     let bytes = BATCH_ENVELOPE_BYTES;
     let full = false;
-    let control: SessionLane | undefined;
+    let control: Lane | undefined;
     for (const { lane, first } of ready) {
       if (first.kind !== "event") {
         control ??= lane;
         continue;
       }
-      if (lane.state !== "created") continue;
+      if (lane.kind !== "session" || lane.state !== "created") continue;
       if (batch.length > 0 && !this.fitsWhole(lane, batch.length, bytes)) {
         // Another session joins a batch only with all its waiting events: a session split over two
         // batches would sit out the next concurrent request.
@@ -432,7 +542,7 @@ export class DeliveryQueue {
   }
 
   /** Whether all the events at the front of `lane` fit beside `count` events of `bytes` bytes. */
-  private fitsWhole(lane: SessionLane, count: number, bytes: number): boolean {
+  private fitsWhole(lane: Lane, count: number, bytes: number): boolean {
     let total = count;
     let size = bytes;
     for (let i = lane.head; i < lane.items.length; i++) {
@@ -496,7 +606,12 @@ export class DeliveryQueue {
       return;
     }
     this.counters.scoresFailed++;
-    this.report(deliveryFailure(delivery, "score", item.lane.sessionId, 0));
+    const { lane } = item;
+    this.report(
+      lane.kind === "session"
+        ? deliveryFailure(delivery, "score", lane.sessionId, 0)
+        : deliveryFailure(delivery, "score", undefined, 0, lane.conversationId),
+    );
   }
 
   private failSession(item: CreateItem, delivery: Delivery): void {

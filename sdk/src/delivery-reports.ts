@@ -27,8 +27,12 @@ export function deliveryFailure(
   operation: string,
   sessionId: string | undefined,
   lostEvents: number,
+  conversationId?: string,
 ): AtsDeliveryError {
-  const context = sessionId === undefined ? {} : { sessionId };
+  const context = {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(conversationId === undefined ? {} : { conversationId }),
+  };
   // Named with where it went: a wrong base URL or key shows in the warning itself.
   const request = `${operation} (${delivery.target.method} ${delivery.target.url})`;
   if (delivery.kind === "answered") {

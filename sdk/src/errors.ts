@@ -21,15 +21,22 @@ export class AtsError extends Error {
   readonly code: AtsErrorCode;
   /** How many events this error cost (0 when none was lost). */
   readonly lostEvents: number;
-  /** The session concerned, when there is one. */
+  /** The session concerned, when there is one (none for a conversation's score). */
   readonly sessionId: string | undefined;
+  /** The conversation concerned, for a problem with a conversation's score. */
+  readonly conversationId: string | undefined;
 
-  constructor(code: AtsErrorCode, message: string, details: { lostEvents?: number; sessionId?: string } = {}) {
+  constructor(
+    code: AtsErrorCode,
+    message: string,
+    details: { lostEvents?: number; sessionId?: string; conversationId?: string } = {},
+  ) {
     super(message);
     this.name = "AtsError";
     this.code = code;
     this.lostEvents = details.lostEvents ?? 0;
     this.sessionId = details.sessionId;
+    this.conversationId = details.conversationId;
   }
 }
 
@@ -46,7 +53,7 @@ export class AtsConfigurationError extends AtsError {
  * retry could fix), or one that still failed after every retry.
  */
 export class AtsDeliveryError extends AtsError {
-  /** The operation: `createSession`, `recordEvents` or `endSession`. */
+  /** The operation: `createSession`, `recordEvents`, `endSession`, `score` or `feedbackToken`. */
   readonly operation: string;
   /** The last HTTP status, or `undefined` after a network error. */
   readonly status: number | undefined;
@@ -65,6 +72,7 @@ export class AtsDeliveryError extends AtsError {
       attempts?: number;
       lostEvents?: number;
       sessionId?: string;
+      conversationId?: string;
     },
   ) {
     super(code, message, details);
@@ -100,8 +108,11 @@ export class AtsDroppedEventsError extends AtsError {
 
 /** A call that makes no sense (ending a run twice, an event after `shutdown()`); reported, never thrown. */
 export class AtsUsageError extends AtsError {
-  constructor(message: string, sessionId?: string) {
-    super("usage", message, sessionId === undefined ? {} : { sessionId });
+  constructor(message: string, sessionId?: string, conversationId?: string) {
+    super("usage", message, {
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(conversationId === undefined ? {} : { conversationId }),
+    });
     this.name = "AtsUsageError";
   }
 }

@@ -37,6 +37,6 @@ export type { JsonObject, JsonValue } from "./json-value.js";
 export type { LlmUsage, ModelPrice, PriceTable, WrapOpenAIOptions } from "./openai/options.js";
 export { wrapOpenAI } from "./openai/wrap-openai.js";
 export { Run, type RunUsage } from "./run.js";
-export type { ScoreFields, ScoreSource, ScoreValue } from "./score-types.js";
+export type { ConversationScoreFields, ScoreFields, ScoreSource, ScoreValue } from "./score-types.js";
 export type { EventUsage } from "./usage.js";
 export { wrapTool } from "./wrap-tool.js";

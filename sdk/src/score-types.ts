@@ -1,6 +1,6 @@
 /**
- * Scores: verdicts on a run or one of its events (a user's thumbs-down, a reviewer's label, an evaluator's number),
- * sent to `POST /api/sdk/scores`. The value's JSON type is its kind: a number, a boolean, or a label.
+ * Scores: verdicts on a run, one of its events, or a whole conversation (a user's thumbs-down, a reviewer's label, an
+ * evaluator's number), sent to `POST /api/sdk/scores`. The value's JSON type is its kind: a number, a boolean, or a label.
  */
 export type ScoreValue = number | boolean | string;
 
@@ -24,6 +24,19 @@ export interface ScoreFields {
   readonly id?: string | undefined;
 }
 
+/** The fields of a conversation's score: a session's, without `eventId` (a conversation's score has no event). */
+export type ConversationScoreFields = Omit<ScoreFields, "eventId">;
+
+/** Why `fields` cannot be sent as a conversation's score, or undefined when they can. */
+export function conversationScoreProblem(fields: ConversationScoreFields): string | undefined {
+  const problem = scoreProblem(fields);
+  if (problem !== undefined) return problem;
+  if ((fields as ScoreFields).eventId !== undefined) {
+    return `score ${fields.name}: a conversation's score has no eventId (score the run's event with score(sessionId, …))`;
+  }
+  return undefined;
+}
+
 /** Why `fields` cannot be sent as a score, or undefined when they can. */
 export function scoreProblem(fields: ScoreFields): string | undefined {
   if (typeof fields !== "object" || fields === null) return "score fields must be an object";
@@ -39,9 +52,26 @@ export function scoreProblem(fields: ScoreFields): string | undefined {
 
 /** The request body of one score of `sessionId`, with its id. */
 export function scoreBody(sessionId: string, id: string, fields: ScoreFields): Record<string, unknown> {
+  return targetedScoreBody({ sessionId }, id, fields);
+}
+
+/** The request body of one score of a whole conversation, with its id (no `sessionId`, no `eventId`). */
+export function conversationScoreBody(
+  conversationId: string,
+  id: string,
+  fields: ConversationScoreFields,
+): Record<string, unknown> {
+  return targetedScoreBody({ conversationId }, id, { ...fields, eventId: undefined });
+}
+
+function targetedScoreBody(
+  target: { readonly sessionId: string } | { readonly conversationId: string },
+  id: string,
+  fields: ScoreFields,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id,
-    sessionId,
+    ...target,
     name: fields.name,
     value: fields.value,
     source: fields.source ?? "sdk",

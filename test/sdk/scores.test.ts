@@ -1,5 +1,5 @@
 /**
- * `run.score()` and `tracker.score()` against the real local stack: delivered behind the session's start, retried
+ * `run.score()`, `tracker.score()` and `tracker.scoreConversation()` against the real local stack: delivered behind the session's start, retried
  * without ever adding a second score (the client's id makes a retry a replacement), edits replace, problems go to
  * `onError` and never throw into the agent.
  */
@@ -107,5 +107,76 @@ describe("scores from the TypeScript client", () => {
       ["rejected", expect.stringMatching(/^score \(POST .*\/api\/sdk\/scores\): 404 /)],
     ]);
     expect(await scoresOf(run.id)).toEqual([]);
+  });
+});
+
+describe("a conversation's scores from the TypeScript client", () => {
+  it("scored right after its runs were queued: sent after their starts, read back on the conversation with its totals", async () => {
+    const conversationId = `chat-ts-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const errors: AtsError[] = [];
+    const ats = new AgentTracker({ apiKey: owner.key, baseUrl: api.url, onError: (error) => errors.push(error) });
+    // Turns a second apart: a conversation orders its runs by start.
+    const first = await ats.startSession({
+      name: "turn 1",
+      agentName: "score-client",
+      userId: "u-4",
+      conversationId,
+      startedAt: new Date(Date.now() - 1000),
+    });
+    first.toolCall({ toolName: "search", toolInput: { q: "refund" } });
+    const second = await ats.startSession({
+      name: "turn 2",
+      agentName: "score-client",
+      userId: "u-4",
+      conversationId,
+    });
+    // Queued before either start has been answered: the conversation does not exist yet on the service.
+    const resolved = ats.scoreConversation(conversationId, { name: "resolved", value: true, source: "evaluator" });
+    const tone = ats.scoreConversation(conversationId, { name: "tone", value: "curt" });
+    // An edit of the first verdict, and a score of one run: the totals count the conversation's and its runs'.
+    ats.scoreConversation(conversationId, { id: tone, name: "tone", value: "friendly", comment: "on review" });
+    second.score({ name: "resolved", value: false });
+    await first.end({ status: "completed" });
+    await second.end({ status: "completed" });
+    const stats = await ats.shutdown();
+
+    expect(errors).toEqual([]);
+    expect(stats).toMatchObject({ scoresRecorded: 4, scoresDelivered: 4, scoresFailed: 0 });
+    const read = await call(api, "GET", `/api/sdk/conversations/${encodeURIComponent(conversationId)}`, {
+      key: owner.key,
+    });
+    expect(read.status).toBe(200);
+    const scores = read.body.scores as Record<string, unknown>[];
+    expect(scores).toHaveLength(2);
+    expect(Object.fromEntries(scores.map((score) => [score.name, score]))).toEqual({
+      resolved: expect.objectContaining({
+        id: resolved,
+        conversationId,
+        sessionId: null,
+        eventId: null,
+        value: true,
+        source: "evaluator",
+      }),
+      tone: expect.objectContaining({ id: tone, conversationId, sessionId: null, value: "friendly", source: "sdk" }),
+    });
+    expect(read.body.scoresTruncated).toBe(false);
+    const totals = read.body.totals as { scores: Record<string, unknown>[]; scoresComplete: boolean; runs: number };
+    expect(totals.runs).toBe(2);
+    expect(totals.scoresComplete).toBe(true);
+    const byName = Object.fromEntries(totals.scores.map((entry) => [entry.name, entry]));
+    expect(byName.resolved).toMatchObject({ count: 2, boolean: { count: 2, trueCount: 1 } });
+    expect(byName.tone).toMatchObject({ count: 1, labels: [{ label: "friendly", count: 1 }] });
+  });
+
+  it("a conversation no run named: the service's 404 goes to onError with the conversation, nothing is stored", async () => {
+    const errors: AtsError[] = [];
+    const ats = new AgentTracker({ apiKey: owner.key, baseUrl: api.url, onError: (error) => errors.push(error) });
+    const conversationId = `chat-none-${Date.now()}`;
+    expect(ats.scoreConversation(conversationId, { name: "resolved", value: true })).toMatch(/^scr_/);
+    const stats = await ats.shutdown();
+    expect(stats).toMatchObject({ scoresRecorded: 1, scoresDelivered: 0, scoresFailed: 1, retries: 0 });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: "rejected", status: 404, conversationId, sessionId: undefined });
+    expect(errors[0]?.message).toContain(`Conversation ${conversationId} not found`);
   });
 });

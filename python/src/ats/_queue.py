@@ -2,7 +2,8 @@
 
 Events travel in batches (by count and bytes); a session's own items go one request at a time, in order (its
 start before its events, its events before its end) while different sessions proceed in parallel, up to
-``max_concurrency`` requests. Memory is bounded: past ``max_queue_size`` queued events the oldest is dropped,
+``max_concurrency`` requests. A conversation's own scores have a lane of their own, each sent once the
+conversation's runs have sent what was queued for them before it. Memory is bounded: past ``max_queue_size`` queued events the oldest is dropped,
 counted and reported.
 
 Agent threads append under ``lock`` and wake the delivery thread's loop only when there is something for it to do
@@ -49,13 +50,16 @@ class QueueSettings:
 
 
 class Lane:
-    """One session's place in the outbox: its own queue, sent strictly in order."""
+    """A place in the outbox, its own queue sent strictly in order: one session's (its start, events, scores and
+    end; ``conversation_id`` is the conversation the session is a run of, if any), or one conversation's own scores
+    (``session_id`` is ``None``; nothing to start, so it is created from the outset)."""
 
-    __slots__ = ("session_id", "state", "busy", "items", "head")
+    __slots__ = ("session_id", "conversation_id", "state", "busy", "items", "head")
 
-    def __init__(self, session_id: str) -> None:
+    def __init__(self, session_id: Optional[str], conversation_id: Optional[str] = None) -> None:
         self.session_id = session_id
-        self.state = PENDING
+        self.conversation_id = conversation_id
+        self.state = PENDING if session_id is not None else CREATED
         self.busy = False
         # The session's waiting items (a dropped or taken item leaves None); ``head`` is the first.
         self.items: List[Optional[Item]] = []
@@ -65,23 +69,34 @@ class Lane:
 class Item:
     """A session start, one event (serialized once, when recorded), a score or a session end."""
 
-    __slots__ = ("kind", "seq", "lane", "body", "event_type", "idempotency_key", "settled")
+    __slots__ = ("kind", "seq", "lane", "body", "event_type", "idempotency_key", "settled", "after")
 
-    def __init__(self, kind: int, seq: int, lane: Lane, body: bytes, event_type: str = "") -> None:
+    def __init__(
+        self,
+        kind: int,
+        seq: int,
+        lane: Lane,
+        body: bytes,
+        event_type: str = "",
+        after: Tuple[Tuple[Lane, int], ...] = (),
+    ) -> None:
         self.kind = kind
         self.seq = seq
         self.lane = lane
         self.body = body
         self.event_type = event_type
+        # A conversation's score: the conversation's run lanes and the last sequence number of each to go first.
+        self.after = after
         self.idempotency_key = new_idempotency_key() if kind != EVENT else ""
         self.settled: Optional["Future[None]"] = Future() if kind == END else None
 
 
 class _InFlight:
-    __slots__ = ("min_seq",)
+    __slots__ = ("min_seq", "lanes")
 
-    def __init__(self, min_seq: int) -> None:
+    def __init__(self, min_seq: int, lanes: "set[Lane]") -> None:
         self.min_seq = min_seq
+        self.lanes = lanes
 
 
 def _settle(future: Optional["Future[None]"]) -> None:
@@ -122,6 +137,8 @@ class DeliveryQueue:
         self.scores_failed = 0
         # Lanes whose session start is not yet answered, by session id: a score of one waits behind the start.
         self.starting_lanes: Dict[str, Lane] = {}
+        # The lanes of conversations' own scores, by conversation id, while they hold or send one.
+        self.conversation_lanes: Dict[str, Lane] = {}
         # Sessions with something waiting (a dict as an ordered set).
         self.waiting: Dict[Lane, None] = {}
         self.queued_events = 0
@@ -140,9 +157,9 @@ class DeliveryQueue:
 
     # ---- agent threads ----
 
-    def start_session(self, session_id: str, body: bytes) -> Lane:
+    def start_session(self, session_id: str, body: bytes, conversation_id: Optional[str] = None) -> Lane:
         """Queues a session's start and returns its lane, which its events and end then join."""
-        lane = Lane(session_id)
+        lane = Lane(session_id, conversation_id)
         with self.lock:
             self.starting_lanes[session_id] = lane
             self.last_seq += 1
@@ -191,6 +208,21 @@ class DeliveryQueue:
                 return
             self.last_seq += 1
             self._append(Item(SCORE, self.last_seq, into, body))
+            self._wake()
+
+    def add_conversation_score(self, conversation_id: str, body: bytes) -> None:
+        """Queues a score of a conversation in the conversation's own lane (after its earlier scores), to be sent
+        once every item this client queued before it for the conversation's runs is delivered or given up: their
+        starts create the conversation, which the service must know before it takes a score of it."""
+        with self.lock:
+            self.scores_queued += 1
+            lane = self.conversation_lanes.get(conversation_id)
+            if lane is None:
+                lane = Lane(None, conversation_id)
+                self.conversation_lanes[conversation_id] = lane
+            self.last_seq += 1
+            after = tuple((run, self.last_seq) for run in self._runs_of(conversation_id))
+            self._append(Item(SCORE, self.last_seq, lane, body, after=after))
             self._wake()
 
     def end_session(self, lane: Lane, body: bytes) -> "Future[None]":
@@ -267,6 +299,24 @@ class DeliveryQueue:
         item.lane.items.append(item)
         self.waiting[item.lane] = None
 
+    def _runs_of(self, conversation_id: str) -> List[Lane]:
+        """The conversation's run lanes with something waiting or in flight."""
+        lanes: Dict[Lane, None] = dict(self.waiting)
+        for token in self.in_flight:
+            for lane in token.lanes:
+                lanes[lane] = None
+        return [lane for lane in lanes if lane.session_id is not None and lane.conversation_id == conversation_id]
+
+    def _runs_settled(self, item: Item) -> bool:
+        """Whether every run a conversation's score waits for has delivered (or given up) its items up to the mark."""
+        for lane, seq in item.after:
+            if lane.busy:
+                return False
+            first = self._first_of(lane)
+            if first is not None and first.seq <= seq:
+                return False
+        return True
+
     def _first_of(self, lane: Lane) -> Optional[Item]:
         """The lane's first waiting item, skipping holes; the lane leaves ``waiting`` when it has none."""
         items = lane.items
@@ -278,6 +328,8 @@ class DeliveryQueue:
             lane.items = []
             lane.head = 0
             self.waiting.pop(lane, None)
+            if lane.session_id is None and not lane.busy:
+                self.conversation_lanes.pop(lane.conversation_id or "", None)
             return None
         if head > 1024 and head * 2 > length:
             lane.items = items[head:]
@@ -301,6 +353,8 @@ class DeliveryQueue:
         lane.items = []
         lane.head = 0
         self.waiting.pop(lane, None)
+        if lane.session_id is None:
+            self.conversation_lanes.pop(lane.conversation_id or "", None)
         return events
 
     def _drop_oldest_event(self) -> bool:
@@ -394,10 +448,10 @@ class DeliveryQueue:
         if kind == "batch":
             for item in payload:
                 item.lane.busy = True
-            token = _InFlight(min(item.seq for item in payload))
+            token = _InFlight(min(item.seq for item in payload), {item.lane for item in payload})
         else:
             payload.lane.busy = True
-            token = _InFlight(payload.seq)
+            token = _InFlight(payload.seq, {payload.lane})
         self.in_flight.append(token)
         return token
 
@@ -433,7 +487,8 @@ class DeliveryQueue:
             if lane.busy:
                 continue
             first = self._first_of(lane)
-            if first is not None:
+            # A conversation's score waits until the conversation's runs queued before it are sent.
+            if first is not None and (first.kind != SCORE or self._runs_settled(first)):
                 ready.append((first.seq, lane, first))
         ready.sort(key=lambda entry: entry[0])
         batch: List[Item] = []
@@ -531,7 +586,7 @@ class DeliveryQueue:
             await self._send_score(item)
             return
         creating = item.kind == CREATE
-        session_id = item.lane.session_id
+        session_id = item.lane.session_id or ""
         request = (
             ApiRequest("POST", "/api/sdk/sessions", item.body, item.idempotency_key)
             if creating
@@ -576,7 +631,9 @@ class DeliveryQueue:
             return
         with self.lock:
             self.scores_failed += 1
-        self.report(delivery_failure(delivery, "score", item.lane.session_id, 0))
+        lane = item.lane
+        conversation_id = lane.conversation_id if lane.session_id is None else None
+        self.report(delivery_failure(delivery, "score", lane.session_id, 0, conversation_id))
 
     async def _send_events(self, items: List[Item]) -> None:
         """One batch request (a fresh Idempotency-Key, the events' own ids), then the events the service answered

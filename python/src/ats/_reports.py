@@ -26,7 +26,11 @@ def _message_of(body: Any) -> str:
 
 
 def delivery_failure(
-    delivery: Delivery, operation: str, session_id: Optional[str], lost_events: int
+    delivery: Delivery,
+    operation: str,
+    session_id: Optional[str],
+    lost_events: int,
+    conversation_id: Optional[str] = None,
 ) -> AtsDeliveryError:
     """A request that ended without success: refused (an answer a retry cannot change), given up, or stopped."""
     # Named with where it went: a wrong base URL or key shows in the warning itself.
@@ -41,6 +45,7 @@ def delivery_failure(
             attempts=delivery.attempts,
             lost_events=lost_events,
             session_id=session_id,
+            conversation_id=conversation_id,
         )
     if delivery.last_status is not None:
         last = f"{delivery.last_status} {_message_of(delivery.last_body)}".strip()
@@ -57,6 +62,7 @@ def delivery_failure(
         attempts=delivery.attempts,
         lost_events=lost_events,
         session_id=session_id,
+        conversation_id=conversation_id,
     )
 
 

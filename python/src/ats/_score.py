@@ -1,5 +1,5 @@
-"""Scores: verdicts on a run or one of its events (a user's thumbs-down, a reviewer's label, an evaluator's number),
-sent to ``POST /api/sdk/scores``. The value's JSON type is its kind: a number, a boolean, or a label."""
+"""Scores: verdicts on a run, one of its events, or a whole conversation (a user's thumbs-down, a reviewer's label,
+an evaluator's number), sent to ``POST /api/sdk/scores``. The value's JSON type is its kind: a number, a boolean, or a label."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def score_problem(name: Any, value: Any) -> Optional[str]:
 
 
 def score_body(
-    session_id: str,
+    session_id: Optional[str],
     score_id: str,
     name: str,
     value: ScoreValue,
@@ -32,11 +32,14 @@ def score_body(
     comment: Optional[str],
     data_type: Optional[str],
     source: Optional[str],
+    conversation_id: Optional[str] = None,
 ) -> Dict[str, Any]:
-    """The request body of one score of ``session_id``, with its id."""
+    """The request body of one score, with its id: of ``session_id`` (and ``event_id``), or without a session, of
+    ``conversation_id`` (a conversation's score names no session and no event)."""
+    target: Dict[str, Any] = {"sessionId": session_id} if session_id is not None else {"conversationId": conversation_id}
     body: Dict[str, Any] = {
         "id": score_id,
-        "sessionId": session_id,
+        **target,
         "name": name,
         "value": value,
         "source": source or "sdk",

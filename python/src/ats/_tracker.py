@@ -65,11 +65,12 @@ class TrackerStats:
     sessions_created: int
     sessions_failed: int
     sessions_ended: int
-    #: Scores queued (of sampled runs and of ``score(session_id, …)``).
+    #: Scores queued (of sampled runs, of ``score(session_id, …)`` and of ``score_conversation(…)``).
     scores_recorded: int
     #: Scores the service confirmed stored.
     scores_delivered: int
-    #: Scores refused, given up after retries, of a session that could not be started, or lost at shutdown.
+    #: Scores refused (a conversation's included), given up after retries, of a session that could not be started, or
+    #: lost at shutdown.
     scores_failed: int
     requests: int
     retries: int
@@ -244,7 +245,7 @@ class AgentTracker:
             body["metadata"] = to_json_object(metadata)
         if conversation_id is not None:
             body["conversationId"] = str(conversation_id)
-        run._lane = self._queue.start_session(session_id, dumps(body).encode("utf-8"))
+        run._lane = self._queue.start_session(session_id, dumps(body).encode("utf-8"), body.get("conversationId"))
         return run
 
     def session(
@@ -414,6 +415,53 @@ class AgentTracker:
             self._report(AtsUsageError("score needs the id of the session it judges"))
             return None
         return self._queue_score(session_id, None, name, value, event_id, comment, data_type, source, id)
+
+    def score_conversation(
+        self,
+        conversation_id: str,
+        name: str,
+        value: ScoreValue,
+        *,
+        comment: Optional[str] = None,
+        data_type: Optional[str] = None,
+        source: Optional[str] = None,
+        id: Optional[str] = None,  # noqa: A002 - the score's id, as the API names it
+    ) -> Optional[str]:
+        """Records a score of a whole conversation (the runs whose ``conversation_id`` is this one): "resolved: True"
+        for the chat rather than for one turn. Sent in the background with retries, after everything this client
+        queued before it for the conversation's runs (their starts create the conversation: the service refuses a
+        score of one it does not know with a 404, reported, not retried). Returns the score's id (``id``, or one
+        minted: give it again to change the score), or ``None`` when nothing was queued (the problem goes to
+        ``on_error``)."""
+        if not isinstance(conversation_id, str) or conversation_id == "":
+            self._report(AtsUsageError("score_conversation needs the id of the conversation it judges"))
+            return None
+        if self._closed:
+            self._report(
+                AtsUsageError(
+                    f"A score of conversation {conversation_id} was recorded after shutdown and is not sent",
+                    conversation_id=conversation_id,
+                )
+            )
+            return None
+        problem = score_problem(name, value)
+        if problem is not None:
+            self._report(AtsUsageError(f"{problem}; the score is not sent", conversation_id=conversation_id))
+            return None
+        chosen = id or new_score_id()
+        body = score_body(
+            None,
+            chosen,
+            name,
+            value,
+            event_id=None,
+            comment=comment,
+            data_type=data_type,
+            source=source,
+            conversation_id=conversation_id,
+        )
+        self._queue.add_conversation_score(conversation_id, dumps(body).encode("utf-8"))
+        return chosen
 
     def feedback_token(
         self,

@@ -27,7 +27,8 @@ class AtsError(Exception):
             ``queue_overflow``, ``event_too_large`` or ``usage``.
         message: a sentence saying what happened and what it cost.
         lost_events: how many events this problem cost (0 when none was lost).
-        session_id: the session concerned, when there is one.
+        session_id: the session concerned, when there is one (none for a conversation's score).
+        conversation_id: the conversation concerned, for a problem with a conversation's score.
     """
 
     def __init__(
@@ -37,12 +38,14 @@ class AtsError(Exception):
         *,
         lost_events: int = 0,
         session_id: Optional[str] = None,
+        conversation_id: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.lost_events = lost_events
         self.session_id = session_id
+        self.conversation_id = conversation_id
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, message={self.message!r}, lost_events={self.lost_events})"
@@ -60,7 +63,7 @@ class AtsDeliveryError(AtsError):
     one stopped by ``shutdown``'s deadline, or a session that could not be created.
 
     Attributes:
-        operation: ``createSession``, ``recordEvents`` or ``endSession``.
+        operation: ``createSession``, ``recordEvents``, ``endSession``, ``score`` or ``feedbackToken``.
         status: the last HTTP status, or ``None`` after a network error.
         body: the service's JSON error body, when it sent one (for refused events: the first 20 refusals).
         attempts: how many times the request was sent.
@@ -77,8 +80,11 @@ class AtsDeliveryError(AtsError):
         attempts: int = 0,
         lost_events: int = 0,
         session_id: Optional[str] = None,
+        conversation_id: Optional[str] = None,
     ) -> None:
-        super().__init__(code, message, lost_events=lost_events, session_id=session_id)
+        super().__init__(
+            code, message, lost_events=lost_events, session_id=session_id, conversation_id=conversation_id
+        )
         self.operation = operation
         self.status = status
         self.body = body
@@ -106,5 +112,5 @@ class AtsUsageError(AtsError):
     """A call that makes no sense (ending a run twice, an event after ``shutdown()``, a ``mask`` that raised):
     reported, never raised."""
 
-    def __init__(self, message: str, session_id: Optional[str] = None) -> None:
-        super().__init__("usage", message, session_id=session_id)
+    def __init__(self, message: str, session_id: Optional[str] = None, conversation_id: Optional[str] = None) -> None:
+        super().__init__("usage", message, session_id=session_id, conversation_id=conversation_id)
