@@ -1,33 +1,45 @@
-/** The "Scores" section of a session page: the session's own scores (its steps' are on their cards), paged. */
-import type { useSessionScores } from "../../api/scores";
+/**
+ * The "Scores" section of a session's or a conversation's page: the target's own scores (a step's are on its card, a
+ * run's on its session's page), paged, in a ScoreBox where a member gives, edits and deletes theirs.
+ */
+import type { ScorePagesQuery, ScoreTarget } from "../../api/scores";
 import type { Environment, Score, ScoreConfig } from "../../api/types";
-import { ErrorState, InlineError } from "../../components/ErrorState";
-import { Loading } from "../../components/Loading";
-import { ScoreBox } from "../../components/scores/ScoreBox";
 import { plural } from "../../lib/format";
+import { ErrorState, InlineError } from "../ErrorState";
+import { Loading } from "../Loading";
+import { ScoreBox } from "./ScoreBox";
 
-export function SessionScores({
+export interface ScoresSectionProps {
+  environment: Environment;
+  target: ScoreTarget;
+  /** The target in words: "this session", "this conversation". */
+  targetName: string;
+  query: ScorePagesQuery;
+  /** The target's own scores, as loaded so far (a session's without its steps'). */
+  scores: readonly Score[];
+  configs: readonly ScoreConfig[];
+  /** Where the other scores are, after the count: "a step's scores are on its card". */
+  elsewhere: string;
+}
+
+export function ScoresSection({
   environment,
-  sessionId,
+  target,
+  targetName,
   query,
   scores,
   configs,
-}: {
-  environment: Environment;
-  sessionId: string;
-  query: ReturnType<typeof useSessionScores>;
-  /** The session's own scores (no event), as loaded so far. */
-  scores: readonly Score[];
-  configs: readonly ScoreConfig[];
-}) {
+  elsewhere,
+}: ScoresSectionProps) {
+  const noun = target.kind === "session" ? "session" : "conversation";
   return (
     <section aria-labelledby="scores-heading" className="section">
       <div className="section__header">
         <h2 id="scores-heading">Scores</h2>
         {query.isSuccess ? (
           <p className="muted">
-            {scores.length === 0 ? "None of the session yet" : plural(scores.length, "score")}
-            {query.hasNextPage ? " so far" : ""}; a step's scores are on its card.
+            {scores.length === 0 ? `None of the ${noun} yet` : plural(scores.length, "score")}
+            {query.hasNextPage ? " so far" : ""}; {elsewhere}.
           </p>
         ) : null}
       </div>
@@ -38,8 +50,8 @@ export function SessionScores({
       {query.data === undefined ? null : (
         <ScoreBox
           environment={environment}
-          sessionId={sessionId}
-          target="this session"
+          target={target}
+          targetName={targetName}
           scores={scores}
           configs={configs}
           giveLabel="Add a score"
