@@ -2,6 +2,7 @@
  * The "Scores" section of a session's or a conversation's page: the target's own scores (a step's are on its card, a
  * run's on its session's page), paged, in a ScoreBox where a member gives, edits and deletes theirs.
  */
+import type { ReactNode } from "react";
 import type { ScorePagesQuery, ScoreTarget } from "../../api/scores";
 import type { Environment, Score, ScoreConfig } from "../../api/types";
 import { plural } from "../../lib/format";
@@ -20,6 +21,8 @@ export interface ScoresSectionProps {
   configs: readonly ScoreConfig[];
   /** Where the other scores are, after the count: "a step's scores are on its card". */
   elsewhere: string;
+  /** What follows the target's own scores: a conversation's figures per name, its runs' scores among them. */
+  children?: ReactNode;
 }
 
 export function ScoresSection({
@@ -30,6 +33,7 @@ export function ScoresSection({
   scores,
   configs,
   elsewhere,
+  children,
 }: ScoresSectionProps) {
   const noun = target.kind === "session" ? "session" : "conversation";
   return (
@@ -70,6 +74,7 @@ export function ScoresSection({
         </div>
       ) : null}
       {query.isFetchNextPageError ? <InlineError error={query.error} /> : null}
+      {children}
     </section>
   );
 }
