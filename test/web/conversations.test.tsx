@@ -404,4 +404,29 @@ describe("Conversation scores", () => {
     ).toEqual(["mean 4.5 of 2 numbers", "0% true (0 of 1)", "(other) 1,234"]);
     expect(scoreFiguresParts({ numeric: null, boolean: null, labels: [] })).toEqual([]);
   });
+
+  test("a score given on one of its runs' pages: the conversation, opened again, is read again (its totals count it)", async () => {
+    // Prepare: the conversation read once, then its turn opened
+    const user = userEvent.setup();
+    const requests = mockFetch({
+      ...scoredConversationRoutes("member", []),
+      "GET /api/sdk/sessions/ses_1": json({ ...run("ses_1"), ...noScores }),
+      "GET /api/sdk/sessions/ses_1/events": json({ items: [], nextCursor: null }),
+      "GET /api/sdk/sessions/ses_1/scores": json({ items: [], nextCursor: null }),
+    });
+    renderApp("/conversations/chat%237");
+    await user.click(await within(await screen.findByRole("list", { name: "Turns" })).findByRole("link"));
+    const section = await screen.findByRole("region", { name: "Scores" });
+    const reads = () => requests.filter((request) => request.path === "/api/sdk/conversations/chat%237").length;
+    const readsBefore = reads();
+
+    // Act: a thumbs up on the run, then back to its conversation
+    await user.click(await within(section).findByRole("button", { name: "Thumbs up" }));
+    await waitFor(() => expect(posts(requests)).toHaveLength(1));
+    await user.click(screen.getByRole("link", { name: "conversation chat#7" }));
+
+    // Assess
+    expect(posts(requests)[0]?.body).toEqual({ sessionId: "ses_1", name: "thumbs", value: true, source: "console" });
+    await waitFor(() => expect(reads()).toBe(readsBefore + 1));
+  });
 });
