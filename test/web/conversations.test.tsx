@@ -231,7 +231,7 @@ function scoredConversationRoutes(role: Role, initial: Score[]): Routes {
 }
 
 const posts = (requests: RecordedRequest[]) => requests.filter((request) => request.method === "POST");
-const TOTALS_TABLE = "Per name, the conversation's scores and its runs'";
+const TOTALS_TABLE = "Totals per name: the conversation's scores and its runs'";
 /** A name's row of the totals per name, cell by cell; undefined when the name has none. */
 function totalsRow(name: string): (string | null)[] | undefined {
   const table = screen.queryByRole("table", { name: TOTALS_TABLE });

@@ -14,7 +14,7 @@ export function ScoreTotals({ totals }: { totals: Pick<ConversationTotals, "scor
       ) : (
         <div className="table-scroll">
           <table className="table table--compact">
-            <caption>Per name, the conversation's scores and its runs'</caption>
+            <caption>Totals per name: the conversation's scores and its runs'</caption>
             <thead>
               <tr>
                 <th scope="col">Score</th>
