@@ -771,7 +771,7 @@ describe("the console", () => {
     }
   }, 120_000);
 
-  it("a conversation: its runs as turns in order, each opening its session, which links back (photographed)", async () => {
+  it("a conversation: its runs as turns in order, each opening its session, which links back; a thumbs-down on it is listed and counted in its totals with its runs' scores (axe-clean light and dark, photographed)", async () => {
     const { browser, stack } = ready();
     const errors: AtsError[] = [];
     const ats = new AgentTracker({
@@ -781,6 +781,8 @@ describe("the console", () => {
     });
     const conversationId = `chat-${randomUUID().slice(0, 8)}`;
     const questions = ["Where is my order?", "Can I get a refund?", "Thanks, that helps"];
+    // Each turn graded by an evaluator: the conversation's totals count its runs' scores with its own.
+    const helpfulness = [0.9, 0.3, 0.8];
     const turns = [];
     for (const [index, question] of questions.entries()) {
       const run = await ats.startSession({
@@ -790,6 +792,7 @@ describe("the console", () => {
         conversationId,
       });
       run.decision({ reasoning: `Answer turn ${index + 1}`, estimatedCost: 0.002 * (index + 1) });
+      run.score({ name: "helpfulness", value: helpfulness[index] ?? 0, source: "evaluator" });
       await run.end(
         index === 1 ? { status: "failed", failureReason: "refund tool timed out" } : { status: "completed" },
       );
@@ -797,12 +800,38 @@ describe("the console", () => {
     }
     await ats.shutdown({ timeoutMs: 30_000 });
     const { context, page, problems } = await newPage(browser);
+    const dark = await newPage(browser, { colorScheme: "dark" });
+    const path = `/conversations/${conversationId}`;
+    /** A row of the totals per score name, cell by cell. */
+    const totalsRow = (target: Page, name: string) =>
+      target
+        .getByRole("table", { name: "Totals per name: the conversation's scores and its runs'" })
+        .getByRole("row")
+        .filter({ has: target.getByRole("rowheader", { name, exact: true }) });
     try {
-      await openSignedIn(page, stack, `/conversations/${conversationId}`, `Conversation ${conversationId}`);
+      await openSignedIn(page, stack, path, `Conversation ${conversationId}`);
       const listed = page.getByRole("list", { name: "Turns" }).getByRole("link");
       await listed.nth(2).waitFor();
       const shown = await listed.allTextContents();
+
+      // The owner's verdict on the whole chat: a thumbs-down, listed and counted at once.
+      const scores = page.getByRole("region", { name: "Scores" });
+      await scores.getByRole("button", { name: "Thumbs down" }).click();
+      await scores.getByRole("button", { name: "Thumbs down", pressed: true }).waitFor();
+      const ownList = await scores.getByRole("list", { name: "Scores of this conversation" }).textContent();
+      await totalsRow(page, "thumbs").waitFor();
+      const thumbsRow = await totalsRow(page, "thumbs").getByRole("cell").allTextContents();
+      const helpfulnessRow = await totalsRow(page, "helpfulness").getByRole("cell").allTextContents();
+      const lightViolations = await seriousViolations(page);
       await page.screenshot({ path: artifactPath("conversation", "light", "desktop"), fullPage: true });
+      const stored = (await readAsDev(stack, `/api/sdk/conversations/${conversationId}/scores`)).items;
+
+      // A fresh page in the dark: the score read back (not the page's cache).
+      await openSignedIn(dark.page, stack, path, `Conversation ${conversationId}`);
+      await totalsRow(dark.page, "thumbs").waitFor();
+      const darkViolations = await seriousViolations(dark.page);
+      await dark.page.screenshot({ path: artifactPath("conversation", "dark", "desktop"), fullPage: true });
+
       await listed.nth(1).click();
       await heading(page, questions[1] ?? "").waitFor();
       await page.getByRole("link", { name: `conversation ${conversationId}` }).click();
@@ -810,9 +839,33 @@ describe("the console", () => {
 
       expect(errors).toEqual([]);
       expect(shown).toEqual(questions);
+      expect(ownList).toMatch(/^thumbs✗noconsole, you, /);
+      expect(thumbsRow).toEqual(["1", "0% true (0 of 1)"]);
+      expect(helpfulnessRow).toEqual(["3", "mean 0.667 of 3 numbers"]);
+      expect(stored).toEqual([
+        expect.objectContaining({
+          conversationId,
+          sessionId: null,
+          eventId: null,
+          name: "thumbs",
+          value: false,
+          source: "console",
+          author: expect.objectContaining({ kind: "user" }),
+        }),
+      ]);
+      for (const violations of [lightViolations, darkViolations]) {
+        expect(violations, describeViolations(violations)).toEqual([]);
+      }
       expect(problems).toEqual([]);
+      expect(dark.problems).toEqual([]);
+    } catch (error) {
+      await page
+        .screenshot({ path: artifactPath("conversation", "light", "desktop").replace(/\.png$/, "-failed.png") })
+        .catch(() => undefined);
+      throw error;
     } finally {
       await context.close();
+      await dark.context.close();
     }
   }, 120_000);
 

@@ -35,6 +35,20 @@ export interface Stack {
 /** Starting includes building the console when web/dist is stale (a cold Vite build). */
 const START_TIMEOUT_MS = 240_000;
 
+/** How long the banner may follow local.json (written just before it). */
+const BANNER_TIMEOUT_MS = 10_000;
+
+/**
+ * Waits for `npm start`'s banner: it writes local.json, then prints the banner, so right after the file appears the
+ * "Console:" line may not have been read yet (a check then failed a run whose console was served).
+ */
+async function bannerPrinted(output: () => string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + BANNER_TIMEOUT_MS;
+  while (!output().includes("  Console:   ") && child.exitCode === null && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function startStack(): Promise<Stack> {
   const dataDirectory = mkdtempSync(join(tmpdir(), "ats-e2e-"));
   const credentials = inject("dynamodbCredentials");
@@ -61,6 +75,7 @@ export async function startStack(): Promise<Stack> {
     ) as LocalJson;
     rememberSecretsIn(local.apiKey);
     rememberSecretsIn(local.userToken);
+    await bannerPrinted(tool.output, child);
     if (!tool.output().includes("Console:   http://")) {
       throw new Error(`npm start serves no console:\n${tool.output()}`);
     }

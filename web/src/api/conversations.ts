@@ -10,6 +10,10 @@ import { useApiRequest } from "./use-api-request";
 export const conversationsKey = (orgId: string, environment: Environment) =>
   ["org", orgId, environment, "conversations"] as const;
 
+/** One conversation's read (its runs paged, its first scores, its totals). */
+export const conversationKey = (orgId: string, environment: Environment, id: string) =>
+  [...conversationsKey(orgId, environment), "one", id] as const;
+
 export const CONVERSATION_RUNS_PAGE_SIZE = 50;
 export const CONVERSATION_PAGE_SIZE = 25;
 
@@ -43,7 +47,7 @@ export function useConversation(environment: Environment, id: string) {
   const request = useApiRequest();
   const { orgId } = useOrganisation();
   return useInfiniteQuery({
-    queryKey: [...conversationsKey(orgId, environment), "one", id],
+    queryKey: conversationKey(orgId, environment, id),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
       request<ConversationPage>(`/api/sdk/conversations/${encodeURIComponent(id)}`, {

@@ -1,10 +1,10 @@
 /**
- * The scores of one target (a session, or one step of it) and what a member does with them: a quick thumbs up or
+ * The scores of one target (a session, one step of it, or a conversation) and what a member does with them: a quick thumbs up or
  * down (one per person and target: a second click replaces it), a score with a label and a comment, editing their
  * own scores and deleting them (admins and owners may delete any score).
  */
 import { useEffect, useRef, useState } from "react";
-import { useDeleteScore, useSaveScore } from "../../api/scores";
+import { type ScoreTarget, useDeleteScore, useSaveScore } from "../../api/scores";
 import type { Environment, Score, ScoreConfig } from "../../api/types";
 import { hasRole, useOrganisation } from "../../auth/organisation-context";
 import { isMine, THUMBS } from "../../lib/score-values";
@@ -16,10 +16,10 @@ import { ScoreList } from "./ScoreList";
 
 export interface ScoreBoxProps {
   environment: Environment;
-  sessionId: string;
-  eventId?: string | undefined;
-  /** What is scored, in words: "this session", or the step's title. */
-  target: string;
+  /** What is scored: a session, one of its steps, or a conversation. */
+  target: ScoreTarget;
+  /** The target in words: "this session", the step's title, "this conversation". */
+  targetName: string;
   scores: readonly Score[];
   configs: readonly ScoreConfig[];
   /** The label of the button that opens the form: "Add a score", "Label this step". */
@@ -47,10 +47,10 @@ function ThumbIcon({ direction }: { direction: "up" | "down" }) {
 
 type Open = { kind: "give" } | { kind: "edit"; score: Score } | { kind: "delete"; score: Score } | null;
 
-export function ScoreBox({ environment, sessionId, eventId, target, scores, configs, giveLabel }: ScoreBoxProps) {
+export function ScoreBox({ environment, target, targetName, scores, configs, giveLabel }: ScoreBoxProps) {
   const { me, role } = useOrganisation();
-  const thumbs = useSaveScore(environment, sessionId);
-  const remove = useDeleteScore(environment, sessionId);
+  const thumbs = useSaveScore(environment, target);
+  const remove = useDeleteScore(environment, target);
   const [open, setOpen] = useState<Open>(null);
   const [message, showMessage] = useTransient<string>();
   // A deleted score takes its Delete button with it: the focus goes to the form's button, not to the page's top.
@@ -68,7 +68,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
     // Not disabled while sending (a disabled button would drop the keyboard focus): a click meanwhile is ignored.
     if (thumbs.isPending || myThumbs?.value === value) return;
     const body = { name: THUMBS, value, ...(myThumbs === undefined ? {} : { id: myThumbs.id }) };
-    thumbs.mutate(eventId === undefined ? body : { ...body, eventId }, {
+    thumbs.mutate(body, {
       onSuccess: () => showMessage(value ? "Thumbs up given." : "Thumbs down given."),
     });
   };
@@ -80,7 +80,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
     <div className="score-box">
       <div className="score-box__actions">
         <fieldset className="thumbs">
-          <legend className="visually-hidden">Quick verdict on {target}</legend>
+          <legend className="visually-hidden">Quick verdict on {targetName}</legend>
           <button
             type="button"
             className="button button--small thumbs__button"
@@ -114,7 +114,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
       {scores.length === 0 ? null : (
         <ScoreList
           scores={scores}
-          label={`Scores of ${target}`}
+          label={`Scores of ${targetName}`}
           myUserId={me.userId}
           canEdit={(score) => isMine(score, me.userId)}
           canDelete={(score) => isMine(score, me.userId) || hasRole(role, "admin")}
@@ -125,9 +125,8 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
       {open?.kind === "give" || open?.kind === "edit" ? (
         <ScoreDialog
           environment={environment}
-          sessionId={sessionId}
-          eventId={eventId}
           target={target}
+          targetName={targetName}
           editing={open.kind === "edit" ? open.score : undefined}
           configs={configs}
           onClose={(saved) => {
@@ -154,7 +153,7 @@ export function ScoreBox({ environment, sessionId, eventId, target, scores, conf
           error={remove.error}
         >
           <p>
-            The score {open.score.name} of {target} is deleted for good.
+            The score {open.score.name} of {targetName} is deleted for good.
           </p>
         </ConfirmDialog>
       ) : null}

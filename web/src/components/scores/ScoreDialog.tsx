@@ -1,10 +1,10 @@
 /**
- * Give a score (a name, a value, a comment) to a session or one of its steps, or change one's own (same id: the
+ * Give a score (a name, a value, a comment) to a session, one of its steps or a conversation, or change one's own (same id: the
  * API replaces it). A name with a configuration offers its labels or states its range, and the value is checked
  * before it is sent; the API's field-level refusal is shown as it comes.
  */
 import { type FormEvent, useId, useState } from "react";
-import { type ScoreInput, useSaveScore } from "../../api/scores";
+import { type ScoreInput, type ScoreTarget, useSaveScore } from "../../api/scores";
 import type { Environment, Score, ScoreConfig, ScoreValueKind } from "../../api/types";
 import { SCORE_VALUE_KINDS } from "../../api/types";
 import {
@@ -22,11 +22,10 @@ import { InlineError } from "../ErrorState";
 
 export interface ScoreDialogProps {
   environment: Environment;
-  sessionId: string;
-  /** The step scored; absent: the whole session. */
-  eventId?: string | undefined;
-  /** What is scored, for the title: "this session", "Tool call: lookup_order". */
-  target: string;
+  /** What is scored: a session, one of its steps, or a conversation. */
+  target: ScoreTarget;
+  /** The target in words, for the title: "this session", "Tool call: lookup_order", "this conversation". */
+  targetName: string;
   editing?: Score | undefined;
   configs: readonly ScoreConfig[];
   /** `saved`: the score's name, once stored. */
@@ -37,8 +36,8 @@ function kindOfValue(score: Score | undefined): ScoreValueKind {
   return score?.valueKind ?? "categorical";
 }
 
-export function ScoreDialog({ environment, sessionId, eventId, target, editing, configs, onClose }: ScoreDialogProps) {
-  const save = useSaveScore(environment, sessionId);
+export function ScoreDialog({ environment, target, targetName, editing, configs, onClose }: ScoreDialogProps) {
+  const save = useSaveScore(environment, target);
   const ids = { names: useId(), rule: useId(), value: useId() };
   const [name, setName] = useState(editing?.name ?? "");
   const [chosenKind, setChosenKind] = useState<ScoreValueKind>(kindOfValue(editing));
@@ -59,12 +58,11 @@ export function ScoreDialog({ environment, sessionId, eventId, target, editing, 
     setFormError(null);
     const body: ScoreInput = { name: trimmedName, value: parsed.value };
     if (editing !== undefined) body.id = editing.id;
-    if (eventId !== undefined) body.eventId = eventId;
     if (comment.trim() !== "") body.comment = comment.trim();
     save.mutate(body, { onSuccess: (score) => onClose(score.name) });
   }
 
-  const title = editing === undefined ? `Score ${target}` : `Edit the score ${editing.name}`;
+  const title = editing === undefined ? `Score ${targetName}` : `Edit the score ${editing.name}`;
   return (
     <Dialog title={title} onClose={() => onClose()}>
       <form onSubmit={submit} noValidate>

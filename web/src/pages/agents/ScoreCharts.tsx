@@ -7,10 +7,11 @@ import { Link } from "react-router";
 import type { AgentStats, Environment } from "../../api/types";
 import { EmptyState } from "../../components/EmptyState";
 import { plural } from "../../lib/format";
+import { formatMean, formatTrueShare } from "../../lib/score-figures";
 import { labelMixSeries, type ScoreNameStats, scoreChartKind, scoreMeanSeries } from "../../lib/score-series";
 import { sessionsLink } from "../../lib/session-filters";
 import { LabelMixChart } from "./ScoreLabelMixChart";
-import { formatMean, MeanChart } from "./ScoreMeanChart";
+import { MeanChart } from "./ScoreMeanChart";
 
 export function ScoreCharts({ stats, environment }: { stats: AgentStats; environment: Environment }) {
   return (
@@ -54,7 +55,7 @@ function ScoreChart({
     kind === "numeric"
       ? `${plural(score.numeric?.count ?? 0, "score")}, mean ${formatMean(score.numeric?.mean ?? 0)}`
       : kind === "boolean"
-        ? `${plural(score.boolean?.count ?? 0, "score")}, ${Math.round((score.boolean?.trueShare ?? 0) * 100)}% true`
+        ? `${plural(score.boolean?.count ?? 0, "score")}, ${formatTrueShare(score.boolean?.trueShare ?? 0)}`
         : `${plural(score.count, "score")}`;
   const title = `${score.name}: ${kind === "numeric" ? "mean per day" : kind === "boolean" ? "% true per day" : "labels per day"}`;
   return (

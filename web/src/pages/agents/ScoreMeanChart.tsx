@@ -1,15 +1,11 @@
 /** A score name's daily mean (numbers) or % true (yes/no) as a line, with its figures per day as a table. */
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber, plural } from "../../lib/format";
+import { formatMean } from "../../lib/score-figures";
 import type { ScoreMeanPoint } from "../../lib/score-series";
 import { dayTick } from "../../lib/stats-period";
 import { useElementWidth } from "../../lib/use-element-width";
 import { axisStyle, dayAxisLayout, tooltipDay, tooltipStyle, Y_AXIS_WIDTH } from "./day-axis";
-
-/** A mean as read: up to three decimals ("0.833"). */
-export function formatMean(value: number): string {
-  return formatNumber(Math.round(value * 1000) / 1000);
-}
 
 export function MeanChart({
   points,

@@ -1,6 +1,7 @@
 /**
- * One conversation: its totals, then its runs as turns in the order they started; each turn opens its session
- * (the run's waterfall and events).
+ * One conversation: its totals, its scores (its own, given here as on a session's page, and the figures per name with
+ * its runs'), then its runs as turns in the order they started; each turn opens its session (the run's waterfall and
+ * events).
  */
 import { Link, useParams } from "react-router";
 import { useConversation } from "../../api/conversations";
@@ -10,6 +11,7 @@ import { Loading } from "../../components/Loading";
 import { StatusBadge } from "../../components/StatusBadge";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
 import { formatCost, formatDateTime, formatDuration, formatNumber, plural } from "../../lib/format";
+import { ConversationScores } from "./ConversationScores";
 
 function Totals({ totals }: { totals: ConversationTotals }) {
   const metrics: [string, string][] = [
@@ -79,6 +81,7 @@ export function ConversationPage() {
             {formatDateTime(first.lastRunAt)}.
           </p>
           {first.totals === null ? null : <Totals totals={first.totals} />}
+          <ConversationScores conversationId={first.id} totals={first.totals} />
           <section aria-labelledby="turns-heading" className="section">
             <h2 id="turns-heading">Turns</h2>
             <ol className="turns" aria-label="Turns">

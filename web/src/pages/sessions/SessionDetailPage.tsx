@@ -14,13 +14,13 @@ import { ErrorState, InlineError } from "../../components/ErrorState";
 import { eventTitle } from "../../components/event-labels";
 import { Loading } from "../../components/Loading";
 import { ScoreBox } from "../../components/scores/ScoreBox";
+import { ScoresSection } from "../../components/scores/ScoresSection";
 import { Timeline } from "../../components/Timeline";
 import { Waterfall } from "../../components/Waterfall";
 import { useEnvironment, withEnvironment } from "../../lib/environment";
 import { plural } from "../../lib/format";
 import { buildTimeline } from "../../lib/timeline";
 import { SessionMetrics } from "./SessionMetrics";
-import { SessionScores } from "./SessionScores";
 
 function Events({ session, eventFooter }: { session: Session; eventFooter: (event: SessionEvent) => ReactNode }) {
   const [environment] = useEnvironment();
@@ -87,9 +87,8 @@ function Scored({ session }: { session: Session }) {
         <h3 className="payload__label">Scores</h3>
         <ScoreBox
           environment={environment}
-          sessionId={session.id}
-          eventId={event.id}
-          target={eventTitle(event)}
+          target={{ kind: "session", sessionId: session.id, eventId: event.id }}
+          targetName={eventTitle(event)}
           scores={byEvent.get(event.id) ?? []}
           configs={configList}
           giveLabel="Label this step"
@@ -98,12 +97,14 @@ function Scored({ session }: { session: Session }) {
     );
   return (
     <>
-      <SessionScores
+      <ScoresSection
         environment={environment}
-        sessionId={session.id}
+        target={{ kind: "session", sessionId: session.id }}
+        targetName="this session"
         query={scores}
         scores={own}
         configs={configList}
+        elsewhere="a step's scores are on its card"
       />
       <Events session={session} eventFooter={eventFooter} />
     </>
