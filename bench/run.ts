@@ -631,7 +631,7 @@ try {
     costLine(
       "score",
       "request path",
-      "POST /api/sdk/scores: the session and the score's id read, then one TransactWriteItems (the score's Put + a ConditionCheck that the session exists)",
+      "POST /api/sdk/scores: the session and the score's id read, then one TransactWriteItems (a ConditionCheck that the session exists, the score's Put, and its target's SCORECOUNT moved: at most 1,000 scores per target)",
       unitOf([{ result: handler("CreateScore"), per: 1 }], false),
       unitOf([{ result: handler("CreateScore"), per: 1 }], true),
       handler("CreateScore").logBytesMean,

@@ -63,8 +63,9 @@
  *
  * Counts: FUZZ_RUNS is the TOTAL number of generated requests across the seven properties, split by
  * the weights in PROPERTIES below (rounded up, so the total is at least FUZZ_RUNS). Unset (`npm test`), each
- * property runs 200 requests (1,600 in all, with a random seed: every run explores anew) and 25 lifecycles, sized
- * to keep `npm test` within its 15 minutes on 2 cores; `npm run fuzz` sets FUZZ_RUNS=10000.
+ * property runs 120 requests (960 in all, with a random seed: every run explores anew) and 15 lifecycles, sized
+ * to keep `npm test` within its 15 minutes on 2 cores (200 and 25 took 154 s of file time in the clean-clone run of
+ * cc23764); `npm run fuzz` sets FUZZ_RUNS=10000.
  * FUZZ_SEED replays a run (fast-check prints the seed and path of any failure). Every property is also
  * bounded in time (interrupted after its share of the test timeout; the outcome annotation says how
  * many requests ran — use --reporter=verbose to see annotations). Shrinking replays requests against
@@ -171,7 +172,7 @@ const TOTAL_RUNS = process.env.FUZZ_RUNS === undefined ? undefined : Number(proc
 if (TOTAL_RUNS !== undefined && !(Number.isInteger(TOTAL_RUNS) && TOTAL_RUNS > 0)) {
   throw new Error(`FUZZ_RUNS must be a positive integer, got "${process.env.FUZZ_RUNS}"`);
 }
-const DEFAULT_RUNS_PER_PROPERTY = 200;
+const DEFAULT_RUNS_PER_PROPERTY = 120;
 const runsOf = (name: PropertyName): number =>
   TOTAL_RUNS === undefined ? DEFAULT_RUNS_PER_PROPERTY : Math.ceil(TOTAL_RUNS * PROPERTIES[name]);
 const AUDIT_EVERY = Math.max(1, Number(process.env.FUZZ_AUDIT_EVERY ?? 4) || 4);
@@ -1376,8 +1377,8 @@ const arbitraries: Record<PropertyName, fc.Arbitrary<FuzzRequest>> = {
 // ---------------------------------------------------------------------------
 
 const LIFECYCLES = "session lifecycles";
-/** Lifecycles per run: 2 % of FUZZ_RUNS (each is 6–12 requests), 25 when unset. */
-const LIFECYCLE_RUNS = TOTAL_RUNS === undefined ? 25 : Math.ceil(TOTAL_RUNS * 0.02);
+/** Lifecycles per run: 2 % of FUZZ_RUNS (each is 6–12 requests), 15 when unset. */
+const LIFECYCLE_RUNS = TOTAL_RUNS === undefined ? 15 : Math.ceil(TOTAL_RUNS * 0.02);
 
 function parsedBody(sent: Sent): Record<string, unknown> {
   try {

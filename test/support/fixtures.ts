@@ -17,7 +17,8 @@ import { createApiKey } from "../../functions/store/keys/api-key-store.js";
 import { putMembership } from "../../functions/store/members/membership-store.js";
 import { ensureOrganisation } from "../../functions/store/members/organisation-store.js";
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
-import { sessionKey } from "../../functions/store/table/keys.js";
+import { sessionKey, tenant } from "../../functions/store/table/keys.js";
+import { INDEXES } from "../../functions/store/table/table-definition.js";
 import { type LocalApi, startLocalApi } from "../../local/http-adapter.js";
 import { type LocalDeletionWorker, startLocalDeletionWorker } from "../../local/local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "../../local/local-identity.js";
@@ -261,6 +262,31 @@ export async function itemsOfSessions(sessionIds: readonly string[]): Promise<Re
     }),
   );
   return partitions.flat();
+}
+
+/**
+ * How many sessions the tenant has, from its sessions index (GSI1 `<tenant>#SESSIONS`, keys only): a read by key,
+ * whose cost does not grow with the shared table, for "a refused export created no session".
+ */
+export async function tenantSessionCount(orgId: string, environment: Environment = "live"): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: INDEXES.tenantSessions.indexName,
+        KeyConditionExpression: "#pk = :pk",
+        ExpressionAttributeNames: { "#pk": INDEXES.tenantSessions.partitionKey },
+        ExpressionAttributeValues: { ":pk": `${tenant(orgId, environment)}#SESSIONS` },
+        Select: "COUNT",
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return count;
 }
 
 /** Items of the table that belong to one organisation. */
