@@ -163,3 +163,40 @@ export function seriesCountsOfChange(
       ];
   }
 }
+
+/** What a score counts, as its counting records it (a label as counted: maybe the day's `(other)`). */
+export interface SeriesScore {
+  readonly name: string;
+  readonly valueKind: string;
+  readonly value: number | boolean | string;
+}
+
+/**
+ * What counting (sign 1) or withdrawing (−1) a score adds to the series at `atMs` (the score's creation), for the
+ * names monitors watch: `score` (scoreCount; scoreSum: a numeric value, a boolean true as 1) and `label`
+ * (labelCount of that name and label).
+ */
+export function scoreSeriesCounts(
+  score: SeriesScore,
+  sign: 1 | -1,
+  atMs: number,
+  watched: WatchedFacets,
+): SeriesCount[] {
+  const counts: SeriesCount[] = [];
+  if (watched.scores.has(score.name)) {
+    const value = typeof score.value === "number" ? score.value : score.value === true ? 1 : 0;
+    counts.push({
+      atMs,
+      facet: { kind: "score", score: score.name },
+      counters: nonZero({ scoreCount: sign, scoreSum: sign * (Number.isFinite(value) ? value : 0) }),
+    });
+  }
+  if (typeof score.value === "string" && watched.labels.has(labelWatchKey(score.name, score.value))) {
+    counts.push({
+      atMs,
+      facet: { kind: "label", score: score.name, label: score.value },
+      counters: { labelCount: sign },
+    });
+  }
+  return counts;
+}

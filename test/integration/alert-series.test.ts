@@ -37,6 +37,8 @@ const SECOND_AGENT = "__proto__";
 const WATCHED_USER = "u#1";
 const WATCHED_TOOL = `search#${"t".repeat(249)}`; // 256 characters
 const WATCHED_MODEL = "__proto__";
+const WATCHED_SCORE = "quality#1";
+const WATCHED_LABEL = "friendly#1";
 
 let api: LocalApi;
 const consumers: SoloConsumer[] = [];
@@ -78,6 +80,8 @@ async function watchEverything(orgId: string): Promise<void> {
   await writeMonitor(orgId, "mon_tool", true, { tool: WATCHED_TOOL });
   await writeMonitor(orgId, "mon_model", true, { model: WATCHED_MODEL });
   await writeMonitor(orgId, "mon_disabled", false, { tool: "other" });
+  await writeMonitor(orgId, "mon_score", true, { score: WATCHED_SCORE });
+  await writeMonitor(orgId, "mon_label", true, { score: "tone", label: WATCHED_LABEL });
 }
 
 async function send(owner: TestKey, method: string, path: string, body: Record<string, unknown>) {
@@ -135,6 +139,13 @@ async function writeWorkload(owner: TestKey): Promise<string[]> {
   });
   // No occurredAt: counted at its acknowledgement (now).
   await event(third, { eventType: "tool_call", toolName: WATCHED_TOOL });
+  const score = (sessionId: string, name: string, value: unknown) =>
+    send(owner, "POST", "/api/sdk/scores", { sessionId, name, value });
+  await score(first, WATCHED_SCORE, 0.75);
+  await score(third, WATCHED_SCORE, 0.5);
+  await score(first, "tone", WATCHED_LABEL);
+  await score(second, "tone", "rude");
+  await score(second, "unwatched", 1);
   return [first, second, third];
 }
 
@@ -175,12 +186,32 @@ async function recount(sessionIds: readonly string[]): Promise<Fact[]> {
     const events = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :events)",
-        ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK, ":events": "EVENT#" },
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": sessionKey(sessionId).PK },
         ConsistentRead: true,
       }),
     );
     for (const item of events.Items ?? []) {
+      if (item.entity === "score") {
+        const atMs = at(item.createdAt);
+        const value = typeof item.value === "number" ? item.value : item.value === true ? 1 : 0;
+        facts.push({
+          atMs,
+          agent,
+          facet: { kind: "score", score: String(item.name) },
+          counters: { scoreCount: 1, scoreSum: value },
+        });
+        if (typeof item.value === "string") {
+          facts.push({
+            atMs,
+            agent,
+            facet: { kind: "label", score: String(item.name), label: item.value },
+            counters: { labelCount: 1 },
+          });
+        }
+        continue;
+      }
+      if (item.entity !== "event") continue;
       const atMs = at(item.occurredAt ?? item.createdAt);
       const usage = (item.usage ?? {}) as Record<string, number>;
       const modelCall = item.model !== undefined || item.usage !== undefined;
@@ -242,6 +273,10 @@ function seriesOf(orgId: string): Omit<SeriesQuery, "start" | "end">[] {
     { kind: "user", user: WATCHED_USER },
     { kind: "tool", tool: WATCHED_TOOL },
     { kind: "model", model: WATCHED_MODEL },
+    { kind: "score", score: WATCHED_SCORE },
+    // A label share reads its score's count too: the label monitor watches the score name.
+    { kind: "score", score: "tone" },
+    { kind: "label", score: "tone", label: WATCHED_LABEL },
   ];
   return [undefined, AGENT, SECOND_AGENT].flatMap((agent) =>
     facets.map((facet) => ({ orgId, environment: "live" as const, agent, facet })),
@@ -255,7 +290,9 @@ function watchedOnly(facts: readonly Fact[]): Fact[] {
       facet.kind === "none" ||
       (facet.kind === "user" && facet.user === WATCHED_USER) ||
       (facet.kind === "tool" && facet.tool === WATCHED_TOOL) ||
-      (facet.kind === "model" && facet.model === WATCHED_MODEL),
+      (facet.kind === "model" && facet.model === WATCHED_MODEL) ||
+      (facet.kind === "score" && (facet.score === WATCHED_SCORE || facet.score === "tone")) ||
+      (facet.kind === "label" && facet.score === "tone" && facet.label === WATCHED_LABEL),
   );
 }
 
@@ -270,14 +307,23 @@ async function expectSeriesMatch(orgId: string, facts: readonly Fact[]): Promise
     [base + 30 * MINUTE, base + HOUR + 35 * MINUTE],
     [base, end],
   ];
-  for (const query of seriesOf(orgId)) {
-    for (const [start, stop] of windows) {
-      const window = await readSeriesWindow({ ...query, start: new Date(start), end: new Date(stop) });
+  // Read in parallel (DynamoDB Local answers them side by side), compared in order.
+  const reads = await Promise.all(
+    seriesOf(orgId).map(async (query) => ({
+      query,
+      windows: await Promise.all(
+        windows.map(([start, stop]) => readSeriesWindow({ ...query, start: new Date(start), end: new Date(stop) })),
+      ),
+      points: await readSeriesHours({ ...query, start: new Date(base), end: new Date(end) }),
+    })),
+  );
+  for (const { query, windows: read, points } of reads) {
+    read.forEach((window, index) => {
+      const [start, stop] = windows[index] as [number, number];
       const what = `${query.agent ?? "(all)"} ${JSON.stringify(query.facet)} ${new Date(start).toISOString()}…${new Date(stop).toISOString()}`;
       expectTotals(window, expected(facts, query, start, stop), what);
       expect(window.start.getTime()).toBe(start);
-    }
-    const points = await readSeriesHours({ ...query, start: new Date(base), end: new Date(end) });
+    });
     expect(points.length).toBe(Math.ceil((end - base) / HOUR));
     for (const point of points) {
       const from = point.start.getTime();
@@ -289,7 +335,7 @@ async function expectSeriesMatch(orgId: string, facts: readonly Fact[]): Promise
 describe("alert series", () => {
   it("count starts, ends, errors, cost, tokens and the watched tool, model and user by time, per agent and for all", async () => {
     // Prepare
-    const owner = await createTestKey({ scopes: ["sessions:write", "events:write", "read"] });
+    const owner = await createTestKey({ scopes: ["sessions:write", "events:write", "scores:write", "read"] });
     await watchEverything(owner.orgId);
 
     // Act
@@ -304,6 +350,8 @@ describe("alert series", () => {
       { kind: "tool", tool: "other" },
       { kind: "model", model: "unwatched-model" },
       { kind: "user", user: "u-2" },
+      { kind: "score", score: "unwatched" },
+      { kind: "label", score: "tone", label: "rude" },
     ] as const;
     for (const facet of unwatched) {
       const window = await readSeriesWindow({
@@ -327,7 +375,7 @@ describe("alert series", () => {
 
   it("count a batch delivered again once: after a failed read of the monitors, and after a success", async () => {
     // Prepare: the monitors' first read fails, so the first delivery counts the sessions but not their rollups.
-    const owner = await createSoloKey();
+    const owner = await createSoloKey({ scores: true });
     await watchEverything(owner.orgId);
     const answers: StreamBatchResponse[] = [];
     const consumer = await startSoloConsumer(owner.orgId, {

@@ -11,7 +11,9 @@ import { durationBinAttribute } from "../../domain/duration-bins.js";
 import { bucketExpiry, bucketStartOf, type SeriesLevel } from "../../domain/series-buckets.js";
 import type { SeriesCount } from "../../domain/series-counting.js";
 import { seriesItemAttributes, seriesItemKey, seriesPartitionOf } from "../alerts/series-item.js";
+import type { ItemKey } from "../table/keys.js";
 import { type TransactItem, updateRequest } from "../table/table-operations.js";
+import { incrementOf } from "./rollup-flush.js";
 
 const LEVELS: readonly SeriesLevel[] = ["m5", "h1"];
 const DESCRIPTIVE = Object.keys(seriesItemAttributes("m5", 0));
@@ -56,5 +58,45 @@ export function seriesUpdates(
         ];
       }),
     );
+  });
+}
+
+/** A session's or score's counts under its agent. */
+export interface AgentSeriesCounts {
+  readonly agent: string;
+  readonly counts: readonly SeriesCount[];
+}
+
+/**
+ * The Updates of several agents' counts with one Update per bucket item (its ADDs summed): for a transaction, which
+ * may name an item once.
+ */
+export function mergedSeriesUpdates(
+  tenantPrefix: string,
+  entries: readonly AgentSeriesCounts[],
+  nowMs: number,
+): TransactItem[] {
+  const items = new Map<string, { key: ItemKey; set: Record<string, unknown>; add: Record<string, number> }>();
+  for (const { agent, counts } of entries) {
+    for (const update of seriesUpdates(tenantPrefix, agent, counts, nowMs)) {
+      const { key, set, add } = incrementOf(update);
+      const id = `${key.PK}\u0000${key.SK}`;
+      const item = items.get(id) ?? { key, set, add: {} };
+      for (const [name, value] of Object.entries(add)) item.add[name] = (item.add[name] ?? 0) + value;
+      items.set(id, item);
+    }
+  }
+  return [...items.values()].flatMap(({ key, set, add }) => {
+    const moving = Object.fromEntries(Object.entries(add).filter(([, value]) => value !== 0));
+    if (Object.keys(moving).length === 0) return [];
+    return [
+      {
+        Update: updateRequest(
+          key,
+          { set, add: moving },
+          { allowed: [...DESCRIPTIVE, ...Object.keys(moving)], mayCreate: true },
+        ),
+      },
+    ];
   });
 }
