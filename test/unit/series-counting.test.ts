@@ -12,6 +12,8 @@ import {
 } from "../../functions/domain/series-counting.js";
 import type { CountedEvent } from "../../functions/domain/session-counting.js";
 import { watchedFacetsOf } from "../../functions/store/alerts/watched-facets.js";
+import { incrementOf } from "../../functions/store/counting/rollup-flush.js";
+import { mergedSeriesUpdates, seriesUpdates } from "../../functions/store/counting/series-updates.js";
 
 const NOW = Date.parse("2026-11-27T12:00:00Z");
 const session = { userId: "__proto__", createdAt: "2026-11-27T10:00:00.000Z" };
@@ -123,5 +125,49 @@ describe("watched facets of the monitor items", () => {
     expect([...watchedNow.scores]).toEqual(["s#1"]);
     expect([...watchedNow.labels]).toEqual([labelWatchKey("s#1", "l#1")]);
     expect(labelWatchKey("a#", "b")).not.toBe(labelWatchKey("a", "#b"));
+  });
+});
+
+describe("series updates", () => {
+  const tenantPrefix = "ORG#o#ENV#live";
+  const at = Date.parse("2026-11-27T11:31:00Z");
+
+  it("adds each count to the agent's and the tenant's series at both levels, skipping buckets past their TTL", () => {
+    const counts = [{ atMs: at, facet: { kind: "none" as const }, counters: { errors: 1 } }];
+    const updates = seriesUpdates(tenantPrefix, "a#b", counts, NOW).map((update) => incrementOf(update));
+    expect(updates.map((update) => update.key.SK)).toEqual([
+      "m5#2026-11-27T11:30",
+      "h1#2026-11-27T11:00",
+      "m5#2026-11-27T11:30",
+      "h1#2026-11-27T11:00",
+    ]);
+    expect(new Set(updates.map((update) => update.key.PK)).size).toBe(2);
+    expect(updates[0]?.add).toEqual({ errors: 1 });
+    expect(updates[0]?.set).toMatchObject({ rollupKind: "series", level: "m5", bucket: "2026-11-27T11:30:00.000Z" });
+    // Three days later the 5-minute buckets (kept 2 days) are gone: only the hourly ones are written.
+    const late = seriesUpdates(tenantPrefix, "a#b", counts, NOW + 3 * 24 * 3600_000).map((update) =>
+      incrementOf(update),
+    );
+    expect(late.map((update) => update.key.SK)).toEqual(["h1#2026-11-27T11:00", "h1#2026-11-27T11:00"]);
+    expect(seriesUpdates(tenantPrefix, "a#b", counts, NOW + 9 * 24 * 3600_000)).toEqual([]);
+  });
+
+  it("merged for a transaction: one Update per item, its ADDs summed, zeros left out", () => {
+    const merged = mergedSeriesUpdates(
+      tenantPrefix,
+      [
+        {
+          agent: "a",
+          counts: [{ atMs: at, facet: { kind: "score", score: "s" }, counters: { scoreCount: 1, scoreSum: 0.5 } }],
+        },
+        {
+          agent: "a",
+          counts: [{ atMs: at, facet: { kind: "score", score: "s" }, counters: { scoreCount: -1, scoreSum: -0.25 } }],
+        },
+      ],
+      NOW,
+    ).map((update) => incrementOf(update));
+    expect(merged).toHaveLength(4);
+    for (const update of merged) expect(update.add).toEqual({ scoreSum: 0.25 });
   });
 });

@@ -18,7 +18,9 @@
  *    again) — owes its share to its rollup items (agent and user day, tool,
  *    failure reason, agent summary). The shares are summed per item across the
  *    batch's sessions and each distinct item written once, with per-shard
- *    marks for exactly once (functions/store/counting/rollup-flush.ts).
+ *    marks for exactly once (functions/store/counting/rollup-flush.ts). A change's alert series counts (by its
+ *    own time: functions/domain/series-counting.ts) join its share, for the facets the tenant's monitors watch
+ *    (read once a minute per container, store/alerts/watched-facets.ts; a failed read fails the flush).
  *
  * Any failure of a session reports its first record as the batch's first
  * failure (records before it are done, rollups included); a failed rollup
