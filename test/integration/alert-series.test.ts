@@ -39,6 +39,8 @@ const WATCHED_TOOL = `search#${"t".repeat(249)}`; // 256 characters
 const WATCHED_MODEL = "__proto__";
 const WATCHED_SCORE = "quality#1";
 const WATCHED_LABEL = "friendly#1";
+/** 30 more watched score names: 30 scores of them in one counting group would be 180 transaction items. */
+const MANY = Array.from({ length: 30 }, (_, index) => `many#${index}`);
 
 let api: LocalApi;
 const consumers: SoloConsumer[] = [];
@@ -82,6 +84,7 @@ async function watchEverything(orgId: string): Promise<void> {
   await writeMonitor(orgId, "mon_disabled", false, { tool: "other" });
   await writeMonitor(orgId, "mon_score", true, { score: WATCHED_SCORE });
   await writeMonitor(orgId, "mon_label", true, { score: "tone", label: WATCHED_LABEL });
+  await Promise.all(MANY.map((score, index) => writeMonitor(orgId, `mon_many_${index}`, true, { score })));
 }
 
 async function send(owner: TestKey, method: string, path: string, body: Record<string, unknown>) {
@@ -146,6 +149,8 @@ async function writeWorkload(owner: TestKey): Promise<string[]> {
   await score(first, "tone", WATCHED_LABEL);
   await score(second, "tone", "rude");
   await score(second, "unwatched", 1);
+  const scores = MANY.map((name, index) => ({ sessionId: first, name, value: index }));
+  await send(owner, "POST", "/api/sdk/scores/batch", { scores });
   return [first, second, third];
 }
 
@@ -332,6 +337,28 @@ async function expectSeriesMatch(orgId: string, facts: readonly Fact[]): Promise
   }
 }
 
+/** Each of the MANY watched score names counted once (30 scores at once: 180 transaction items, split). */
+async function expectManyScores(orgId: string): Promise<void> {
+  const manyWindows = await Promise.all(
+    MANY.flatMap((score) =>
+      [undefined, AGENT].map((agent) =>
+        readSeriesWindow({
+          orgId: orgId,
+          environment: "live",
+          agent,
+          facet: { kind: "score", score },
+          start: new Date(base),
+          end: new Date(nowWindowEnd()),
+        }),
+      ),
+    ),
+  );
+  manyWindows.forEach((window, index) => {
+    const score = Math.floor(index / 2);
+    expect({ count: window.scoreCount, sum: window.scoreSum }, `many#${score}`).toEqual({ count: 1, sum: score });
+  });
+}
+
 describe("alert series", () => {
   it("count starts, ends, errors, cost, tokens and the watched tool, model and user by time, per agent and for all", async () => {
     // Prepare
@@ -371,6 +398,7 @@ describe("alert series", () => {
       end: new Date(nowWindowEnd()),
     });
     expect(otherEnvironment.itemsRead).toBe(0);
+    await expectManyScores(owner.orgId);
   });
 
   it("count a batch delivered again once: after a failed read of the monitors, and after a success", async () => {
@@ -388,7 +416,10 @@ describe("alert series", () => {
     consumers.push(consumer);
     const send = documentClient.send.bind(documentClient);
     let failed = 0;
+    const transactionSizes: number[] = [];
     vi.spyOn(documentClient, "send").mockImplementation(((command: { input?: Record<string, unknown> }) => {
+      const items = command.input?.TransactItems;
+      if (Array.isArray(items)) transactionSizes.push(items.length);
       const values = command.input?.ExpressionAttributeValues as Record<string, unknown> | undefined;
       if (failed === 0 && values?.[":pk"] === MONITORS_PARTITION) {
         failed += 1;
@@ -405,6 +436,8 @@ describe("alert series", () => {
     // Assess
     expect(failed).toBe(1);
     expect(answers[0]?.batchItemFailures.length).toBe(1);
+    expect(Math.max(...transactionSizes)).toBeLessThanOrEqual(100);
     await expectSeriesMatch(owner.orgId, watchedOnly(await recount(sessions)));
+    await expectManyScores(owner.orgId);
   });
 });
