@@ -457,6 +457,55 @@ export const routeTable = [
     entry: "functions/prices/delete-organisation-price.ts",
     auth: { kind: "user", role: "admin" },
   },
+  {
+    id: "ListAlertDestinations",
+    method: "GET",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/list-destinations.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "CreateAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/create-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "GetAlertDestination",
+    method: "GET",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/get-destination.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "UpdateAlertDestination",
+    method: "PUT",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/update-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "DeleteAlertDestination",
+    method: "DELETE",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/delete-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "RotateAlertDestinationSecret",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/rotate-secret",
+    entry: "functions/alerts/destinations/rotate-destination-secret.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "TestAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/test",
+    entry: "functions/alerts/destinations/test-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
 ] as const satisfies readonly RouteEntry[];
 
 export type RouteId = (typeof routeTable)[number]["id"];

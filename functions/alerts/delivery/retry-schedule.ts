@@ -1,0 +1,34 @@
+/**
+ * When a failed delivery is tried again: after 30 s, 2 min, 10 min, 30 min and 1 h (six attempts over about
+ * 1 h 43 min), then given up (on AWS the job goes to the dead-letter queue). `ALERT_DELIVERY_RETRY_DELAYS_MS`
+ * (comma-separated milliseconds) replaces the schedule — the tests use a few milliseconds. Pure but for that read.
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
+
+/** Parses a schedule setting; throws on anything but non-negative whole milliseconds (at most 10 retries). */
+export function parseRetryDelays(text: string): number[] {
+  const delays = text.split(",").map((part) => Number(part.trim()));
+  if (delays.length > 10 || delays.some((delay) => !Number.isInteger(delay) || delay < 0 || delay > 43_200_000)) {
+    throw new Error(`ALERT_DELIVERY_RETRY_DELAYS_MS must list at most 10 whole milliseconds up to 12 h, got "${text}"`);
+  }
+  return delays;
+}
+
+export function retryDelays(): readonly number[] {
+  const setting = process.env.ALERT_DELIVERY_RETRY_DELAYS_MS;
+  return setting === undefined || setting === "" ? DEFAULT_RETRY_DELAYS_MS : parseRetryDelays(setting);
+}
+
+/** The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed, or undefined: no more attempts. */
+export function delayAfterFailedAttempt(
+  attempt: number,
+  delays: readonly number[] = retryDelays(),
+): number | undefined {
+  return delays[attempt - 1];
+}
+
+/** The time a delivery waits at most for an answer (`ALERT_DELIVERY_TIMEOUT_MS`, default 10 s). */
+export function deliveryTimeoutMs(): number {
+  const setting = Number(process.env.ALERT_DELIVERY_TIMEOUT_MS ?? "");
+  return Number.isInteger(setting) && setting > 0 ? setting : 10_000;
+}
