@@ -362,9 +362,9 @@ export async function recordDeliveryFailure(
       UpdateExpression: "ADD consecutiveFailures :one SET lastError = :error, lastFailureAt = :at",
       ConditionExpression: "attribute_exists(PK)",
       ExpressionAttributeValues: { ":one": 1, ":error": lastError, ":at": at },
-      ReturnValues: "ALL_NEW",
+      // UPDATED_NEW: the delivery worker may touch only its bookkeeping attributes, never read the item back whole.
+      ReturnValues: "UPDATED_NEW",
     });
-    if (after?.enabled === false) return { disabled: true };
     failures = Number(after?.consecutiveFailures ?? 0);
   } catch (failure) {
     if (isConditionFailure(failure)) return { disabled: true };
