@@ -65,6 +65,11 @@ export interface RouteEntry {
   readonly idempotencyKey?: false;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
+  /**
+   * Whether the handler sends an alert notification itself (the destination test): it needs the notifications bus
+   * (an EventBridge destination) and the console's address (the notification's links).
+   */
+  readonly sendsAlertNotifications?: true;
 }
 
 export const routeTable = [
@@ -505,6 +510,7 @@ export const routeTable = [
     path: "/api/alerts/destinations/{destinationId}/test",
     entry: "functions/alerts/destinations/test-destination.ts",
     auth: { kind: "user", role: "admin" },
+    sendsAlertNotifications: true,
   },
 ] as const satisfies readonly RouteEntry[];
 

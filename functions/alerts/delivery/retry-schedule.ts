@@ -7,8 +7,13 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_
 
 /** Parses a schedule setting; throws on anything but non-negative whole milliseconds (at most 10 retries). */
 export function parseRetryDelays(text: string): number[] {
-  const delays = text.split(",").map((part) => Number(part.trim()));
-  if (delays.length > 10 || delays.some((delay) => !Number.isInteger(delay) || delay < 0 || delay > 43_200_000)) {
+  const parts = text.split(",").map((part) => part.trim());
+  const delays = parts.map(Number);
+  if (
+    parts.length > 10 ||
+    parts.some((part) => !/^\d{1,8}$/.test(part)) ||
+    delays.some((delay) => delay > 43_200_000)
+  ) {
     throw new Error(`ALERT_DELIVERY_RETRY_DELAYS_MS must list at most 10 whole milliseconds up to 12 h, got "${text}"`);
   }
   return delays;
