@@ -21,7 +21,8 @@ type Verifier = (header: string, body: string, secret: string, now: number) => b
 const docs = readFileSync(join(REPOSITORY_ROOT, "docs/alert-destinations.md"), "utf8");
 
 function snippet(language: "js" | "python"): string {
-  const match = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(docs);
+  const fence = "`".repeat(3);
+  const match = new RegExp(`${fence}${language}\\n([\\s\\S]*?)${fence}`).exec(docs);
   if (match?.[1] === undefined) throw new Error(`no ${language} snippet in docs/alert-destinations.md`);
   return match[1];
 }

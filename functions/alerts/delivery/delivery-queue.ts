@@ -7,7 +7,7 @@
  *
  * The SQS client is imported on first use; the Lambda bundle leaves `@aws-sdk/client-sqs` to the runtime's copy.
  */
-import { logger } from "../../runtime/log.js";
+import { logger, runningInLambda } from "../../runtime/log.js";
 import type { DeliveryJob } from "./delivery-job.js";
 
 /** SQS's longest message delay. */
@@ -59,6 +59,9 @@ export async function enqueueDeliveries(jobs: readonly DeliveryJob[], delayMs = 
   if (jobs.length === 0) return;
   const url = queueUrl();
   if (url === undefined) {
+    // A timer in a Lambda function would be frozen with it: there, a missing queue is a deployment defect.
+    if (runningInLambda())
+      throw new Error("ALERT_DELIVERY_QUEUE_URL is not set: this function cannot hand deliveries over");
     for (const job of jobs) runLocallyAfter(job, delayMs);
     return;
   }
