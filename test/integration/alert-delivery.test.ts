@@ -12,7 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertDeliveriesIdle } from "../../functions/alerts/delivery/delivery-queue.js";
-import { dispatchAlertNotification } from "../../functions/alerts/delivery/notify.js";
+import {
+  dispatchAlertNotification,
+  dispatchAlertNotificationReporting,
+} from "../../functions/alerts/delivery/notify.js";
 import { verifyWebhookSignature } from "../../functions/alerts/delivery/webhook-signature.js";
 import type { AlertNotification } from "../../functions/domain/alert-notification.js";
 import { newId } from "../../functions/domain/ids.js";
@@ -179,6 +182,9 @@ describe("delivery", () => {
       consecutiveFailures: 10,
       disabledReason: "Disabled after 10 failed deliveries in a row; the last: HTTP 503: upstream down",
     });
+    expect(await dispatchAlertNotificationReporting(notification(), [id])).toEqual([
+      { destinationId: id, status: "disabled" },
+    ]);
     await dispatchAlertNotification(notification(), [id]);
     await alertDeliveriesIdle();
     expect(at("/down")).toHaveLength(10);
@@ -191,14 +197,21 @@ describe("delivery", () => {
     expect(enabled.body).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
   });
 
-  it("skips a deleted destination", async () => {
+  it("skips a deleted destination, and says so to a caller that asks", async () => {
     const { id } = await webhook("/deleted");
+    const kept = await webhook("/kept");
     expect((await call(api, "DELETE", `${destinations}/${id}`, { key: admin.token })).status).toBe(204);
 
     await dispatchAlertNotification(notification(), [id]);
+    const reported = await dispatchAlertNotificationReporting(notification(), [id, kept.id]);
     await alertDeliveriesIdle();
 
     expect(at("/deleted")).toHaveLength(0);
+    expect(at("/kept")).toHaveLength(1);
+    expect(reported).toEqual([
+      { destinationId: id, status: "missing" },
+      { destinationId: kept.id, status: "queued" },
+    ]);
   });
 
   it("checks the URL again at delivery: under the public rule a loopback http URL is refused", async () => {
