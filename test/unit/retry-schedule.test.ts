@@ -4,6 +4,8 @@ import {
   DEFAULT_RETRY_DELAYS_MS,
   delayAfterFailedAttempt,
   parseRetryDelays,
+  remainingWait,
+  sqsSchedule,
 } from "../../functions/alerts/delivery/retry-schedule.js";
 
 describe("the retry schedule", () => {
@@ -20,5 +22,32 @@ describe("the retry schedule", () => {
     for (const bad of ["", "x", "-1", "1.5", "1,,2", String(43_200_001), "1,1,1,1,1,1,1,1,1,1,1"]) {
       expect(() => parseRetryDelays(bad), bad).toThrow(/ALERT_DELIVERY_RETRY_DELAYS_MS/);
     }
+  });
+});
+
+describe("waits on SQS", () => {
+  const now = 1_800_000_000_000;
+
+  it("delays a message up to 15 minutes, and carries a longer wait as notBefore", () => {
+    expect(sqsSchedule(30_000, now)).toEqual({ delaySeconds: 30 });
+    expect(sqsSchedule(1, now)).toEqual({ delaySeconds: 1 });
+    expect(sqsSchedule(900_000, now)).toEqual({ delaySeconds: 900 });
+    expect(sqsSchedule(3_600_000, now)).toEqual({ delaySeconds: 900, notBefore: now + 3_600_000 });
+  });
+
+  it("sends a long wait on in steps until it is due", () => {
+    let { notBefore } = sqsSchedule(3_600_000, now);
+    const hops: number[] = [];
+    let clock = now + 900_000;
+    for (let wait = remainingWait(notBefore, clock); wait > 0; wait = remainingWait(notBefore, clock)) {
+      const next = sqsSchedule(wait, clock);
+      hops.push(next.delaySeconds);
+      notBefore = next.notBefore ?? clock + next.delaySeconds * 1000;
+      clock += next.delaySeconds * 1000;
+    }
+    expect(hops).toEqual([900, 900, 900]);
+    expect(clock).toBe(now + 3_600_000);
+    expect(remainingWait(undefined, now)).toBe(0);
+    expect(remainingWait(now + 999, now)).toBe(0);
   });
 });

@@ -9,9 +9,7 @@
  */
 import { logger, runningInLambda } from "../../runtime/log.js";
 import type { DeliveryJob } from "./delivery-job.js";
-
-/** SQS's longest message delay. */
-const SQS_MAX_DELAY_SECONDS = 900;
+import { sqsSchedule } from "./retry-schedule.js";
 
 type SqsModule = typeof import("@aws-sdk/client-sqs");
 let sqs: Promise<{ module: SqsModule; client: InstanceType<SqsModule["SQSClient"]> }> | undefined;
@@ -65,8 +63,7 @@ export async function enqueueDeliveries(jobs: readonly DeliveryJob[], delayMs = 
     for (const job of jobs) runLocallyAfter(job, delayMs);
     return;
   }
-  const delaySeconds = Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(delayMs / 1000));
-  const notBefore = delayMs > SQS_MAX_DELAY_SECONDS * 1000 ? nowMs + delayMs : undefined;
+  const { delaySeconds, notBefore } = sqsSchedule(delayMs, nowMs);
   const { module, client } = await loadSqs();
   for (let start = 0; start < jobs.length; start += 10) {
     const entries = jobs.slice(start, start + 10).map((job, index) => ({

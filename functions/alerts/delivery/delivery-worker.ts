@@ -10,12 +10,14 @@ import { logError } from "../../runtime/log.js";
 import { runDeliveryAttempt } from "./delivery-attempt.js";
 import type { DeliveryJob } from "./delivery-job.js";
 import { enqueueDeliveries } from "./delivery-queue.js";
+import { remainingWait } from "./retry-schedule.js";
 
 async function runMessage(body: string, nowMs: number): Promise<void> {
   const job = JSON.parse(body) as DeliveryJob;
-  if (job.notBefore !== undefined && job.notBefore > nowMs + 1000) {
-    const { notBefore, ...rest } = job;
-    await enqueueDeliveries([rest], notBefore - nowMs, nowMs);
+  const wait = remainingWait(job.notBefore, nowMs);
+  if (wait > 0) {
+    const { notBefore: _due, ...rest } = job;
+    await enqueueDeliveries([rest], wait, nowMs);
     return;
   }
   await runDeliveryAttempt(job, nowMs);

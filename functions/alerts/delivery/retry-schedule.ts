@@ -37,3 +37,21 @@ export function deliveryTimeoutMs(): number {
   const setting = Number(process.env.ALERT_DELIVERY_TIMEOUT_MS ?? "");
   return Number.isInteger(setting) && setting > 0 ? setting : 10_000;
 }
+
+/** SQS's longest message delay. */
+export const SQS_MAX_DELAY_SECONDS = 900;
+
+/**
+ * How a wait of `delayMs` rides on SQS: the message's delay (at most 15 minutes), and for a longer wait the time
+ * before which the worker must not try (it sends the message on with what is left).
+ */
+export function sqsSchedule(delayMs: number, nowMs: number): { delaySeconds: number; notBefore?: number } {
+  const delaySeconds = Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000));
+  return delayMs > SQS_MAX_DELAY_SECONDS * 1000 ? { delaySeconds, notBefore: nowMs + delayMs } : { delaySeconds };
+}
+
+/** What is left of a job's wait at `nowMs` (0: due; within a second counts as due). */
+export function remainingWait(notBefore: number | undefined, nowMs: number): number {
+  if (notBefore === undefined || notBefore <= nowMs + 1000) return 0;
+  return notBefore - nowMs;
+}
