@@ -20,6 +20,13 @@ import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
 import { SCORE_AUTHOR_KINDS, SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
 import { SESSION_STATUSES } from "../domain/session.js";
+import {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "./alert-destination-responses.js";
 import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
 /** A service-assigned id: its type prefix plus a ULID. */
@@ -852,4 +859,9 @@ export const responseComponents = z
   .add(organisationPriceResponse, { id: "OrganisationPrice" })
   .add(organisationPriceListResponse, { id: "OrganisationPriceList" })
   .add(priceAuditResponse, { id: "PriceAudit" })
-  .add(priceTableResponse, { id: "PriceTable" });
+  .add(priceTableResponse, { id: "PriceTable" })
+  .add(alertDestinationResponse, { id: "AlertDestination" })
+  .add(createdAlertDestinationResponse, { id: "CreatedAlertDestination" })
+  .add(alertDestinationListResponse, { id: "AlertDestinationList" })
+  .add(rotatedSecretResponse, { id: "RotatedSigningSecret" })
+  .add(destinationTestResponse, { id: "DestinationTestResult" });

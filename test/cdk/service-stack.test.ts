@@ -20,6 +20,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readBundleSettings } from "../../bench/harness/packaging.js";
 import {
   acceptsUserToken,
+  alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
   PARTITIONS,
@@ -254,6 +255,7 @@ function definedFunctions(): readonly {
     ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
+    { definition: alertDeliveryWorker, fn: stack.alertDeliveryWorker.function },
   ];
   return owners.map(({ definition, fn }) => ({
     id: definition.id,
@@ -297,6 +299,16 @@ function payloadObjectsFinding(): string {
   return `AwsSolutions-IAM5[Resource::<${bucketLogicalId()}.Arn>/payloads/*]`;
 }
 
+/** The delivery worker's environment variables. */
+function alertWorkerEnvironment(): Record<string, unknown> {
+  return resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[alertWorkerLogicalId()]?.Properties
+    .Environment.Variables as Record<string, unknown>;
+}
+
+function alertWorkerLogicalId(): string {
+  return logicalIdOf(stack.alertDeliveryWorker.function, CfnFunction);
+}
+
 function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
@@ -327,6 +339,7 @@ function monitoredFunctionIds(): readonly string[] {
     ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
+    alertWorkerLogicalId(),
   ];
 }
 
@@ -337,6 +350,7 @@ function allFunctionIds(): readonly string[] {
     workerLogicalId(),
     consumerLogicalId(),
     cursorSecretFunctionId(),
+    alertWorkerLogicalId(),
   ];
 }
 
@@ -444,7 +458,9 @@ beforeAll(() => {
     typeof cdkJson === "object" && cdkJson !== null && "context" in cdkJson
       ? (cdkJson.context as Record<string, unknown>)
       : {};
-  app = new App({ context: { ...context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE } });
+  app = new App({
+    context: { ...context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE, "@aws-cdk/core:stackResourceLimit": 1000 },
+  });
 
   // Act: one synthesis (and one esbuild run per handler) for the whole file.
   stack = new AgentTrackingStack(app, "AgentTrackingTest");
@@ -550,8 +566,8 @@ describe("HTTP API", () => {
 
 describe("Lambda functions", () => {
   it("creates exactly one function per route, plus the deletion worker, the stream consumer and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 4);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 3);
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 5);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 4);
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -600,6 +616,7 @@ describe("Lambda functions", () => {
       ...(acceptsUserToken(definition.auth) ? ["the user pool"] : []),
       ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
+      ...(definition.sendsAlertNotifications === true ? ["the notifications bus and the console's address"] : []),
     ];
     it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
       // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
@@ -616,6 +633,12 @@ describe("Lambda functions", () => {
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
         ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
+        ...(definition.sendsAlertNotifications === true
+          ? {
+              SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+              ATS_CONSOLE_URL: alertWorkerEnvironment().ATS_CONSOLE_URL,
+            }
+          : {}),
       };
 
       // Act
@@ -823,6 +846,7 @@ describe("Lambda functions", () => {
     ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
+    [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -847,7 +871,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 5);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 6);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -856,15 +880,19 @@ describe("Lambda functions", () => {
 });
 
 describe("Deletion queue and worker", () => {
-  it("has the deletion queue, its dead-letter queue and the stream's failure queue, and no other queue", () => {
-    template.resourceCountIs("AWS::SQS::Queue", 3);
+  it("has the deletion queue, the alert delivery queue, their dead-letter queues and the stream's failure queue, and no other queue", () => {
+    template.resourceCountIs("AWS::SQS::Queue", 5);
     expect(
       new Set(
-        [stack.deletionQueue.queue, stack.deletionQueue.deadLetterQueue, stack.streamCounting.failureQueue].map(
-          (queue) => logicalIdOf(queue, CfnQueue),
-        ),
+        [
+          stack.deletionQueue.queue,
+          stack.deletionQueue.deadLetterQueue,
+          stack.alertDelivery.queue,
+          stack.alertDelivery.deadLetterQueue,
+          stack.streamCounting.failureQueue,
+        ].map((queue) => logicalIdOf(queue, CfnQueue)),
       ).size,
-    ).toBe(3);
+    ).toBe(5);
   });
 
   it("moves a job's message to the dead-letter queue after 5 failed receives", () => {
@@ -883,12 +911,12 @@ describe("Deletion queue and worker", () => {
     expect(deadLetterQueue?.Properties).not.toHaveProperty("RedrivePolicy");
   });
 
-  it("encrypts every queue (both deletion queues and the stream's failure queue) with SQS-managed keys", () => {
+  it("encrypts every queue (deletion, alert delivery, their dead-letter queues, the stream's failure queue) with SQS-managed keys", () => {
     // Act
     const queues = Object.values(resourcesOf<QueueResource>("AWS::SQS::Queue"));
 
     // Assess
-    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true]);
+    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true, true, true]);
   });
 
   for (const [label, queue] of [
@@ -1006,6 +1034,74 @@ describe("Deletion queue and worker", () => {
   });
 });
 
+describe("CloudFormation's resource limit", () => {
+  // The synthesis above lifts CDK's own check of the limit (the `stackResourceLimit` context) so that every other
+  // assertion of this file still runs when the stack outgrows it; this test is what holds the limit.
+  it("keeps the stack within CloudFormation's 500 resources", () => {
+    const count = Object.keys(template.toJSON().Resources as Record<string, unknown>).length;
+    expect(count, "resources in the stack (CloudFormation refuses more than 500)").toBeLessThanOrEqual(500);
+  });
+});
+
+describe("Alert delivery queue and worker", () => {
+  it("dead-letters a delivery message after 3 failed receives, with a visibility timeout six times the worker's", () => {
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: queueArnOf(stack.alertDelivery.deadLetterQueue), maxReceiveCount: 3 },
+    });
+  });
+
+  it("feeds the worker batches of 10 deliveries, reporting failures per message", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: queueArnOf(stack.alertDelivery.queue),
+      FunctionName: { Ref: alertWorkerLogicalId() },
+      BatchSize: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+  });
+
+  it("grants the worker exactly its table grants: read a destination, update only its delivery bookkeeping", () => {
+    expectTableGrants(alertWorkerLogicalId(), alertDeliveryWorker);
+  });
+
+  it("lets the worker consume and re-send to its queue, dead-letter, and put events on the bus; nothing else", () => {
+    // Act
+    const queueStatements = statementsWithPrefix(alertWorkerLogicalId(), "sqs:");
+    const eventStatements = statementsWithPrefix(alertWorkerLogicalId(), "events:");
+
+    // Assess
+    const actionsOn = (queue: IConstruct) =>
+      [
+        ...new Set(
+          queueStatements
+            // CDK merges statements of the same actions: one SendMessage statement may name both queues.
+            .filter((statement) =>
+              asArray(statement.Resource).some(
+                (resource) => JSON.stringify(resource) === JSON.stringify(queueArnOf(queue)),
+              ),
+            )
+            .flatMap((statement) => asArray(statement.Action)),
+        ),
+      ].sort();
+    expect(actionsOn(stack.alertDelivery.queue)).toEqual([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"].sort());
+    expect(actionsOn(stack.alertDelivery.deadLetterQueue)).toEqual(["sqs:SendMessage"]);
+    expect(new Set(actionsOf(queueStatements))).toEqual(new Set([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"]));
+    expect(eventStatements.map((statement) => [statement.Action, statement.Resource])).toEqual([
+      ["events:PutEvents", busArn()],
+    ]);
+  });
+
+  it("tells the worker its queues, the bus and the console's address, nothing else", () => {
+    expect(alertWorkerEnvironment()).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+      ALERT_DELIVERY_DLQ_URL: { Ref: logicalIdOf(stack.alertDelivery.deadLetterQueue, CfnQueue) },
+      SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+      ATS_CONSOLE_URL: expect.objectContaining({ "Fn::Join": expect.any(Array) }),
+    });
+  });
+});
+
 describe("Table stream consumer", () => {
   /** The stream's event source mapping (the only one on the table's stream). */
   function streamMapping(): { Properties: Record<string, unknown> } | undefined {
@@ -1022,8 +1118,8 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("has two event source mappings: the deletion queue's and the table stream's", () => {
-    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 2);
+  it("has three event source mappings: the deletion queue's, the alert delivery queue's and the table stream's", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 3);
     expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
   });
 
@@ -1169,14 +1265,23 @@ describe("Table stream consumer", () => {
     template.hasOutput("SessionEventsBusName", { Value: { Ref: busId } });
   });
 
-  it("lets the consumer, and no other function, put events on that bus only", () => {
+  it("lets the consumer and the alert senders, and no other function, put events on that bus only", () => {
     // Act
-    const others = allFunctionIds().filter((functionId) => functionId !== consumerLogicalId());
+    const senders = [
+      consumerLogicalId(),
+      alertWorkerLogicalId(),
+      ...routes
+        .filter((route: RouteDefinition) => route.sendsAlertNotifications === true)
+        .map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ];
+    const others = allFunctionIds().filter((functionId) => !senders.includes(functionId));
 
     // Assess
-    expect(statementsWithPrefix(consumerLogicalId(), "events:")).toEqual([
-      { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
-    ]);
+    for (const functionId of senders) {
+      expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([
+        { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
+      ]);
+    }
     for (const functionId of others) expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([]);
   });
 
@@ -1402,7 +1507,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 3);
+    expect(built).toHaveLength(routes.length + 4);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });

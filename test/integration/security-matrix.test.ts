@@ -56,6 +56,8 @@ interface World {
   victimSessionId: string;
   victimKeyId: string;
   victimJobId: string;
+  /** An alert destination of the victim organisation. */
+  victimDestinationId: string;
   revoked: string;
   expired: string;
   otherOrgKey: TestKey;
@@ -115,6 +117,11 @@ beforeAll(async () => {
     });
     if (config.status !== 200) throw new Error(`score configuration not set: ${config.text}`);
   }
+  const destination = await call(api, "POST", "/api/alerts/destinations", {
+    key: victimOwner.token,
+    body: { name: "victim's bus", kind: "eventbridge" },
+  });
+  if (destination.status !== 201) throw new Error(`destination not created: ${destination.text}`);
   const victimSessionId = await createTestSession(api, victim.key);
   const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
   const scored = await call(api, "POST", "/api/sdk/scores", {
@@ -147,6 +154,7 @@ beforeAll(async () => {
     victimSessionId,
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
+    victimDestinationId: String(destination.body.id),
     revoked: revokedKey.key,
     expired: rotatedKey.key,
     otherOrgKey,
@@ -187,6 +195,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     )
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
+    .replace("{destinationId}", world.victimDestinationId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
     .replace("{name}", routeId === "DeleteScoreConfig" ? VICTIM_DELETED_SCORE_NAME : VICTIM_SCORE_NAME)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
@@ -209,6 +218,8 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     PutScoreConfig: { dataType: "boolean" },
     CreateFeedbackToken: { sessionId: world.victimSessionId },
     PostFeedback: { name: "intruder", value: 0 },
+    CreateAlertDestination: { name: "intruder", kind: "eventbridge" },
+    UpdateAlertDestination: { name: "intruder", enabled: false },
   };
   return { path, body: bodies[routeId] };
 }
@@ -303,6 +314,14 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   ListPriceAudit: { "other organisation": 200, "missing scope or role": 403 },
   PutOrganisationPrice: { "other organisation": 200, "missing scope or role": 403 },
   DeleteOrganisationPrice: { "other organisation": 404, "missing scope or role": 403 },
+  // Another organisation's admin lists and adds their own destinations; the victim's are not found. Members read.
+  ListAlertDestinations: { "other organisation": 200, "missing scope or role": 200 },
+  CreateAlertDestination: { "other organisation": 201, "missing scope or role": 403 },
+  GetAlertDestination: { "other organisation": 404, "missing scope or role": 200 },
+  UpdateAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  DeleteAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  RotateAlertDestinationSecret: { "other organisation": 404, "missing scope or role": 403 },
+  TestAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
 };
 
 /** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */

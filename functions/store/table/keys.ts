@@ -113,6 +113,22 @@ export function priceAuditKey(orgId: string, auditId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `${PRICE_AUDIT_PREFIX}${auditId}` };
 }
 
+/** The sort-key prefix of an organisation's alert destinations (in `ORG#<org>`). */
+export const ALERT_DESTINATION_PREFIX = "ALERTDEST#";
+
+/** An alert destination of an organisation: `ORG#<org>` / `ALERTDEST#<destinationId>`. */
+export function alertDestinationKey(orgId: string, destinationId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${ALERT_DESTINATION_PREFIX}${destinationId}` };
+}
+
+/** The sort-key prefix of the alerts audit (monitors' and destinations' changes, in `ORG#<org>`). */
+export const ALERT_AUDIT_PREFIX = "AUDIT#ALERT#";
+
+/** One change of an organisation's monitors or destinations: `ORG#<org>` / `AUDIT#ALERT#<auditId>`. */
+export function alertAuditKey(orgId: string, auditId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${ALERT_AUDIT_PREFIX}${auditId}` };
+}
+
 /** A user's membership, stored twice: under the organisation and under the user. */
 export function membershipKey(orgId: string, userId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `${MEMBERSHIP_PREFIX}${userId}` };
