@@ -70,6 +70,35 @@ export interface RouteEntry {
    * (an EventBridge destination) and the console's address (the notification's links).
    */
   readonly sendsAlertNotifications?: true;
+  /**
+   * The function group the route runs in (see {@link functionGroups}); absent: a Lambda function of its own.
+   */
+  readonly functionGroup?: FunctionGroupId;
+}
+
+/**
+ * Routes that share one Lambda function: one function, role (the union of the routes' grants), log group and API
+ * integration instead of one each. For the console's rarely called administration routes: one warm container serves
+ * them all, and the stack keeps clear of CloudFormation's 500 resources per stack (a route of its own costs seven).
+ * The group's module is a dispatcher that runs the route's own handler module by the request's route key, so every
+ * route still has its handler, auth rules and grants (functions/http/function-group.ts).
+ */
+export const functionGroups = {
+  AlertsApi: {
+    entry: "functions/groups/alerts-api.ts",
+    description: "The console's alerts routes: monitors, their history and audit, destinations",
+  },
+  SettingsApi: {
+    entry: "functions/groups/settings-api.ts",
+    description: "The organisation's model prices and score configurations",
+  },
+} as const;
+
+export type FunctionGroupId = keyof typeof functionGroups;
+
+/** The module a route's Lambda function runs: its group's dispatcher, or its own handler module. */
+export function functionEntryOf(route: RouteEntry): string {
+  return route.functionGroup === undefined ? route.entry : functionGroups[route.functionGroup].entry;
 }
 
 export const routeTable = [
@@ -240,6 +269,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/sdk/score-configs",
     entry: "functions/scores/list-score-configs.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
   },
   {
@@ -247,6 +277,7 @@ export const routeTable = [
     method: "PUT",
     path: "/api/sdk/score-configs/{name}",
     entry: "functions/scores/put-score-config.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -254,6 +285,7 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/sdk/score-configs/{name}",
     entry: "functions/scores/delete-score-config.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -432,6 +464,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices",
     entry: "functions/prices/list-organisation-prices.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -439,6 +472,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices/table",
     entry: "functions/prices/get-price-table.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -446,6 +480,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices/audit",
     entry: "functions/prices/list-price-audit.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -453,6 +488,7 @@ export const routeTable = [
     method: "PUT",
     path: "/api/prices/{model}",
     entry: "functions/prices/put-organisation-price.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -460,6 +496,7 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/prices/{model}",
     entry: "functions/prices/delete-organisation-price.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -467,6 +504,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/alerts/destinations",
     entry: "functions/alerts/destinations/list-destinations.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -474,6 +512,7 @@ export const routeTable = [
     method: "POST",
     path: "/api/alerts/destinations",
     entry: "functions/alerts/destinations/create-destination.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -481,6 +520,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/alerts/destinations/{destinationId}",
     entry: "functions/alerts/destinations/get-destination.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -488,6 +528,7 @@ export const routeTable = [
     method: "PUT",
     path: "/api/alerts/destinations/{destinationId}",
     entry: "functions/alerts/destinations/update-destination.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -495,6 +536,7 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/alerts/destinations/{destinationId}",
     entry: "functions/alerts/destinations/delete-destination.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -502,6 +544,7 @@ export const routeTable = [
     method: "POST",
     path: "/api/alerts/destinations/{destinationId}/rotate-secret",
     entry: "functions/alerts/destinations/rotate-destination-secret.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -509,6 +552,7 @@ export const routeTable = [
     method: "POST",
     path: "/api/alerts/destinations/{destinationId}/test",
     entry: "functions/alerts/destinations/test-destination.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
     sendsAlertNotifications: true,
   },

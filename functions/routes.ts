@@ -7,11 +7,22 @@
  * This module must stay free of runtime imports (no AWS SDK, no CDK); its runtime imports, the route table and
  * the table definition (index names), import nothing heavy.
  */
-import { type PayloadAccess, type RouteEntry, type RouteId, routeTable } from "./route-table.js";
+import {
+  acceptsUserToken,
+  type FunctionGroupId,
+  functionGroups,
+  type PayloadAccess,
+  type RouteEntry,
+  type RouteId,
+  routeTable,
+} from "./route-table.js";
 import { INDEXES, type IndexName } from "./store/table/table-definition.js";
 
 export {
   acceptsUserToken,
+  type FunctionGroupId,
+  functionEntryOf,
+  functionGroups,
   type HttpMethod,
   type PayloadAccess,
   type RouteAuth,
@@ -847,6 +858,80 @@ export const ROUTE_ACCESS = {
 
 /** Every route with its access, in the table's order. */
 export const routes: readonly RouteDefinition[] = routeTable.map((entry) => ({ ...entry, ...ROUTE_ACCESS[entry.id] }));
+
+/**
+ * A Lambda function of the API: a route's own, or a function group's (route-table.ts `functionGroups`) serving
+ * several routes, with what its routes need together: the union of their table grants, the user pool when one of
+ * them takes a user's token, the notifications bus when one sends alert notifications.
+ */
+export interface ApiFunctionDefinition {
+  /** The route's id, or the group's. */
+  readonly id: string;
+  /** The module the function runs: the route's handler, or the group's dispatcher. */
+  readonly entry: string;
+  readonly description: string;
+  readonly routes: readonly RouteDefinition[];
+  readonly tableGrants: readonly TableGrant[];
+  readonly acceptsUserToken: boolean;
+  readonly sendsDeletionJobs: boolean;
+  readonly payloadAccess?: PayloadAccess;
+  readonly createsUsers: boolean;
+  readonly sendsAlertNotifications: boolean;
+}
+
+function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
+  return {
+    id: route.id,
+    entry: route.entry,
+    description: `${route.method} ${route.path}`,
+    routes: [route],
+    tableGrants: route.tableGrants,
+    acceptsUserToken: acceptsUserToken(route.auth),
+    sendsDeletionJobs: route.sendsDeletionJobs === true,
+    ...(route.payloadAccess === undefined ? {} : { payloadAccess: route.payloadAccess }),
+    createsUsers: route.createsUsers === true,
+    sendsAlertNotifications: route.sendsAlertNotifications === true,
+  };
+}
+
+/**
+ * A group's function. A group is for routes that need the table (and the user pool, the notifications bus) only:
+ * a route that enqueues erasures, touches offloaded payloads or creates users keeps a function of its own, whose
+ * role holds that power alone.
+ */
+function groupFunction(group: FunctionGroupId, members: readonly RouteDefinition[]): ApiFunctionDefinition {
+  for (const route of members) {
+    if (route.sendsDeletionJobs === true || route.payloadAccess !== undefined || route.createsUsers === true) {
+      throw new Error(`${route.id} needs a function of its own: it may not be in function group ${group}`);
+    }
+  }
+  return {
+    id: group,
+    entry: functionGroups[group].entry,
+    description: functionGroups[group].description,
+    routes: members,
+    tableGrants: members.flatMap((route) => route.tableGrants),
+    acceptsUserToken: members.some((route) => acceptsUserToken(route.auth)),
+    sendsDeletionJobs: false,
+    createsUsers: false,
+    sendsAlertNotifications: members.some((route) => route.sendsAlertNotifications === true),
+  };
+}
+
+/** Every Lambda function of the API, in route-table order (a group where its first route is). */
+export const apiFunctions: readonly ApiFunctionDefinition[] = routes.flatMap((route): ApiFunctionDefinition[] => {
+  const group = route.functionGroup;
+  if (group === undefined) return [ownFunction(route)];
+  const members = routes.filter((member) => member.functionGroup === group);
+  return members[0] === route ? [groupFunction(group, members)] : [];
+});
+
+/** The function that serves a route. */
+export function apiFunctionOf(routeId: RouteId): ApiFunctionDefinition {
+  const found = apiFunctions.find((fn) => fn.routes.some((route) => route.id === routeId));
+  if (found === undefined) throw new Error(`No function serves route ${routeId}`);
+  return found;
+}
 
 /** The worker that runs erasure jobs from the deletion queue. */
 export const deletionWorker: WorkerDefinition = {

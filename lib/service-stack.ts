@@ -15,8 +15,8 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import {
-  acceptsUserToken,
   alertDeliveryWorker,
+  apiFunctions,
   cursorSecretSetup,
   deletionWorker,
   type PayloadAccess,
@@ -237,41 +237,52 @@ export class AgentTrackingStack extends Stack {
     this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
     this.payloads = new PayloadBucket(this, "Payloads");
 
+    // One function per route, or per function group (functions/routes.ts `apiFunctions`), each with one integration.
     const handlers = new Map<string, ApiFunction>();
-    for (const route of routes) {
-      const definition: RouteDefinition = route;
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const definition of apiFunctions) {
       const handler = new ApiFunction(this, definition.id, {
         entry: path.join(repoRoot, definition.entry),
         projectRoot: repoRoot,
-        description: `${definition.method} ${definition.path}`,
+        description: definition.description,
         environment: {
           // Every handler's bundle reads the table name at cold start, even one
           // that never touches the table; the name alone grants nothing.
           TABLE_NAME: table.tableName,
           // Only the routes that accept a signed-in user's access token learn about the user pool.
-          ...(acceptsUserToken(definition.auth) ? userTokenEnvironment : {}),
+          ...(definition.acceptsUserToken ? userTokenEnvironment : {}),
           // Only the routes that enqueue erasure jobs learn about the queue.
-          ...(definition.sendsDeletionJobs === true ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
+          ...(definition.sendsDeletionJobs ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
           // Only the routes that write, read or delete offloaded event payloads learn about the bucket.
           ...this.payloadEnvironment(definition),
         },
       });
       this.grantTable(handler, definition);
       this.grantPayloads(handler, definition);
-      if (definition.sendsDeletionJobs === true) {
+      if (definition.sendsDeletionJobs) {
         this.deletionQueue.grantSendJobs(handler.function);
       }
       // Adding a member creates (invites) or finds the user in the pool; nothing else may.
-      if (definition.createsUsers === true) {
+      if (definition.createsUsers) {
         this.users.userPool.grant(handler.function, "cognito-idp:AdminCreateUser", "cognito-idp:AdminGetUser");
       }
-
+      // A group's routes share the integration, whose one permission lets the API invoke the function from any of
+      // its routes (the group's dispatcher serves only the group's route keys).
+      const integration = new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        ...(definition.routes.length > 1 ? { scopePermissionToRoute: false } : {}),
+      });
+      for (const route of definition.routes) {
+        handlers.set(route.id, handler);
+        integrations.set(route.id, integration);
+      }
+    }
+    for (const route of routes) {
+      const definition: RouteDefinition = route;
       const apiRoutes = this.api.addRoutes({
         path: definition.path,
         methods: [HttpMethod[definition.method]],
-        integration: new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
-          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
+        integration: integrations.get(definition.id) as HttpLambdaIntegration,
         // With edge protection, only requests that came through the distribution reach the function.
         ...(edge === undefined ? {} : { authorizer: edge.authorizer }),
       });
@@ -288,7 +299,6 @@ export class AgentTrackingStack extends Stack {
       }
       // The stage's route settings name the route by its key: it must exist first.
       for (const apiRoute of apiRoutes) this.stage.node.addDependency(apiRoute);
-      handlers.set(definition.id, handler);
     }
     this.handlers = handlers;
     (this.stage.node.defaultChild as CfnStage).routeSettings = routeThrottleSettings();
@@ -381,7 +391,8 @@ export class AgentTrackingStack extends Stack {
       indexNames: this.table.indexNames,
       // The cursor-secret setup runs only during deployments, whose failures CloudFormation reports.
       functions: [
-        ...[...handlers.values()].map((handler) => handler.function),
+        // A function group's function serves several routes: listed once.
+        ...[...new Set(handlers.values())].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
         this.alertDeliveryWorker.function,
