@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   audit: "aud",
   deletionJob: "del",
   feedbackToken: "fbt",
+  monitor: "mon",
+  notification: "ntf",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -77,6 +79,8 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   audit: new RegExp(`^${ID_PREFIXES.audit}_${ULID_PATTERN}$`),
   deletionJob: new RegExp(`^${ID_PREFIXES.deletionJob}_${ULID_PATTERN}$`),
   feedbackToken: new RegExp(`^${ID_PREFIXES.feedbackToken}_${ULID_PATTERN}$`),
+  monitor: new RegExp(`^${ID_PREFIXES.monitor}_${ULID_PATTERN}$`),
+  notification: new RegExp(`^${ID_PREFIXES.notification}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */
