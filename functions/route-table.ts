@@ -63,6 +63,11 @@ export interface RouteEntry {
    * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
    */
   readonly idempotencyKey?: false;
+  /**
+   * A `user` route whose data belongs to one environment of the organisation (the alerts' monitors): it reads
+   * `X-Environment` (`live` unless it says `test`; 400 otherwise), as the console's reads do.
+   */
+  readonly environmentHeader?: true;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
 }
@@ -455,6 +460,77 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/prices/{model}",
     entry: "functions/prices/delete-organisation-price.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListMonitors",
+    method: "GET",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/list-monitors.ts",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "CreateMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/create-monitor.ts",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "PreviewMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/preview",
+    entry: "functions/alerts/preview-monitor.ts",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "GetMonitor",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/get-monitor.ts",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "ReplaceMonitor",
+    method: "PUT",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/replace-monitor.ts",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "DeleteMonitor",
+    method: "DELETE",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/delete-monitor.ts",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "ListMonitorHistory",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}/history",
+    entry: "functions/alerts/list-monitor-history.ts",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "TestMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/{monitorId}/test",
+    entry: "functions/alerts/test-monitor.ts",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "ListAlertAudit",
+    method: "GET",
+    path: "/api/alerts/audit",
+    entry: "functions/alerts/list-alert-audit.ts",
     auth: { kind: "user", role: "admin" },
   },
 ] as const satisfies readonly RouteEntry[];

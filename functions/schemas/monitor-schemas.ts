@@ -8,10 +8,7 @@ import {
   NO_DATA_RULES,
 } from "../domain/monitor.js";
 import { monitorDefinitionIssues } from "../domain/monitor-rules.js";
-import { boolean, boundedNumber, enumeration, jsonSchemaOf, name, optional, strictObject, text } from "./fields.js";
-
-const DESTINATION_ID = /^dst_[0-9A-HJKMNP-TV-Z]{26}$/;
-const DESTINATION_MESSAGE = 'Must be "dst_" followed by a ULID (26 characters of Crockford base32, upper case)';
+import { boolean, boundedNumber, enumeration, jsonSchemaOf, name, optional, serviceId, strictObject, text } from "./fields.js";
 
 const filters = strictObject({
   agent: optional(name()),
