@@ -450,6 +450,32 @@ export function rollupDayRange(fromDay: string, toDay: string): { from: string; 
   return { from: `DAY#${fromDay}`, to: `DAY#${toDay}#~` };
 }
 
+/** A fixed-length digest of client text (128 bits): keys stay bounded and unambiguous whatever the text holds. */
+function textDigest(parts: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/**
+ * An alert series (functions/domain/alert-series.ts): `ROLLUP#<tenant>#SERIES#<agent>#<facet>`, the agent a digest
+ * of its name (`*`: all agents), the facet `none` or `<kind>.<digest of its names>` — client text (`#`,
+ * `__proto__`, 256 characters of any script) never reaches the key as such, so no two series share a partition.
+ * Under `ROLLUP#`: the stream consumer's rollup grant covers it.
+ */
+export function seriesPartition(
+  tenantPrefix: string,
+  agent: string | undefined,
+  facet: { readonly kind: string; readonly names: readonly string[] },
+): string {
+  const agentPart = agent === undefined ? "*" : textDigest([agent]);
+  const facetPart = facet.kind === "none" ? "none" : `${facet.kind}.${textDigest(facet.names)}`;
+  return `ROLLUP#${tenantPrefix}#SERIES#${agentPart}#${facetPart}`;
+}
+
+/** A series bucket: its level and UTC start (functions/domain/series-buckets.ts bucketKeyText). */
+export function seriesBucketKey(partition: string, bucketText: string): ItemKey {
+  return { PK: partition, SK: bucketText };
+}
+
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
 export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
   return { PK: agentSummaryPartition(tenantPrefix), SK: `AGENT#${agentName}` };
