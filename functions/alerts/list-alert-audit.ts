@@ -6,6 +6,9 @@ import { alertAuditQuery } from "../schemas/monitor-schemas.js";
 import { listAlertAudit } from "../store/alerts/alert-audit-store.js";
 
 export const handler = userRoute("ListAlertAudit", { query: alertAuditQuery }, async ({ caller, query }) => {
-  const page = await listAlertAudit(caller.orgId, { limit: query.limit ?? MONITOR_LIMITS.auditPage, cursor: query.cursor });
+  const page = await listAlertAudit(caller.orgId, {
+    limit: query.limit ?? MONITOR_LIMITS.auditPage,
+    cursor: query.cursor,
+  });
   return jsonResponse(200, page);
 });

@@ -28,9 +28,9 @@ export interface AlertAuditRecord {
   readonly actorId: string | null;
   readonly at: string;
   /** The definition before the change; null when it was created. */
-  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly before: object | null;
   /** The definition after the change; null when it was deleted. */
-  readonly after: Readonly<Record<string, unknown>> | null;
+  readonly after: object | null;
 }
 
 /** Who made a change, as the audit records it. */

@@ -31,7 +31,7 @@ export type NoDataRule = (typeof NO_DATA_RULES)[number];
 /** The filters a monitor may name, exactly these keys (the series consumer reads them from the stored items). */
 export const MONITOR_FILTER_KEYS = ["agent", "user", "model", "tool", "score", "label"] as const;
 export type MonitorFilterKey = (typeof MONITOR_FILTER_KEYS)[number];
-export type MonitorFilters = { readonly [Key in MonitorFilterKey]?: string };
+export type MonitorFilters = { readonly [Key in MonitorFilterKey]?: string | undefined };
 
 export interface MonitorDefinition {
   readonly name: string;

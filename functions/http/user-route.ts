@@ -52,13 +52,13 @@ export function userTenantRoute<
   if (route.auth.kind !== "user" || route.environmentHeader !== true) {
     throw new Error(`Route ${routeId} is not a user route of one environment`);
   }
-  return routeChain(options, [userAuth(route.auth)], [], [attachNoStore]).handler(async function runUserTenantRoute(
-    event,
-  ) {
-    if (event.user === undefined) throw new Error("userAuth did not run before the handler");
-    const environment = environmentOfHeader(event.headers?.["x-environment"]);
-    return routeHandler({ caller: { ...event.user, environment }, ...validated<TBody, TQuery>(event) });
-  });
+  return routeChain(options, [userAuth(route.auth)], [], [attachNoStore]).handler(
+    async function runUserTenantRoute(event) {
+      if (event.user === undefined) throw new Error("userAuth did not run before the handler");
+      const environment = environmentOfHeader(event.headers?.["x-environment"]);
+      return routeHandler({ caller: { ...event.user, environment }, ...validated<TBody, TQuery>(event) });
+    },
+  );
 }
 
 /** Signed-in user authentication without an organisation (`signedIn` routes). */

@@ -8,7 +8,17 @@ import {
   NO_DATA_RULES,
 } from "../domain/monitor.js";
 import { monitorDefinitionIssues } from "../domain/monitor-rules.js";
-import { boolean, boundedNumber, enumeration, jsonSchemaOf, name, optional, serviceId, strictObject, text } from "./fields.js";
+import {
+  boolean,
+  boundedNumber,
+  enumeration,
+  jsonSchemaOf,
+  name,
+  optional,
+  serviceId,
+  strictObject,
+  text,
+} from "./fields.js";
 
 const filters = strictObject({
   agent: optional(name()),
@@ -48,16 +58,12 @@ const renotifyMinutes = jsonSchemaOf(
   },
 );
 
-const destinationIds = z
-  .array(z.string({ error: DESTINATION_MESSAGE }).check(z.regex(DESTINATION_ID, { error: DESTINATION_MESSAGE })), {
-    error: "Must be an array of destination ids",
-  })
-  .check(
-    z.maxLength(LIMIT.destinationsPerMonitor, {
-      error: `Must name at most ${LIMIT.destinationsPerMonitor} destinations`,
-    }),
-    z.refine((ids) => new Set(ids).size === ids.length, { error: "Must not repeat a destination" }),
-  );
+const destinationIds = z.array(serviceId("alertDestination"), { error: "Must be an array of destination ids" }).check(
+  z.maxLength(LIMIT.destinationsPerMonitor, {
+    error: `Must name at most ${LIMIT.destinationsPerMonitor} destinations`,
+  }),
+  z.refine((ids) => new Set(ids).size === ids.length, { error: "Must not repeat a destination" }),
+);
 
 const threshold = () => boundedNumber(-LIMIT.maxThreshold, LIMIT.maxThreshold);
 

@@ -13,7 +13,9 @@ export async function requireOrganisationDestinations(orgId: string, destination
     destinationIds.map((id) => getItem(alertDestinationKey(orgId, id), { projection: ["PK"] })),
   );
   const issues: FieldIssue[] = destinationIds.flatMap((id, index) =>
-    found[index] === undefined ? [{ path: `destinationIds.${index}`, message: `No destination ${id} in this organisation` }] : [],
+    found[index] === undefined
+      ? [{ path: `destinationIds.${index}`, message: `No destination ${id} in this organisation` }]
+      : [],
   );
   if (issues.length > 0) {
     throw new ValidationError(`Invalid request body: ${issues.map((issue) => issue.path).join(", ")}`, issues);

@@ -15,8 +15,8 @@ import { isConditionFailure } from "../table/condition-failure.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../table/cursor-signing.js";
 import { defineEntity } from "../table/entity.js";
 import { MONITOR_HISTORY_PREFIX, monitorHistoryKey, monitorHistoryPartition, monitorKey } from "../table/keys.js";
-import { ABSENT, queryPage, type TransactItem, transact, updateItem } from "../table/table-operations.js";
 import { TTL_ATTRIBUTE } from "../table/table-definition.js";
+import { ABSENT, queryPage, type TransactItem, transact, updateItem } from "../table/table-operations.js";
 
 export const MONITOR_HISTORY_ENTITY = "monitorHistory";
 

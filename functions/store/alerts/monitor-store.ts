@@ -126,7 +126,9 @@ function monitorCountChange(orgId: string, environment: Environment, delta: 1 | 
       Key: organisationKey(orgId),
       UpdateExpression: "ADD #count :delta",
       ConditionExpression:
-        delta > 0 ? "attribute_exists(PK) AND (attribute_not_exists(#count) OR #count < :most)" : "attribute_exists(PK)",
+        delta > 0
+          ? "attribute_exists(PK) AND (attribute_not_exists(#count) OR #count < :most)"
+          : "attribute_exists(PK)",
       ExpressionAttributeNames: { "#count": COUNT_ATTRIBUTE[environment] },
       ExpressionAttributeValues: {
         ":delta": delta,
