@@ -52,6 +52,8 @@ export interface EvaluationOptions {
   readonly concurrency?: number;
   /** Time a run may take (ms) before it stops. */
   readonly budgetMs?: number;
+  /** One organisation's monitors only (tests and tools; the schedule evaluates every organisation's). */
+  readonly orgId?: string;
 }
 
 const DEFAULT_CONCURRENCY = numberEnv("ALERT_EVALUATION_CONCURRENCY", 8);
@@ -165,7 +167,7 @@ export async function evaluateMonitors(now: Date, options: EvaluationOptions = {
   const deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
   const report = emptyReport();
   let stoppedAt: string | undefined;
-  for await (const page of monitorPages()) {
+  for await (const page of monitorPages(options.orgId === undefined ? {} : { orgId: options.orgId })) {
     report.monitors += page.length;
     const due = page.filter((monitor) => monitor.enabled);
     if (stoppedAt !== undefined) {

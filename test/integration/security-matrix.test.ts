@@ -15,6 +15,8 @@ import { revokeApiKey, rotateApiKey } from "../../functions/store/keys/api-key-s
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import {
   agentSummaryPartition,
+  MONITORS_PARTITION,
+  monitorTenantPrefix,
   organisationKey,
   organisationPricesPartition,
   rollupPartition,
@@ -56,6 +58,8 @@ interface World {
   victimSessionId: string;
   victimKeyId: string;
   victimJobId: string;
+  /** A monitor of the victim's live environment: no other organisation may read, change, test or delete it. */
+  victimMonitorId: string;
   revoked: string;
   expired: string;
   otherOrgKey: TestKey;
@@ -82,6 +86,21 @@ const VICTIM_DELETED_MODEL = "victim-model-to-delete";
 /** The victim's score configurations: one another organisation's admin sets in their own organisation, one they try to delete. */
 const VICTIM_SCORE_NAME = "victim-score-name";
 const VICTIM_DELETED_SCORE_NAME = "victim-score-name-to-delete";
+/** The victim's monitor, and what intruders send to the monitor routes. */
+const MONITOR_BODY = {
+  name: "victim monitor",
+  enabled: false,
+  metric: "failure_rate",
+  filters: { agent: "test-agent" },
+  windowMinutes: 15,
+  comparison: "above",
+  alertThreshold: 10,
+  minSessions: 1,
+  noData: "keep",
+  renotifyMinutes: 0,
+  notifyOnRecovery: false,
+  destinationIds: [],
+};
 /** A score of the victim's session (written in beforeAll): intruders must neither replace nor delete it. */
 const VICTIM_SCORE_ID = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M";
 
@@ -115,6 +134,8 @@ beforeAll(async () => {
     });
     if (config.status !== 200) throw new Error(`score configuration not set: ${config.text}`);
   }
+  const monitor = await call(api, "POST", "/api/alerts/monitors", { key: victimOwner.token, body: MONITOR_BODY });
+  if (monitor.status !== 201) throw new Error(`monitor not created: ${monitor.text}`);
   const victimSessionId = await createTestSession(api, victim.key);
   const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
   const scored = await call(api, "POST", "/api/sdk/scores", {
@@ -145,6 +166,7 @@ beforeAll(async () => {
     victimMember,
     victimInviteeId: String(invitation.body.userId),
     victimSessionId,
+    victimMonitorId: String(monitor.body.id),
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
     revoked: revokedKey.key,
@@ -187,6 +209,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     )
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
+    .replace("{monitorId}", world.victimMonitorId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
     .replace("{name}", routeId === "DeleteScoreConfig" ? VICTIM_DELETED_SCORE_NAME : VICTIM_SCORE_NAME)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
@@ -209,6 +232,9 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     PutScoreConfig: { dataType: "boolean" },
     CreateFeedbackToken: { sessionId: world.victimSessionId },
     PostFeedback: { name: "intruder", value: 0 },
+    CreateMonitor: { ...MONITOR_BODY, name: "intruder" },
+    ReplaceMonitor: { ...MONITOR_BODY, name: "intruder" },
+    PreviewMonitor: MONITOR_BODY,
   };
   return { path, body: bodies[routeId] };
 }
@@ -303,6 +329,17 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   ListPriceAudit: { "other organisation": 200, "missing scope or role": 403 },
   PutOrganisationPrice: { "other organisation": 200, "missing scope or role": 403 },
   DeleteOrganisationPrice: { "other organisation": 404, "missing scope or role": 403 },
+  // Monitors are the tenant's: another organisation's admin lists, creates and previews its own; the victim's
+  // monitor is unknown to it. A member reads, previews and lists history; only admins write and test.
+  ListMonitors: { "other organisation": 200, "missing scope or role": 200 },
+  CreateMonitor: { "other organisation": 201, "missing scope or role": 403 },
+  PreviewMonitor: { "other organisation": 200, "missing scope or role": 200 },
+  GetMonitor: { "other organisation": 404, "missing scope or role": 200 },
+  ReplaceMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  DeleteMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  ListMonitorHistory: { "other organisation": 404, "missing scope or role": 200 },
+  TestMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  ListAlertAudit: { "other organisation": 200, "missing scope or role": 403 },
 };
 
 /** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */
@@ -368,6 +405,18 @@ async function victimState(settled: boolean): Promise<unknown[]> {
       ),
     ),
   );
+  const monitors = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+      ExpressionAttributeValues: {
+        ":pk": MONITORS_PARTITION,
+        ":prefix": monitorTenantPrefix(world.victim.orgId, "live"),
+      },
+      ConsistentRead: true,
+    }),
+  );
+  pages.push(monitors);
   // lastUsedAt is the one field a legitimate use of the victim's own keys may move.
   return pages.flatMap((result) => (result.Items ?? []).map(({ lastUsedAt: _stamp, ...item }) => item));
 }

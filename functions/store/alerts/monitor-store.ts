@@ -23,7 +23,13 @@ import {
 import type { StoredMonitorState } from "../../domain/monitor-state-machine.js";
 import { isConditionFailure } from "../table/condition-failure.js";
 import { defineEntity, type Item } from "../table/entity.js";
-import { MONITORS_PARTITION, monitorKey, monitorTenantPrefix, organisationKey } from "../table/keys.js";
+import {
+  MONITORS_PARTITION,
+  monitorKey,
+  monitorOrganisationPrefix,
+  monitorTenantPrefix,
+  organisationKey,
+} from "../table/keys.js";
 import { ABSENT, getItem, queryAll, queryPages, type TransactItem, transact } from "../table/table-operations.js";
 import { alertAuditPut } from "./alert-audit-store.js";
 
@@ -312,12 +318,19 @@ export async function deleteMonitor(
   }
 }
 
-/** Every monitor of every tenant, a page at a time (the evaluator's one paged Query of `MONITORS`). */
-export async function* monitorPages(pageSize = 100): AsyncGenerator<StoredMonitor[]> {
+/**
+ * Every monitor of every tenant, a page at a time (the evaluator's one paged Query of `MONITORS`); with `orgId`,
+ * that organisation's only (both environments).
+ */
+export async function* monitorPages(options: { readonly pageSize?: number; readonly orgId?: string } = {}) {
+  const organisationPrefix = options.orgId === undefined ? undefined : monitorOrganisationPrefix(options.orgId);
   for await (const page of queryPages({
-    KeyConditionExpression: "PK = :pk",
-    ExpressionAttributeValues: { ":pk": MONITORS_PARTITION },
-    Limit: pageSize,
+    KeyConditionExpression: organisationPrefix === undefined ? "PK = :pk" : "PK = :pk AND begins_with(SK, :prefix)",
+    ExpressionAttributeValues: {
+      ":pk": MONITORS_PARTITION,
+      ...(organisationPrefix === undefined ? {} : { ":prefix": organisationPrefix }),
+    },
+    Limit: options.pageSize ?? 100,
   })) {
     yield page.items.map(monitorEntity.fromItem);
   }

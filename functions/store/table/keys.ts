@@ -588,9 +588,14 @@ export function sessionIdOfPartition(partitionKey: string): string | undefined {
  */
 export const MONITORS_PARTITION = "MONITORS";
 
+/** The sort-key prefix of one organisation's monitors (both environments). */
+export function monitorOrganisationPrefix(orgId: string): string {
+  return `${orgId.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
 /** The sort-key prefix of one tenant's monitors. */
 export function monitorTenantPrefix(orgId: string, environment: Environment): string {
-  return `${orgId.replaceAll("%", "%25").replaceAll("#", "%23")}#${environment}#`;
+  return `${monitorOrganisationPrefix(orgId)}${environment}#`;
 }
 
 export function monitorKey(orgId: string, environment: Environment, monitorId: string): ItemKey {
