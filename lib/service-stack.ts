@@ -18,6 +18,7 @@ import {
   acceptsUserToken,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   type PayloadAccess,
   type RouteDefinition,
   routes,
@@ -30,6 +31,7 @@ import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { EdgeProtection } from "./constructs/edge-protection.js";
 import { edgeProtectionSettings } from "./constructs/edge-settings.js";
+import { MonitorSchedule } from "./constructs/monitor-schedule.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { StreamCounting } from "./constructs/stream-counting.js";
@@ -149,6 +151,9 @@ export class AgentTrackingStack extends Stack {
   readonly payloads: PayloadBucket;
   /** The function that counts the table's stream into counters, rollups and notifications. */
   readonly streamConsumer: ApiFunction;
+  /** The alert monitors' evaluator and the rule that runs it every minute (issue 34). */
+  readonly monitorEvaluator: ApiFunction;
+  readonly monitorSchedule: MonitorSchedule;
   /** The stream's event source mapping, its failure queue and the notifications bus. */
   readonly streamCounting: StreamCounting;
   /** Alarms, their topic and the CloudWatch dashboard. */
@@ -332,6 +337,17 @@ export class AgentTrackingStack extends Stack {
     this.grantPayloads(this.streamConsumer, streamConsumer);
     this.streamCounting = new StreamCounting(this, "StreamCounting", { table, consumer: this.streamConsumer });
 
+    this.monitorEvaluator = new ApiFunction(this, monitorEvaluator.id, {
+      entry: path.join(repoRoot, monitorEvaluator.entry),
+      projectRoot: repoRoot,
+      description: "Evaluates the alert monitors (every minute) and hands their notifications to the delivery",
+      // A run stops itself at its time budget (45 s), before the next minute's run starts.
+      timeout: Duration.seconds(60),
+      environment: { TABLE_NAME: table.tableName },
+    });
+    this.grantTable(this.monitorEvaluator, monitorEvaluator);
+    this.monitorSchedule = new MonitorSchedule(this, "MonitorSchedule", { evaluator: this.monitorEvaluator.function });
+
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
       table,
@@ -341,6 +357,7 @@ export class AgentTrackingStack extends Stack {
         ...[...handlers.values()].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
+        this.monitorEvaluator.function,
         // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],

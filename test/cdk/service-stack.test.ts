@@ -22,6 +22,7 @@ import {
   acceptsUserToken,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   PARTITIONS,
   type PayloadAccess,
   type RouteDefinition,
@@ -254,6 +255,7 @@ function definedFunctions(): readonly {
     ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
+    { definition: monitorEvaluator, fn: stack.monitorEvaluator.function },
   ];
   return owners.map(({ definition, fn }) => ({
     id: definition.id,
@@ -301,6 +303,10 @@ function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
 
+function evaluatorLogicalId(): string {
+  return logicalIdOf(stack.monitorEvaluator.function, CfnFunction);
+}
+
 function consumerLogicalId(): string {
   return logicalIdOf(stack.streamConsumer.function, CfnFunction);
 }
@@ -337,6 +343,7 @@ function allFunctionIds(): readonly string[] {
     workerLogicalId(),
     consumerLogicalId(),
     cursorSecretFunctionId(),
+    evaluatorLogicalId(),
   ];
 }
 
@@ -549,9 +556,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 4);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 3);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 5);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 4);
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -796,6 +803,7 @@ describe("Lambda functions", () => {
     ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
     { id: deletionWorker.id, access: deletionWorker.payloadAccess },
     { id: streamConsumer.id, access: streamConsumer.payloadAccess },
+    { id: monitorEvaluator.id, access: monitorEvaluator.payloadAccess },
   ]) {
     it(`grants ${id} ${access === undefined ? "no S3 action" : `exactly the S3 actions of payload ${access} access`}`, () => {
       // Prepare
@@ -823,6 +831,7 @@ describe("Lambda functions", () => {
     ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
+    [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -847,7 +856,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 5);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 6);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -1400,7 +1409,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 3);
+    expect(built).toHaveLength(routes.length + 4);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1573,7 +1582,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 2;
+    const functionCount = routes.length + 3;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -2142,5 +2151,49 @@ describe("Per-route throttles", () => {
     for (const id of ["CreateApiKey", "DeleteUserData", "OpenApiDocument"]) {
       expect(rate(id)).toBeLessThan(rate("ListSessions"));
     }
+  });
+});
+
+describe("Monitor evaluation (issue 34)", () => {
+  it("runs the evaluator from an EventBridge rule every minute, without retries of a missed minute", () => {
+    const rules = template.findResources("AWS::Events::Rule");
+    expect(Object.keys(rules)).toHaveLength(1);
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      State: "ENABLED",
+      Targets: [
+        {
+          Arn: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] },
+          RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 },
+        },
+      ],
+    });
+  });
+
+  it("lets only that rule invoke the evaluator", () => {
+    const permissions = Object.values(
+      template.findResources("AWS::Lambda::Permission", {
+        Properties: { FunctionName: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] } },
+      }),
+    ) as { Properties: Record<string, unknown> }[];
+    expect(permissions).toHaveLength(1);
+    const rule = Object.keys(template.findResources("AWS::Events::Rule"))[0];
+    expect(permissions[0]?.Properties).toMatchObject({
+      Action: "lambda:InvokeFunction",
+      Principal: "events.amazonaws.com",
+      SourceArn: { "Fn::GetAtt": [rule, "Arn"] },
+    });
+  });
+
+  it("grants the evaluator exactly its table grants (monitors, their history, the series)", () => {
+    expectTableGrants(evaluatorLogicalId(), monitorEvaluator);
+  });
+
+  it("gives the evaluator a minute: its run stops at its 45-second budget before the next one starts", () => {
+    template.hasResourceProperties("AWS::Lambda::Function", {
+      Timeout: 60,
+      Environment: { Variables: { TABLE_NAME: Match.anyValue() } },
+      LoggingConfig: { LogGroup: { Ref: logicalIdOf(stack.monitorEvaluator.logGroup, CfnLogGroup) } },
+    });
   });
 });
