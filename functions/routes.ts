@@ -69,6 +69,8 @@ export const PARTITIONS = {
   session: "SESSION#*",
   /** `ROLLUP#<tenant>#…`: day rollups and the agent summary (keys.ts rollupPartition, agentSummaryPartition). */
   rollup: "ROLLUP#*",
+  /** `MONITORS`: every tenant's alert monitors, sort key `<orgId>#<environment>#<monitorId>` (keys.ts MONITORS_PARTITION). */
+  monitors: "MONITORS",
   /** `RATELIMIT#…`: rate-limit windows (functions/ratelimit/rate-limiter.ts). */
   rateLimit: "RATELIMIT#*",
   /** `IDEMPOTENCY#<tenant>#REQUEST#<key>`: a request's `Idempotency-Key` header record (keys.ts requestIdempotencyKey). */
@@ -889,7 +891,8 @@ export const deletionWorker: WorkerDefinition = {
  * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per batch it reads the
  * batch's sessions (BatchGetItem; a gone session again with GetItem, then its tombstone), updates each
  * session's counters, then each rollup item once; events whose session is gone are deleted (with their
- * offloaded payloads). Scores (a session's or a conversation's): read (BatchGetItem) with the score rollup items their
+ * offloaded payloads), and the alert series beside the rollups (the monitors' filters read to know the facets
+ * watched, store/alerts/watched-facets.ts). Scores (a session's or a conversation's): read (BatchGetItem) with the score rollup items their
  * labels go to, then counted in transactions (UpdateItem of the score and of its rollup items).
  */
 export const streamConsumer: WorkerDefinition = {
@@ -902,6 +905,8 @@ export const streamConsumer: WorkerDefinition = {
     },
     rollupUpdates,
     { actions: ["dynamodb:BatchGetItem"], partitions: [P.rollup] },
+    // The facets the tenants' monitors watch (their filters), counted into the alert series: read once a minute.
+    { actions: ["dynamodb:Query"], partitions: [P.monitors] },
     // A conversation's own scores, read and counted as a session's are.
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
   ],

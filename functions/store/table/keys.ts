@@ -476,6 +476,14 @@ export function seriesBucketKey(partition: string, bucketText: string): ItemKey 
   return { PK: partition, SK: bucketText };
 }
 
+/** Every monitor of every tenant (issue 34): sort key `<orgId>#<environment>#<monitorId>`. */
+export const MONITORS_PARTITION = "MONITORS";
+
+/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION. */
+export function tenantMonitorsPrefix(orgId: string, environment: Environment): string {
+  return `${orgId}#${environment}#`;
+}
+
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
 export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
   return { PK: agentSummaryPartition(tenantPrefix), SK: `AGENT#${agentName}` };
