@@ -59,8 +59,6 @@ export const PARTITIONS = {
   organisationPrices: "PRICES#*",
   /** `SCORECONFIGS#<orgId>`: the organisation's score configurations (keys.ts scoreConfigKey). */
   scoreConfigs: "SCORECONFIGS#*",
-  /** `MONITORS`: every monitor of every tenant, one partition (keys.ts monitorKey). */
-  monitors: "MONITORS",
   /** `MONITOR#<monitorId>`: a monitor's history (keys.ts monitorHistoryKey). */
   monitorHistory: "MONITOR#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */

@@ -476,12 +476,9 @@ export function seriesBucketKey(partition: string, bucketText: string): ItemKey 
   return { PK: partition, SK: bucketText };
 }
 
-/** Every monitor of every tenant (issue 34): sort key `<orgId>#<environment>#<monitorId>`. */
-export const MONITORS_PARTITION = "MONITORS";
-
-/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION. */
+/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION (the monitors' own, escaped organisation id). */
 export function tenantMonitorsPrefix(orgId: string, environment: Environment): string {
-  return `${orgId}#${environment}#`;
+  return monitorTenantPrefix(orgId, environment);
 }
 
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
