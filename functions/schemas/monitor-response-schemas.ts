@@ -3,7 +3,6 @@
  * OpenAPI document and the tests; handlers never import them). Registered with the others in response-schemas.ts.
  */
 import * as z from "zod";
-import { ALERT_AUDIT_ACTIONS } from "../domain/alert-audit.js";
 import { MONITOR_STATES } from "../domain/alert-notification.js";
 import { ENVIRONMENTS } from "../domain/api-key.js";
 import { ID_PREFIXES, type IdKind } from "../domain/ids.js";
@@ -121,16 +120,36 @@ export const alertAuditResponse = z.strictObject({
   audit: z.array(
     z.strictObject({
       id: id("audit"),
-      action: z.enum(ALERT_AUDIT_ACTIONS),
-      environment: z.enum(ENVIRONMENTS).nullable().describe("A monitor's environment; null for a destination"),
-      targetId: z.string().describe("The monitor's or destination's id"),
-      targetName: z.string(),
+      action: z
+        .enum([
+          "monitor.created",
+          "monitor.updated",
+          "monitor.deleted",
+          "destination.created",
+          "destination.updated",
+          "destination.deleted",
+          "destination.secret_rotated",
+        ])
+        .describe("What was done"),
+      subject: z.strictObject({
+        kind: z.enum(["monitor", "destination"]),
+        id: z.string().describe("The monitor's or destination's id"),
+        name: z.string().describe("Its name when the change was made"),
+      }),
       actor: z.string().describe("Who acted: a user's name"),
       actorId: z.string().nullable(),
       at: timestamp,
-      before: z.record(z.string(), z.unknown()).nullable().describe("The definition before; null when created"),
-      after: z.record(z.string(), z.unknown()).nullable().describe("The definition after; null when deleted"),
+      changed: z.array(z.string()).describe("The fields an update changed; empty otherwise"),
+      environment: z.enum(ENVIRONMENTS).optional().describe("A monitor's environment (absent for a destination)"),
+      before: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("A monitor's definition before (absent when created)"),
+      after: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("A monitor's definition after (absent when deleted)"),
     }),
   ),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
 });

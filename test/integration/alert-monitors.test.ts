@@ -127,21 +127,22 @@ describe("monitor routes", () => {
     const audit = await call(api, "GET", "/api/alerts/audit?limit=3", { key: admin.token, settle: false });
     expect(audit.status, audit.text).toBe(200);
     const records = audit.body.audit as Record<string, unknown>[];
-    expect(records.map((record) => [record.action, record.targetId])).toEqual([
+    expect(records.map((record) => [record.action, (record.subject as { id: string }).id])).toEqual([
       ["monitor.deleted", id],
       ["monitor.updated", id],
       ["monitor.created", id],
     ]);
     expect(records[1]).toMatchObject({
       environment: "live",
-      targetName: "CRUD",
+      subject: { kind: "monitor", id, name: "CRUD" },
+      changed: ["description", "filters", "metric", "warningThreshold"],
       actor: admin.email,
       actorId: admin.userId,
       before: { metric: "failure_rate", description: "what it is for", warningThreshold: 20 },
       after: { metric: "cost", filters: { model: "gpt-4o" } },
     });
-    expect(records[0]?.after).toBeNull();
-    expect(records[2]?.before).toBeNull();
+    expect(records[0]).not.toHaveProperty("after");
+    expect(records[2]).not.toHaveProperty("before");
     const next = await call(
       api,
       "GET",

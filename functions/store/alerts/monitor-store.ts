@@ -8,7 +8,6 @@
  * (`liveMonitorCount`, `testMonitorCount`), moved in the transaction that creates or deletes one, whose condition
  * refuses the 101st. Every change puts an audit record in the same transaction (alert-audit-store.ts).
  */
-import type { AlertActor } from "../../domain/alert-audit.js";
 import type { Environment } from "../../domain/api-key.js";
 import { ConflictError, NotFoundError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
@@ -31,7 +30,7 @@ import {
   organisationKey,
 } from "../table/keys.js";
 import { ABSENT, getItem, queryAll, queryPages, type TransactItem, transact } from "../table/table-operations.js";
-import { alertAuditPut } from "./alert-audit-store.js";
+import { type AlertAuditActor, alertAuditPut } from "./alert-audit-store.js";
 
 export const MONITOR_ENTITY = "monitor";
 
@@ -154,6 +153,12 @@ function versionGuard(version: number) {
 
 const ATTEMPTS = 3;
 
+/** The definition's fields whose values differ (for the audit's `changed`). */
+function changedFields(before: MonitorDefinition, after: MonitorDefinition): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof MonitorDefinition>;
+  return [...names].filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name])).sort();
+}
+
 function notFound(monitorId: string): NotFoundError {
   return new NotFoundError(`No monitor ${monitorId} in this organisation and environment`);
 }
@@ -163,7 +168,7 @@ export async function createMonitor(
   orgId: string,
   environment: Environment,
   definition: MonitorDefinition,
-  actor: AlertActor,
+  actor: AlertAuditActor,
   nowMs = Date.now(),
 ): Promise<StoredMonitor> {
   const at = new Date(nowMs).toISOString();
@@ -184,13 +189,10 @@ export async function createMonitor(
       monitorCountChange(orgId, environment, 1),
       alertAuditPut(orgId, {
         action: "monitor.created",
-        environment,
-        targetId: monitor.id,
-        targetName: monitor.name,
-        actor: actor.name,
-        actorId: actor.id ?? null,
+        subject: { kind: "monitor", id: monitor.id, name: monitor.name },
+        actor,
         at,
-        before: null,
+        environment,
         after: definitionOf(monitor),
       }),
     ]);
@@ -243,7 +245,7 @@ export async function replaceMonitor(
   environment: Environment,
   monitorId: string,
   definition: MonitorDefinition,
-  actor: AlertActor,
+  actor: AlertAuditActor,
   nowMs = Date.now(),
 ): Promise<StoredMonitor> {
   for (let attempt = 1; ; attempt++) {
@@ -262,12 +264,11 @@ export async function replaceMonitor(
         { Put: { Item: monitorEntity.toItem(replaced), ...versionGuard(existing.stateVersion) } },
         alertAuditPut(orgId, {
           action: "monitor.updated",
-          environment,
-          targetId: monitorId,
-          targetName: replaced.name,
-          actor: actor.name,
-          actorId: actor.id ?? null,
+          subject: { kind: "monitor", id: monitorId, name: replaced.name },
+          actor,
           at,
+          changed: changedFields(definitionOf(existing), definitionOf(replaced)),
+          environment,
           before: definitionOf(existing),
           after: definitionOf(replaced),
         }),
@@ -287,7 +288,7 @@ export async function deleteMonitor(
   orgId: string,
   environment: Environment,
   monitorId: string,
-  actor: AlertActor,
+  actor: AlertAuditActor,
   nowMs = Date.now(),
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -298,14 +299,11 @@ export async function deleteMonitor(
         monitorCountChange(orgId, environment, -1),
         alertAuditPut(orgId, {
           action: "monitor.deleted",
-          environment,
-          targetId: monitorId,
-          targetName: existing.name,
-          actor: actor.name,
-          actorId: actor.id ?? null,
+          subject: { kind: "monitor", id: monitorId, name: existing.name },
+          actor,
           at: new Date(nowMs).toISOString(),
+          environment,
           before: definitionOf(existing),
-          after: null,
         }),
       ]);
       return;
