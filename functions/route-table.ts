@@ -70,6 +70,13 @@ export interface RouteEntry {
   readonly environmentHeader?: true;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
+  /**
+   * Whether the handler sends an alert notification itself (the destination test): it needs the notifications bus
+   * (an EventBridge destination) and the console's address (the notification's links).
+   */
+  readonly sendsAlertNotifications?: true;
+  /** Whether the handler queues alert notifications for delivery (the delivery queue's URL and `sqs:SendMessage`). */
+  readonly queuesAlertDeliveries?: true;
 }
 
 export const routeTable = [
@@ -525,6 +532,7 @@ export const routeTable = [
     entry: "functions/alerts/test-monitor.ts",
     auth: { kind: "user", role: "admin" },
     environmentHeader: true,
+    queuesAlertDeliveries: true,
   },
   {
     id: "ListAlertAudit",
@@ -532,6 +540,56 @@ export const routeTable = [
     path: "/api/alerts/audit",
     entry: "functions/alerts/list-alert-audit.ts",
     auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListAlertDestinations",
+    method: "GET",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/list-destinations.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "CreateAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/create-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "GetAlertDestination",
+    method: "GET",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/get-destination.ts",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "UpdateAlertDestination",
+    method: "PUT",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/update-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "DeleteAlertDestination",
+    method: "DELETE",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/delete-destination.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "RotateAlertDestinationSecret",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/rotate-secret",
+    entry: "functions/alerts/destinations/rotate-destination-secret.ts",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "TestAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/test",
+    entry: "functions/alerts/destinations/test-destination.ts",
+    auth: { kind: "user", role: "admin" },
+    sendsAlertNotifications: true,
   },
 ] as const satisfies readonly RouteEntry[];
 

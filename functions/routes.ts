@@ -854,11 +854,63 @@ export const ROUTE_ACCESS = {
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   TestMonitor: {
-    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.monitors] }],
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem"], partitions: [P.monitors] },
+      // The organisation's destinations read once (which are there and enabled) before the hand-over.
+      { actions: ["dynamodb:Query"], partitions: [P.organisation] },
+    ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
   ListAlertAudit: {
     tableGrants: [...userAuthentication, cursorSigning, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListAlertDestinations: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  CreateAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // In one transaction: the destination put, the organisation's count of destinations moved, the audit put.
+      { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  GetAlertDestination: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  UpdateAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destination read, then updated (on its version) with the audit put.
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destination read, then deleted with the count moved and the audit put.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  RotateAlertDestinationSecret: {
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  TestAlertDestination: {
+    // The destination read (with its secret, to sign); the test changes nothing.
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.organisation] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
 } as const satisfies Readonly<Record<RouteId, RouteAccess>>;
@@ -883,6 +935,33 @@ export const deletionWorker: WorkerDefinition = {
     conversationLeave,
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The worker of alert deliveries (functions/alerts/delivery/delivery-worker.ts, from the delivery queue): it reads a
+ * destination (with its signing secret) and keeps the outcome on it — failures in a row, the last delivery and error,
+ * disabling after ten failures — and may write nothing else of the organisation's partition.
+ */
+export const alertDeliveryWorker: WorkerDefinition = {
+  id: "AlertDeliveryWorker",
+  entry: "functions/alerts/delivery/delivery-worker.ts",
+  tableGrants: [
+    { actions: ["dynamodb:GetItem"], partitions: [P.organisation] },
+    {
+      actions: ["dynamodb:UpdateItem"],
+      partitions: [P.organisation],
+      attributes: [
+        "PK",
+        "SK",
+        "consecutiveFailures",
+        "lastDeliveryAt",
+        "lastError",
+        "lastFailureAt",
+        "enabled",
+        "disabledReason",
+      ],
+    },
+  ],
 };
 
 /**

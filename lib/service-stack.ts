@@ -16,6 +16,7 @@ import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import {
   acceptsUserToken,
+  alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
   monitorEvaluator,
@@ -25,6 +26,7 @@ import {
   streamConsumer,
   type WorkerDefinition,
 } from "../functions/routes.js";
+import { ALERT_DELIVERY_WORKER_TIMEOUT, AlertDeliveryQueue } from "./constructs/alert-delivery-queue.js";
 import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
 import { ConsoleDeployment } from "./constructs/console-deployment.js";
 import { ConsoleSite } from "./constructs/console-site.js";
@@ -156,6 +158,10 @@ export class AgentTrackingStack extends Stack {
   readonly monitorSchedule: MonitorSchedule;
   /** The stream's event source mapping, its failure queue and the notifications bus. */
   readonly streamCounting: StreamCounting;
+  /** The queue of alert deliveries (retries delayed on it) and its dead-letter queue. */
+  readonly alertDelivery: AlertDeliveryQueue;
+  /** The function that delivers alert notifications from {@link alertDelivery}. */
+  readonly alertDeliveryWorker: ApiFunction;
   /** Alarms, their topic and the CloudWatch dashboard. */
   readonly operations: OperationsDashboard;
   /** The custom resource that creates the cursor-signing secret in the table at deployment. */
@@ -337,16 +343,64 @@ export class AgentTrackingStack extends Stack {
     this.grantPayloads(this.streamConsumer, streamConsumer);
     this.streamCounting = new StreamCounting(this, "StreamCounting", { table, consumer: this.streamConsumer });
 
+    // Alert deliveries: the worker sends each (a webhook, Slack, or an `ats.monitor` event on the notifications bus),
+    // queues the next attempt of a failed one with a delay, and dead-letters one given up after its last attempt.
+    this.alertDelivery = new AlertDeliveryQueue(this, "AlertDelivery");
+    const alertDeliveryEnvironment = {
+      SESSION_EVENTS_BUS: this.streamCounting.bus.eventBusName,
+      // The console's links in every notification.
+      ATS_CONSOLE_URL: this.consoleSite.url,
+    };
+    this.alertDeliveryWorker = new ApiFunction(this, alertDeliveryWorker.id, {
+      entry: path.join(repoRoot, alertDeliveryWorker.entry),
+      projectRoot: repoRoot,
+      description: "Delivers alert notifications from the alert delivery queue",
+      timeout: ALERT_DELIVERY_WORKER_TIMEOUT,
+      environment: {
+        TABLE_NAME: table.tableName,
+        ...alertDeliveryEnvironment,
+        ...this.alertDelivery.senderEnvironment(),
+        ALERT_DELIVERY_DLQ_URL: this.alertDelivery.deadLetterQueue.queueUrl,
+      },
+    });
+    this.grantTable(this.alertDeliveryWorker, alertDeliveryWorker);
+    this.alertDelivery.grantSendDeliveries(this.alertDeliveryWorker.function);
+    this.alertDelivery.grantDeadLetter(this.alertDeliveryWorker.function);
+    this.streamCounting.bus.grantPutEventsTo(this.alertDeliveryWorker.function);
+    this.alertDeliveryWorker.function.addEventSource(
+      new SqsEventSource(this.alertDelivery.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    // A route that sends a notification itself (the destination test) may put an `ats.monitor` event on the bus.
+    for (const route of routes) {
+      const definition: RouteDefinition = route;
+      const handler = handlers.get(definition.id);
+      if (definition.sendsAlertNotifications !== true || handler === undefined) continue;
+      for (const [name, value] of Object.entries(alertDeliveryEnvironment))
+        handler.function.addEnvironment(name, value);
+      this.streamCounting.bus.grantPutEventsTo(handler.function);
+    }
+
     this.monitorEvaluator = new ApiFunction(this, monitorEvaluator.id, {
       entry: path.join(repoRoot, monitorEvaluator.entry),
       projectRoot: repoRoot,
       description: "Evaluates the alert monitors (every minute) and hands their notifications to the delivery",
       // A run stops itself at its time budget (45 s), before the next minute's run starts.
       timeout: Duration.seconds(60),
-      environment: { TABLE_NAME: table.tableName },
+      environment: { TABLE_NAME: table.tableName, ...this.alertDelivery.senderEnvironment() },
     });
     this.grantTable(this.monitorEvaluator, monitorEvaluator);
+    // It hands each notification to the delivery queue (functions/alerts/delivery/notify.ts).
+    this.alertDelivery.grantSendDeliveries(this.monitorEvaluator.function);
     this.monitorSchedule = new MonitorSchedule(this, "MonitorSchedule", { evaluator: this.monitorEvaluator.function });
+    // A route that queues notifications for delivery (a monitor's test) gets the queue and may send to it.
+    for (const route of routes) {
+      const definition: RouteDefinition = route;
+      const handler = handlers.get(definition.id);
+      if (definition.queuesAlertDeliveries !== true || handler === undefined) continue;
+      for (const [name, value] of Object.entries(this.alertDelivery.senderEnvironment()))
+        handler.function.addEnvironment(name, value);
+      this.alertDelivery.grantSendDeliveries(handler.function);
+    }
 
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
@@ -358,6 +412,7 @@ export class AgentTrackingStack extends Stack {
         this.deletionWorker.function,
         this.streamConsumer.function,
         this.monitorEvaluator.function,
+        this.alertDeliveryWorker.function,
         // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],

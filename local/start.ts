@@ -76,6 +76,10 @@ try {
     consoleDirectory: consoleBuild.directory,
   });
   lock.announce(api.url);
+  // Alert deliveries run in this process on timers (no ALERT_DELIVERY_QUEUE_URL); a local receiver on 127.0.0.1 may
+  // get webhooks over plain http (docs/alert-destinations.md "SSRF rules"); links point at this server's console.
+  process.env.ALERT_DESTINATIONS_ALLOW_LOOPBACK ??= "true";
+  process.env.ATS_CONSOLE_URL ??= api.url;
   configureLocalIssuer(api.url, identity);
   const userToken = await devUserToken(identity, api.url);
   writeLocalJson(settings, {

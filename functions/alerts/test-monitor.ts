@@ -1,13 +1,14 @@
 /**
  * POST /api/alerts/monitors/{monitorId}/test: an admin sends a test notification (`monitor.test`, the monitor's
- * current state) to its destinations; 202 with the notification's id and each destination's hand-over.
+ * current state) to its destinations; 202 with the notification's id and each destination's hand-over (queued, or
+ * skipped as missing or disabled).
  */
 import { newId } from "../domain/ids.js";
 import { monitorNotification } from "../domain/monitor-notification.js";
 import { jsonResponse } from "../http/responses.js";
 import { userTenantRoute } from "../http/user-route.js";
 import { getMonitor } from "../store/alerts/monitor-store.js";
-import { dispatchAlertNotification } from "./delivery/notify.js";
+import { dispatchAlertNotificationReporting } from "./delivery/notify.js";
 import { monitorIdParameter } from "./monitor-id-parameter.js";
 
 export const handler = userTenantRoute("TestMonitor", {}, async ({ caller, pathParameters }) => {
@@ -27,9 +28,6 @@ export const handler = userTenantRoute("TestMonitor", {}, async ({ caller, pathP
     windowEnd: monitor.state.windowEnd ?? now,
     occurredAt: now,
   });
-  await dispatchAlertNotification(notification, monitor.destinationIds);
-  return jsonResponse(202, {
-    notificationId: notification.notificationId,
-    deliveries: monitor.destinationIds.map((destinationId) => ({ destinationId, status: "queued" })),
-  });
+  const deliveries = await dispatchAlertNotificationReporting(notification, monitor.destinationIds);
+  return jsonResponse(202, { notificationId: notification.notificationId, deliveries });
 });

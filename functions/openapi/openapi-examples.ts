@@ -5,6 +5,14 @@
  * OpenAPI tests parse every one of them with that schema.
  */
 import type * as z from "zod";
+import type {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "../schemas/alert-destination-responses.js";
+import type { createDestinationBody, updateDestinationBody } from "../schemas/alert-destination-schemas.js";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import type { createFeedbackTokenBody, postFeedbackBody } from "../schemas/feedback-schemas.js";
@@ -318,6 +326,16 @@ export const requestExamples = {
     labels: ["resolved", "partially", "wrong"],
     description: "Did the answer resolve the customer's question?",
   } satisfies z.input<typeof putScoreConfigBody>,
+  CreateAlertDestination: {
+    name: "on-call webhook",
+    kind: "webhook",
+    url: "https://alerts.example.com/ats",
+  } satisfies z.input<typeof createDestinationBody>,
+  UpdateAlertDestination: {
+    name: "on-call webhook",
+    url: "https://alerts.example.com/ats",
+    enabled: true,
+  } satisfies z.input<typeof updateDestinationBody>,
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"protocolBody">, unknown>;
 
 /**
@@ -357,7 +375,23 @@ export const invalidInputs = {
   PreviewMonitor: { ...monitorDefinition, metric: "label_share", filters: { score: "verdict" } },
   ListMonitorHistory: { limit: "0" },
   ListAlertAudit: { limit: "101" },
+  CreateAlertDestination: { name: "", kind: "pagerduty", url: "ftp://example.com" },
+  UpdateAlertDestination: { name: "x".repeat(101), enabled: "yes" },
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
+
+const alertDestination = {
+  id: "dst_01KAZ4B6C8D0E2F4G6H8J0K2M4",
+  name: "on-call webhook",
+  kind: "webhook",
+  url: "https://alerts.example.com/ats",
+  enabled: true,
+  disabledReason: null,
+  consecutiveFailures: 0,
+  lastDeliveryAt: "2026-11-22T09:15:02.481Z",
+  lastError: null,
+  createdAt: "2026-11-20T14:03:11.902Z",
+  updatedAt: "2026-11-20T14:03:11.902Z",
+} satisfies z.output<typeof alertDestinationResponse>;
 
 const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
 const MEMBER_ID = "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13";
@@ -962,6 +996,19 @@ export const responseExamples = {
     ],
     nextCursor: null,
   } satisfies z.output<typeof alertAuditResponse>,
+  ListAlertDestinations: { destinations: [alertDestination] } satisfies z.output<typeof alertDestinationListResponse>,
+  CreateAlertDestination: {
+    ...alertDestination,
+    secret: "whsec_Hn3c0yQm9L2kV8rT5pX1zA7bC4dE6fG0hJ2kM4nP6qR",
+  } satisfies z.output<typeof createdAlertDestinationResponse>,
+  GetAlertDestination: alertDestination,
+  UpdateAlertDestination: alertDestination,
+  RotateAlertDestinationSecret: {
+    secret: "whsec_Q8wE2rT4yU6iO8pA0sD2fG4hJ6kL8zX0cV2bN4mQ1wE",
+  } satisfies z.output<typeof rotatedSecretResponse>,
+  TestAlertDestination: { delivered: false, status: 500, error: "HTTP 500: upstream unavailable" } satisfies z.output<
+    typeof destinationTestResponse
+  >,
 } as const;
 
 type ErrorExample = z.output<typeof errorResponse>;

@@ -5,6 +5,7 @@
  * kind without its words does not compile, and neither do words for a field the schema lacks.
  */
 import type * as z from "zod";
+import { DESTINATION_LIMITS } from "../domain/alert-destination.js";
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
 import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitation.js";
 import { LIMITS } from "../domain/limits.js";
@@ -37,7 +38,9 @@ export const TAGS = {
     "table shipped with the service; their audit; and that table (access token).",
   Alerts:
     "Monitors of an organisation's environment (`X-Environment`): a figure over a sliding window compared with a " +
-    "warning and an alert threshold, evaluated every minute, their history and audit (access token; docs/alerts.md).",
+    "warning and an alert threshold, evaluated every minute, their history and audit (docs/alerts.md); and where " +
+    "they send their notifications: destinations (a signed webhook, a Slack incoming webhook, the stack's " +
+    "EventBridge bus), their tests and signing secrets (docs/alert-destinations.md). Access token.",
   "API description": "This document.",
 } as const;
 export type TagName = keyof typeof TAGS;
@@ -260,6 +263,16 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       400: {
         reason: `The name is empty, longer than ${PRICE.modelLength} characters (${PRICE.modelBytes} bytes of UTF-8), holds control characters or is not well-formed Unicode.`,
         message: `Invalid model in the path: must be 1 to ${PRICE.modelLength} characters (at most ${PRICE.modelBytes} bytes of utf-8), without control characters`,
+      },
+    },
+  },
+  alertDestinationId: {
+    description: "An alert destination id (`dst_…`).",
+    example: "dst_01KAZ4B6C8D0E2F4G6H8J0K2M4",
+    errors: {
+      404: {
+        reason: "The organisation has no destination of that id (another organisation's is not found either).",
+        message: "No destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 in organisation acme",
       },
     },
   },
@@ -1236,5 +1249,86 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
         limit: { description: "Records per page, 1 to 100 (default 50).", example: "50" },
       },
     },
+  },
+  ListAlertDestinations: {
+    summary: "The organisation's alert destinations",
+    description:
+      `Where the organisation's monitors send notifications (at most ${DESTINATION_LIMITS.perOrganisation}), oldest ` +
+      "first, with their delivery health: failures in a row, the last delivery and error, and why delivery turned " +
+      "one off. Never a signing secret. Any member.",
+    tag: "Alerts",
+    success: "The destinations.",
+  },
+  CreateAlertDestination: {
+    summary: "Add an alert destination",
+    description:
+      "Adds a webhook (signed with a secret of its own, answered here once and never again), a Slack incoming " +
+      "webhook or the stack's EventBridge bus. A URL must be `https://` and its host must resolve to public " +
+      "addresses only (checked now and at every delivery; locally `npm start` also allows `http://` to loopback " +
+      `hosts). At most ${DESTINATION_LIMITS.perOrganisation} per organisation. Audited (\`destination.created\`). Admins and owners.`,
+    tag: "Alerts",
+    success: "The destination; a webhook's with its signing secret (`secret`), shown this once.",
+    body: {
+      description: "`url` is required for `webhook` and `slack`, and refused for `eventbridge`.",
+      fields: { url: "The receiver's URL (a Slack incoming webhook's for `slack`)." },
+    },
+    errors: {
+      409: {
+        reason: `The organisation already has ${DESTINATION_LIMITS.perOrganisation} destinations.`,
+        message: `Organisation acme has ${DESTINATION_LIMITS.perOrganisation} destinations, the most allowed; delete one before adding another`,
+      },
+    },
+  },
+  GetAlertDestination: {
+    summary: "An alert destination",
+    description: "One destination of the organisation, never its signing secret. Any member.",
+    tag: "Alerts",
+    success: "The destination.",
+  },
+  UpdateAlertDestination: {
+    summary: "Change an alert destination",
+    description:
+      "Sets a destination's name, URL and whether it is enabled (its kind stays). Enabling a destination that " +
+      "delivery turned off clears its failure count and reason. Audited (`destination.updated`). Admins and owners.",
+    tag: "Alerts",
+    success: "The destination as stored.",
+    body: { description: "The whole changeable definition; `url` as on creation (required unless `eventbridge`)." },
+    errors: {
+      409: {
+        reason: "The destination was changed by another request meanwhile.",
+        message: "Destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 was changed by another request; reload it and retry",
+      },
+    },
+  },
+  DeleteAlertDestination: {
+    summary: "Delete an alert destination",
+    description:
+      "Deletes a destination. Monitors naming it keep its id and skip it when they notify. Audited " +
+      "(`destination.deleted`). Admins and owners.",
+    tag: "Alerts",
+    success: "Deleted.",
+  },
+  RotateAlertDestinationSecret: {
+    summary: "Rotate a webhook's signing secret",
+    description:
+      "Replaces a webhook's signing secret: deliveries from now on are signed with the new one only (a retry of an " +
+      "earlier notification too), so update the receiver first. Audited (`destination.secret_rotated`). Admins and owners.",
+    tag: "Alerts",
+    success: "The new secret, shown this once.",
+    errors: {
+      409: {
+        reason: "The destination is not a webhook (Slack and EventBridge deliveries are not signed).",
+        message:
+          "Destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 is a slack destination: only a webhook has a signing secret",
+      },
+    },
+  },
+  TestAlertDestination: {
+    summary: "Send a test notification",
+    description:
+      "Sends one `monitor.test` notification to the destination now, even a disabled one, and answers what " +
+      "happened. No retry, and nothing of the destination changes (its failure count included). Admins and owners.",
+    tag: "Alerts",
+    success: "Whether it was delivered, the receiver's status, and the error if not.",
   },
 };

@@ -95,7 +95,9 @@ export const monitorTestResponse = z.strictObject({
   deliveries: z.array(
     z.strictObject({
       destinationId: id("alertDestination"),
-      status: z.enum(["queued"]).describe("Handed to the delivery, which retries on its own"),
+      status: z
+        .enum(["queued", "missing", "disabled"])
+        .describe("queued: handed to the delivery, which retries on its own; missing or disabled: skipped"),
     }),
   ),
 });

@@ -21,6 +21,13 @@ import { SCOPES } from "../domain/scopes.js";
 import { SCORE_AUTHOR_KINDS, SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
 import { SESSION_STATUSES } from "../domain/session.js";
 import {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "./alert-destination-responses.js";
+import {
   alertAuditResponse,
   monitorHistoryResponse,
   monitorListResponse,
@@ -866,4 +873,9 @@ export const responseComponents = z
   .add(monitorHistoryResponse, { id: "MonitorHistory" })
   .add(monitorTestResponse, { id: "MonitorTest" })
   .add(monitorPreviewResponse, { id: "MonitorPreview" })
-  .add(alertAuditResponse, { id: "AlertAudit" });
+  .add(alertAuditResponse, { id: "AlertAudit" })
+  .add(alertDestinationResponse, { id: "AlertDestination" })
+  .add(createdAlertDestinationResponse, { id: "CreatedAlertDestination" })
+  .add(alertDestinationListResponse, { id: "AlertDestinationList" })
+  .add(rotatedSecretResponse, { id: "RotatedSigningSecret" })
+  .add(destinationTestResponse, { id: "DestinationTestResult" });

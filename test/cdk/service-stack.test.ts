@@ -20,6 +20,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readBundleSettings } from "../../bench/harness/packaging.js";
 import {
   acceptsUserToken,
+  alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
   monitorEvaluator,
@@ -256,6 +257,7 @@ function definedFunctions(): readonly {
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
     { definition: monitorEvaluator, fn: stack.monitorEvaluator.function },
+    { definition: alertDeliveryWorker, fn: stack.alertDeliveryWorker.function },
   ];
   return owners.map(({ definition, fn }) => ({
     id: definition.id,
@@ -299,6 +301,16 @@ function payloadObjectsFinding(): string {
   return `AwsSolutions-IAM5[Resource::<${bucketLogicalId()}.Arn>/payloads/*]`;
 }
 
+/** The delivery worker's environment variables. */
+function alertWorkerEnvironment(): Record<string, unknown> {
+  return resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[alertWorkerLogicalId()]?.Properties
+    .Environment.Variables as Record<string, unknown>;
+}
+
+function alertWorkerLogicalId(): string {
+  return logicalIdOf(stack.alertDeliveryWorker.function, CfnFunction);
+}
+
 function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
@@ -334,6 +346,7 @@ function monitoredFunctionIds(): readonly string[] {
     workerLogicalId(),
     consumerLogicalId(),
     evaluatorLogicalId(),
+    alertWorkerLogicalId(),
   ];
 }
 
@@ -345,6 +358,7 @@ function allFunctionIds(): readonly string[] {
     consumerLogicalId(),
     cursorSecretFunctionId(),
     evaluatorLogicalId(),
+    alertWorkerLogicalId(),
   ];
 }
 
@@ -559,9 +573,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 5);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 4);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 6);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 5);
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -610,6 +624,7 @@ describe("Lambda functions", () => {
       ...(acceptsUserToken(definition.auth) ? ["the user pool"] : []),
       ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
+      ...(definition.sendsAlertNotifications === true ? ["the notifications bus and the console's address"] : []),
     ];
     it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
       // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
@@ -626,6 +641,15 @@ describe("Lambda functions", () => {
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
         ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
+        ...(definition.sendsAlertNotifications === true
+          ? {
+              SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+              ATS_CONSOLE_URL: alertWorkerEnvironment().ATS_CONSOLE_URL,
+            }
+          : {}),
+        ...(definition.queuesAlertDeliveries === true
+          ? { ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) } }
+          : {}),
       };
 
       // Act
@@ -720,7 +744,13 @@ describe("Lambda functions", () => {
     });
 
     const definition: RouteDefinition = route;
-    it(`lets ${route.id} ${definition.sendsDeletionJobs === true ? "send to the deletion queue only" : "use no queue"}`, () => {
+    const sendsTo =
+      definition.sendsDeletionJobs === true
+        ? "send to the deletion queue only"
+        : definition.queuesAlertDeliveries === true
+          ? "send to the alert delivery queue only"
+          : "use no queue";
+    it(`lets ${route.id} ${sendsTo}`, () => {
       // Prepare
       const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
 
@@ -731,7 +761,9 @@ describe("Lambda functions", () => {
       expect(queueStatements).toEqual(
         definition.sendsDeletionJobs === true
           ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.deletionQueue.queue) }]
-          : [],
+          : definition.queuesAlertDeliveries === true
+            ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) }]
+            : [],
       );
     });
   }
@@ -835,6 +867,7 @@ describe("Lambda functions", () => {
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
     [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
+    [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -859,7 +892,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 6);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 7);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -868,15 +901,19 @@ describe("Lambda functions", () => {
 });
 
 describe("Deletion queue and worker", () => {
-  it("has the deletion queue, its dead-letter queue and the stream's failure queue, and no other queue", () => {
-    template.resourceCountIs("AWS::SQS::Queue", 3);
+  it("has the deletion queue, the alert delivery queue, their dead-letter queues and the stream's failure queue, and no other queue", () => {
+    template.resourceCountIs("AWS::SQS::Queue", 5);
     expect(
       new Set(
-        [stack.deletionQueue.queue, stack.deletionQueue.deadLetterQueue, stack.streamCounting.failureQueue].map(
-          (queue) => logicalIdOf(queue, CfnQueue),
-        ),
+        [
+          stack.deletionQueue.queue,
+          stack.deletionQueue.deadLetterQueue,
+          stack.alertDelivery.queue,
+          stack.alertDelivery.deadLetterQueue,
+          stack.streamCounting.failureQueue,
+        ].map((queue) => logicalIdOf(queue, CfnQueue)),
       ).size,
-    ).toBe(3);
+    ).toBe(5);
   });
 
   it("moves a job's message to the dead-letter queue after 5 failed receives", () => {
@@ -895,12 +932,12 @@ describe("Deletion queue and worker", () => {
     expect(deadLetterQueue?.Properties).not.toHaveProperty("RedrivePolicy");
   });
 
-  it("encrypts every queue (both deletion queues and the stream's failure queue) with SQS-managed keys", () => {
+  it("encrypts every queue (deletion, alert delivery, their dead-letter queues, the stream's failure queue) with SQS-managed keys", () => {
     // Act
     const queues = Object.values(resourcesOf<QueueResource>("AWS::SQS::Queue"));
 
     // Assess
-    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true]);
+    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true, true, true]);
   });
 
   for (const [label, queue] of [
@@ -1018,6 +1055,74 @@ describe("Deletion queue and worker", () => {
   });
 });
 
+describe("CloudFormation's resource limit", () => {
+  // The synthesis above lifts CDK's own check of the limit (the `stackResourceLimit` context) so that every other
+  // assertion of this file still runs when the stack outgrows it; this test is what holds the limit.
+  it("keeps the stack within CloudFormation's 500 resources", () => {
+    const count = Object.keys(template.toJSON().Resources as Record<string, unknown>).length;
+    expect(count, "resources in the stack (CloudFormation refuses more than 500)").toBeLessThanOrEqual(500);
+  });
+});
+
+describe("Alert delivery queue and worker", () => {
+  it("dead-letters a delivery message after 3 failed receives, with a visibility timeout six times the worker's", () => {
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: queueArnOf(stack.alertDelivery.deadLetterQueue), maxReceiveCount: 3 },
+    });
+  });
+
+  it("feeds the worker batches of 10 deliveries, reporting failures per message", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: queueArnOf(stack.alertDelivery.queue),
+      FunctionName: { Ref: alertWorkerLogicalId() },
+      BatchSize: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+  });
+
+  it("grants the worker exactly its table grants: read a destination, update only its delivery bookkeeping", () => {
+    expectTableGrants(alertWorkerLogicalId(), alertDeliveryWorker);
+  });
+
+  it("lets the worker consume and re-send to its queue, dead-letter, and put events on the bus; nothing else", () => {
+    // Act
+    const queueStatements = statementsWithPrefix(alertWorkerLogicalId(), "sqs:");
+    const eventStatements = statementsWithPrefix(alertWorkerLogicalId(), "events:");
+
+    // Assess
+    const actionsOn = (queue: IConstruct) =>
+      [
+        ...new Set(
+          queueStatements
+            // CDK merges statements of the same actions: one SendMessage statement may name both queues.
+            .filter((statement) =>
+              asArray(statement.Resource).some(
+                (resource) => JSON.stringify(resource) === JSON.stringify(queueArnOf(queue)),
+              ),
+            )
+            .flatMap((statement) => asArray(statement.Action)),
+        ),
+      ].sort();
+    expect(actionsOn(stack.alertDelivery.queue)).toEqual([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"].sort());
+    expect(actionsOn(stack.alertDelivery.deadLetterQueue)).toEqual(["sqs:SendMessage"]);
+    expect(new Set(actionsOf(queueStatements))).toEqual(new Set([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"]));
+    expect(eventStatements.map((statement) => [statement.Action, statement.Resource])).toEqual([
+      ["events:PutEvents", busArn()],
+    ]);
+  });
+
+  it("tells the worker its queues, the bus and the console's address, nothing else", () => {
+    expect(alertWorkerEnvironment()).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+      ALERT_DELIVERY_DLQ_URL: { Ref: logicalIdOf(stack.alertDelivery.deadLetterQueue, CfnQueue) },
+      SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+      ATS_CONSOLE_URL: expect.objectContaining({ "Fn::Join": expect.any(Array) }),
+    });
+  });
+});
+
 describe("Table stream consumer", () => {
   /** The stream's event source mapping (the only one on the table's stream). */
   function streamMapping(): { Properties: Record<string, unknown> } | undefined {
@@ -1034,8 +1139,8 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("has two event source mappings: the deletion queue's and the table stream's", () => {
-    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 2);
+  it("has three event source mappings: the deletion queue's, the alert delivery queue's and the table stream's", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 3);
     expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
   });
 
@@ -1181,14 +1286,23 @@ describe("Table stream consumer", () => {
     template.hasOutput("SessionEventsBusName", { Value: { Ref: busId } });
   });
 
-  it("lets the consumer, and no other function, put events on that bus only", () => {
+  it("lets the consumer and the alert senders, and no other function, put events on that bus only", () => {
     // Act
-    const others = allFunctionIds().filter((functionId) => functionId !== consumerLogicalId());
+    const senders = [
+      consumerLogicalId(),
+      alertWorkerLogicalId(),
+      ...routes
+        .filter((route: RouteDefinition) => route.sendsAlertNotifications === true)
+        .map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ];
+    const others = allFunctionIds().filter((functionId) => !senders.includes(functionId));
 
     // Assess
-    expect(statementsWithPrefix(consumerLogicalId(), "events:")).toEqual([
-      { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
-    ]);
+    for (const functionId of senders) {
+      expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([
+        { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
+      ]);
+    }
     for (const functionId of others) expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([]);
   });
 
@@ -1414,7 +1528,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 4);
+    expect(built).toHaveLength(routes.length + 5);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1587,7 +1701,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 3;
+    const functionCount = routes.length + 4;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -2161,15 +2275,6 @@ describe("Per-route throttles", () => {
   });
 });
 
-describe("CloudFormation's resource limit", () => {
-  // The synthesis above lifts CDK's own check of the limit (the `stackResourceLimit` context) so that every other
-  // assertion of this file still runs when the stack outgrows it; this test is what holds the limit.
-  it("keeps the stack within CloudFormation's 500 resources", () => {
-    const count = Object.keys(template.toJSON().Resources as Record<string, unknown>).length;
-    expect(count, "resources in the stack (CloudFormation refuses more than 500)").toBeLessThanOrEqual(500);
-  });
-});
-
 describe("Monitor evaluation (issue 34)", () => {
   it("runs the evaluator from an EventBridge rule every minute, without retries of a missed minute", () => {
     const rules = template.findResources("AWS::Events::Rule");
@@ -2203,6 +2308,19 @@ describe("Monitor evaluation (issue 34)", () => {
 
   it("grants the evaluator exactly its table grants (monitors, their history, the series)", () => {
     expectTableGrants(evaluatorLogicalId(), monitorEvaluator);
+  });
+
+  it("lets the evaluator send to the alert delivery queue only, and tells it the queue", () => {
+    expect(statementsWithPrefix(evaluatorLogicalId(), "sqs:")).toEqual([
+      { Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) },
+    ]);
+    const variables =
+      resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[evaluatorLogicalId()]?.Properties.Environment
+        .Variables;
+    expect(variables).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+    });
   });
 
   it("gives the evaluator a minute: its run stops at its 45-second budget before the next one starts", () => {

@@ -800,6 +800,43 @@ const priceBody: fc.Arbitrary<ObjectNode> = fc
     ]),
   );
 
+/**
+ * An alert destination (POST /api/alerts/destinations, PUT …/{destinationId}). The URLs are the kinds the delivery rule
+ * must refuse (private, loopback, link-local, metadata, plain http, other schemes) and none that would make a request
+ * leave the machine: the fuzz never sends a notification anywhere.
+ */
+const destinationUrl: fc.Arbitrary<JsonNode> = fc
+  .constantFrom(
+    "https://192.0.2.10/hook",
+    "https://10.1.2.3/hook",
+    "https://localhost/hook",
+    "https://[::1]/hook",
+    "https://[::ffff:169.254.169.254]/latest/meta-data",
+    "https://169.254.169.254/latest/meta-data",
+    "http://127.0.0.1:9/hook",
+    "ftp://files.invalid/hook",
+    "https://user:pw@192.0.2.10/",
+  )
+  .map(str);
+const destinationBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.constantFrom("on-call", "x", "#ALERTDEST#x", ...PROTOTYPE_NAMES),
+    fc.constantFrom("eventbridge", "webhook", "slack", "pagerduty"),
+    fc.option(destinationUrl, { nil: undefined }),
+  )
+  .map(([name, kind, url]) =>
+    obj([["name", str(name)], ["kind", str(kind)], ...(url === undefined ? [] : [["url", url] as const])]),
+  );
+const destinationUpdateBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(fc.constantFrom("renamed", ""), fc.option(destinationUrl, { nil: undefined }), fc.boolean())
+  .map(([name, url, enabled]) =>
+    obj([
+      ["name", str(name)],
+      ...(url === undefined ? [] : [["url", url] as const]),
+      ["enabled", { kind: "boolean", value: enabled } as JsonNode],
+    ]),
+  );
+
 const rotateKeyBody: fc.Arbitrary<ObjectNode> = fc
   .option(fc.nat(604_800), { nil: undefined })
   .map((overlap) => obj(overlap === undefined ? [] : [["overlapSeconds", num(String(overlap))]]));
@@ -1953,6 +1990,8 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
   ReplaceMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
   PreviewMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
+  CreateAlertDestination: { body: destinationBody, fields: ["name", "kind", "url"] },
+  UpdateAlertDestination: { body: destinationUpdateBody, fields: ["name", "url", "enabled"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
   ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
@@ -2479,6 +2518,11 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
           "%",
           ...PROTOTYPE_NAMES,
         )
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "destinationId")
+      // An alert destination: an id of the right shape nobody holds, key-like text, prototype names (each a 404).
+      parameters[name] = fc
+        .constantFrom("dst_01KAZ4B6C8D0E2F4G6H8J0K2M4", "x", "ALERTDEST#x", "%", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "orgId")
       // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.

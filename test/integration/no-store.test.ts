@@ -264,7 +264,41 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     if (set.status !== 200) throw new Error(`price not set: ${set.text}`);
     return { path: `/api/prices/${model}`, ...asOwner() };
   },
+  ListAlertDestinations: async () => ({ path: "/api/alerts/destinations", ...asOwner() }),
+  CreateAlertDestination: async () => ({
+    path: "/api/alerts/destinations",
+    ...asOwner(),
+    body: { name: "no-store", kind: "eventbridge" },
+  }),
+  GetAlertDestination: async () => ({ path: `/api/alerts/destinations/${await newDestinationId()}`, ...asOwner() }),
+  UpdateAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}`,
+    ...asOwner(),
+    body: { name: "no-store renamed", enabled: true },
+  }),
+  DeleteAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}`,
+    ...asOwner(),
+  }),
+  RotateAlertDestinationSecret: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId("webhook")}/rotate-secret`,
+    ...asOwner(),
+  }),
+  TestAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}/test`,
+    ...asOwner(),
+  }),
 };
+
+/** A new destination of the owner's organisation (a webhook to a literal public address: nothing is resolved or sent). */
+async function newDestinationId(kind: "webhook" | "eventbridge" = "eventbridge"): Promise<string> {
+  const created = await call(api, "POST", "/api/alerts/destinations", {
+    key: owner.token,
+    body: { name: "no-store", kind, ...(kind === "webhook" && { url: "https://1.1.1.1/no-store" }) },
+  });
+  if (created.status !== 201) throw new Error(`destination not created: ${created.text}`);
+  return String(created.body.id);
+}
 
 const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");
 

@@ -60,6 +60,8 @@ interface World {
   victimJobId: string;
   /** A monitor of the victim's live environment: no other organisation may read, change, test or delete it. */
   victimMonitorId: string;
+  /** An alert destination of the victim organisation. */
+  victimDestinationId: string;
   revoked: string;
   expired: string;
   otherOrgKey: TestKey;
@@ -136,6 +138,11 @@ beforeAll(async () => {
   }
   const monitor = await call(api, "POST", "/api/alerts/monitors", { key: victimOwner.token, body: MONITOR_BODY });
   if (monitor.status !== 201) throw new Error(`monitor not created: ${monitor.text}`);
+  const destination = await call(api, "POST", "/api/alerts/destinations", {
+    key: victimOwner.token,
+    body: { name: "victim's bus", kind: "eventbridge" },
+  });
+  if (destination.status !== 201) throw new Error(`destination not created: ${destination.text}`);
   const victimSessionId = await createTestSession(api, victim.key);
   const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
   const scored = await call(api, "POST", "/api/sdk/scores", {
@@ -169,6 +176,7 @@ beforeAll(async () => {
     victimMonitorId: String(monitor.body.id),
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
+    victimDestinationId: String(destination.body.id),
     revoked: revokedKey.key,
     expired: rotatedKey.key,
     otherOrgKey,
@@ -210,6 +218,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
     .replace("{monitorId}", world.victimMonitorId)
+    .replace("{destinationId}", world.victimDestinationId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
     .replace("{name}", routeId === "DeleteScoreConfig" ? VICTIM_DELETED_SCORE_NAME : VICTIM_SCORE_NAME)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
@@ -235,6 +244,8 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     CreateMonitor: { ...MONITOR_BODY, name: "intruder" },
     ReplaceMonitor: { ...MONITOR_BODY, name: "intruder" },
     PreviewMonitor: MONITOR_BODY,
+    CreateAlertDestination: { name: "intruder", kind: "eventbridge" },
+    UpdateAlertDestination: { name: "intruder", enabled: false },
   };
   return { path, body: bodies[routeId] };
 }
@@ -340,6 +351,14 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   ListMonitorHistory: { "other organisation": 404, "missing scope or role": 200 },
   TestMonitor: { "other organisation": 404, "missing scope or role": 403 },
   ListAlertAudit: { "other organisation": 200, "missing scope or role": 403 },
+  // Another organisation's admin lists and adds their own destinations; the victim's are not found. Members read.
+  ListAlertDestinations: { "other organisation": 200, "missing scope or role": 200 },
+  CreateAlertDestination: { "other organisation": 201, "missing scope or role": 403 },
+  GetAlertDestination: { "other organisation": 404, "missing scope or role": 200 },
+  UpdateAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  DeleteAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  RotateAlertDestinationSecret: { "other organisation": 404, "missing scope or role": 403 },
+  TestAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
 };
 
 /** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */
