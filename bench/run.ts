@@ -12,6 +12,8 @@
  *   cost        AWS cost per million events (single, batched) and sessions from the above
  *   decode      the worst OTLP export request: gzip bodies of 5 MiB of two-byte fields, read as the
  *               export routes read them (phases/decode-cost.ts; runs alone too)
+ *   monitors    one monitor's evaluation over full series buckets, 15-minute and 7-day windows: RRU, WRU, CPU,
+ *               USD per monitor per month at one evaluation a minute (phases/monitor-cost.ts; runs alone too)
  *   pricing     POST /api/sdk/events with one body per kind of pricing (reported, table, normalised name, unpriced,
  *               the organisation's price), side by side; `priceEvent` alone per event (phases/pricing-cost.ts)
  *
@@ -99,6 +101,7 @@ const SETTINGS: BenchSettings = {
   coldRuns: setting("BENCH_COLD_RUNS", 10),
   decodeRuns: setting("BENCH_DECODE_RUNS", 5),
   pricingCalls: setting("BENCH_PRICING_CALLS", 20_000),
+  monitorRounds: setting("BENCH_MONITOR_ROUNDS", 60),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
   /**
    * The local poller's interval, which is its batching window (local/stream-poller.ts): by default the deployed
@@ -398,6 +401,9 @@ try {
       `  ${pricingCase.name}: p50 ${timing.latency.p50.toFixed(2)} ms, ${work.typicalCommands.signature}, ${work.readUnits.mean.toFixed(2)} RRU per request`,
     );
   }
+  log("monitors: one evaluation over full buckets, 15-minute and 7-day windows");
+  const { measureMonitorCost } = await import("./phases/monitor-cost.js");
+  const monitors = await measureMonitorCost(SETTINGS.monitorRounds, { ownDatabase: false });
   log("pricing: priceEvent alone, per event");
   const pricingCalls = measurePricingCalls({ iterations: SETTINGS.pricingCalls, rounds: 5 });
 
@@ -978,6 +984,7 @@ try {
     packaging,
     decodeCost,
     pricing: { calls: pricingCalls, path: pricingPath },
+    monitors,
     cost: {
       prices: PRICES,
       memoryMb,

@@ -63,6 +63,11 @@ export interface RouteEntry {
    * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
    */
   readonly idempotencyKey?: false;
+  /**
+   * A `user` route whose data belongs to one environment of the organisation (the alerts' monitors): it reads
+   * `X-Environment` (`live` unless it says `test`; 400 otherwise), as the console's reads do.
+   */
+  readonly environmentHeader?: true;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
   /**
@@ -70,6 +75,8 @@ export interface RouteEntry {
    * (an EventBridge destination) and the console's address (the notification's links).
    */
   readonly sendsAlertNotifications?: true;
+  /** Whether the handler queues alert notifications for delivery (the delivery queue's URL and `sqs:SendMessage`). */
+  readonly queuesAlertDeliveries?: true;
   /**
    * The function group the route runs in (see {@link functionGroups}); absent: a Lambda function of its own.
    */
@@ -497,6 +504,87 @@ export const routeTable = [
     path: "/api/prices/{model}",
     entry: "functions/prices/delete-organisation-price.ts",
     functionGroup: "SettingsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListMonitors",
+    method: "GET",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/list-monitors.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "CreateMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/create-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "PreviewMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/preview",
+    entry: "functions/alerts/preview-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "GetMonitor",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/get-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "ReplaceMonitor",
+    method: "PUT",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/replace-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "DeleteMonitor",
+    method: "DELETE",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/delete-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "ListMonitorHistory",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}/history",
+    entry: "functions/alerts/list-monitor-history.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "TestMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/{monitorId}/test",
+    entry: "functions/alerts/test-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+    queuesAlertDeliveries: true,
+  },
+  {
+    id: "ListAlertAudit",
+    method: "GET",
+    path: "/api/alerts/audit",
+    entry: "functions/alerts/list-alert-audit.ts",
+    functionGroup: "AlertsApi",
     auth: { kind: "user", role: "admin" },
   },
   {

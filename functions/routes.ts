@@ -70,6 +70,8 @@ export const PARTITIONS = {
   organisationPrices: "PRICES#*",
   /** `SCORECONFIGS#<orgId>`: the organisation's score configurations (keys.ts scoreConfigKey). */
   scoreConfigs: "SCORECONFIGS#*",
+  /** `MONITOR#<monitorId>`: a monitor's history (keys.ts monitorHistoryKey). */
+  monitorHistory: "MONITOR#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session, its events and its scores (keys.ts sessionKey, eventKey, scoreKey). */
@@ -262,6 +264,11 @@ const conversationScoreWrite: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
   partitions: [P.conversation],
 };
+/**
+ * The alerts' fine time series (issue 34, store/alerts/series-store.ts), read by a monitor's evaluation and preview.
+ * TODO(merge wt-series): the series' own partition pattern once its key builder exists; until then the rollups'.
+ */
+const alertSeriesReads: TableGrant = { actions: ["dynamodb:Query"], partitions: [P.rollup] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -807,6 +814,69 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
+  ListMonitors: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.monitors] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  CreateMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destinations it names looked up (ORG#<org> / ALERTDEST#…); then in one transaction the monitor put, the
+      // tenant's count of monitors moved on the organisation item and the audit record put.
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:PutItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  PreviewMonitor: {
+    tableGrants: [...userAuthentication, alertSeriesReads],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  GetMonitor: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.monitors] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ReplaceMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destinations looked up and the audit record put; the monitor read, then put conditionally on its version.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The monitor read, then deleted with the count moved and the audit record put (its history expires).
+      { actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListMonitorHistory: {
+    tableGrants: [
+      ...userAuthentication,
+      cursorSigning,
+      // The monitor read in the caller's tenant first: the history partition is keyed by the monitor's id alone.
+      { actions: ["dynamodb:GetItem"], partitions: [P.monitors] },
+      { actions: ["dynamodb:Query"], partitions: [P.monitorHistory] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  TestMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem"], partitions: [P.monitors] },
+      // The organisation's destinations read once (which are there and enabled) before the hand-over.
+      { actions: ["dynamodb:Query"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListAlertAudit: {
+    tableGrants: [...userAuthentication, cursorSigning, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
   ListAlertDestinations: {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
     throttle: ROUTE_THROTTLES.keyManagement,
@@ -1003,6 +1073,21 @@ export const streamConsumer: WorkerDefinition = {
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The monitors' evaluator (functions/alerts/evaluate-monitors.ts, every minute): one paged Query of every monitor,
+ * each enabled one's window read from the series, and a changed state written — with a history entry in the same
+ * transaction when the status changed or it renotifies (the monitor's update is conditional on its state version).
+ */
+export const monitorEvaluator: WorkerDefinition = {
+  id: "MonitorEvaluator",
+  entry: "functions/alerts/evaluate-monitors.ts",
+  tableGrants: [
+    { actions: ["dynamodb:Query", "dynamodb:UpdateItem"], partitions: [P.monitors] },
+    { actions: ["dynamodb:PutItem"], partitions: [P.monitorHistory] },
+    alertSeriesReads,
+  ],
 };
 
 /**

@@ -19,6 +19,7 @@ import {
   apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   type PayloadAccess,
   type RouteDefinition,
   routes,
@@ -32,6 +33,7 @@ import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { EdgeProtection } from "./constructs/edge-protection.js";
 import { edgeProtectionSettings } from "./constructs/edge-settings.js";
+import { MonitorSchedule } from "./constructs/monitor-schedule.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { StreamCounting } from "./constructs/stream-counting.js";
@@ -151,6 +153,9 @@ export class AgentTrackingStack extends Stack {
   readonly payloads: PayloadBucket;
   /** The function that counts the table's stream into counters, rollups and notifications. */
   readonly streamConsumer: ApiFunction;
+  /** The alert monitors' evaluator and the rule that runs it every minute (issue 34). */
+  readonly monitorEvaluator: ApiFunction;
+  readonly monitorSchedule: MonitorSchedule;
   /** The stream's event source mapping, its failure queue and the notifications bus. */
   readonly streamCounting: StreamCounting;
   /** The queue of alert deliveries (retries delayed on it) and its dead-letter queue. */
@@ -385,6 +390,28 @@ export class AgentTrackingStack extends Stack {
       this.streamCounting.bus.grantPutEventsTo(handler.function);
     }
 
+    this.monitorEvaluator = new ApiFunction(this, monitorEvaluator.id, {
+      entry: path.join(repoRoot, monitorEvaluator.entry),
+      projectRoot: repoRoot,
+      description: "Evaluates the alert monitors (every minute) and hands their notifications to the delivery",
+      // A run stops itself at its time budget (45 s), before the next minute's run starts.
+      timeout: Duration.seconds(60),
+      environment: { TABLE_NAME: table.tableName, ...this.alertDelivery.senderEnvironment() },
+    });
+    this.grantTable(this.monitorEvaluator, monitorEvaluator);
+    // It hands each notification to the delivery queue (functions/alerts/delivery/notify.ts).
+    this.alertDelivery.grantSendDeliveries(this.monitorEvaluator.function);
+    this.monitorSchedule = new MonitorSchedule(this, "MonitorSchedule", { evaluator: this.monitorEvaluator.function });
+    // A route that queues notifications for delivery (a monitor's test) gets the queue and may send to it.
+    for (const route of routes) {
+      const definition: RouteDefinition = route;
+      const handler = handlers.get(definition.id);
+      if (definition.queuesAlertDeliveries !== true || handler === undefined) continue;
+      for (const [name, value] of Object.entries(this.alertDelivery.senderEnvironment()))
+        handler.function.addEnvironment(name, value);
+      this.alertDelivery.grantSendDeliveries(handler.function);
+    }
+
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
       table,
@@ -395,6 +422,7 @@ export class AgentTrackingStack extends Stack {
         ...[...new Set(handlers.values())].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
+        this.monitorEvaluator.function,
         this.alertDeliveryWorker.function,
         // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),

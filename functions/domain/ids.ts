@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   feedbackToken: "fbt",
   alertDestination: "dst",
   alertNotification: "ntf",
+  monitor: "mon",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -81,6 +82,7 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   feedbackToken: new RegExp(`^${ID_PREFIXES.feedbackToken}_${ULID_PATTERN}$`),
   alertDestination: new RegExp(`^${ID_PREFIXES.alertDestination}_${ULID_PATTERN}$`),
   alertNotification: new RegExp(`^${ID_PREFIXES.alertNotification}_${ULID_PATTERN}$`),
+  monitor: new RegExp(`^${ID_PREFIXES.monitor}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */

@@ -37,8 +37,10 @@ export const TAGS = {
     "The organisation's own model prices (fine-tuned, self-hosted or negotiated models), checked before the price " +
     "table shipped with the service; their audit; and that table (access token).",
   Alerts:
-    "Monitors and where they send their notifications: destinations (a signed webhook, a Slack incoming webhook, " +
-    "the stack's EventBridge bus), their tests and signing secrets (access token; docs/alert-destinations.md).",
+    "Monitors of an organisation's environment (`X-Environment`): a figure over a sliding window compared with a " +
+    "warning and an alert threshold, evaluated every minute, their history and audit (docs/alerts.md); and where " +
+    "they send their notifications: destinations (a signed webhook, a Slack incoming webhook, the stack's " +
+    "EventBridge bus), their tests and signing secrets (docs/alert-destinations.md). Access token.",
   "API description": "This document.",
 } as const;
 export type TagName = keyof typeof TAGS;
@@ -240,6 +242,18 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       },
     },
   },
+  monitorId: {
+    description: "A monitor id (`mon_…`) of the caller's organisation and environment.",
+    example: "mon_01KAZ2S0A1B2C3D4E5F6G7H8J9",
+    errors: {
+      404: {
+        reason:
+          "No such monitor in the organisation and environment of the request (never, deleted, or another " +
+          "organisation's or environment's: not said which), or not a `mon_` id.",
+        message: "No monitor mon_01KAZ2S0A1B2C3D4E5F6G7H8J9 in this organisation and environment",
+      },
+    },
+  },
   modelName: {
     description:
       "A model name as your calls send it, URL-encoded (a `/` as `%2F`); trimmed and lower-cased, since matching " +
@@ -263,6 +277,23 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
     },
   },
 };
+
+const ENVIRONMENT_HEADER: ErrorDoc = {
+  reason: "`X-Environment` is neither `live` nor `test`.",
+  message: "Invalid X-Environment header: must be live or test",
+};
+const MONITOR_CHANGED: ErrorDoc = {
+  reason: "The monitor kept changing (evaluations or other requests) during the request.",
+  message: "Monitor mon_01KAZ2S0A1B2C3D4E5F6G7H8J9 was changed by another request; reload it and retry",
+};
+const MONITOR_BODY =
+  "The whole definition. Filters: `tool` only with (and required by) `tool_failure_rate`; `score` required by " +
+  "`score_mean` and `label_share`, `label` by `label_share`; `model` only with `cost` and `tokens`; `user` with the " +
+  "session metrics; at most one of user, model, tool, score; `agent` with any. Thresholds: percentages 0–100 for " +
+  "rates and shares, 0 or more for counts, cost (USD) and durations (ms), any sign for `score_mean`; " +
+  "`warningThreshold` on the near side of `alertThreshold` (below it when the comparison is `above`). " +
+  "`windowMinutes` 5 to 10080, a multiple of 5; `renotifyMinutes` 0 (never) or 5 to 1440; `destinationIds` at " +
+  "most 5, each an existing destination of the organisation.";
 
 const FOREIGN_SESSION = PATH_PARAMETER_PROSE.sessionId.errors[403];
 const SESSION_NOT_FOUND = PATH_PARAMETER_PROSE.sessionId.errors[404];
@@ -1119,6 +1150,103 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
         reason: "The model's prices kept changing during the request.",
         message:
           "The prices of ft:gpt-4o-mini:acme:support:9x8y7z were changed by another request; reload them and retry",
+      },
+    },
+  },
+  ListMonitors: {
+    summary: "List monitors",
+    description:
+      "The monitors of the organisation in the environment of `X-Environment` (`live` unless it says `test`), " +
+      "oldest first, each with its state. Any member.",
+    tag: "Alerts",
+    success: "The monitors (at most 100).",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  CreateMonitor: {
+    summary: "Create a monitor",
+    description:
+      "Creates a monitor in the environment of `X-Environment`; it is evaluated from the next minute on (state " +
+      "`ok`, no figure until then). Audited. Admins and owners. At most 100 per organisation and environment.",
+    tag: "Alerts",
+    success: "The monitor as stored.",
+    body: { description: MONITOR_BODY },
+    errors: {
+      409: {
+        reason: "The organisation already has 100 monitors in this environment.",
+        message: "This organisation has 100 monitors in live, the most allowed; delete one before adding another",
+      },
+    },
+  },
+  PreviewMonitor: {
+    summary: "Preview a monitor's figure",
+    description:
+      "The figure a definition would have had for windows ending at each whole hour of the last 72 hours, from " +
+      "the counted series (nothing stored, nothing sent; the destinations are not looked up). A window that is " +
+      "not a whole number of hours is previewed over the whole hours holding it (`note` says so). Any member.",
+    tag: "Alerts",
+    success: "At most 72 points, oldest first; `figure` null where the window had no data.",
+    body: { description: MONITOR_BODY },
+  },
+  GetMonitor: {
+    summary: "Read a monitor",
+    description: "One monitor of the environment of `X-Environment`, with its state. Any member.",
+    tag: "Alerts",
+    success: "The monitor.",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  ReplaceMonitor: {
+    summary: "Replace a monitor's definition",
+    description:
+      "Replaces the whole definition; the state stays, and the next evaluation judges it by the new definition. " +
+      "Audited (before and after). Admins and owners.",
+    tag: "Alerts",
+    success: "The monitor as stored.",
+    body: { description: MONITOR_BODY },
+    errors: { 409: MONITOR_CHANGED },
+  },
+  DeleteMonitor: {
+    summary: "Delete a monitor",
+    description:
+      "Deletes the monitor: it is no longer evaluated (an evaluation running meanwhile writes and sends nothing); " +
+      "its history expires on its own. Audited. Admins and owners.",
+    tag: "Alerts",
+    success: "Deleted.",
+    errors: { 400: ENVIRONMENT_HEADER, 409: MONITOR_CHANGED },
+  },
+  ListMonitorHistory: {
+    summary: "A monitor's history",
+    description:
+      "Each state change and renotification of the monitor, newest first, with the figure, samples, threshold and " +
+      "window it was computed on, and the id of the notification sent for it. Any member.",
+    tag: "Alerts",
+    success: "A page of entries.",
+    query: {
+      parameters: {
+        cursor: { description: "The `nextCursor` of the previous page, unchanged." },
+        limit: { description: "Entries per page, 1 to 100 (default 50).", example: "50" },
+      },
+    },
+  },
+  TestMonitor: {
+    summary: "Send a test notification",
+    description:
+      "Hands a `monitor.test` notification with the monitor's current state to each of its destinations (each " +
+      "retried by the delivery on its own). Admins and owners.",
+    tag: "Alerts",
+    success: "The notification's id and each destination's hand-over.",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  ListAlertAudit: {
+    summary: "Who changed which monitor or destination",
+    description:
+      "Every change of the organisation's monitors (both environments) and destinations, newest first: who, when, " +
+      "the definition before and after. Admins and owners.",
+    tag: "Alerts",
+    success: "A page of audit records.",
+    query: {
+      parameters: {
+        cursor: { description: "The `nextCursor` of the previous page, unchanged." },
+        limit: { description: "Records per page, 1 to 100 (default 50).", example: "50" },
       },
     },
   },

@@ -27,6 +27,14 @@ import {
   destinationTestResponse,
   rotatedSecretResponse,
 } from "./alert-destination-responses.js";
+import {
+  alertAuditResponse,
+  monitorHistoryResponse,
+  monitorListResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "./monitor-response-schemas.js";
 import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
 /** A service-assigned id: its type prefix plus a ULID. */
@@ -860,6 +868,12 @@ export const responseComponents = z
   .add(organisationPriceListResponse, { id: "OrganisationPriceList" })
   .add(priceAuditResponse, { id: "PriceAudit" })
   .add(priceTableResponse, { id: "PriceTable" })
+  .add(monitorResponse, { id: "Monitor" })
+  .add(monitorListResponse, { id: "MonitorList" })
+  .add(monitorHistoryResponse, { id: "MonitorHistory" })
+  .add(monitorTestResponse, { id: "MonitorTest" })
+  .add(monitorPreviewResponse, { id: "MonitorPreview" })
+  .add(alertAuditResponse, { id: "AlertAudit" })
   .add(alertDestinationResponse, { id: "AlertDestination" })
   .add(createdAlertDestinationResponse, { id: "CreatedAlertDestination" })
   .add(alertDestinationListResponse, { id: "AlertDestinationList" })

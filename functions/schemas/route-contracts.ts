@@ -30,6 +30,15 @@ import { createEventBatchBody, createEventBody } from "./event-schemas.js";
 import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
 import {
+  alertAuditResponse,
+  monitorHistoryResponse,
+  monitorListResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "./monitor-response-schemas.js";
+import { alertAuditQuery, monitorDefinitionBody, monitorHistoryQuery } from "./monitor-schemas.js";
+import {
   exportLogsServiceRequest,
   exportLogsServiceResponse,
   exportTraceServiceRequest,
@@ -121,6 +130,8 @@ export const PATH_PARAMETERS = {
   invitingOrganisation: { schema: anyText, errors: [404] },
   /** A score name, URL-encoded (scores/score-name-parameter.ts): 400 past the name limits. */
   scoreName: { schema: z.string().min(1).max(LIMITS.scoreNameLength), errors: [400] },
+  /** A monitor id (`mon_…`) of the caller's organisation and environment: 404 otherwise. */
+  monitorId: { schema: anyText, errors: [404] },
   /** A model name, URL-encoded (prices/model-path-parameter.ts): 400 past the name limits. */
   modelName: { schema: z.string().min(1).max(ORGANISATION_PRICE_LIMITS.modelLength), errors: [400] },
   /** An alert destination id (`dst_…`): 404 when the organisation has none of that id. */
@@ -351,6 +362,28 @@ export const routeContracts = {
     success: { status: 204 },
     errors: [404, 409],
   },
+  ListMonitors: { success: { status: 200, body: monitorListResponse }, errors: [400] },
+  CreateMonitor: {
+    body: { schema: monitorDefinitionBody },
+    success: { status: 201, body: monitorResponse },
+    errors: [409],
+  },
+  PreviewMonitor: { body: { schema: monitorDefinitionBody }, success: { status: 200, body: monitorPreviewResponse } },
+  GetMonitor: { path: { monitorId: "monitorId" }, success: { status: 200, body: monitorResponse }, errors: [400] },
+  ReplaceMonitor: {
+    path: { monitorId: "monitorId" },
+    body: { schema: monitorDefinitionBody },
+    success: { status: 200, body: monitorResponse },
+    errors: [409],
+  },
+  DeleteMonitor: { path: { monitorId: "monitorId" }, success: { status: 204 }, errors: [400, 409] },
+  ListMonitorHistory: {
+    path: { monitorId: "monitorId" },
+    query: monitorHistoryQuery,
+    success: { status: 200, body: monitorHistoryResponse },
+  },
+  TestMonitor: { path: { monitorId: "monitorId" }, success: { status: 202, body: monitorTestResponse }, errors: [400] },
+  ListAlertAudit: { query: alertAuditQuery, success: { status: 200, body: alertAuditResponse } },
   ListAlertDestinations: { success: { status: 200, body: alertDestinationListResponse } },
   CreateAlertDestination: {
     body: { schema: createDestinationBody },

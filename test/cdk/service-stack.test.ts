@@ -23,6 +23,7 @@ import {
   alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   PARTITIONS,
   type PayloadAccess,
   type RouteDefinition,
@@ -255,6 +256,7 @@ function definedFunctions(): readonly {
     ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
+    { definition: monitorEvaluator, fn: stack.monitorEvaluator.function },
     { definition: alertDeliveryWorker, fn: stack.alertDeliveryWorker.function },
   ];
   return owners.map(({ definition, fn }) => ({
@@ -313,6 +315,10 @@ function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
 
+function evaluatorLogicalId(): string {
+  return logicalIdOf(stack.monitorEvaluator.function, CfnFunction);
+}
+
 function consumerLogicalId(): string {
   return logicalIdOf(stack.streamConsumer.function, CfnFunction);
 }
@@ -339,6 +345,7 @@ function monitoredFunctionIds(): readonly string[] {
     ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
+    evaluatorLogicalId(),
     alertWorkerLogicalId(),
   ];
 }
@@ -350,6 +357,7 @@ function allFunctionIds(): readonly string[] {
     workerLogicalId(),
     consumerLogicalId(),
     cursorSecretFunctionId(),
+    evaluatorLogicalId(),
     alertWorkerLogicalId(),
   ];
 }
@@ -565,9 +573,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 5);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 4);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", routes.length + 6);
+    expect(new Set(allFunctionIds()).size).toBe(routes.length + 5);
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -638,6 +646,9 @@ describe("Lambda functions", () => {
               SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
               ATS_CONSOLE_URL: alertWorkerEnvironment().ATS_CONSOLE_URL,
             }
+          : {}),
+        ...(definition.queuesAlertDeliveries === true
+          ? { ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) } }
           : {}),
       };
 
@@ -733,7 +744,13 @@ describe("Lambda functions", () => {
     });
 
     const definition: RouteDefinition = route;
-    it(`lets ${route.id} ${definition.sendsDeletionJobs === true ? "send to the deletion queue only" : "use no queue"}`, () => {
+    const sendsTo =
+      definition.sendsDeletionJobs === true
+        ? "send to the deletion queue only"
+        : definition.queuesAlertDeliveries === true
+          ? "send to the alert delivery queue only"
+          : "use no queue";
+    it(`lets ${route.id} ${sendsTo}`, () => {
       // Prepare
       const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
 
@@ -744,7 +761,9 @@ describe("Lambda functions", () => {
       expect(queueStatements).toEqual(
         definition.sendsDeletionJobs === true
           ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.deletionQueue.queue) }]
-          : [],
+          : definition.queuesAlertDeliveries === true
+            ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) }]
+            : [],
       );
     });
   }
@@ -819,6 +838,7 @@ describe("Lambda functions", () => {
     ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
     { id: deletionWorker.id, access: deletionWorker.payloadAccess },
     { id: streamConsumer.id, access: streamConsumer.payloadAccess },
+    { id: monitorEvaluator.id, access: monitorEvaluator.payloadAccess },
   ]) {
     it(`grants ${id} ${access === undefined ? "no S3 action" : `exactly the S3 actions of payload ${access} access`}`, () => {
       // Prepare
@@ -846,6 +866,7 @@ describe("Lambda functions", () => {
     ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
+    [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
     [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
@@ -871,7 +892,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 6);
+    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 7);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -1507,7 +1528,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 4);
+    expect(built).toHaveLength(routes.length + 5);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1680,7 +1701,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 2;
+    const functionCount = routes.length + 4;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -2088,6 +2109,8 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "ListConversationScores",
       "CreateFeedbackToken",
       "PostFeedback",
+      "ListMonitorHistory",
+      "ListAlertAudit",
     ]);
 
     for (const route of routes) {
@@ -2249,5 +2272,62 @@ describe("Per-route throttles", () => {
     for (const id of ["CreateApiKey", "DeleteUserData", "OpenApiDocument"]) {
       expect(rate(id)).toBeLessThan(rate("ListSessions"));
     }
+  });
+});
+
+describe("Monitor evaluation (issue 34)", () => {
+  it("runs the evaluator from an EventBridge rule every minute, without retries of a missed minute", () => {
+    const rules = template.findResources("AWS::Events::Rule");
+    expect(Object.keys(rules)).toHaveLength(1);
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      State: "ENABLED",
+      Targets: [
+        {
+          Arn: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] },
+          RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 },
+        },
+      ],
+    });
+  });
+
+  it("lets only that rule invoke the evaluator", () => {
+    const permissions = Object.values(
+      template.findResources("AWS::Lambda::Permission", {
+        Properties: { FunctionName: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] } },
+      }),
+    ) as { Properties: Record<string, unknown> }[];
+    expect(permissions).toHaveLength(1);
+    const rule = Object.keys(template.findResources("AWS::Events::Rule"))[0];
+    expect(permissions[0]?.Properties).toMatchObject({
+      Action: "lambda:InvokeFunction",
+      Principal: "events.amazonaws.com",
+      SourceArn: { "Fn::GetAtt": [rule, "Arn"] },
+    });
+  });
+
+  it("grants the evaluator exactly its table grants (monitors, their history, the series)", () => {
+    expectTableGrants(evaluatorLogicalId(), monitorEvaluator);
+  });
+
+  it("lets the evaluator send to the alert delivery queue only, and tells it the queue", () => {
+    expect(statementsWithPrefix(evaluatorLogicalId(), "sqs:")).toEqual([
+      { Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) },
+    ]);
+    const variables =
+      resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[evaluatorLogicalId()]?.Properties.Environment
+        .Variables;
+    expect(variables).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+    });
+  });
+
+  it("gives the evaluator a minute: its run stops at its 45-second budget before the next one starts", () => {
+    template.hasResourceProperties("AWS::Lambda::Function", {
+      Timeout: 60,
+      Environment: { Variables: { TABLE_NAME: Match.anyValue() } },
+      LoggingConfig: { LogGroup: { Ref: logicalIdOf(stack.monitorEvaluator.logGroup, CfnLogGroup) } },
+    });
   });
 });

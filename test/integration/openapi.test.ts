@@ -442,6 +442,36 @@ describe("over HTTP", () => {
       await setPrice("openapi-deleted");
       return call(api, "DELETE", "/api/prices/openapi-deleted?effectiveFrom=2026-12-01", { key: owner.token });
     },
+    ListMonitors: async () => {
+      await createMonitor();
+      return call(api, "GET", "/api/alerts/monitors", { key: owner.token, settle: false });
+    },
+    CreateMonitor: () => createMonitor(),
+    PreviewMonitor: () =>
+      call(api, "POST", "/api/alerts/monitors/preview", {
+        key: owner.token,
+        body: { ...monitorBody, windowMinutes: 90 },
+      }),
+    GetMonitor: async () =>
+      call(api, "GET", `/api/alerts/monitors/${(await createMonitor()).body.id}`, { key: owner.token, settle: false }),
+    ReplaceMonitor: async () =>
+      call(api, "PUT", `/api/alerts/monitors/${(await createMonitor()).body.id}`, {
+        key: owner.token,
+        body: { ...monitorBody, alertThreshold: 15 },
+      }),
+    DeleteMonitor: async () =>
+      call(api, "DELETE", `/api/alerts/monitors/${(await createMonitor()).body.id}`, { key: owner.token }),
+    ListMonitorHistory: async () =>
+      call(api, "GET", `/api/alerts/monitors/${(await createMonitor()).body.id}/history`, {
+        key: owner.token,
+        settle: false,
+      }),
+    TestMonitor: async () =>
+      call(api, "POST", `/api/alerts/monitors/${(await createMonitor()).body.id}/test`, { key: owner.token }),
+    ListAlertAudit: async () => {
+      await createMonitor();
+      return call(api, "GET", "/api/alerts/audit", { key: owner.token, settle: false });
+    },
     ListAlertDestinations: async () => {
       await createDestination("eventbridge");
       return call(api, "GET", "/api/alerts/destinations", { key: owner.token });
@@ -468,6 +498,25 @@ describe("over HTTP", () => {
         key: owner.token,
       }),
   };
+
+  const monitorBody = {
+    name: "openapi monitor",
+    enabled: false,
+    metric: "failure_rate",
+    filters: { agent: "openapi-agent" },
+    windowMinutes: 15,
+    comparison: "above",
+    alertThreshold: 10,
+    minSessions: 5,
+    noData: "keep",
+    renotifyMinutes: 0,
+    notifyOnRecovery: true,
+    destinationIds: [],
+  };
+
+  function createMonitor(): Promise<ApiResponse> {
+    return call(api, "POST", "/api/alerts/monitors", { key: owner.token, body: monitorBody });
+  }
 
   function createDestination(kind: "webhook" | "eventbridge", url?: string): Promise<ApiResponse> {
     return call(api, "POST", "/api/alerts/destinations", {

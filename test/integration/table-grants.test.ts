@@ -16,6 +16,7 @@ import type { SQSEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEvent, type LambdaHttpHandler, lambdaContext } from "../../bench/harness/gateway-event.js";
 import { handler as alertDeliveryWorkerHandler } from "../../functions/alerts/delivery/delivery-worker.js";
+import { evaluateMonitors } from "../../functions/alerts/monitor-evaluation.js";
 import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispatch.js";
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
@@ -24,6 +25,7 @@ import { forgetOrganisationPrices } from "../../functions/pricing/organisation-p
 import {
   alertDeliveryWorker,
   deletionWorker,
+  monitorEvaluator,
   type RouteDefinition,
   type RouteId,
   routeById,
@@ -1163,6 +1165,50 @@ describe("every table access of every route is within the route's declared grant
       await consumer.stop();
     }
     expect(deniedAccesses(streamConsumer.tableGrants, recorder.accesses()).join("\n"), "StreamConsumer").toBe("");
+  });
+
+  it("monitors by a signed-in admin: create, list, read, preview, replace, test, history, audit, delete; the evaluator", async () => {
+    const monitorAdmin = await createTestUser(api, { role: "admin" });
+    const token = monitorAdmin.token;
+    const definition = {
+      name: "grants monitor",
+      enabled: true,
+      metric: "label_share",
+      filters: { agent: "grants-agent", score: "verdict", label: "wrong" },
+      windowMinutes: 60,
+      comparison: "above",
+      alertThreshold: 10,
+      minSessions: 0,
+      noData: "alert",
+      renotifyMinutes: 5,
+      notifyOnRecovery: true,
+      destinationIds: [],
+    };
+    const path = "/api/alerts/monitors";
+    const created = await invoke("CreateMonitor", { path, token, body: definition }, 201);
+    await invoke(
+      "CreateMonitor",
+      { path, token, body: { ...definition, destinationIds: [newId("alertDestination")] } },
+      400,
+    );
+    const monitorId = String(created.id);
+    const one = { path: `${path}/${monitorId}`, pathParameters: { monitorId }, token };
+    await invoke("ListMonitors", { path, token }, 200);
+    await invoke("GetMonitor", one, 200);
+    await invoke("PreviewMonitor", { path: `${path}/preview`, token, body: definition }, 200);
+    await invoke("ReplaceMonitor", { ...one, body: { ...definition, metric: "cost", filters: {} } }, 200);
+    await invoke("TestMonitor", { ...one, path: `${one.path}/test` }, 202);
+
+    recorder.reset();
+    const report = await evaluateMonitors(new Date(), { orgId: monitorAdmin.orgId });
+    expect(report.evaluated).toBe(1);
+    expect(recorder.accesses().length).toBeGreaterThan(0);
+    expect(deniedAccesses(monitorEvaluator.tableGrants, recorder.accesses()).join("\n"), "MonitorEvaluator").toBe("");
+
+    await invoke("ListMonitorHistory", { ...one, path: `${one.path}/history`, query: { limit: "1" } }, 200);
+    await invoke("ListAlertAudit", { path: "/api/alerts/audit", token, query: { limit: "1" } }, 200);
+    await invoke("DeleteMonitor", one, 204);
+    await invoke("DeleteMonitor", one, 404);
   });
 
   it("covered every route of the route table", () => {

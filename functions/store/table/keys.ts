@@ -476,12 +476,9 @@ export function seriesBucketKey(partition: string, bucketText: string): ItemKey 
   return { PK: partition, SK: bucketText };
 }
 
-/** Every monitor of every tenant (issue 34): sort key `<orgId>#<environment>#<monitorId>`. */
-export const MONITORS_PARTITION = "MONITORS";
-
-/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION. */
+/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION (the monitors' own, escaped organisation id). */
 export function tenantMonitorsPrefix(orgId: string, environment: Environment): string {
-  return `${orgId}#${environment}#`;
+  return monitorTenantPrefix(orgId, environment);
 }
 
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
@@ -587,4 +584,37 @@ export function sessionIdOfPartition(partitionKey: string): string | undefined {
   return partitionKey.startsWith(SESSION_PARTITION_PREFIX)
     ? partitionKey.slice(SESSION_PARTITION_PREFIX.length)
     : undefined;
+}
+
+/**
+ * Every monitor (issue 34) in one partition, `MONITORS`, sorted by `<orgId>#<environment>#<monitorId>`: the evaluator
+ * lists them all with one paged Query, a tenant's are a `begins_with`. The organisation id is escaped (`%`, `#`) so
+ * that one tenant's prefix never reaches another's.
+ */
+export const MONITORS_PARTITION = "MONITORS";
+
+/** The sort-key prefix of one organisation's monitors (both environments). */
+export function monitorOrganisationPrefix(orgId: string): string {
+  return `${orgId.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
+/** The sort-key prefix of one tenant's monitors. */
+export function monitorTenantPrefix(orgId: string, environment: Environment): string {
+  return `${monitorOrganisationPrefix(orgId)}${environment}#`;
+}
+
+export function monitorKey(orgId: string, environment: Environment, monitorId: string): ItemKey {
+  return { PK: MONITORS_PARTITION, SK: `${monitorTenantPrefix(orgId, environment)}${monitorId}` };
+}
+
+/** A monitor's history: `MONITOR#<monitorId>` (ids are the service's, `mon_` + ULID); read only after its monitor. */
+export function monitorHistoryPartition(monitorId: string): string {
+  return `MONITOR#${monitorId}`;
+}
+
+export const MONITOR_HISTORY_PREFIX = "HISTORY#";
+
+/** One evaluation's change: keyed by the evaluation's minute, so one minute makes one entry at most. */
+export function monitorHistoryKey(monitorId: string, minute: string): ItemKey {
+  return { PK: monitorHistoryPartition(monitorId), SK: `${MONITOR_HISTORY_PREFIX}${minute}` };
 }
