@@ -118,13 +118,7 @@ beforeAll(() => {
   // No handler is bundled (the CDK's `aws:cdk:bundling-stacks` context): this file checks the console's part of the
   // template, which bundling does not change; test/cdk/service-stack.test.ts bundles every handler and reads them.
   const app = new App({
-    context: {
-      ...cdkJson.context,
-      [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE,
-      "aws:cdk:bundling-stacks": [],
-      // The 500-resource limit is asserted once, in service-stack.test.ts; here it must not hide the console's checks.
-      "@aws-cdk/core:stackResourceLimit": 1000,
-    },
+    context: { ...cdkJson.context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE, "aws:cdk:bundling-stacks": [] },
   });
 
   // Act: one synthesis for the whole file.

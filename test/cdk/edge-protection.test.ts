@@ -106,8 +106,6 @@ beforeAll(() => {
       "aws:cdk:bundling-stacks": [],
       edgeProtection: "true",
       [EDGE_LIMIT_CONTEXT_KEYS.management]: String(MANAGEMENT_LIMIT),
-      // The 500-resource limit is asserted once, in service-stack.test.ts; here it must not hide the edge's checks.
-      "@aws-cdk/core:stackResourceLimit": 1000,
     },
   });
 
