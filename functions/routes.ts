@@ -947,6 +947,7 @@ export interface ApiFunctionDefinition {
   readonly payloadAccess?: PayloadAccess;
   readonly createsUsers: boolean;
   readonly sendsAlertNotifications: boolean;
+  readonly queuesAlertDeliveries: boolean;
 }
 
 function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
@@ -961,6 +962,7 @@ function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
     ...(route.payloadAccess === undefined ? {} : { payloadAccess: route.payloadAccess }),
     createsUsers: route.createsUsers === true,
     sendsAlertNotifications: route.sendsAlertNotifications === true,
+    queuesAlertDeliveries: route.queuesAlertDeliveries === true,
   };
 }
 
@@ -985,6 +987,7 @@ function groupFunction(group: FunctionGroupId, members: readonly RouteDefinition
     sendsDeletionJobs: false,
     createsUsers: false,
     sendsAlertNotifications: members.some((route) => route.sendsAlertNotifications === true),
+    queuesAlertDeliveries: members.some((route) => route.queuesAlertDeliveries === true),
   };
 }
 

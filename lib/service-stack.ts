@@ -381,10 +381,9 @@ export class AgentTrackingStack extends Stack {
       new SqsEventSource(this.alertDelivery.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
     // A route that sends a notification itself (the destination test) may put an `ats.monitor` event on the bus.
-    for (const route of routes) {
-      const definition: RouteDefinition = route;
-      const handler = handlers.get(definition.id);
-      if (definition.sendsAlertNotifications !== true || handler === undefined) continue;
+    for (const definition of apiFunctions) {
+      const handler = handlers.get(definition.routes[0]?.id ?? "");
+      if (!definition.sendsAlertNotifications || handler === undefined) continue;
       for (const [name, value] of Object.entries(alertDeliveryEnvironment))
         handler.function.addEnvironment(name, value);
       this.streamCounting.bus.grantPutEventsTo(handler.function);
@@ -403,10 +402,9 @@ export class AgentTrackingStack extends Stack {
     this.alertDelivery.grantSendDeliveries(this.monitorEvaluator.function);
     this.monitorSchedule = new MonitorSchedule(this, "MonitorSchedule", { evaluator: this.monitorEvaluator.function });
     // A route that queues notifications for delivery (a monitor's test) gets the queue and may send to it.
-    for (const route of routes) {
-      const definition: RouteDefinition = route;
-      const handler = handlers.get(definition.id);
-      if (definition.queuesAlertDeliveries !== true || handler === undefined) continue;
+    for (const definition of apiFunctions) {
+      const handler = handlers.get(definition.routes[0]?.id ?? "");
+      if (!definition.queuesAlertDeliveries || handler === undefined) continue;
       for (const [name, value] of Object.entries(this.alertDelivery.senderEnvironment()))
         handler.function.addEnvironment(name, value);
       this.alertDelivery.grantSendDeliveries(handler.function);

@@ -19,8 +19,9 @@ import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readBundleSettings } from "../../bench/harness/packaging.js";
 import {
-  acceptsUserToken,
+  type ApiFunctionDefinition,
   alertDeliveryWorker,
+  apiFunctions,
   cursorSecretSetup,
   deletionWorker,
   monitorEvaluator,
@@ -202,6 +203,13 @@ function handlerOf(route: Pick<RouteDefinition, "id">) {
   return handler;
 }
 
+/** The function of the API that serves `definition`'s routes (its own route's, or its function group's). */
+function functionOf(definition: ApiFunctionDefinition) {
+  const [first] = definition.routes;
+  if (first === undefined) throw new Error(`function ${definition.id} serves no route`);
+  return handlerOf(first);
+}
+
 function tableLogicalId(): string {
   return logicalIdOf(stack.table.table, CfnTable);
 }
@@ -245,7 +253,7 @@ function payloadObjectsArn() {
   return { "Fn::Join": ["", [bucketArn(), "/payloads/*"]] };
 }
 
-/** The functions of the stack with their definition: one per route, then the deletion worker and the stream consumer. */
+/** The functions of the stack with their definition: one per route or function group, then the workers. */
 function definedFunctions(): readonly {
   readonly id: string;
   readonly functionId: string;
@@ -253,7 +261,7 @@ function definedFunctions(): readonly {
   readonly rolePath: string;
 }[] {
   const owners = [
-    ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
+    ...apiFunctions.map((definition) => ({ definition, fn: functionOf(definition).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
     { definition: monitorEvaluator, fn: stack.monitorEvaluator.function },
@@ -339,10 +347,10 @@ function cursorSecretFunctionId(): string {
   return logicalIdOf(stack.cursorSecretFunction.function, CfnFunction);
 }
 
-/** The functions the operations dashboard watches: one per route, then the deletion worker and the stream consumer. */
+/** The functions the operations dashboard watches: one per route or function group, then the workers. */
 function monitoredFunctionIds(): readonly string[] {
   return [
-    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
     evaluatorLogicalId(),
@@ -350,10 +358,10 @@ function monitoredFunctionIds(): readonly string[] {
   ];
 }
 
-/** Every function of the stack: one per route, the deletion worker, the stream consumer and the cursor-secret setup. */
+/** Every function of the stack: one per route or function group, the workers and the cursor-secret setup. */
 function allFunctionIds(): readonly string[] {
   return [
-    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
     cursorSecretFunctionId(),
@@ -574,8 +582,12 @@ describe("HTTP API", () => {
 
 describe("Lambda functions", () => {
   it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 6);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 5);
+    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 6);
+    expect(new Set(allFunctionIds()).size).toBe(apiFunctions.length + 5);
+    // A function group's routes share its function; every other route has one of its own.
+    for (const definition of apiFunctions) {
+      for (const route of definition.routes) expect(handlerOf(route), route.id).toBe(functionOf(definition));
+    }
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -618,36 +630,37 @@ describe("Lambda functions", () => {
     expect(withQueue).toEqual(["DeleteUserData"]);
   });
 
-  for (const route of routes) {
-    const definition: RouteDefinition = route;
+  for (const definition of apiFunctions) {
     const extras = [
-      ...(acceptsUserToken(definition.auth) ? ["the user pool"] : []),
-      ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
+      ...(definition.acceptsUserToken ? ["the user pool"] : []),
+      ...(definition.sendsDeletionJobs ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
-      ...(definition.sendsAlertNotifications === true ? ["the notifications bus and the console's address"] : []),
+      ...(definition.sendsAlertNotifications ? ["the notifications bus and the console's address"] : []),
+      ...(definition.queuesAlertDeliveries ? ["the alert delivery queue"] : []),
     ];
-    it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
+    const kinds = [...new Set(definition.routes.map((route) => route.auth.kind))].join(", ");
+    it(`gives ${definition.id} (${kinds}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
       // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
       const expected = {
         TABLE_NAME: { Ref: tableLogicalId() },
-        ...(acceptsUserToken(definition.auth)
+        ...(definition.acceptsUserToken
           ? {
               JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
               JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
             }
           : {}),
-        ...(definition.sendsDeletionJobs === true
+        ...(definition.sendsDeletionJobs
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
         ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
-        ...(definition.sendsAlertNotifications === true
+        ...(definition.sendsAlertNotifications
           ? {
               SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
               ATS_CONSOLE_URL: alertWorkerEnvironment().ATS_CONSOLE_URL,
             }
           : {}),
-        ...(definition.queuesAlertDeliveries === true
+        ...(definition.queuesAlertDeliveries
           ? { ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) } }
           : {}),
       };
@@ -658,7 +671,7 @@ describe("Lambda functions", () => {
 
       // Assess
       expect(variables).toEqual(expected);
-      if (!acceptsUserToken(definition.auth)) {
+      if (!definition.acceptsUserToken) {
         for (const name of JWT_VARIABLES) expect(Object.keys(variables ?? {})).not.toContain(name);
       }
     });
@@ -714,10 +727,10 @@ describe("Lambda functions", () => {
     expect(withQueueUrl).toEqual([logicalIdOf(handlerOf({ id: "DeleteUserData" }).function, CfnFunction)]);
   });
 
-  for (const route of routes) {
-    it(`logs ${route.id} to its own log group`, () => {
+  for (const definition of apiFunctions) {
+    it(`logs ${definition.id} to its own log group`, () => {
       // Prepare
-      const handler = handlerOf(route);
+      const handler = functionOf(definition);
       const functionId = logicalIdOf(handler.function, CfnFunction);
       const logGroupId = logicalIdOf(handler.logGroup, CfnLogGroup);
 
@@ -730,38 +743,37 @@ describe("Lambda functions", () => {
       expect(Object.keys(matches)).toEqual([functionId]);
     });
 
-    it(`grants ${route.id} exactly its table grants, each limited to its partitions${route.tableGrants.length === 0 ? " (none)" : ""}`, () => {
+    const serves = definition.routes.length > 1 ? ` (its routes' together: ${definition.routes.length} routes)` : "";
+    it(`grants ${definition.id} exactly its table grants${serves}, each limited to its partitions${definition.tableGrants.length === 0 ? " (none)" : ""}`, () => {
       // Prepare
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
 
       // Act
       const grantedActions = actionsOf(statementsWithPrefix(functionId, "dynamodb:"));
 
       // Assess
-      expectTableGrants(functionId, route);
+      expectTableGrants(functionId, definition);
       expect(grantedActions).not.toContain("dynamodb:*");
       expect(grantedActions).not.toContain("dynamodb:Scan");
     });
 
-    const definition: RouteDefinition = route;
-    const sendsTo =
-      definition.sendsDeletionJobs === true
-        ? "send to the deletion queue only"
-        : definition.queuesAlertDeliveries === true
-          ? "send to the alert delivery queue only"
-          : "use no queue";
-    it(`lets ${route.id} ${sendsTo}`, () => {
+    const sendsTo = definition.sendsDeletionJobs
+      ? "send to the deletion queue only"
+      : definition.queuesAlertDeliveries
+        ? "send to the alert delivery queue only"
+        : "use no queue";
+    it(`lets ${definition.id} ${sendsTo}`, () => {
       // Prepare
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
 
       // Act
       const queueStatements = statementsWithPrefix(functionId, "sqs:");
 
       // Assess
       expect(queueStatements).toEqual(
-        definition.sendsDeletionJobs === true
+        definition.sendsDeletionJobs
           ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.deletionQueue.queue) }]
-          : definition.queuesAlertDeliveries === true
+          : definition.queuesAlertDeliveries
             ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) }]
             : [],
       );
@@ -835,7 +847,7 @@ describe("Lambda functions", () => {
   });
 
   for (const { id, access } of [
-    ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
+    ...apiFunctions.map((definition) => ({ id: definition.id, access: definition.payloadAccess })),
     { id: deletionWorker.id, access: deletionWorker.payloadAccess },
     { id: streamConsumer.id, access: streamConsumer.payloadAccess },
     { id: monitorEvaluator.id, access: monitorEvaluator.payloadAccess },
@@ -863,7 +875,7 @@ describe("Lambda functions", () => {
   }
 
   for (const [id, owner] of [
-    ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
+    ...apiFunctions.map((definition) => [definition.id, () => functionOf(definition)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
     [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
@@ -892,7 +904,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 7);
+    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 7);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -1528,7 +1540,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 5);
+    expect(built).toHaveLength(apiFunctions.length + 5);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1539,19 +1551,18 @@ describe("Lambda bundles", () => {
     // aws-jwt-verify's own error text survives minification.
     const verifies = (code: string) => code.includes("JWT header does not have valid kid claim");
 
-    for (const route of routes) {
-      const bundle = functionId(route.id);
-      const takesUserTokens =
-        route.auth.kind !== "apiKey" && route.auth.kind !== "public" && route.auth.kind !== "feedbackToken";
-      expect({ route: route.id, bundle: bundle !== undefined }).toEqual({ route: route.id, bundle: true });
-      if (route.auth.kind === "apiKey" || route.auth.kind === "feedbackToken")
-        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
-          route: route.id,
+    for (const definition of apiFunctions) {
+      const bundle = functionId(definition.id);
+      const kinds = definition.routes.map((route) => route.auth.kind);
+      expect({ fn: definition.id, bundle: bundle !== undefined }).toEqual({ fn: definition.id, bundle: true });
+      if (kinds.every((kind) => kind === "apiKey" || kind === "feedbackToken"))
+        expect({ fn: definition.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          fn: definition.id,
           verifier: false,
         });
-      if (takesUserTokens && route.auth.kind !== "signedIn")
-        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
-          route: route.id,
+      if (kinds.some((kind) => kind === "user" || kind === "apiKeyOrUser"))
+        expect({ fn: definition.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          fn: definition.id,
           verifier: true,
         });
     }
@@ -1573,7 +1584,7 @@ describe("Lambda bundles", () => {
 
   it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
     const built = bundles();
-    const payloadFunctions = [...routes, deletionWorker, streamConsumer].filter(
+    const payloadFunctions = [...apiFunctions, deletionWorker, streamConsumer].filter(
       (definition) => "payloadAccess" in definition,
     );
 
@@ -1701,7 +1712,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 4;
+    const functionCount = apiFunctions.length + 4;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -2113,21 +2124,22 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "ListAlertAudit",
     ]);
 
-    for (const route of routes) {
+    for (const definition of apiFunctions) {
       // Act
-      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "dynamodb:");
+      const statements = statementsWithPrefix(logicalIdOf(functionOf(definition).function, CfnFunction), "dynamodb:");
       const writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"];
 
       // Assess
       for (const action of writes)
         expect(
           statements.some((st) => allowsOnPrefix(st, action, "SERVICE")),
-          route.id,
+          definition.id,
         ).toBe(false);
+      // A function group's function reads it when one of its routes does.
       expect(
         statements.some((st) => allowsOnPrefix(st, "dynamodb:GetItem", "SERVICE")),
-        route.id,
-      ).toBe(paging.has(route.id));
+        definition.id,
+      ).toBe(definition.routes.some((route) => paging.has(route.id)));
     }
   });
 
