@@ -81,7 +81,7 @@ export async function evaluateMonitor(
   monitor: StoredMonitor,
   now: Date,
 ): Promise<{ outcome: Outcome; itemsRead: number }> {
-  const window = evaluationWindow(now, monitor.windowMinutes);
+  const window = evaluationWindow(now, monitor);
   const at = evaluationMinute(now);
   const { totals, label, itemsRead } = await readTotals(monitor, window, now.getTime());
   const reading = monitorReading(monitor.metric, monitor.filters, totals, label);

@@ -120,21 +120,42 @@ export function evaluateMonitorState(input: EvaluationInput): MonitorEvaluation 
     windowEnd,
     lastNotifiedAt: transition?.notify === true ? at : previous.lastNotifiedAt,
   };
+  // The figure alone changing (the bucket in progress filling) writes nothing until the window moves to its next
+  // 5 minutes: a monitor costs at most a write per 5 minutes besides its changes, and its shown figure is at most
+  // that old (evaluationWindow).
   const write =
     transition !== undefined ||
     previous.evaluatedAt === null ||
-    previous.figure !== reading.figure ||
-    previous.samples !== reading.samples ||
     previous.windowStart !== windowStart ||
     previous.windowEnd !== windowEnd;
   return { state: write ? state : previous, write, transition };
 }
 
-/** The window a monitor is evaluated on at `now`: the `windowMinutes` before the last whole 5 minutes. */
-export function evaluationWindow(now: Date, windowMinutes: number): { start: Date; end: Date } {
+/** Metrics that count or sum over the window: a window holding less time can only lower them. */
+const ACCUMULATING_METRICS: ReadonlySet<string> = new Set([
+  "failed_sessions",
+  "error_events",
+  "sessions_started",
+  "cost",
+  "tokens",
+]);
+
+/**
+ * The window a monitor is evaluated on at `now`, `windowMinutes` long and ending at a whole 5 minutes (the series'
+ * bucket): the bucket in progress included, so a breach is judged at the next minute's evaluation (within 2 minutes
+ * of the session that caused it) — except a count or sum watched from below, which ends at the last whole 5 minutes.
+ * A window that includes the bucket in progress holds between `windowMinutes − 5` and `windowMinutes` of elapsed
+ * time: that can only lower a count or sum, so one watched from above never fires early, a rate, mean or percentile
+ * keeps a fair sample, and only a count or sum watched from below would dip at every bucket's start.
+ */
+export function evaluationWindow(
+  now: Date,
+  definition: Pick<MonitorDefinition, "windowMinutes" | "metric" | "comparison">,
+): { start: Date; end: Date } {
   const step = 5 * 60_000;
-  const end = Math.floor(now.getTime() / step) * step;
-  return { start: new Date(end - windowMinutes * 60_000), end: new Date(end) };
+  const completeOnly = definition.comparison === "below" && ACCUMULATING_METRICS.has(definition.metric);
+  const end = (completeOnly ? Math.floor : Math.ceil)(now.getTime() / step) * step;
+  return { start: new Date(end - definition.windowMinutes * 60_000), end: new Date(end) };
 }
 
 /** The minute of an evaluation (ISO): two evaluations in the same minute are the same evaluation. */

@@ -135,13 +135,14 @@ describe("evaluateMonitorState", () => {
     expect(evaluate({ figure: 7, samples: 20 }, warning).transition).toBeUndefined();
   });
 
-  it("writes nothing when the status, figure, samples and window are unchanged", () => {
+  it("writes nothing while the status and window are unchanged, whatever the figure", () => {
     const previous = stateOf();
     const same = evaluate({ figure: 1, samples: 20 }, previous);
     expect(same.write).toBe(false);
     expect(same.state).toBe(previous);
-    expect(evaluate({ figure: 2, samples: 20 }, previous).write).toBe(true);
-    expect(evaluate({ figure: 1, samples: 21 }, previous).write).toBe(true);
+    // The bucket in progress filling changes the figure: written when the window moves on, not before.
+    expect(evaluate({ figure: 2, samples: 20 }, previous).write).toBe(false);
+    expect(evaluate({ figure: 1, samples: 21 }, previous).write).toBe(false);
     expect(evaluate({ figure: 1, samples: 20 }, stateOf({ windowEnd: "2026-11-27T10:10:00.000Z" })).write).toBe(true);
     expect(evaluate({ figure: 1, samples: 20 }, stateOf({ windowStart: "2026-11-27T09:55:00.000Z" })).write).toBe(true);
   });
@@ -168,12 +169,40 @@ describe("evaluateMonitorState", () => {
 });
 
 describe("evaluationWindow and evaluationMinute", () => {
-  it("ends the window at the last whole 5 minutes and starts it windowMinutes before", () => {
-    expect(evaluationWindow(new Date("2026-11-27T10:17:42.123Z"), 15)).toEqual({
-      start: new Date("2026-11-27T10:00:00Z"),
+  const above = { windowMinutes: 15, metric: "failure_rate", comparison: "above" } as const;
+
+  it("includes the 5 minutes in progress, so a breach is judged at the next minute's evaluation", () => {
+    expect(evaluationWindow(new Date("2026-11-27T10:17:42.123Z"), above)).toEqual({
+      start: new Date("2026-11-27T10:05:00Z"),
+      end: new Date("2026-11-27T10:20:00Z"),
+    });
+    expect(evaluationWindow(new Date("2026-11-27T10:15:00Z"), { ...above, windowMinutes: 10_080 })).toEqual({
+      start: new Date("2026-11-20T10:15:00Z"),
       end: new Date("2026-11-27T10:15:00Z"),
     });
-    expect(evaluationWindow(new Date("2026-11-27T10:15:00Z"), 10_080).start).toEqual(new Date("2026-11-20T10:15:00Z"));
+    // A count or sum watched from above: a shorter elapsed window can only lower it, so it too is judged live.
+    expect(evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "error_events" }).end).toEqual(
+      new Date("2026-11-27T10:20:00Z"),
+    );
+    // Below: rates, means and percentiles too.
+    expect(
+      evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "score_mean", comparison: "below" }).end,
+    ).toEqual(new Date("2026-11-27T10:20:00Z"));
+  });
+
+  it.each(["failed_sessions", "error_events", "sessions_started", "cost", "tokens"] as const)(
+    "judges %s watched from below on the last whole 5 minutes (it would dip at each bucket's start)",
+    (metric) => {
+      expect(
+        evaluationWindow(new Date("2026-11-27T10:17:42Z"), { windowMinutes: 15, metric, comparison: "below" }),
+      ).toEqual({
+        start: new Date("2026-11-27T10:00:00Z"),
+        end: new Date("2026-11-27T10:15:00Z"),
+      });
+    },
+  );
+
+  it("names the minute of an evaluation", () => {
     expect(evaluationMinute(new Date("2026-11-27T10:17:42.123Z"))).toBe("2026-11-27T10:17:00.000Z");
   });
 });

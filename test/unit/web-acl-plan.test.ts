@@ -137,14 +137,21 @@ describe("webAclProperties and toWebAclInput", () => {
 
     // Assess
     expect(input.Rules.map((rule) => rule.Name)).toEqual(["ManagementPerIp", "ReadsPerIp", "AllRequestsPerIp"]);
-    const scope = input.Rules[0]?.Statement?.RateBasedStatement?.ScopeDownStatement;
-    const firstMatch = scope?.OrStatement?.Statements?.[0]?.AndStatement?.Statements?.[1]?.ByteMatchStatement;
-    expect(firstMatch?.SearchString).toBeInstanceOf(Uint8Array);
-    expect(new TextDecoder().decode(firstMatch?.SearchString)).toBe("/api/sdk/sessions/");
-    expect(firstMatch?.TextTransformations).toEqual([
-      { Priority: 0, Type: "URL_DECODE" },
-      { Priority: 1, Type: "NORMALIZE_PATH" },
-    ]);
+    const statements = input.Rules[0]?.Statement?.RateBasedStatement?.ScopeDownStatement?.OrStatement?.Statements ?? [];
+    // A family matched by its path alone (any method), and a route matched by its method and path.
+    const familyMatch = statements[0]?.ByteMatchStatement;
+    const routeMatch = statements.find((statement) => statement.AndStatement !== undefined)?.AndStatement
+      ?.Statements?.[1]?.ByteMatchStatement;
+    expect(familyMatch?.SearchString).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(familyMatch?.SearchString)).toBe("/api/openapi.json");
+    expect(routeMatch?.SearchString).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(routeMatch?.SearchString)).toBe("/api/sdk/sessions/");
+    for (const match of [familyMatch, routeMatch]) {
+      expect(match?.TextTransformations).toEqual([
+        { Priority: 0, Type: "URL_DECODE" },
+        { Priority: 1, Type: "NORMALIZE_PATH" },
+      ]);
+    }
     expect(input.Rules[2]?.Statement?.RateBasedStatement).toEqual({
       Limit: 7200,
       EvaluationWindowSec: 60,
