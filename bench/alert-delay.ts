@@ -9,12 +9,13 @@
  * Writes bench/alert-delay-results.md and .json. Its own script, not a phase of `npm run bench`: it waits on the
  * one-minute schedule (about two minutes of wall time), and the main bench is already past its own time bound.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exited, startTool, waitForFile } from "../test/support/processes.js";
 
 const MONITORS = Number(process.env.BENCH_ALERT_MONITORS ?? 4);
 const STAGGER_MS = Number(process.env.BENCH_ALERT_STAGGER_MS ?? 15_000);
@@ -42,14 +43,32 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 const dataDirectory = mkdtempSync(join(tmpdir(), "ats-bench-alerts-"));
-const stack = startTool("local/start.ts", {
-  DATA_DIR: dataDirectory,
-  PORT: "0",
-  DYNAMODB_ENDPOINT: "",
-  TABLE_NAME: "",
+// `npm start` itself, in its own DATA_DIR and on a free port.
+const stack = spawn(process.execPath, ["--import", "tsx", "local/start.ts"], {
+  cwd: new URL("..", import.meta.url),
+  env: { ...process.env, DATA_DIR: dataDirectory, PORT: "0", DYNAMODB_ENDPOINT: "", TABLE_NAME: "" },
+  stdio: ["ignore", "pipe", "pipe"],
 });
+let stackOutput = "";
+stack.stdout.on("data", (chunk: Buffer) => {
+  stackOutput += chunk.toString();
+});
+stack.stderr.on("data", (chunk: Buffer) => {
+  stackOutput += chunk.toString();
+});
+
+async function localJson(): Promise<LocalJson> {
+  const path = join(dataDirectory, "local.json");
+  const deadline = Date.now() + 120_000;
+  while (!existsSync(path)) {
+    if (stack.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${stackOutput}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return JSON.parse(readFileSync(path, "utf8")) as LocalJson;
+}
+
 try {
-  const local = JSON.parse(await waitForFile(join(dataDirectory, "local.json"), 120_000, stack.child)) as LocalJson;
+  const local = await localJson();
   const asUser = { authorization: `Bearer ${local.userToken}`, "x-organization-id": "dev", "x-environment": "live" };
   const asKey = { authorization: `Bearer ${local.apiKey}` };
   const send = async (method: string, path: string, headers: Record<string, string>, body: unknown) => {
@@ -148,8 +167,11 @@ try {
   console.log(markdown);
   if (verdict !== "met") process.exitCode = 1;
 } finally {
-  stack.child.kill("SIGTERM");
-  await exited(stack.child);
+  if (stack.exitCode === null) {
+    const exit = new Promise((resolve) => stack.once("exit", resolve));
+    stack.kill("SIGTERM");
+    await exit;
+  }
   receiver.close();
   rmSync(dataDirectory, { recursive: true, force: true });
 }
