@@ -25,7 +25,14 @@ export function MonitorSparkline({ monitor }: { monitor: Monitor }) {
     monitor.alertThreshold,
   )}`;
   return (
-    <svg className="sparkline" width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img">
+    <svg
+      className="sparkline"
+      width={WIDTH}
+      height={HEIGHT}
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      role="img"
+      aria-label={label}
+    >
       <title>{label}</title>
       {geometry.thresholdY === null ? null : (
         <line className="sparkline__threshold" x1={0} x2={WIDTH} y1={geometry.thresholdY} y2={geometry.thresholdY} />
