@@ -81,7 +81,7 @@ function MonitorView({ monitor }: { monitor: Monitor }) {
         showMessage(
           result.deliveries.length === 0
             ? "Test notification recorded; the monitor has no destination."
-            : `Test notification sent to ${plural(result.deliveries.length, "destination")}.`,
+            : `Test notification on its way to ${plural(result.deliveries.length, "destination")}.`,
         ),
     });
   return (

@@ -23,6 +23,8 @@ export const MONITOR_LIMITS = {
   minSessions: 1_000_000,
   renotifyMinutes: { min: 5, max: 1440 },
   destinations: 5,
+  /** The largest threshold's magnitude (cost in USD, durations in ms, counts). */
+  threshold: 1e12,
 } as const;
 
 export interface MonitorFields {
@@ -103,6 +105,7 @@ function thresholdProblem(metric: MonitorMetric, value: number): string | null {
   const unit = METRICS[metric].unit;
   if (unit === "percent" && (value < 0 || value > 100)) return "A rate is a percentage from 0 to 100.";
   if (unit !== "score" && value < 0) return "This figure is never negative.";
+  if (Math.abs(value) > MONITOR_LIMITS.threshold) return "At most a million million (1e12).";
   return null;
 }
 
