@@ -41,3 +41,11 @@ export function previewSentence(summary: PreviewSummary): string {
   const sentence = parts.join(", ");
   return summary.noData > 0 ? `${sentence}; no data in ${summary.noData}.` : `${sentence}.`;
 }
+
+/** The smallest of 1, 2, 2.5, 5 × a power of ten at or above `value` (a chart's top that reads as a round figure). */
+export function niceCeiling(value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * power >= value * (1 - 1e-12)) ?? 10;
+  return step * power;
+}

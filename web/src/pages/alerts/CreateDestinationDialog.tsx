@@ -46,7 +46,7 @@ export function CreateDestinationDialog({ onClose }: { onClose: (created?: strin
 
   return (
     <Dialog title="Add a destination" onClose={() => onClose()}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate className="alerts-dialog">
         <label className="field">
           <span>Name</span>
           <input value={name} onChange={(event) => setName(event.target.value)} maxLength={100} data-autofocus />

@@ -191,7 +191,7 @@ export function DestinationsSection({ canManage }: { canManage: boolean }) {
       ) : null}
       {destinations.data !== undefined && destinations.data.length > 0 ? (
         <div className="table-scroll">
-          <table className="table table--cards">
+          <table className="table table--cards table--destinations">
             <caption>Destinations of {orgId}</caption>
             <thead>
               <tr>

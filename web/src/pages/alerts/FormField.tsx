@@ -35,14 +35,14 @@ export function FormField({
         "aria-describedby": described.length === 0 ? undefined : described.join(" "),
       })}
       {hint === undefined ? null : (
-        <span id={hintId} className="field__hint muted">
+        <p id={hintId} className="field__hint muted">
           {hint}
-        </span>
+        </p>
       )}
       {error === undefined ? null : (
-        <span id={errorId} className="field__error">
+        <p id={errorId} className="field__error">
           {error}
-        </span>
+        </p>
       )}
     </div>
   );

@@ -105,7 +105,7 @@ function DestinationChoices({
           <code>{id}</code> <span className="muted">(deleted)</span>
         </label>
       ))}
-      {error === undefined ? null : <span className="field__error">{error}</span>}
+      {error === undefined ? null : <p className="field__error">{error}</p>}
     </fieldset>
   );
 }

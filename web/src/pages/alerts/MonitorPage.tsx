@@ -110,7 +110,7 @@ function MonitorView({ monitor }: { monitor: Monitor }) {
       </div>
       {monitor.description === undefined ? null : <p>{monitor.description}</p>}
       <p>
-        <MonitorStateBadge monitor={monitor} /> <span>{stateSummary(monitor)}</span>
+        <MonitorStateBadge monitor={monitor} /> · Last figure {stateSummary(monitor)}
       </p>
       <p className="muted status-line" role="status">
         {message ?? ""}

@@ -5,7 +5,7 @@
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { MonitorDefinition, MonitorPreview } from "../../api/alert-types";
 import { formatShortDateTime } from "../../lib/format";
-import { previewSentence, summarisePreview } from "../../lib/monitor-preview";
+import { niceCeiling, previewSentence, summarisePreview } from "../../lib/monitor-preview";
 import { formatFigure, formatWindow } from "../../lib/monitor-text";
 import { axisStyle, tooltipStyle, Y_AXIS_WIDTH } from "../agents/day-axis";
 
@@ -31,7 +31,8 @@ export function PreviewChart({ definition, preview }: { definition: MonitorDefin
     definition.alertThreshold,
     ...(definition.warningThreshold === undefined ? [] : [definition.warningThreshold]),
   ];
-  const high = Math.max(0, ...known, ...thresholds);
+  // From 0 (or the lowest score mean) to a round figure above the highest value and threshold, so both are seen.
+  const high = niceCeiling(Math.max(0, ...known, ...thresholds) * 1.05);
   const low = Math.min(0, ...known, ...thresholds);
   const edges = points.length > 1 ? [points[0]?.end ?? "", points[points.length - 1]?.end ?? ""] : [];
   return (
@@ -45,14 +46,14 @@ export function PreviewChart({ definition, preview }: { definition: MonitorDefin
       </p>
       <div className="chart__body">
         <ResponsiveContainer width="100%" height={220}>
-          <LineChart data={points} margin={{ top: 8, right: 48, bottom: 0, left: 0 }}>
+          <LineChart data={points} margin={{ top: 8, right: 72, bottom: 0, left: 0 }}>
             <CartesianGrid stroke="var(--border)" vertical={false} />
             <XAxis dataKey="end" tick={axisStyle} tickFormatter={tick} ticks={edges} interval={0} />
             <YAxis
               tick={axisStyle}
               tickFormatter={format}
               width={Y_AXIS_WIDTH + 16}
-              domain={[low, high === low ? low + 1 : high * 1.1]}
+              domain={[low, Math.max(high, low + 1)]}
             />
             <Tooltip
               contentStyle={tooltipStyle}
