@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
 import type { Destination, Monitor, MonitorDefinition, PreviewPoint } from "../../web/src/api/alert-types";
-import { previewSentence, summarisePreview } from "../../web/src/lib/monitor-preview";
+import { niceCeiling, previewSentence, summarisePreview } from "../../web/src/lib/monitor-preview";
 import { describeMetric, formatWindow } from "../../web/src/lib/monitor-text";
 import { sparklineGeometry } from "../../web/src/lib/sparkline";
 import {
@@ -97,6 +97,8 @@ function points(): PreviewPoint[] {
 function alertRoutes(role: "member" | "admin", extra: Record<string, unknown> = {}) {
   return {
     ...baseRoutes(role),
+    "GET /api/alerts/monitors/mon_01": json(MONITOR),
+    "GET /api/alerts/monitors/mon_01/history": json({ history: [], nextCursor: null }),
     "GET /api/sdk/agents": json({ items: [{ agentName: "support-bot", sessionCount: 10 }] }),
     "GET /api/alerts/monitors": json({ monitors: [MONITOR] }),
     "POST /api/alerts/monitors/preview": json({ points: points() }),
@@ -179,6 +181,7 @@ describe("the monitor form's rules (pure)", () => {
     const summary = summarisePreview(points(), DEFINITION);
     expect(summary).toEqual({ windows: 72, alert: 12, warning: 0, noData: 2 });
     expect(previewSentence(summary)).toBe("In alert 12 of the last 72 hours; no data in 2.");
+    expect([0, 0.7, 10, 10.5, 15.4, 26, 60, 1200].map(niceCeiling)).toEqual([1, 1, 10, 20, 20, 50, 100, 2000]);
   });
 });
 
@@ -225,6 +228,11 @@ describe("the Alerts page", () => {
     expect(screen.queryByRole("button", { name: /Send a test|Rotate|Delete|Re-enable/ })).toBeNull();
     expect(screen.getByText(/owners and admins create and change monitors/)).toBeTruthy();
     unmount();
+    const { unmount: leave } = renderApp("/alerts/mon_01");
+    expect(await screen.findByRole("heading", { level: 1, name: "Support bot failing" })).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Change" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Send a test notification|Delete/ })).toBeNull();
+    leave();
     renderApp("/alerts/new");
     expect(
       await screen.findByText(/You are a member of acme: owners and admins create and change monitors/),
