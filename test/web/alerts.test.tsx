@@ -111,6 +111,7 @@ describe("the monitor form's rules (pure)", () => {
   test("a definition round-trips through the fields; the API's bounds are field errors", () => {
     expect(monitorDefinition(fieldsOf(DEFINITION))).toEqual({ definition: DEFINITION });
     expect(definitionOf(MONITOR)).toEqual(DEFINITION);
+    expect(definitionOf({ ...MONITOR, version: 3 } as Monitor)).toEqual(DEFINITION);
 
     const wrong = monitorDefinition({
       ...fieldsOf(DEFINITION),

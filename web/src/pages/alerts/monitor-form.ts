@@ -73,18 +73,32 @@ export function fieldsOf(monitor?: MonitorDefinition): MonitorFields {
   };
 }
 
-/** The definition part of a stored monitor (what PUT takes back). */
+/**
+ * The definition part of a stored monitor (what PUT and the preview take back): its fields picked one by one, so a
+ * field the API adds to a monitor is never echoed into a body it would refuse as unknown.
+ */
 export function definitionOf(monitor: Monitor): MonitorDefinition {
-  const {
-    id: _id,
-    environment: _environment,
-    createdAt: _c,
-    updatedAt: _u,
-    createdBy: _b,
-    state: _s,
-    ...rest
-  } = monitor;
-  return rest;
+  const definition: MonitorDefinition = {
+    name: monitor.name,
+    enabled: monitor.enabled,
+    metric: monitor.metric,
+    filters: Object.fromEntries(
+      FILTER_NAMES.flatMap((name) => (monitor.filters[name] === undefined ? [] : [[name, monitor.filters[name]]])),
+    ),
+    windowMinutes: monitor.windowMinutes,
+    comparison: monitor.comparison,
+    alertThreshold: monitor.alertThreshold,
+    minSessions: monitor.minSessions,
+    noData: monitor.noData,
+    renotifyMinutes: monitor.renotifyMinutes,
+    notifyOnRecovery: monitor.notifyOnRecovery,
+    destinationIds: [...monitor.destinationIds],
+  };
+  if (monitor.description !== undefined && monitor.description !== null) definition.description = monitor.description;
+  if (monitor.warningThreshold !== undefined && monitor.warningThreshold !== null) {
+    definition.warningThreshold = monitor.warningThreshold;
+  }
+  return definition;
 }
 
 function wholeNumber(text: string): number | null {
