@@ -112,8 +112,7 @@ export function useDeleteMonitor(environment: Environment) {
 export function useTestMonitor(environment: Environment) {
   const request = useApiRequest();
   return useMutation({
-    mutationFn: (id: string) =>
-      request<MonitorTestResult>(`${monitorPath(id)}/test`, { method: "POST", environment, body: {} }),
+    mutationFn: (id: string) => request<MonitorTestResult>(`${monitorPath(id)}/test`, { method: "POST", environment }),
   });
 }
 
@@ -167,7 +166,7 @@ export function useUpdateDestination() {
 export function useRotateDestinationSecret() {
   const request = useApiRequest();
   return useDestinationMutation((id: string) =>
-    request<{ secret: string }>(`${destinationPath(id)}/rotate-secret`, { method: "POST", body: {} }),
+    request<{ secret: string }>(`${destinationPath(id)}/rotate-secret`, { method: "POST" }),
   );
 }
 
@@ -175,7 +174,7 @@ export function useRotateDestinationSecret() {
 export function useTestDestination() {
   const request = useApiRequest();
   return useDestinationMutation((id: string) =>
-    request<DestinationTestResult>(`${destinationPath(id)}/test`, { method: "POST", body: {} }),
+    request<DestinationTestResult>(`${destinationPath(id)}/test`, { method: "POST" }),
   );
 }
 
