@@ -3,6 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
 import type { Destination, Monitor, MonitorDefinition, PreviewPoint } from "../../web/src/api/alert-types";
+import { concurrencyLimit } from "../../web/src/lib/concurrency-limit";
 import { niceCeiling, previewSentence, summarisePreview } from "../../web/src/lib/monitor-preview";
 import { describeMetric, formatWindow } from "../../web/src/lib/monitor-text";
 import { sparklineGeometry } from "../../web/src/lib/sparkline";
@@ -184,6 +185,26 @@ describe("the monitor form's rules (pure)", () => {
     expect(previewSentence(summary)).toBe("In alert 12 of the last 72 hours; no data in 2.");
     expect([0, 0.7, 10, 10.5, 15.4, 26, 60, 1200].map(niceCeiling)).toEqual([1, 1, 10, 20, 20, 50, 100, 2000]);
   });
+});
+
+test("previews are read at most 4 at once, in order", async () => {
+  const limit = concurrencyLimit(4);
+  let running = 0;
+  let most = 0;
+  const order: number[] = [];
+  await Promise.all(
+    Array.from({ length: 10 }, (_, index) =>
+      limit(async () => {
+        running += 1;
+        most = Math.max(most, running);
+        order.push(index);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+      }),
+    ),
+  );
+  expect(most).toBe(4);
+  expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 });
 
 describe("the Alerts page", () => {

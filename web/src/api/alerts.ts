@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useOrganisation } from "../auth/organisation-context";
+import { concurrencyLimit } from "../lib/concurrency-limit";
 import type {
   CreatedDestination,
   Destination,
@@ -32,6 +33,8 @@ const destinationPath = (id: string) => `${DESTINATIONS}/${encodeURIComponent(id
 export const HISTORY_PAGE_SIZE = 50;
 /** A preview is the last 72 hours, hour by hour: read again at most every 5 minutes. */
 const PREVIEW_STALE_MS = 5 * 60_000;
+/** Previews read at once (the list asks for one per monitor, up to 100; the route's burst is 100 for everyone). */
+const previewSlots = concurrencyLimit(4);
 
 export function useMonitors(environment: Environment) {
   const request = useApiRequest();
@@ -82,7 +85,9 @@ export function useMonitorPreview(environment: Environment, definition: MonitorD
     placeholderData: keepPreviousData,
     retry: false,
     queryFn: ({ signal }) =>
-      request<MonitorPreview>(`${MONITORS}/preview`, { method: "POST", environment, signal, body: definition }),
+      previewSlots(() =>
+        request<MonitorPreview>(`${MONITORS}/preview`, { method: "POST", environment, signal, body: definition }),
+      ),
   });
 }
 
