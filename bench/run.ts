@@ -12,6 +12,8 @@
  *   cost        AWS cost per million events (single, batched) and sessions from the above
  *   decode      the worst OTLP export request: gzip bodies of 5 MiB of two-byte fields, read as the
  *               export routes read them (phases/decode-cost.ts; runs alone too)
+ *   monitors    one monitor's evaluation over full series buckets, 15-minute and 7-day windows: RRU, WRU, CPU,
+ *               USD per monitor per month at one evaluation a minute (phases/monitor-cost.ts; runs alone too)
  *   pricing     POST /api/sdk/events with one body per kind of pricing (reported, table, normalised name, unpriced,
  *               the organisation's price), side by side; `priceEvent` alone per event (phases/pricing-cost.ts)
  *
@@ -99,6 +101,7 @@ const SETTINGS: BenchSettings = {
   coldRuns: setting("BENCH_COLD_RUNS", 10),
   decodeRuns: setting("BENCH_DECODE_RUNS", 5),
   pricingCalls: setting("BENCH_PRICING_CALLS", 20_000),
+  monitorRounds: setting("BENCH_MONITOR_ROUNDS", 60),
   rssSeconds: setting("BENCH_RSS_SECONDS", 60),
   /**
    * The local poller's interval, which is its batching window (local/stream-poller.ts): by default the deployed
@@ -398,6 +401,9 @@ try {
       `  ${pricingCase.name}: p50 ${timing.latency.p50.toFixed(2)} ms, ${work.typicalCommands.signature}, ${work.readUnits.mean.toFixed(2)} RRU per request`,
     );
   }
+  log("monitors: one evaluation over full buckets, 15-minute and 7-day windows");
+  const { measureMonitorCost } = await import("./phases/monitor-cost.js");
+  const monitors = await measureMonitorCost(SETTINGS.monitorRounds, { ownDatabase: false });
   log("pricing: priceEvent alone, per event");
   const pricingCalls = measurePricingCalls({ iterations: SETTINGS.pricingCalls, rounds: 5 });
 
@@ -510,7 +516,11 @@ try {
   const productionSessions = production.sessions / production.shards;
   const productionEventsPerSession = (production.eventsPerSecond * SETTINGS.streamPollMs) / 1000;
   const productionEvents = productionSessions * productionEventsPerSession;
-  const productionRollupItems = (productionSessions + production.agents) * (1 + production.toolsPerBatch);
+  // Day rollups (agent and user day items, one tool each) and the alert series' `none` items (issue 34: each agent's
+  // and the tenant's, 5-minute and hourly; a 10 s window lies in one 5-minute bucket; no monitor watches a facet).
+  const productionSeriesItems = (production.agents + 1) * 2;
+  const productionRollupItems =
+    (productionSessions + production.agents) * (1 + production.toolsPerBatch) + productionSeriesItems;
   const productionCounting: UnitWork = {
     apiRequests: 0,
     lambdaInvocations: 1 / productionEvents,
@@ -917,7 +927,7 @@ try {
       note:
         `Locally the lag is the ${fmt(SETTINGS.streamPollMs / 1000, 0)} s window plus the time this machine's one shard takes to count what came before: ` +
         `${fmt(countingResult.msPerRecord, 2)} ms per record here, on the 2 cores DynamoDB Local, the server and the load share (the ${countingOf("other").records.toLocaleString("en-US")} records of the session endpoints' starts and ends took ${fmt(countingOf("other").lambdaMs / 1000, 1)} s). ` +
-        "On AWS a batch of the production-shaped workload is 250 session and 540 rollup UpdateItems per shard, 32 at a time: about a second after the window (modelled, not deployed).",
+        "On AWS a batch of the production-shaped workload is 250 session and 582 rollup UpdateItems per shard (540 day rollup items, 42 alert series items), 32 at a time: about a second after the window (modelled, not deployed).",
     },
     {
       name: "batch events/s ÷ single events/s",
@@ -974,6 +984,7 @@ try {
     packaging,
     decodeCost,
     pricing: { calls: pricingCalls, path: pricingPath },
+    monitors,
     cost: {
       prices: PRICES,
       memoryMb,

@@ -63,8 +63,49 @@ export interface RouteEntry {
    * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
    */
   readonly idempotencyKey?: false;
+  /**
+   * A `user` route whose data belongs to one environment of the organisation (the alerts' monitors): it reads
+   * `X-Environment` (`live` unless it says `test`; 400 otherwise), as the console's reads do.
+   */
+  readonly environmentHeader?: true;
   /** Whether the handler finds and creates users in the user directory (Cognito `AdminGetUser`/`AdminCreateUser` on AWS). */
   readonly createsUsers?: boolean;
+  /**
+   * Whether the handler sends an alert notification itself (the destination test): it needs the notifications bus
+   * (an EventBridge destination) and the console's address (the notification's links).
+   */
+  readonly sendsAlertNotifications?: true;
+  /** Whether the handler queues alert notifications for delivery (the delivery queue's URL and `sqs:SendMessage`). */
+  readonly queuesAlertDeliveries?: true;
+  /**
+   * The function group the route runs in (see {@link functionGroups}); absent: a Lambda function of its own.
+   */
+  readonly functionGroup?: FunctionGroupId;
+}
+
+/**
+ * Routes that share one Lambda function: one function, role (the union of the routes' grants), log group and API
+ * integration instead of one each. For the console's rarely called administration routes: one warm container serves
+ * them all, and the stack keeps clear of CloudFormation's 500 resources per stack (a route of its own costs seven).
+ * The group's module is a dispatcher that runs the route's own handler module by the request's route key, so every
+ * route still has its handler, auth rules and grants (functions/http/function-group.ts).
+ */
+export const functionGroups = {
+  AlertsApi: {
+    entry: "functions/groups/alerts-api.ts",
+    description: "The console's alerts routes: monitors, their history and audit, destinations",
+  },
+  SettingsApi: {
+    entry: "functions/groups/settings-api.ts",
+    description: "The organisation's model prices and score configurations",
+  },
+} as const;
+
+export type FunctionGroupId = keyof typeof functionGroups;
+
+/** The module a route's Lambda function runs: its group's dispatcher, or its own handler module. */
+export function functionEntryOf(route: RouteEntry): string {
+  return route.functionGroup === undefined ? route.entry : functionGroups[route.functionGroup].entry;
 }
 
 export const routeTable = [
@@ -235,6 +276,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/sdk/score-configs",
     entry: "functions/scores/list-score-configs.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
   },
   {
@@ -242,6 +284,7 @@ export const routeTable = [
     method: "PUT",
     path: "/api/sdk/score-configs/{name}",
     entry: "functions/scores/put-score-config.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -249,6 +292,7 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/sdk/score-configs/{name}",
     entry: "functions/scores/delete-score-config.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -427,6 +471,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices",
     entry: "functions/prices/list-organisation-prices.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -434,6 +479,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices/table",
     entry: "functions/prices/get-price-table.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "member" },
   },
   {
@@ -441,6 +487,7 @@ export const routeTable = [
     method: "GET",
     path: "/api/prices/audit",
     entry: "functions/prices/list-price-audit.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -448,6 +495,7 @@ export const routeTable = [
     method: "PUT",
     path: "/api/prices/{model}",
     entry: "functions/prices/put-organisation-price.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
   },
   {
@@ -455,7 +503,146 @@ export const routeTable = [
     method: "DELETE",
     path: "/api/prices/{model}",
     entry: "functions/prices/delete-organisation-price.ts",
+    functionGroup: "SettingsApi",
     auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListMonitors",
+    method: "GET",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/list-monitors.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "CreateMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors",
+    entry: "functions/alerts/create-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "PreviewMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/preview",
+    entry: "functions/alerts/preview-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "GetMonitor",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/get-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "ReplaceMonitor",
+    method: "PUT",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/replace-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "DeleteMonitor",
+    method: "DELETE",
+    path: "/api/alerts/monitors/{monitorId}",
+    entry: "functions/alerts/delete-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+  },
+  {
+    id: "ListMonitorHistory",
+    method: "GET",
+    path: "/api/alerts/monitors/{monitorId}/history",
+    entry: "functions/alerts/list-monitor-history.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+    environmentHeader: true,
+  },
+  {
+    id: "TestMonitor",
+    method: "POST",
+    path: "/api/alerts/monitors/{monitorId}/test",
+    entry: "functions/alerts/test-monitor.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    environmentHeader: true,
+    queuesAlertDeliveries: true,
+  },
+  {
+    id: "ListAlertAudit",
+    method: "GET",
+    path: "/api/alerts/audit",
+    entry: "functions/alerts/list-alert-audit.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListAlertDestinations",
+    method: "GET",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/list-destinations.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "CreateAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations",
+    entry: "functions/alerts/destinations/create-destination.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "GetAlertDestination",
+    method: "GET",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/get-destination.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "member" },
+  },
+  {
+    id: "UpdateAlertDestination",
+    method: "PUT",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/update-destination.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "DeleteAlertDestination",
+    method: "DELETE",
+    path: "/api/alerts/destinations/{destinationId}",
+    entry: "functions/alerts/destinations/delete-destination.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "RotateAlertDestinationSecret",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/rotate-secret",
+    entry: "functions/alerts/destinations/rotate-destination-secret.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "TestAlertDestination",
+    method: "POST",
+    path: "/api/alerts/destinations/{destinationId}/test",
+    entry: "functions/alerts/destinations/test-destination.ts",
+    functionGroup: "AlertsApi",
+    auth: { kind: "user", role: "admin" },
+    sendsAlertNotifications: true,
   },
 ] as const satisfies readonly RouteEntry[];
 

@@ -7,11 +7,22 @@
  * This module must stay free of runtime imports (no AWS SDK, no CDK); its runtime imports, the route table and
  * the table definition (index names), import nothing heavy.
  */
-import { type PayloadAccess, type RouteEntry, type RouteId, routeTable } from "./route-table.js";
+import {
+  acceptsUserToken,
+  type FunctionGroupId,
+  functionGroups,
+  type PayloadAccess,
+  type RouteEntry,
+  type RouteId,
+  routeTable,
+} from "./route-table.js";
 import { INDEXES, type IndexName } from "./store/table/table-definition.js";
 
 export {
   acceptsUserToken,
+  type FunctionGroupId,
+  functionEntryOf,
+  functionGroups,
   type HttpMethod,
   type PayloadAccess,
   type RouteAuth,
@@ -59,12 +70,16 @@ export const PARTITIONS = {
   organisationPrices: "PRICES#*",
   /** `SCORECONFIGS#<orgId>`: the organisation's score configurations (keys.ts scoreConfigKey). */
   scoreConfigs: "SCORECONFIGS#*",
+  /** `MONITOR#<monitorId>`: a monitor's history (keys.ts monitorHistoryKey). */
+  monitorHistory: "MONITOR#*",
   /** `USER#<userId>`: a signed-in user's memberships and invitations (keys.ts userMembershipKey, userInvitationKey). */
   user: "USER#*",
   /** `SESSION#<id>`: a session, its events and its scores (keys.ts sessionKey, eventKey, scoreKey). */
   session: "SESSION#*",
   /** `ROLLUP#<tenant>#…`: day rollups and the agent summary (keys.ts rollupPartition, agentSummaryPartition). */
   rollup: "ROLLUP#*",
+  /** `MONITORS`: every tenant's alert monitors, sort key `<orgId>#<environment>#<monitorId>` (keys.ts MONITORS_PARTITION). */
+  monitors: "MONITORS",
   /** `RATELIMIT#…`: rate-limit windows (functions/ratelimit/rate-limiter.ts). */
   rateLimit: "RATELIMIT#*",
   /** `IDEMPOTENCY#<tenant>#REQUEST#<key>`: a request's `Idempotency-Key` header record (keys.ts requestIdempotencyKey). */
@@ -249,6 +264,11 @@ const conversationScoreWrite: TableGrant = {
   actions: ["dynamodb:GetItem", "dynamodb:ConditionCheckItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
   partitions: [P.conversation],
 };
+/**
+ * The alerts' fine time series (issue 34, store/alerts/series-store.ts), read by a monitor's evaluation and preview.
+ * TODO(merge wt-series): the series' own partition pattern once its key builder exists; until then the rollups'.
+ */
+const alertSeriesReads: TableGrant = { actions: ["dynamodb:Query"], partitions: [P.rollup] };
 /** User authentication: the caller's memberships. */
 const userAuthentication: readonly TableGrant[] = [{ actions: ["dynamodb:Query"], partitions: [P.user] }];
 /**
@@ -794,10 +814,197 @@ export const ROUTE_ACCESS = {
     ],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
+  ListMonitors: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.monitors] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  CreateMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destinations it names looked up (ORG#<org> / ALERTDEST#…); then in one transaction the monitor put, the
+      // tenant's count of monitors moved on the organisation item and the audit record put.
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:PutItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  PreviewMonitor: {
+    tableGrants: [...userAuthentication, alertSeriesReads],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  GetMonitor: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.monitors] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ReplaceMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destinations looked up and the audit record put; the monitor read, then put conditionally on its version.
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:GetItem", "dynamodb:PutItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      // The monitor read, then deleted with the count moved and the audit record put (its history expires).
+      { actions: ["dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+      { actions: ["dynamodb:GetItem", "dynamodb:DeleteItem"], partitions: [P.monitors] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListMonitorHistory: {
+    tableGrants: [
+      ...userAuthentication,
+      cursorSigning,
+      // The monitor read in the caller's tenant first: the history partition is keyed by the monitor's id alone.
+      { actions: ["dynamodb:GetItem"], partitions: [P.monitors] },
+      { actions: ["dynamodb:Query"], partitions: [P.monitorHistory] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  TestMonitor: {
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem"], partitions: [P.monitors] },
+      // The organisation's destinations read once (which are there and enabled) before the hand-over.
+      { actions: ["dynamodb:Query"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListAlertAudit: {
+    tableGrants: [...userAuthentication, cursorSigning, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  ListAlertDestinations: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  CreateAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // In one transaction: the destination put, the organisation's count of destinations moved, the audit put.
+      { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  GetAlertDestination: {
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  UpdateAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destination read, then updated (on its version) with the audit put.
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  DeleteAlertDestination: {
+    tableGrants: [
+      ...userAuthentication,
+      // The destination read, then deleted with the count moved and the audit put.
+      {
+        actions: ["dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:UpdateItem", "dynamodb:PutItem"],
+        partitions: [P.organisation],
+      },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  RotateAlertDestinationSecret: {
+    tableGrants: [
+      ...userAuthentication,
+      { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"], partitions: [P.organisation] },
+    ],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
+  TestAlertDestination: {
+    // The destination read (with its secret, to sign); the test changes nothing.
+    tableGrants: [...userAuthentication, { actions: ["dynamodb:GetItem"], partitions: [P.organisation] }],
+    throttle: ROUTE_THROTTLES.keyManagement,
+  },
 } as const satisfies Readonly<Record<RouteId, RouteAccess>>;
 
 /** Every route with its access, in the table's order. */
 export const routes: readonly RouteDefinition[] = routeTable.map((entry) => ({ ...entry, ...ROUTE_ACCESS[entry.id] }));
+
+/**
+ * A Lambda function of the API: a route's own, or a function group's (route-table.ts `functionGroups`) serving
+ * several routes, with what its routes need together: the union of their table grants, the user pool when one of
+ * them takes a user's token, the notifications bus when one sends alert notifications.
+ */
+export interface ApiFunctionDefinition {
+  /** The route's id, or the group's. */
+  readonly id: string;
+  /** The module the function runs: the route's handler, or the group's dispatcher. */
+  readonly entry: string;
+  readonly description: string;
+  readonly routes: readonly RouteDefinition[];
+  readonly tableGrants: readonly TableGrant[];
+  readonly acceptsUserToken: boolean;
+  readonly sendsDeletionJobs: boolean;
+  readonly payloadAccess?: PayloadAccess;
+  readonly createsUsers: boolean;
+  readonly sendsAlertNotifications: boolean;
+  readonly queuesAlertDeliveries: boolean;
+}
+
+function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
+  return {
+    id: route.id,
+    entry: route.entry,
+    description: `${route.method} ${route.path}`,
+    routes: [route],
+    tableGrants: route.tableGrants,
+    acceptsUserToken: acceptsUserToken(route.auth),
+    sendsDeletionJobs: route.sendsDeletionJobs === true,
+    ...(route.payloadAccess === undefined ? {} : { payloadAccess: route.payloadAccess }),
+    createsUsers: route.createsUsers === true,
+    sendsAlertNotifications: route.sendsAlertNotifications === true,
+    queuesAlertDeliveries: route.queuesAlertDeliveries === true,
+  };
+}
+
+/**
+ * A group's function. A group is for routes that need the table (and the user pool, the notifications bus) only:
+ * a route that enqueues erasures, touches offloaded payloads or creates users keeps a function of its own, whose
+ * role holds that power alone.
+ */
+function groupFunction(group: FunctionGroupId, members: readonly RouteDefinition[]): ApiFunctionDefinition {
+  for (const route of members) {
+    if (route.sendsDeletionJobs === true || route.payloadAccess !== undefined || route.createsUsers === true) {
+      throw new Error(`${route.id} needs a function of its own: it may not be in function group ${group}`);
+    }
+  }
+  return {
+    id: group,
+    entry: functionGroups[group].entry,
+    description: functionGroups[group].description,
+    routes: members,
+    tableGrants: members.flatMap((route) => route.tableGrants),
+    acceptsUserToken: members.some((route) => acceptsUserToken(route.auth)),
+    sendsDeletionJobs: false,
+    createsUsers: false,
+    sendsAlertNotifications: members.some((route) => route.sendsAlertNotifications === true),
+    queuesAlertDeliveries: members.some((route) => route.queuesAlertDeliveries === true),
+  };
+}
+
+/** Every Lambda function of the API, in route-table order (a group where its first route is). */
+export const apiFunctions: readonly ApiFunctionDefinition[] = routes.flatMap((route): ApiFunctionDefinition[] => {
+  const group = route.functionGroup;
+  if (group === undefined) return [ownFunction(route)];
+  const members = routes.filter((member) => member.functionGroup === group);
+  return members[0] === route ? [groupFunction(group, members)] : [];
+});
+
+/** The function that serves a route. */
+export function apiFunctionOf(routeId: RouteId): ApiFunctionDefinition {
+  const found = apiFunctions.find((fn) => fn.routes.some((route) => route.id === routeId));
+  if (found === undefined) throw new Error(`No function serves route ${routeId}`);
+  return found;
+}
 
 /** The worker that runs erasure jobs from the deletion queue. */
 export const deletionWorker: WorkerDefinition = {
@@ -819,10 +1026,38 @@ export const deletionWorker: WorkerDefinition = {
 };
 
 /**
+ * The worker of alert deliveries (functions/alerts/delivery/delivery-worker.ts, from the delivery queue): it reads a
+ * destination (with its signing secret) and keeps the outcome on it — failures in a row, the last delivery and error,
+ * disabling after ten failures — and may write nothing else of the organisation's partition.
+ */
+export const alertDeliveryWorker: WorkerDefinition = {
+  id: "AlertDeliveryWorker",
+  entry: "functions/alerts/delivery/delivery-worker.ts",
+  tableGrants: [
+    { actions: ["dynamodb:GetItem"], partitions: [P.organisation] },
+    {
+      actions: ["dynamodb:UpdateItem"],
+      partitions: [P.organisation],
+      attributes: [
+        "PK",
+        "SK",
+        "consecutiveFailures",
+        "lastDeliveryAt",
+        "lastError",
+        "lastFailureAt",
+        "enabled",
+        "disabledReason",
+      ],
+    },
+  ],
+};
+
+/**
  * The consumer of the table's change stream (functions/stream/stream-consumer.ts): per batch it reads the
  * batch's sessions (BatchGetItem; a gone session again with GetItem, then its tombstone), updates each
  * session's counters, then each rollup item once; events whose session is gone are deleted (with their
- * offloaded payloads). Scores (a session's or a conversation's): read (BatchGetItem) with the score rollup items their
+ * offloaded payloads), and the alert series beside the rollups (the monitors' filters read to know the facets
+ * watched, store/alerts/watched-facets.ts). Scores (a session's or a conversation's): read (BatchGetItem) with the score rollup items their
  * labels go to, then counted in transactions (UpdateItem of the score and of its rollup items).
  */
 export const streamConsumer: WorkerDefinition = {
@@ -835,10 +1070,27 @@ export const streamConsumer: WorkerDefinition = {
     },
     rollupUpdates,
     { actions: ["dynamodb:BatchGetItem"], partitions: [P.rollup] },
+    // The facets the tenants' monitors watch (their filters), counted into the alert series: read once a minute.
+    { actions: ["dynamodb:Query"], partitions: [P.monitors] },
     // A conversation's own scores, read and counted as a session's are.
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The monitors' evaluator (functions/alerts/evaluate-monitors.ts, every minute): one paged Query of every monitor,
+ * each enabled one's window read from the series, and a changed state written — with a history entry in the same
+ * transaction when the status changed or it renotifies (the monitor's update is conditional on its state version).
+ */
+export const monitorEvaluator: WorkerDefinition = {
+  id: "MonitorEvaluator",
+  entry: "functions/alerts/evaluate-monitors.ts",
+  tableGrants: [
+    { actions: ["dynamodb:Query", "dynamodb:UpdateItem"], partitions: [P.monitors] },
+    { actions: ["dynamodb:PutItem"], partitions: [P.monitorHistory] },
+    alertSeriesReads,
+  ],
 };
 
 /**

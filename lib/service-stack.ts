@@ -15,21 +15,25 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import {
-  acceptsUserToken,
+  alertDeliveryWorker,
+  apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   type PayloadAccess,
   type RouteDefinition,
   routes,
   streamConsumer,
   type WorkerDefinition,
 } from "../functions/routes.js";
+import { ALERT_DELIVERY_WORKER_TIMEOUT, AlertDeliveryQueue } from "./constructs/alert-delivery-queue.js";
 import { ApiFunction, grantTableAccess } from "./constructs/api-function.js";
 import { ConsoleDeployment } from "./constructs/console-deployment.js";
 import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { EdgeProtection } from "./constructs/edge-protection.js";
 import { edgeProtectionSettings } from "./constructs/edge-settings.js";
+import { MonitorSchedule } from "./constructs/monitor-schedule.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
 import { StreamCounting } from "./constructs/stream-counting.js";
@@ -149,8 +153,15 @@ export class AgentTrackingStack extends Stack {
   readonly payloads: PayloadBucket;
   /** The function that counts the table's stream into counters, rollups and notifications. */
   readonly streamConsumer: ApiFunction;
+  /** The alert monitors' evaluator and the rule that runs it every minute (issue 34). */
+  readonly monitorEvaluator: ApiFunction;
+  readonly monitorSchedule: MonitorSchedule;
   /** The stream's event source mapping, its failure queue and the notifications bus. */
   readonly streamCounting: StreamCounting;
+  /** The queue of alert deliveries (retries delayed on it) and its dead-letter queue. */
+  readonly alertDelivery: AlertDeliveryQueue;
+  /** The function that delivers alert notifications from {@link alertDelivery}. */
+  readonly alertDeliveryWorker: ApiFunction;
   /** Alarms, their topic and the CloudWatch dashboard. */
   readonly operations: OperationsDashboard;
   /** The custom resource that creates the cursor-signing secret in the table at deployment. */
@@ -231,41 +242,52 @@ export class AgentTrackingStack extends Stack {
     this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
     this.payloads = new PayloadBucket(this, "Payloads");
 
+    // One function per route, or per function group (functions/routes.ts `apiFunctions`), each with one integration.
     const handlers = new Map<string, ApiFunction>();
-    for (const route of routes) {
-      const definition: RouteDefinition = route;
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const definition of apiFunctions) {
       const handler = new ApiFunction(this, definition.id, {
         entry: path.join(repoRoot, definition.entry),
         projectRoot: repoRoot,
-        description: `${definition.method} ${definition.path}`,
+        description: definition.description,
         environment: {
           // Every handler's bundle reads the table name at cold start, even one
           // that never touches the table; the name alone grants nothing.
           TABLE_NAME: table.tableName,
           // Only the routes that accept a signed-in user's access token learn about the user pool.
-          ...(acceptsUserToken(definition.auth) ? userTokenEnvironment : {}),
+          ...(definition.acceptsUserToken ? userTokenEnvironment : {}),
           // Only the routes that enqueue erasure jobs learn about the queue.
-          ...(definition.sendsDeletionJobs === true ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
+          ...(definition.sendsDeletionJobs ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
           // Only the routes that write, read or delete offloaded event payloads learn about the bucket.
           ...this.payloadEnvironment(definition),
         },
       });
       this.grantTable(handler, definition);
       this.grantPayloads(handler, definition);
-      if (definition.sendsDeletionJobs === true) {
+      if (definition.sendsDeletionJobs) {
         this.deletionQueue.grantSendJobs(handler.function);
       }
       // Adding a member creates (invites) or finds the user in the pool; nothing else may.
-      if (definition.createsUsers === true) {
+      if (definition.createsUsers) {
         this.users.userPool.grant(handler.function, "cognito-idp:AdminCreateUser", "cognito-idp:AdminGetUser");
       }
-
+      // A group's routes share the integration, whose one permission lets the API invoke the function from any of
+      // its routes (the group's dispatcher serves only the group's route keys).
+      const integration = new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        ...(definition.routes.length > 1 ? { scopePermissionToRoute: false } : {}),
+      });
+      for (const route of definition.routes) {
+        handlers.set(route.id, handler);
+        integrations.set(route.id, integration);
+      }
+    }
+    for (const route of routes) {
+      const definition: RouteDefinition = route;
       const apiRoutes = this.api.addRoutes({
         path: definition.path,
         methods: [HttpMethod[definition.method]],
-        integration: new HttpLambdaIntegration(`${definition.id}Integration`, handler.function, {
-          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
+        integration: integrations.get(definition.id) as HttpLambdaIntegration,
         // With edge protection, only requests that came through the distribution reach the function.
         ...(edge === undefined ? {} : { authorizer: edge.authorizer }),
       });
@@ -282,7 +304,6 @@ export class AgentTrackingStack extends Stack {
       }
       // The stage's route settings name the route by its key: it must exist first.
       for (const apiRoute of apiRoutes) this.stage.node.addDependency(apiRoute);
-      handlers.set(definition.id, handler);
     }
     this.handlers = handlers;
     (this.stage.node.defaultChild as CfnStage).routeSettings = routeThrottleSettings();
@@ -332,15 +353,75 @@ export class AgentTrackingStack extends Stack {
     this.grantPayloads(this.streamConsumer, streamConsumer);
     this.streamCounting = new StreamCounting(this, "StreamCounting", { table, consumer: this.streamConsumer });
 
+    // Alert deliveries: the worker sends each (a webhook, Slack, or an `ats.monitor` event on the notifications bus),
+    // queues the next attempt of a failed one with a delay, and dead-letters one given up after its last attempt.
+    this.alertDelivery = new AlertDeliveryQueue(this, "AlertDelivery");
+    const alertDeliveryEnvironment = {
+      SESSION_EVENTS_BUS: this.streamCounting.bus.eventBusName,
+      // The console's links in every notification.
+      ATS_CONSOLE_URL: this.consoleSite.url,
+    };
+    this.alertDeliveryWorker = new ApiFunction(this, alertDeliveryWorker.id, {
+      entry: path.join(repoRoot, alertDeliveryWorker.entry),
+      projectRoot: repoRoot,
+      description: "Delivers alert notifications from the alert delivery queue",
+      timeout: ALERT_DELIVERY_WORKER_TIMEOUT,
+      environment: {
+        TABLE_NAME: table.tableName,
+        ...alertDeliveryEnvironment,
+        ...this.alertDelivery.senderEnvironment(),
+        ALERT_DELIVERY_DLQ_URL: this.alertDelivery.deadLetterQueue.queueUrl,
+      },
+    });
+    this.grantTable(this.alertDeliveryWorker, alertDeliveryWorker);
+    this.alertDelivery.grantSendDeliveries(this.alertDeliveryWorker.function);
+    this.alertDelivery.grantDeadLetter(this.alertDeliveryWorker.function);
+    this.streamCounting.bus.grantPutEventsTo(this.alertDeliveryWorker.function);
+    this.alertDeliveryWorker.function.addEventSource(
+      new SqsEventSource(this.alertDelivery.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    // A route that sends a notification itself (the destination test) may put an `ats.monitor` event on the bus.
+    for (const definition of apiFunctions) {
+      const handler = handlers.get(definition.routes[0]?.id ?? "");
+      if (!definition.sendsAlertNotifications || handler === undefined) continue;
+      for (const [name, value] of Object.entries(alertDeliveryEnvironment))
+        handler.function.addEnvironment(name, value);
+      this.streamCounting.bus.grantPutEventsTo(handler.function);
+    }
+
+    this.monitorEvaluator = new ApiFunction(this, monitorEvaluator.id, {
+      entry: path.join(repoRoot, monitorEvaluator.entry),
+      projectRoot: repoRoot,
+      description: "Evaluates the alert monitors (every minute) and hands their notifications to the delivery",
+      // A run stops itself at its time budget (45 s), before the next minute's run starts.
+      timeout: Duration.seconds(60),
+      environment: { TABLE_NAME: table.tableName, ...this.alertDelivery.senderEnvironment() },
+    });
+    this.grantTable(this.monitorEvaluator, monitorEvaluator);
+    // It hands each notification to the delivery queue (functions/alerts/delivery/notify.ts).
+    this.alertDelivery.grantSendDeliveries(this.monitorEvaluator.function);
+    this.monitorSchedule = new MonitorSchedule(this, "MonitorSchedule", { evaluator: this.monitorEvaluator.function });
+    // A route that queues notifications for delivery (a monitor's test) gets the queue and may send to it.
+    for (const definition of apiFunctions) {
+      const handler = handlers.get(definition.routes[0]?.id ?? "");
+      if (!definition.queuesAlertDeliveries || handler === undefined) continue;
+      for (const [name, value] of Object.entries(this.alertDelivery.senderEnvironment()))
+        handler.function.addEnvironment(name, value);
+      this.alertDelivery.grantSendDeliveries(handler.function);
+    }
+
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
       table,
       indexNames: this.table.indexNames,
       // The cursor-secret setup runs only during deployments, whose failures CloudFormation reports.
       functions: [
-        ...[...handlers.values()].map((handler) => handler.function),
+        // A function group's function serves several routes: listed once.
+        ...[...new Set(handlers.values())].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
+        this.monitorEvaluator.function,
+        this.alertDeliveryWorker.function,
         // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { functionEntryOf } from "../functions/route-table.js";
 import type { RouteDefinition } from "../functions/routes.js";
 import { CONSOLE_SECURITY_HEADERS, isConsolePath, serveConsoleFile } from "./static-console.js";
 
@@ -55,11 +56,16 @@ function compile(route: RouteDefinition, handler: LambdaHttpHandler): CompiledRo
   return { route, pattern: new RegExp(`^${source}$`), parameterNames, handler };
 }
 
-/** Imports every route's handler module, as Lambda would at cold start. */
+/**
+ * Imports the module each route's Lambda function runs, as Lambda would at cold start: the route's handler, or its
+ * function group's dispatcher (which picks the handler by route key, as on AWS).
+ */
 export async function loadRoutes(routes: readonly RouteDefinition[], root: string): Promise<CompiledRoute[]> {
   return Promise.all(
     routes.map(async (route) => {
-      const module = (await import(pathToFileURL(resolve(root, route.entry)).href)) as { handler: LambdaHttpHandler };
+      const module = (await import(pathToFileURL(resolve(root, functionEntryOf(route))).href)) as {
+        handler: LambdaHttpHandler;
+      };
       return compile(route, module.handler);
     }),
   );

@@ -16,6 +16,7 @@ import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
+import { startLocalMonitorEvaluator } from "./local-monitor-evaluator.js";
 import { startLocalStreamConsumer } from "./local-stream-consumer.js";
 import { s3Environment, startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
@@ -39,9 +40,11 @@ const s3 = process.env.S3_ENDPOINT
 if (s3 !== undefined) Object.assign(process.env, s3Environment(s3));
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
 let stopStreamConsumer: () => Promise<void> = async () => undefined;
+let stopMonitorEvaluator: () => void = () => undefined;
 
 async function shutDown(signal: string): Promise<void> {
   console.log(`\n${signal}: shutting down`);
+  stopMonitorEvaluator();
   await api?.close();
   await stopStreamConsumer();
   await s3?.stop();
@@ -57,6 +60,9 @@ try {
   await startLocalDeletionWorker();
   const streamConsumer = await startLocalStreamConsumer(database, settings);
   stopStreamConsumer = () => streamConsumer.stop();
+  // The alert monitors, evaluated every minute as the EventBridge rule does on AWS.
+  const monitorEvaluator = await startLocalMonitorEvaluator();
+  stopMonitorEvaluator = () => monitorEvaluator.stop();
   const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
   const consoleBuild = await ensureConsoleBuilt(REPOSITORY_ROOT);
   if (consoleBuild.state === "failed")
@@ -70,6 +76,10 @@ try {
     consoleDirectory: consoleBuild.directory,
   });
   lock.announce(api.url);
+  // Alert deliveries run in this process on timers (no ALERT_DELIVERY_QUEUE_URL); a local receiver on 127.0.0.1 may
+  // get webhooks over plain http (docs/alert-destinations.md "SSRF rules"); links point at this server's console.
+  process.env.ALERT_DESTINATIONS_ALLOW_LOOPBACK ??= "true";
+  process.env.ATS_CONSOLE_URL ??= api.url;
   configureLocalIssuer(api.url, identity);
   const userToken = await devUserToken(identity, api.url);
   writeLocalJson(settings, {

@@ -6,7 +6,14 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cursorSecretSetup, deletionWorker, routes, streamConsumer, type TableGrant } from "../functions/routes.js";
+import {
+  alertDeliveryWorker,
+  cursorSecretSetup,
+  deletionWorker,
+  routes,
+  streamConsumer,
+  type TableGrant,
+} from "../functions/routes.js";
 
 export const TABLE_HEADER =
   "| Route / function | Throttle (rps/burst) | Table grants (actions on partition-key patterns) |";
@@ -40,7 +47,7 @@ export function grantsTable(): string {
       (route) =>
         `| ${route.method} ${route.path} | ${route.throttle.rateLimit}/${route.throttle.burstLimit} | ${describeGrants(route.tableGrants)} |`,
     ),
-    ...[deletionWorker, streamConsumer, cursorSecretSetup].map(
+    ...[deletionWorker, streamConsumer, alertDeliveryWorker, cursorSecretSetup].map(
       (worker) => `| ${worker.id} | – | ${describeGrants(worker.tableGrants)} |`,
     ),
   ];

@@ -20,6 +20,8 @@ import { build, version as esbuildVersion } from "esbuild";
 import {
   acceptsUserToken,
   deletionWorker,
+  type FunctionGroupId,
+  functionGroups,
   type RouteDefinition,
   routes,
   streamConsumer,
@@ -106,13 +108,29 @@ function routeEnvironment(route: RouteDefinition): Record<string, string> {
   };
 }
 
-/** Every function of the stack (each route, the deletion worker, the stream consumer) and the bare-client baseline. */
+/**
+ * Every function of the stack (each route of its own, each function group with what its routes need, the deletion
+ * worker, the stream consumer) and the bare-client baseline.
+ */
 export function bundleTargets(): BundleTarget[] {
+  const groups = Object.keys(functionGroups) as FunctionGroupId[];
   return [
-    ...routes.map((route) => ({
-      id: route.id,
-      entry: route.entry,
-      environment: { ...LAMBDA_ENVIRONMENT, AWS_LAMBDA_FUNCTION_NAME: route.id, ...routeEnvironment(route) },
+    ...routes
+      .filter((route) => route.functionGroup === undefined)
+      .map((route) => ({
+        id: route.id,
+        entry: route.entry,
+        environment: { ...LAMBDA_ENVIRONMENT, AWS_LAMBDA_FUNCTION_NAME: route.id, ...routeEnvironment(route) },
+        baseline: false,
+      })),
+    ...groups.map((group) => ({
+      id: group,
+      entry: functionGroups[group].entry,
+      environment: {
+        ...LAMBDA_ENVIRONMENT,
+        AWS_LAMBDA_FUNCTION_NAME: group,
+        ...Object.assign({}, ...routes.filter((route) => route.functionGroup === group).map(routeEnvironment)),
+      },
       baseline: false,
     })),
     {

@@ -5,6 +5,7 @@ import { type DecodeCostRow, decodeCostMarkdown } from "../phases/decode-cost.js
 import type { EndpointResult, MemoryRun } from "../phases/endpoints.js";
 import type { FloorResult } from "../phases/floor.js";
 import type { DynamoWork, HandlerResult } from "../phases/handlers.js";
+import { type MonitorCostRow, monitorCostMarkdown } from "../phases/monitor-cost.js";
 import { type PricingCallRow, type PricingPathRow, pricingMarkdown } from "../phases/pricing-cost.js";
 import type { CostBreakdown, MemoryOption, PRICES, UnitWork } from "./cost-model.js";
 import type { BundleResult, BundleSettings } from "./packaging.js";
@@ -56,6 +57,7 @@ export interface BenchSettings {
   readonly coldRuns: number;
   readonly decodeRuns: number;
   readonly pricingCalls: number;
+  readonly monitorRounds: number;
   readonly rssSeconds: number;
   readonly streamPollMs: number;
   readonly warmUp: number;
@@ -93,6 +95,8 @@ export interface BenchResults {
   readonly decodeCost: readonly DecodeCostRow[];
   /** Section 9: pricing at ingest (bench/phases/pricing-cost.ts). */
   readonly pricing: { readonly calls: readonly PricingCallRow[]; readonly path: readonly PricingPathRow[] };
+  /** Section 10: one monitor's evaluation (bench/phases/monitor-cost.ts). */
+  readonly monitors?: { readonly rows: readonly MonitorCostRow[]; readonly fixed: string };
   readonly cost: {
     readonly prices: typeof PRICES;
     readonly memoryMb: number;
@@ -643,6 +647,7 @@ export function renderMarkdown(results: BenchResults): string {
 
   out.push(...decodeCostMarkdown(results.decodeCost));
   out.push(...pricingMarkdown(results.pricing.calls, results.pricing.path));
+  if (results.monitors !== undefined) out.push(...monitorCostMarkdown(results.monitors));
 
   out.push("## Errors", "");
   out.push(

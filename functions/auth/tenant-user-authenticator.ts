@@ -11,12 +11,12 @@
  * The organisation's settings are cached per container for the key-cache
  * bound (`KEY_CACHE_TTL_SECONDS`, default 10), as key lookups are.
  */
-import { ENVIRONMENTS, type Environment } from "../domain/api-key.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { hasRole, type Role, roleRequirement } from "../domain/membership.js";
 import type { Organisation } from "../domain/organisation.js";
 import type { Principal } from "../domain/principal.js";
 import type { Scope } from "../domain/scopes.js";
+import { environmentOfHeader } from "../http/environment-header.js";
 import { numberEnv } from "../runtime/env.js";
 import { findOrganisation } from "../store/members/organisation-store.js";
 import { DEFAULT_ROLLUP_RETENTION_DAYS } from "../store/table/retention.js";
@@ -44,17 +44,6 @@ async function organisationOf(orgId: string, nowMs: number): Promise<Organisatio
   return organisation;
 }
 
-function environmentOf(header: string | undefined): Environment {
-  if (header === undefined) return "live";
-  const environment = ENVIRONMENTS.find((candidate) => candidate === header);
-  if (environment === undefined) {
-    throw new ValidationError(`Invalid X-Environment header: must be ${ENVIRONMENTS.join(" or ")}`, [
-      { path: "X-Environment", message: `Must be ${ENVIRONMENTS.join(" or ")}` },
-    ]);
-  }
-  return environment;
-}
-
 export interface TenantUserRequest {
   readonly authorization: string | undefined;
   readonly organisation: string | undefined;
@@ -72,7 +61,7 @@ export async function authenticateTenantUser(
       { path: "X-Organization-Id", message: "Required with an access token" },
     ]);
   }
-  const environment = environmentOf(request.environment);
+  const environment = environmentOfHeader(request.environment);
   const user = await userInOrganisation(signedIn, request.organisation);
   if (!hasRole(user.role, needs.role)) {
     throw new ForbiddenError(

@@ -19,6 +19,9 @@ export const ID_PREFIXES = {
   audit: "aud",
   deletionJob: "del",
   feedbackToken: "fbt",
+  alertDestination: "dst",
+  alertNotification: "ntf",
+  monitor: "mon",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -77,6 +80,9 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   audit: new RegExp(`^${ID_PREFIXES.audit}_${ULID_PATTERN}$`),
   deletionJob: new RegExp(`^${ID_PREFIXES.deletionJob}_${ULID_PATTERN}$`),
   feedbackToken: new RegExp(`^${ID_PREFIXES.feedbackToken}_${ULID_PATTERN}$`),
+  alertDestination: new RegExp(`^${ID_PREFIXES.alertDestination}_${ULID_PATTERN}$`),
+  alertNotification: new RegExp(`^${ID_PREFIXES.alertNotification}_${ULID_PATTERN}$`),
+  monitor: new RegExp(`^${ID_PREFIXES.monitor}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */

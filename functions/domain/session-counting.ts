@@ -41,6 +41,8 @@ export interface CountedEvent {
   /** How its cost was found: `unpriced` when the model's price is unknown. */
   readonly costSource?: CostSource | "reported" | undefined;
   readonly createdAt: string;
+  /** When it happened, as the client said (ISO; absent: its acknowledgement, `createdAt`): the alert series' time. */
+  readonly occurredAt?: string | undefined;
   /** When the event expires (epoch seconds): its session is kept at least as long. */
   readonly ttl?: number | undefined;
 }
@@ -55,6 +57,8 @@ export interface EndedSession {
   readonly promptTokens?: number | undefined;
   readonly completionTokens?: number | undefined;
   readonly totalTokens?: number | undefined;
+  /** When it ended (ISO): the alert series' time of its end. */
+  readonly completedAt?: string | undefined;
 }
 
 /** One change of the stream, as counting sees it (everything else is not counted). */

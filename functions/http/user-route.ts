@@ -5,8 +5,10 @@
  */
 import type * as z from "zod/mini";
 import { authenticateSignedInUser, type SignedInUser } from "../auth/user-authenticator.js";
+import type { Environment } from "../domain/api-key.js";
 import type { UserPrincipal } from "../domain/user-principal.js";
 import type { RouteId } from "../route-table.js";
+import { environmentOfHeader } from "./environment-header.js";
 import { attachNoStore } from "./no-store.js";
 import { type ChainMiddleware, type RouteHandler, type RouteOptions, routeChain, validated } from "./route-chain.js";
 import { routeOfKind } from "./route-of-kind.js";
@@ -26,6 +28,37 @@ export function userRoute<
     if (event.user === undefined) throw new Error("userAuth did not run before the handler");
     return routeHandler({ caller: event.user, ...validated<TBody, TQuery>(event) });
   });
+}
+
+/** A signed-in user acting in one environment of an organisation (`X-Environment`). */
+export interface UserTenantPrincipal extends UserPrincipal {
+  readonly environment: Environment;
+}
+
+/**
+ * A `user` route whose data belongs to one environment of the organisation (the route table's
+ * `environmentHeader`: the alerts' monitors): as userRoute, and the caller's `X-Environment` (`live` unless it
+ * says `test`; 400 otherwise).
+ */
+export function userTenantRoute<
+  TBody extends z.ZodMiniType = z.ZodMiniUnknown,
+  TQuery extends z.ZodMiniType = z.ZodMiniUnknown,
+>(
+  routeId: RouteId,
+  options: RouteOptions<TBody, TQuery>,
+  routeHandler: RouteHandler<UserTenantPrincipal, z.output<TBody>, z.output<TQuery>>,
+) {
+  const route = routeOfKind(routeId, "user");
+  if (route.auth.kind !== "user" || route.environmentHeader !== true) {
+    throw new Error(`Route ${routeId} is not a user route of one environment`);
+  }
+  return routeChain(options, [userAuth(route.auth)], [], [attachNoStore]).handler(
+    async function runUserTenantRoute(event) {
+      if (event.user === undefined) throw new Error("userAuth did not run before the handler");
+      const environment = environmentOfHeader(event.headers?.["x-environment"]);
+      return routeHandler({ caller: { ...event.user, environment }, ...validated<TBody, TQuery>(event) });
+    },
+  );
 }
 
 /** Signed-in user authentication without an organisation (`signedIn` routes). */

@@ -214,6 +214,7 @@ function headerParameters(route: RouteEntry): { $ref: string }[] {
   const ref = (name: string) => ({ $ref: `#/components/parameters/${name}` });
   return [
     ...(route.auth.kind === "user" ? [ref("OrganizationId")] : []),
+    ...(route.auth.kind === "user" && route.environmentHeader === true ? [ref("UserEnvironment")] : []),
     ...(route.auth.kind === "apiKeyOrUser" ? [ref("TenantOrganizationId"), ref("Environment")] : []),
     ...(takesIdempotencyKey(route) ? [ref("IdempotencyKey")] : []),
   ];
@@ -467,6 +468,16 @@ const HEADER_PARAMETERS: Record<string, Parameter> = {
     description:
       "With an access token: the environment whose data to read, `live` (default) or `test` (anything else " +
       "is 400). Ignored with an API key (the key names its environment).",
+    schema: { type: "string", enum: ["live", "test"], default: "live" },
+    example: "live",
+  },
+  UserEnvironment: {
+    name: "X-Environment",
+    in: "header",
+    required: false,
+    description:
+      "The environment whose monitors to read or change, `live` (default) or `test` (anything else is 400): " +
+      "an organisation's environments have monitors of their own.",
     schema: { type: "string", enum: ["live", "test"], default: "live" },
     example: "live",
   },

@@ -5,10 +5,27 @@
  * OpenAPI tests parse every one of them with that schema.
  */
 import type * as z from "zod";
+import type {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "../schemas/alert-destination-responses.js";
+import type { createDestinationBody, updateDestinationBody } from "../schemas/alert-destination-schemas.js";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
 import type { createFeedbackTokenBody, postFeedbackBody } from "../schemas/feedback-schemas.js";
 import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
+import type {
+  alertAuditResponse,
+  monitorHistoryResponse,
+  monitorListResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "../schemas/monitor-response-schemas.js";
+import type { monitorDefinitionBody } from "../schemas/monitor-schemas.js";
 import type {
   exportLogsServiceRequest,
   exportLogsServiceResponse,
@@ -132,6 +149,44 @@ const EXPORT_TRACES_REQUEST = {
     },
   ],
 } satisfies z.input<typeof exportTraceServiceRequest>;
+
+const MONITOR_ID = "mon_01KAZ2S0A1B2C3D4E5F6G7H8J9";
+const DESTINATION_ID = "dst_01KAZ2R9Z8Y7X6W5V4T3S2R1Q0";
+const monitorDefinition = {
+  name: "Support bot failing",
+  description: "Pages the on-call engineer when more than 10 % of the support bot's runs fail",
+  enabled: true,
+  metric: "failure_rate",
+  filters: { agent: "support-bot" },
+  windowMinutes: 15,
+  comparison: "above",
+  warningThreshold: 5,
+  alertThreshold: 10,
+  minSessions: 20,
+  noData: "keep",
+  renotifyMinutes: 60,
+  notifyOnRecovery: true,
+  destinationIds: [DESTINATION_ID],
+} as const satisfies z.input<typeof monitorDefinitionBody>;
+const monitor = {
+  id: MONITOR_ID,
+  environment: "live",
+  ...monitorDefinition,
+  filters: { agent: "support-bot" },
+  destinationIds: [DESTINATION_ID],
+  createdAt: "2026-11-22T09:00:00.000Z",
+  updatedAt: "2026-11-22T09:00:00.000Z",
+  createdBy: "ada@example.com",
+  state: {
+    status: "alert",
+    since: "2026-11-22T10:17:00.000Z",
+    figure: 18.5,
+    samples: 27,
+    evaluatedAt: "2026-11-22T10:17:00.000Z",
+    windowStart: "2026-11-22T10:00:00.000Z",
+    windowEnd: "2026-11-22T10:15:00.000Z",
+  },
+} satisfies z.output<typeof monitorResponse>;
 
 /** Request body examples, by route id: one per route with a body. */
 export const requestExamples = {
@@ -263,11 +318,24 @@ export const requestExamples = {
     output: 1.2,
     cacheRead: 0.075,
   } satisfies z.input<typeof putPriceBody>,
+  CreateMonitor: monitorDefinition,
+  ReplaceMonitor: { ...monitorDefinition, alertThreshold: 15 },
+  PreviewMonitor: monitorDefinition,
   PutScoreConfig: {
     dataType: "categorical",
     labels: ["resolved", "partially", "wrong"],
     description: "Did the answer resolve the customer's question?",
   } satisfies z.input<typeof putScoreConfigBody>,
+  CreateAlertDestination: {
+    name: "on-call webhook",
+    kind: "webhook",
+    url: "https://alerts.example.com/ats",
+  } satisfies z.input<typeof createDestinationBody>,
+  UpdateAlertDestination: {
+    name: "on-call webhook",
+    url: "https://alerts.example.com/ats",
+    enabled: true,
+  } satisfies z.input<typeof updateDestinationBody>,
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"protocolBody">, unknown>;
 
 /**
@@ -302,7 +370,28 @@ export const invalidInputs = {
   PutOrganisationPrice: { effectiveFrom: "2026-13-01", input: -1, output: 1e9, tiers: [{ above: 0 }] },
   DeleteOrganisationPrice: { effectiveFrom: "yesterday" },
   PutScoreConfig: { dataType: "boolean", labels: ["yes", "yes"] },
+  CreateMonitor: { ...monitorDefinition, windowMinutes: 7, filters: { tool: "search" } },
+  ReplaceMonitor: { ...monitorDefinition, warningThreshold: 20 },
+  PreviewMonitor: { ...monitorDefinition, metric: "label_share", filters: { score: "verdict" } },
+  ListMonitorHistory: { limit: "0" },
+  ListAlertAudit: { limit: "101" },
+  CreateAlertDestination: { name: "", kind: "pagerduty", url: "ftp://example.com" },
+  UpdateAlertDestination: { name: "x".repeat(101), enabled: "yes" },
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
+
+const alertDestination = {
+  id: "dst_01KAZ4B6C8D0E2F4G6H8J0K2M4",
+  name: "on-call webhook",
+  kind: "webhook",
+  url: "https://alerts.example.com/ats",
+  enabled: true,
+  disabledReason: null,
+  consecutiveFailures: 0,
+  lastDeliveryAt: "2026-11-22T09:15:02.481Z",
+  lastError: null,
+  createdAt: "2026-11-20T14:03:11.902Z",
+  updatedAt: "2026-11-20T14:03:11.902Z",
+} satisfies z.output<typeof alertDestinationResponse>;
 
 const OWNER_ID = "5c1f7a2e-4b8d-4e6a-9f3c-2d7b8e9a0c41";
 const MEMBER_ID = "8e2d4c6a-1b3f-4a5e-9c7d-0f2e4a6c8b13";
@@ -847,6 +936,79 @@ export const responseExamples = {
       },
     ],
   } satisfies z.output<typeof priceTableResponse>,
+  ListMonitors: { monitors: [monitor] } satisfies z.output<typeof monitorListResponse>,
+  CreateMonitor: {
+    ...monitor,
+    state: {
+      status: "ok",
+      since: null,
+      figure: null,
+      samples: 0,
+      evaluatedAt: null,
+      windowStart: null,
+      windowEnd: null,
+    },
+  } satisfies z.output<typeof monitorResponse>,
+  GetMonitor: monitor,
+  ReplaceMonitor: { ...monitor, alertThreshold: 15, updatedAt: "2026-11-22T11:00:00.000Z" },
+  ListMonitorHistory: {
+    history: [
+      {
+        id: "2026-11-22T10:17:00.000Z",
+        at: "2026-11-22T10:17:00.000Z",
+        from: "warning",
+        to: "alert",
+        kind: "change",
+        figure: 18.5,
+        samples: 27,
+        threshold: 10,
+        windowStart: "2026-11-22T10:00:00.000Z",
+        windowEnd: "2026-11-22T10:15:00.000Z",
+        notificationId: "ntf_01KAZ2T0A1B2C3D4E5F6G7H8J9",
+      },
+    ],
+    nextCursor: null,
+  } satisfies z.output<typeof monitorHistoryResponse>,
+  TestMonitor: {
+    notificationId: "ntf_01KAZ2V0A1B2C3D4E5F6G7H8J9",
+    deliveries: [{ destinationId: DESTINATION_ID, status: "queued" }],
+  } satisfies z.output<typeof monitorTestResponse>,
+  PreviewMonitor: {
+    points: [
+      { start: "2026-11-22T08:00:00.000Z", end: "2026-11-22T09:00:00.000Z", figure: 4.2, samples: 48 },
+      { start: "2026-11-22T09:00:00.000Z", end: "2026-11-22T10:00:00.000Z", figure: null, samples: 3 },
+    ],
+    note: "Previewed over 1-hour windows (the series' hourly points); the monitor itself is evaluated over exactly 15 minutes",
+  } satisfies z.output<typeof monitorPreviewResponse>,
+  ListAlertAudit: {
+    audit: [
+      {
+        id: "aud_01KAZ2S0A1B2C3D4E5F6G7H8J9",
+        action: "monitor.created",
+        subject: { kind: "monitor", id: MONITOR_ID, name: "Support bot failing" },
+        actor: "ada@example.com",
+        actorId: OWNER_ID,
+        at: "2026-11-22T09:00:00.000Z",
+        changed: [],
+        environment: "live",
+        after: { ...monitorDefinition },
+      },
+    ],
+    nextCursor: null,
+  } satisfies z.output<typeof alertAuditResponse>,
+  ListAlertDestinations: { destinations: [alertDestination] } satisfies z.output<typeof alertDestinationListResponse>,
+  CreateAlertDestination: {
+    ...alertDestination,
+    secret: "whsec_Hn3c0yQm9L2kV8rT5pX1zA7bC4dE6fG0hJ2kM4nP6qR",
+  } satisfies z.output<typeof createdAlertDestinationResponse>,
+  GetAlertDestination: alertDestination,
+  UpdateAlertDestination: alertDestination,
+  RotateAlertDestinationSecret: {
+    secret: "whsec_Q8wE2rT4yU6iO8pA0sD2fG4hJ6kL8zX0cV2bN4mQ1wE",
+  } satisfies z.output<typeof rotatedSecretResponse>,
+  TestAlertDestination: { delivered: false, status: 500, error: "HTTP 500: upstream unavailable" } satisfies z.output<
+    typeof destinationTestResponse
+  >,
 } as const;
 
 type ErrorExample = z.output<typeof errorResponse>;

@@ -5,6 +5,7 @@
  * kind without its words does not compile, and neither do words for a field the schema lacks.
  */
 import type * as z from "zod";
+import { DESTINATION_LIMITS } from "../domain/alert-destination.js";
 import { ROTATION_OVERLAP } from "../domain/api-key-record.js";
 import { INVITATION_LIFETIME_DAYS, INVITATIONS_PER_DAY } from "../domain/invitation.js";
 import { LIMITS } from "../domain/limits.js";
@@ -35,6 +36,11 @@ export const TAGS = {
   Prices:
     "The organisation's own model prices (fine-tuned, self-hosted or negotiated models), checked before the price " +
     "table shipped with the service; their audit; and that table (access token).",
+  Alerts:
+    "Monitors of an organisation's environment (`X-Environment`): a figure over a sliding window compared with a " +
+    "warning and an alert threshold, evaluated every minute, their history and audit (docs/alerts.md); and where " +
+    "they send their notifications: destinations (a signed webhook, a Slack incoming webhook, the stack's " +
+    "EventBridge bus), their tests and signing secrets (docs/alert-destinations.md). Access token.",
   "API description": "This document.",
 } as const;
 export type TagName = keyof typeof TAGS;
@@ -236,6 +242,18 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       },
     },
   },
+  monitorId: {
+    description: "A monitor id (`mon_…`) of the caller's organisation and environment.",
+    example: "mon_01KAZ2S0A1B2C3D4E5F6G7H8J9",
+    errors: {
+      404: {
+        reason:
+          "No such monitor in the organisation and environment of the request (never, deleted, or another " +
+          "organisation's or environment's: not said which), or not a `mon_` id.",
+        message: "No monitor mon_01KAZ2S0A1B2C3D4E5F6G7H8J9 in this organisation and environment",
+      },
+    },
+  },
   modelName: {
     description:
       "A model name as your calls send it, URL-encoded (a `/` as `%2F`); trimmed and lower-cased, since matching " +
@@ -248,7 +266,34 @@ export const PATH_PARAMETER_PROSE: PathParameterProse = {
       },
     },
   },
+  alertDestinationId: {
+    description: "An alert destination id (`dst_…`).",
+    example: "dst_01KAZ4B6C8D0E2F4G6H8J0K2M4",
+    errors: {
+      404: {
+        reason: "The organisation has no destination of that id (another organisation's is not found either).",
+        message: "No destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 in organisation acme",
+      },
+    },
+  },
 };
+
+const ENVIRONMENT_HEADER: ErrorDoc = {
+  reason: "`X-Environment` is neither `live` nor `test`.",
+  message: "Invalid X-Environment header: must be live or test",
+};
+const MONITOR_CHANGED: ErrorDoc = {
+  reason: "The monitor kept changing (evaluations or other requests) during the request.",
+  message: "Monitor mon_01KAZ2S0A1B2C3D4E5F6G7H8J9 was changed by another request; reload it and retry",
+};
+const MONITOR_BODY =
+  "The whole definition. Filters: `tool` only with (and required by) `tool_failure_rate`; `score` required by " +
+  "`score_mean` and `label_share`, `label` by `label_share`; `model` only with `cost` and `tokens`; `user` with the " +
+  "session metrics; at most one of user, model, tool, score; `agent` with any. Thresholds: percentages 0–100 for " +
+  "rates and shares, 0 or more for counts, cost (USD) and durations (ms), any sign for `score_mean`; " +
+  "`warningThreshold` on the near side of `alertThreshold` (below it when the comparison is `above`). " +
+  "`windowMinutes` 5 to 10080, a multiple of 5; `renotifyMinutes` 0 (never) or 5 to 1440; `destinationIds` at " +
+  "most 5, each an existing destination of the organisation.";
 
 const FOREIGN_SESSION = PATH_PARAMETER_PROSE.sessionId.errors[403];
 const SESSION_NOT_FOUND = PATH_PARAMETER_PROSE.sessionId.errors[404];
@@ -1107,5 +1152,183 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
           "The prices of ft:gpt-4o-mini:acme:support:9x8y7z were changed by another request; reload them and retry",
       },
     },
+  },
+  ListMonitors: {
+    summary: "List monitors",
+    description:
+      "The monitors of the organisation in the environment of `X-Environment` (`live` unless it says `test`), " +
+      "oldest first, each with its state. Any member.",
+    tag: "Alerts",
+    success: "The monitors (at most 100).",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  CreateMonitor: {
+    summary: "Create a monitor",
+    description:
+      "Creates a monitor in the environment of `X-Environment`; it is evaluated from the next minute on (state " +
+      "`ok`, no figure until then). Audited. Admins and owners. At most 100 per organisation and environment.",
+    tag: "Alerts",
+    success: "The monitor as stored.",
+    body: { description: MONITOR_BODY },
+    errors: {
+      409: {
+        reason: "The organisation already has 100 monitors in this environment.",
+        message: "This organisation has 100 monitors in live, the most allowed; delete one before adding another",
+      },
+    },
+  },
+  PreviewMonitor: {
+    summary: "Preview a monitor's figure",
+    description:
+      "The figure a definition would have had for windows ending at each whole hour of the last 72 hours, from " +
+      "the counted series (nothing stored, nothing sent; the destinations are not looked up). A window that is " +
+      "not a whole number of hours is previewed over the whole hours holding it (`note` says so). Any member.",
+    tag: "Alerts",
+    success: "At most 72 points, oldest first; `figure` null where the window had no data.",
+    body: { description: MONITOR_BODY },
+  },
+  GetMonitor: {
+    summary: "Read a monitor",
+    description: "One monitor of the environment of `X-Environment`, with its state. Any member.",
+    tag: "Alerts",
+    success: "The monitor.",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  ReplaceMonitor: {
+    summary: "Replace a monitor's definition",
+    description:
+      "Replaces the whole definition; the state stays, and the next evaluation judges it by the new definition. " +
+      "Audited (before and after). Admins and owners.",
+    tag: "Alerts",
+    success: "The monitor as stored.",
+    body: { description: MONITOR_BODY },
+    errors: { 409: MONITOR_CHANGED },
+  },
+  DeleteMonitor: {
+    summary: "Delete a monitor",
+    description:
+      "Deletes the monitor: it is no longer evaluated (an evaluation running meanwhile writes and sends nothing); " +
+      "its history expires on its own. Audited. Admins and owners.",
+    tag: "Alerts",
+    success: "Deleted.",
+    errors: { 400: ENVIRONMENT_HEADER, 409: MONITOR_CHANGED },
+  },
+  ListMonitorHistory: {
+    summary: "A monitor's history",
+    description:
+      "Each state change and renotification of the monitor, newest first, with the figure, samples, threshold and " +
+      "window it was computed on, and the id of the notification sent for it. Any member.",
+    tag: "Alerts",
+    success: "A page of entries.",
+    query: {
+      parameters: {
+        cursor: { description: "The `nextCursor` of the previous page, unchanged." },
+        limit: { description: "Entries per page, 1 to 100 (default 50).", example: "50" },
+      },
+    },
+  },
+  TestMonitor: {
+    summary: "Send a test notification",
+    description:
+      "Hands a `monitor.test` notification with the monitor's current state to each of its destinations (each " +
+      "retried by the delivery on its own). Admins and owners.",
+    tag: "Alerts",
+    success: "The notification's id and each destination's hand-over.",
+    errors: { 400: ENVIRONMENT_HEADER },
+  },
+  ListAlertAudit: {
+    summary: "Who changed which monitor or destination",
+    description:
+      "Every change of the organisation's monitors (both environments) and destinations, newest first: who, when, " +
+      "the definition before and after. Admins and owners.",
+    tag: "Alerts",
+    success: "A page of audit records.",
+    query: {
+      parameters: {
+        cursor: { description: "The `nextCursor` of the previous page, unchanged." },
+        limit: { description: "Records per page, 1 to 100 (default 50).", example: "50" },
+      },
+    },
+  },
+  ListAlertDestinations: {
+    summary: "The organisation's alert destinations",
+    description:
+      `Where the organisation's monitors send notifications (at most ${DESTINATION_LIMITS.perOrganisation}), oldest ` +
+      "first, with their delivery health: failures in a row, the last delivery and error, and why delivery turned " +
+      "one off. Never a signing secret. Any member.",
+    tag: "Alerts",
+    success: "The destinations.",
+  },
+  CreateAlertDestination: {
+    summary: "Add an alert destination",
+    description:
+      "Adds a webhook (signed with a secret of its own, answered here once and never again), a Slack incoming " +
+      "webhook or the stack's EventBridge bus. A URL must be `https://` and its host must resolve to public " +
+      "addresses only (checked now and at every delivery; locally `npm start` also allows `http://` to loopback " +
+      `hosts). At most ${DESTINATION_LIMITS.perOrganisation} per organisation. Audited (\`destination.created\`). Admins and owners.`,
+    tag: "Alerts",
+    success: "The destination; a webhook's with its signing secret (`secret`), shown this once.",
+    body: {
+      description: "`url` is required for `webhook` and `slack`, and refused for `eventbridge`.",
+      fields: { url: "The receiver's URL (a Slack incoming webhook's for `slack`)." },
+    },
+    errors: {
+      409: {
+        reason: `The organisation already has ${DESTINATION_LIMITS.perOrganisation} destinations.`,
+        message: `Organisation acme has ${DESTINATION_LIMITS.perOrganisation} destinations, the most allowed; delete one before adding another`,
+      },
+    },
+  },
+  GetAlertDestination: {
+    summary: "An alert destination",
+    description: "One destination of the organisation, never its signing secret. Any member.",
+    tag: "Alerts",
+    success: "The destination.",
+  },
+  UpdateAlertDestination: {
+    summary: "Change an alert destination",
+    description:
+      "Sets a destination's name, URL and whether it is enabled (its kind stays). Enabling a destination that " +
+      "delivery turned off clears its failure count and reason. Audited (`destination.updated`). Admins and owners.",
+    tag: "Alerts",
+    success: "The destination as stored.",
+    body: { description: "The whole changeable definition; `url` as on creation (required unless `eventbridge`)." },
+    errors: {
+      409: {
+        reason: "The destination was changed by another request meanwhile.",
+        message: "Destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 was changed by another request; reload it and retry",
+      },
+    },
+  },
+  DeleteAlertDestination: {
+    summary: "Delete an alert destination",
+    description:
+      "Deletes a destination. Monitors naming it keep its id and skip it when they notify. Audited " +
+      "(`destination.deleted`). Admins and owners.",
+    tag: "Alerts",
+    success: "Deleted.",
+  },
+  RotateAlertDestinationSecret: {
+    summary: "Rotate a webhook's signing secret",
+    description:
+      "Replaces a webhook's signing secret: deliveries from now on are signed with the new one only (a retry of an " +
+      "earlier notification too), so update the receiver first. Audited (`destination.secret_rotated`). Admins and owners.",
+    tag: "Alerts",
+    success: "The new secret, shown this once.",
+    errors: {
+      409: {
+        reason: "The destination is not a webhook (Slack and EventBridge deliveries are not signed).",
+        message:
+          "Destination dst_01KAZ4B6C8D0E2F4G6H8J0K2M4 is a slack destination: only a webhook has a signing secret",
+      },
+    },
+  },
+  TestAlertDestination: {
+    summary: "Send a test notification",
+    description:
+      "Sends one `monitor.test` notification to the destination now, even a disabled one, and answers what " +
+      "happened. No retry, and nothing of the destination changes (its failure count included). Admins and owners.",
+    tag: "Alerts",
+    success: "Whether it was delivered, the receiver's status, and the error if not.",
   },
 };

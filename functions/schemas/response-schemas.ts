@@ -20,6 +20,21 @@ import { ROLES } from "../domain/membership.js";
 import { SCOPES } from "../domain/scopes.js";
 import { SCORE_AUTHOR_KINDS, SCORE_SOURCES, SCORE_VALUE_KINDS } from "../domain/score.js";
 import { SESSION_STATUSES } from "../domain/session.js";
+import {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "./alert-destination-responses.js";
+import {
+  alertAuditResponse,
+  monitorHistoryResponse,
+  monitorListResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "./monitor-response-schemas.js";
 import { exportLogsServiceResponse, exportTraceServiceResponse } from "./otlp-schemas.js";
 
 /** A service-assigned id: its type prefix plus a ULID. */
@@ -852,4 +867,15 @@ export const responseComponents = z
   .add(organisationPriceResponse, { id: "OrganisationPrice" })
   .add(organisationPriceListResponse, { id: "OrganisationPriceList" })
   .add(priceAuditResponse, { id: "PriceAudit" })
-  .add(priceTableResponse, { id: "PriceTable" });
+  .add(priceTableResponse, { id: "PriceTable" })
+  .add(monitorResponse, { id: "Monitor" })
+  .add(monitorListResponse, { id: "MonitorList" })
+  .add(monitorHistoryResponse, { id: "MonitorHistory" })
+  .add(monitorTestResponse, { id: "MonitorTest" })
+  .add(monitorPreviewResponse, { id: "MonitorPreview" })
+  .add(alertAuditResponse, { id: "AlertAudit" })
+  .add(alertDestinationResponse, { id: "AlertDestination" })
+  .add(createdAlertDestinationResponse, { id: "CreatedAlertDestination" })
+  .add(alertDestinationListResponse, { id: "AlertDestinationList" })
+  .add(rotatedSecretResponse, { id: "RotatedSigningSecret" })
+  .add(destinationTestResponse, { id: "DestinationTestResult" });

@@ -17,10 +17,27 @@ import { LIMITS } from "../domain/limits.js";
 import type { RouteId, routeTable } from "../route-table.js";
 import type { EventField } from "../store/events/event-store.js";
 import { ORGANISATION_PRICE_LIMITS } from "../store/prices/price-limits.js";
+import {
+  alertDestinationListResponse,
+  alertDestinationResponse,
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+  rotatedSecretResponse,
+} from "./alert-destination-responses.js";
+import { createDestinationBody, updateDestinationBody } from "./alert-destination-schemas.js";
 import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "./event-schemas.js";
 import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
+import {
+  alertAuditResponse,
+  monitorHistoryResponse,
+  monitorListResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "./monitor-response-schemas.js";
+import { alertAuditQuery, monitorDefinitionBody, monitorHistoryQuery } from "./monitor-schemas.js";
 import {
   exportLogsServiceRequest,
   exportLogsServiceResponse,
@@ -113,8 +130,12 @@ export const PATH_PARAMETERS = {
   invitingOrganisation: { schema: anyText, errors: [404] },
   /** A score name, URL-encoded (scores/score-name-parameter.ts): 400 past the name limits. */
   scoreName: { schema: z.string().min(1).max(LIMITS.scoreNameLength), errors: [400] },
+  /** A monitor id (`mon_…`) of the caller's organisation and environment: 404 otherwise. */
+  monitorId: { schema: anyText, errors: [404] },
   /** A model name, URL-encoded (prices/model-path-parameter.ts): 400 past the name limits. */
   modelName: { schema: z.string().min(1).max(ORGANISATION_PRICE_LIMITS.modelLength), errors: [400] },
+  /** An alert destination id (`dst_…`): 404 when the organisation has none of that id. */
+  alertDestinationId: { schema: anyText, errors: [404] },
 } as const satisfies Record<string, { readonly schema: z.ZodType; readonly errors: readonly ErrorStatus[] }>;
 export type PathParameterKind = keyof typeof PATH_PARAMETERS;
 
@@ -340,6 +361,54 @@ export const routeContracts = {
     query: deletePriceQuery,
     success: { status: 204 },
     errors: [404, 409],
+  },
+  ListMonitors: { success: { status: 200, body: monitorListResponse }, errors: [400] },
+  CreateMonitor: {
+    body: { schema: monitorDefinitionBody },
+    success: { status: 201, body: monitorResponse },
+    errors: [409],
+  },
+  PreviewMonitor: { body: { schema: monitorDefinitionBody }, success: { status: 200, body: monitorPreviewResponse } },
+  GetMonitor: { path: { monitorId: "monitorId" }, success: { status: 200, body: monitorResponse }, errors: [400] },
+  ReplaceMonitor: {
+    path: { monitorId: "monitorId" },
+    body: { schema: monitorDefinitionBody },
+    success: { status: 200, body: monitorResponse },
+    errors: [409],
+  },
+  DeleteMonitor: { path: { monitorId: "monitorId" }, success: { status: 204 }, errors: [400, 409] },
+  ListMonitorHistory: {
+    path: { monitorId: "monitorId" },
+    query: monitorHistoryQuery,
+    success: { status: 200, body: monitorHistoryResponse },
+  },
+  TestMonitor: { path: { monitorId: "monitorId" }, success: { status: 202, body: monitorTestResponse }, errors: [400] },
+  ListAlertAudit: { query: alertAuditQuery, success: { status: 200, body: alertAuditResponse } },
+  ListAlertDestinations: { success: { status: 200, body: alertDestinationListResponse } },
+  CreateAlertDestination: {
+    body: { schema: createDestinationBody },
+    success: { status: 201, body: createdAlertDestinationResponse },
+    errors: [409],
+  },
+  GetAlertDestination: {
+    path: { destinationId: "alertDestinationId" },
+    success: { status: 200, body: alertDestinationResponse },
+  },
+  UpdateAlertDestination: {
+    path: { destinationId: "alertDestinationId" },
+    body: { schema: updateDestinationBody },
+    success: { status: 200, body: alertDestinationResponse },
+    errors: [409],
+  },
+  DeleteAlertDestination: { path: { destinationId: "alertDestinationId" }, success: { status: 204 } },
+  RotateAlertDestinationSecret: {
+    path: { destinationId: "alertDestinationId" },
+    success: { status: 200, body: rotatedSecretResponse },
+    errors: [409],
+  },
+  TestAlertDestination: {
+    path: { destinationId: "alertDestinationId" },
+    success: { status: 200, body: destinationTestResponse },
   },
 } as const satisfies { readonly [Id in RouteId]: RouteContract<Id> };
 

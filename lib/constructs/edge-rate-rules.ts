@@ -50,9 +50,9 @@ export const RATE_LIMITED_RESPONSE = {
   },
 } as const;
 
-/** A route's request as WAF matches it: its method, and the start of its path. */
+/** A route's request as WAF matches it: its method (absent: any), and the start of its path. */
 export interface RequestMatch {
-  readonly method: string;
+  readonly method?: string;
   readonly path: string;
   readonly positional: "STARTS_WITH";
 }
@@ -91,16 +91,31 @@ export function requestMatchesFor(
   routes: readonly Pick<RouteDefinition, "method" | "path" | "throttle">[],
   kind: Exclude<EdgeLimitKind, "all">,
 ): readonly RequestMatch[] {
-  const matches = routes.filter((route) => edgeLimitOf(route.throttle) === kind).map(requestMatchOf);
+  const counted = routes.filter((route) => edgeLimitOf(route.throttle) === kind);
+  // A family whose every route, whatever its method, this rule counts is matched by its path alone: one statement
+  // instead of one per method and path (the alerts' sixteen routes are one), the same requests of the route table.
+  const wholeFamilies = [...new Set(counted.map((route) => familyOf(route.path)))].filter((family) =>
+    routes.every((route) => !route.path.startsWith(family) || edgeLimitOf(route.throttle) === kind),
+  );
+  const matches: RequestMatch[] = [
+    ...wholeFamilies.map((path) => ({ path, positional: "STARTS_WITH" as const })),
+    ...counted.filter((route) => !wholeFamilies.some((family) => route.path.startsWith(family))).map(requestMatchOf),
+  ];
   return matches.filter(
     (match, index) =>
       !matches.some(
         (other, otherIndex) =>
-          other.method === match.method &&
+          (other.method === undefined || other.method === match.method) &&
           match.path.startsWith(other.path) &&
           (other.path !== match.path || otherIndex < index),
       ),
   );
+}
+
+/** A path's family: `/api/` and its first segment after that (`/api/alerts` of `/api/alerts/monitors/{monitorId}`). */
+function familyOf(path: string): string {
+  const [, root, first] = path.split("/");
+  return `/${root ?? ""}/${first ?? ""}`;
 }
 
 function methodIs(method: string): ByteMatchDefinition {
@@ -131,7 +146,10 @@ function pathIs(match: RequestMatch): ByteMatchDefinition {
 /** One statement matching any of the requests (WAF's OR needs two statements or more). */
 export function scopeDownStatement(matches: readonly RequestMatch[]): StatementDefinition {
   const statements = matches.map(
-    (match): StatementDefinition => ({ AndStatement: { Statements: [methodIs(match.method), pathIs(match)] } }),
+    (match): StatementDefinition =>
+      match.method === undefined
+        ? pathIs(match)
+        : { AndStatement: { Statements: [methodIs(match.method), pathIs(match)] } },
   );
   const [only] = statements;
   if (only === undefined) throw new Error("A scoped rule needs at least one request to match");

@@ -19,9 +19,12 @@ import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readBundleSettings } from "../../bench/harness/packaging.js";
 import {
-  acceptsUserToken,
+  type ApiFunctionDefinition,
+  alertDeliveryWorker,
+  apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  monitorEvaluator,
   PARTITIONS,
   type PayloadAccess,
   type RouteDefinition,
@@ -200,6 +203,13 @@ function handlerOf(route: Pick<RouteDefinition, "id">) {
   return handler;
 }
 
+/** The function of the API that serves `definition`'s routes (its own route's, or its function group's). */
+function functionOf(definition: ApiFunctionDefinition) {
+  const [first] = definition.routes;
+  if (first === undefined) throw new Error(`function ${definition.id} serves no route`);
+  return handlerOf(first);
+}
+
 function tableLogicalId(): string {
   return logicalIdOf(stack.table.table, CfnTable);
 }
@@ -243,7 +253,7 @@ function payloadObjectsArn() {
   return { "Fn::Join": ["", [bucketArn(), "/payloads/*"]] };
 }
 
-/** The functions of the stack with their definition: one per route, then the deletion worker and the stream consumer. */
+/** The functions of the stack with their definition: one per route or function group, then the workers. */
 function definedFunctions(): readonly {
   readonly id: string;
   readonly functionId: string;
@@ -251,9 +261,11 @@ function definedFunctions(): readonly {
   readonly rolePath: string;
 }[] {
   const owners = [
-    ...routes.map((route: RouteDefinition) => ({ definition: route, fn: handlerOf(route).function })),
+    ...apiFunctions.map((definition) => ({ definition, fn: functionOf(definition).function })),
     { definition: deletionWorker, fn: stack.deletionWorker.function },
     { definition: streamConsumer, fn: stack.streamConsumer.function },
+    { definition: monitorEvaluator, fn: stack.monitorEvaluator.function },
+    { definition: alertDeliveryWorker, fn: stack.alertDeliveryWorker.function },
   ];
   return owners.map(({ definition, fn }) => ({
     id: definition.id,
@@ -297,8 +309,22 @@ function payloadObjectsFinding(): string {
   return `AwsSolutions-IAM5[Resource::<${bucketLogicalId()}.Arn>/payloads/*]`;
 }
 
+/** The delivery worker's environment variables. */
+function alertWorkerEnvironment(): Record<string, unknown> {
+  return resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[alertWorkerLogicalId()]?.Properties
+    .Environment.Variables as Record<string, unknown>;
+}
+
+function alertWorkerLogicalId(): string {
+  return logicalIdOf(stack.alertDeliveryWorker.function, CfnFunction);
+}
+
 function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
+}
+
+function evaluatorLogicalId(): string {
+  return logicalIdOf(stack.monitorEvaluator.function, CfnFunction);
 }
 
 function consumerLogicalId(): string {
@@ -321,22 +347,26 @@ function cursorSecretFunctionId(): string {
   return logicalIdOf(stack.cursorSecretFunction.function, CfnFunction);
 }
 
-/** The functions the operations dashboard watches: one per route, then the deletion worker and the stream consumer. */
+/** The functions the operations dashboard watches: one per route or function group, then the workers. */
 function monitoredFunctionIds(): readonly string[] {
   return [
-    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
+    evaluatorLogicalId(),
+    alertWorkerLogicalId(),
   ];
 }
 
-/** Every function of the stack: one per route, the deletion worker, the stream consumer and the cursor-secret setup. */
+/** Every function of the stack: one per route or function group, the workers and the cursor-secret setup. */
 function allFunctionIds(): readonly string[] {
   return [
-    ...routes.map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
     cursorSecretFunctionId(),
+    evaluatorLogicalId(),
+    alertWorkerLogicalId(),
   ];
 }
 
@@ -444,7 +474,9 @@ beforeAll(() => {
     typeof cdkJson === "object" && cdkJson !== null && "context" in cdkJson
       ? (cdkJson.context as Record<string, unknown>)
       : {};
-  app = new App({ context: { ...context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE } });
+  app = new App({
+    context: { ...context, [CONSOLE_ASSET_CONTEXT_KEY]: CONSOLE_FIXTURE, "@aws-cdk/core:stackResourceLimit": 1000 },
+  });
 
   // Act: one synthesis (and one esbuild run per handler) for the whole file.
   stack = new AgentTrackingStack(app, "AgentTrackingTest");
@@ -549,9 +581,13 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", routes.length + 4);
-    expect(new Set(allFunctionIds()).size).toBe(routes.length + 3);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 6);
+    expect(new Set(allFunctionIds()).size).toBe(apiFunctions.length + 5);
+    // A function group's routes share its function; every other route has one of its own.
+    for (const definition of apiFunctions) {
+      for (const route of definition.routes) expect(handlerOf(route), route.id).toBe(functionOf(definition));
+    }
     expect(Object.keys(template.findResources("AWS::Lambda::Function"))).toContain(consoleDeploymentHandlerId());
   });
 
@@ -594,28 +630,39 @@ describe("Lambda functions", () => {
     expect(withQueue).toEqual(["DeleteUserData"]);
   });
 
-  for (const route of routes) {
-    const definition: RouteDefinition = route;
+  for (const definition of apiFunctions) {
     const extras = [
-      ...(acceptsUserToken(definition.auth) ? ["the user pool"] : []),
-      ...(definition.sendsDeletionJobs === true ? ["the deletion queue"] : []),
+      ...(definition.acceptsUserToken ? ["the user pool"] : []),
+      ...(definition.sendsDeletionJobs ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
+      ...(definition.sendsAlertNotifications ? ["the notifications bus and the console's address"] : []),
+      ...(definition.queuesAlertDeliveries ? ["the alert delivery queue"] : []),
     ];
-    it(`gives ${route.id} (${definition.auth.kind}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
+    const kinds = [...new Set(definition.routes.map((route) => route.auth.kind))].join(", ");
+    it(`gives ${definition.id} (${kinds}) the table name${extras.map((extra) => ` and ${extra}`).join("")}, nothing else`, () => {
       // Prepare: the JWKS URI is left to its default, `<issuer>/.well-known/jwks.json`.
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
       const expected = {
         TABLE_NAME: { Ref: tableLogicalId() },
-        ...(acceptsUserToken(definition.auth)
+        ...(definition.acceptsUserToken
           ? {
               JWT_ISSUER: { "Fn::GetAtt": [logicalIdOf(stack.users.userPool, CfnUserPool), "ProviderURL"] },
               JWT_CLIENT_ID: { Ref: logicalIdOf(stack.users.client, CfnUserPoolClient) },
             }
           : {}),
-        ...(definition.sendsDeletionJobs === true
+        ...(definition.sendsDeletionJobs
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
         ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
+        ...(definition.sendsAlertNotifications
+          ? {
+              SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+              ATS_CONSOLE_URL: alertWorkerEnvironment().ATS_CONSOLE_URL,
+            }
+          : {}),
+        ...(definition.queuesAlertDeliveries
+          ? { ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) } }
+          : {}),
       };
 
       // Act
@@ -624,7 +671,7 @@ describe("Lambda functions", () => {
 
       // Assess
       expect(variables).toEqual(expected);
-      if (!acceptsUserToken(definition.auth)) {
+      if (!definition.acceptsUserToken) {
         for (const name of JWT_VARIABLES) expect(Object.keys(variables ?? {})).not.toContain(name);
       }
     });
@@ -680,10 +727,10 @@ describe("Lambda functions", () => {
     expect(withQueueUrl).toEqual([logicalIdOf(handlerOf({ id: "DeleteUserData" }).function, CfnFunction)]);
   });
 
-  for (const route of routes) {
-    it(`logs ${route.id} to its own log group`, () => {
+  for (const definition of apiFunctions) {
+    it(`logs ${definition.id} to its own log group`, () => {
       // Prepare
-      const handler = handlerOf(route);
+      const handler = functionOf(definition);
       const functionId = logicalIdOf(handler.function, CfnFunction);
       const logGroupId = logicalIdOf(handler.logGroup, CfnLogGroup);
 
@@ -696,32 +743,39 @@ describe("Lambda functions", () => {
       expect(Object.keys(matches)).toEqual([functionId]);
     });
 
-    it(`grants ${route.id} exactly its table grants, each limited to its partitions${route.tableGrants.length === 0 ? " (none)" : ""}`, () => {
+    const serves = definition.routes.length > 1 ? ` (its routes' together: ${definition.routes.length} routes)` : "";
+    it(`grants ${definition.id} exactly its table grants${serves}, each limited to its partitions${definition.tableGrants.length === 0 ? " (none)" : ""}`, () => {
       // Prepare
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
 
       // Act
       const grantedActions = actionsOf(statementsWithPrefix(functionId, "dynamodb:"));
 
       // Assess
-      expectTableGrants(functionId, route);
+      expectTableGrants(functionId, definition);
       expect(grantedActions).not.toContain("dynamodb:*");
       expect(grantedActions).not.toContain("dynamodb:Scan");
     });
 
-    const definition: RouteDefinition = route;
-    it(`lets ${route.id} ${definition.sendsDeletionJobs === true ? "send to the deletion queue only" : "use no queue"}`, () => {
+    const sendsTo = definition.sendsDeletionJobs
+      ? "send to the deletion queue only"
+      : definition.queuesAlertDeliveries
+        ? "send to the alert delivery queue only"
+        : "use no queue";
+    it(`lets ${definition.id} ${sendsTo}`, () => {
       // Prepare
-      const functionId = logicalIdOf(handlerOf(route).function, CfnFunction);
+      const functionId = logicalIdOf(functionOf(definition).function, CfnFunction);
 
       // Act
       const queueStatements = statementsWithPrefix(functionId, "sqs:");
 
       // Assess
       expect(queueStatements).toEqual(
-        definition.sendsDeletionJobs === true
+        definition.sendsDeletionJobs
           ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.deletionQueue.queue) }]
-          : [],
+          : definition.queuesAlertDeliveries
+            ? [{ Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) }]
+            : [],
       );
     });
   }
@@ -793,9 +847,10 @@ describe("Lambda functions", () => {
   });
 
   for (const { id, access } of [
-    ...routes.map((route: RouteDefinition) => ({ id: route.id, access: route.payloadAccess })),
+    ...apiFunctions.map((definition) => ({ id: definition.id, access: definition.payloadAccess })),
     { id: deletionWorker.id, access: deletionWorker.payloadAccess },
     { id: streamConsumer.id, access: streamConsumer.payloadAccess },
+    { id: monitorEvaluator.id, access: monitorEvaluator.payloadAccess },
   ]) {
     it(`grants ${id} ${access === undefined ? "no S3 action" : `exactly the S3 actions of payload ${access} access`}`, () => {
       // Prepare
@@ -820,9 +875,11 @@ describe("Lambda functions", () => {
   }
 
   for (const [id, owner] of [
-    ...routes.map((route) => [route.id, () => handlerOf(route)] as const),
+    ...apiFunctions.map((definition) => [definition.id, () => functionOf(definition)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
+    [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
+    [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -847,7 +904,7 @@ describe("Lambda functions", () => {
   }
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", routes.length + 5);
+    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 7);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -856,15 +913,19 @@ describe("Lambda functions", () => {
 });
 
 describe("Deletion queue and worker", () => {
-  it("has the deletion queue, its dead-letter queue and the stream's failure queue, and no other queue", () => {
-    template.resourceCountIs("AWS::SQS::Queue", 3);
+  it("has the deletion queue, the alert delivery queue, their dead-letter queues and the stream's failure queue, and no other queue", () => {
+    template.resourceCountIs("AWS::SQS::Queue", 5);
     expect(
       new Set(
-        [stack.deletionQueue.queue, stack.deletionQueue.deadLetterQueue, stack.streamCounting.failureQueue].map(
-          (queue) => logicalIdOf(queue, CfnQueue),
-        ),
+        [
+          stack.deletionQueue.queue,
+          stack.deletionQueue.deadLetterQueue,
+          stack.alertDelivery.queue,
+          stack.alertDelivery.deadLetterQueue,
+          stack.streamCounting.failureQueue,
+        ].map((queue) => logicalIdOf(queue, CfnQueue)),
       ).size,
-    ).toBe(3);
+    ).toBe(5);
   });
 
   it("moves a job's message to the dead-letter queue after 5 failed receives", () => {
@@ -883,12 +944,12 @@ describe("Deletion queue and worker", () => {
     expect(deadLetterQueue?.Properties).not.toHaveProperty("RedrivePolicy");
   });
 
-  it("encrypts every queue (both deletion queues and the stream's failure queue) with SQS-managed keys", () => {
+  it("encrypts every queue (deletion, alert delivery, their dead-letter queues, the stream's failure queue) with SQS-managed keys", () => {
     // Act
     const queues = Object.values(resourcesOf<QueueResource>("AWS::SQS::Queue"));
 
     // Assess
-    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true]);
+    expect(queues.map((queue) => queue.Properties.SqsManagedSseEnabled)).toEqual([true, true, true, true, true]);
   });
 
   for (const [label, queue] of [
@@ -1006,6 +1067,74 @@ describe("Deletion queue and worker", () => {
   });
 });
 
+describe("CloudFormation's resource limit", () => {
+  // The synthesis above lifts CDK's own check of the limit (the `stackResourceLimit` context) so that every other
+  // assertion of this file still runs when the stack outgrows it; this test is what holds the limit.
+  it("keeps the stack within CloudFormation's 500 resources", () => {
+    const count = Object.keys(template.toJSON().Resources as Record<string, unknown>).length;
+    expect(count, "resources in the stack (CloudFormation refuses more than 500)").toBeLessThanOrEqual(500);
+  });
+});
+
+describe("Alert delivery queue and worker", () => {
+  it("dead-letters a delivery message after 3 failed receives, with a visibility timeout six times the worker's", () => {
+    template.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: queueArnOf(stack.alertDelivery.deadLetterQueue), maxReceiveCount: 3 },
+    });
+  });
+
+  it("feeds the worker batches of 10 deliveries, reporting failures per message", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: queueArnOf(stack.alertDelivery.queue),
+      FunctionName: { Ref: alertWorkerLogicalId() },
+      BatchSize: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+  });
+
+  it("grants the worker exactly its table grants: read a destination, update only its delivery bookkeeping", () => {
+    expectTableGrants(alertWorkerLogicalId(), alertDeliveryWorker);
+  });
+
+  it("lets the worker consume and re-send to its queue, dead-letter, and put events on the bus; nothing else", () => {
+    // Act
+    const queueStatements = statementsWithPrefix(alertWorkerLogicalId(), "sqs:");
+    const eventStatements = statementsWithPrefix(alertWorkerLogicalId(), "events:");
+
+    // Assess
+    const actionsOn = (queue: IConstruct) =>
+      [
+        ...new Set(
+          queueStatements
+            // CDK merges statements of the same actions: one SendMessage statement may name both queues.
+            .filter((statement) =>
+              asArray(statement.Resource).some(
+                (resource) => JSON.stringify(resource) === JSON.stringify(queueArnOf(queue)),
+              ),
+            )
+            .flatMap((statement) => asArray(statement.Action)),
+        ),
+      ].sort();
+    expect(actionsOn(stack.alertDelivery.queue)).toEqual([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"].sort());
+    expect(actionsOn(stack.alertDelivery.deadLetterQueue)).toEqual(["sqs:SendMessage"]);
+    expect(new Set(actionsOf(queueStatements))).toEqual(new Set([...QUEUE_CONSUME_ACTIONS, "sqs:SendMessage"]));
+    expect(eventStatements.map((statement) => [statement.Action, statement.Resource])).toEqual([
+      ["events:PutEvents", busArn()],
+    ]);
+  });
+
+  it("tells the worker its queues, the bus and the console's address, nothing else", () => {
+    expect(alertWorkerEnvironment()).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+      ALERT_DELIVERY_DLQ_URL: { Ref: logicalIdOf(stack.alertDelivery.deadLetterQueue, CfnQueue) },
+      SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
+      ATS_CONSOLE_URL: expect.objectContaining({ "Fn::Join": expect.any(Array) }),
+    });
+  });
+});
+
 describe("Table stream consumer", () => {
   /** The stream's event source mapping (the only one on the table's stream). */
   function streamMapping(): { Properties: Record<string, unknown> } | undefined {
@@ -1022,8 +1151,8 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("has two event source mappings: the deletion queue's and the table stream's", () => {
-    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 2);
+  it("has three event source mappings: the deletion queue's, the alert delivery queue's and the table stream's", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 3);
     expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
   });
 
@@ -1169,14 +1298,23 @@ describe("Table stream consumer", () => {
     template.hasOutput("SessionEventsBusName", { Value: { Ref: busId } });
   });
 
-  it("lets the consumer, and no other function, put events on that bus only", () => {
+  it("lets the consumer and the alert senders, and no other function, put events on that bus only", () => {
     // Act
-    const others = allFunctionIds().filter((functionId) => functionId !== consumerLogicalId());
+    const senders = [
+      consumerLogicalId(),
+      alertWorkerLogicalId(),
+      ...routes
+        .filter((route: RouteDefinition) => route.sendsAlertNotifications === true)
+        .map((route) => logicalIdOf(handlerOf(route).function, CfnFunction)),
+    ];
+    const others = allFunctionIds().filter((functionId) => !senders.includes(functionId));
 
     // Assess
-    expect(statementsWithPrefix(consumerLogicalId(), "events:")).toEqual([
-      { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
-    ]);
+    for (const functionId of senders) {
+      expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([
+        { Effect: "Allow", Action: "events:PutEvents", Resource: busArn() },
+      ]);
+    }
     for (const functionId of others) expect(statementsWithPrefix(functionId, "events:"), functionId).toEqual([]);
   });
 
@@ -1214,6 +1352,8 @@ describe("Table stream consumer", () => {
       { actions: ["dynamodb:UpdateItem"], partitions: ["ROLLUP#*"] },
       // The score rollup items a batch's labels go to, read before the scores' counting transactions.
       { actions: ["dynamodb:BatchGetItem"], partitions: ["ROLLUP#*"] },
+      // The monitors' filters (issue 34): which facets the alert series count, read once a minute per tenant.
+      { actions: ["dynamodb:Query"], partitions: ["MONITORS"] },
       // A conversation's own scores, read and counted in their partition (issue 33).
       { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: ["CONVERSATION#ORG#*#ENV#*"] },
     ];
@@ -1224,7 +1364,7 @@ describe("Table stream consumer", () => {
     // Assess
     expectTableGrants(consumerLogicalId(), streamConsumer);
     expectTableGrants(consumerLogicalId(), { tableGrants: expected });
-    for (const action of ["dynamodb:Scan", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem"])
+    for (const action of ["dynamodb:Scan", "dynamodb:PutItem", "dynamodb:DeleteItem"])
       expect(actions).not.toContain(action);
     expect(JSON.stringify(tableStatementsOf(consumerLogicalId()))).not.toContain("/index/");
   });
@@ -1400,7 +1540,7 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(routes.length + 3);
+    expect(built).toHaveLength(apiFunctions.length + 5);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1411,19 +1551,18 @@ describe("Lambda bundles", () => {
     // aws-jwt-verify's own error text survives minification.
     const verifies = (code: string) => code.includes("JWT header does not have valid kid claim");
 
-    for (const route of routes) {
-      const bundle = functionId(route.id);
-      const takesUserTokens =
-        route.auth.kind !== "apiKey" && route.auth.kind !== "public" && route.auth.kind !== "feedbackToken";
-      expect({ route: route.id, bundle: bundle !== undefined }).toEqual({ route: route.id, bundle: true });
-      if (route.auth.kind === "apiKey" || route.auth.kind === "feedbackToken")
-        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
-          route: route.id,
+    for (const definition of apiFunctions) {
+      const bundle = functionId(definition.id);
+      const kinds = definition.routes.map((route) => route.auth.kind);
+      expect({ fn: definition.id, bundle: bundle !== undefined }).toEqual({ fn: definition.id, bundle: true });
+      if (kinds.every((kind) => kind === "apiKey" || kind === "feedbackToken"))
+        expect({ fn: definition.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          fn: definition.id,
           verifier: false,
         });
-      if (takesUserTokens && route.auth.kind !== "signedIn")
-        expect({ route: route.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
-          route: route.id,
+      if (kinds.some((kind) => kind === "user" || kind === "apiKeyOrUser"))
+        expect({ fn: definition.id, verifier: verifies(bundle?.code ?? "") }).toEqual({
+          fn: definition.id,
           verifier: true,
         });
     }
@@ -1445,7 +1584,7 @@ describe("Lambda bundles", () => {
 
   it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
     const built = bundles();
-    const payloadFunctions = [...routes, deletionWorker, streamConsumer].filter(
+    const payloadFunctions = [...apiFunctions, deletionWorker, streamConsumer].filter(
       (definition) => "payloadAccess" in definition,
     );
 
@@ -1573,7 +1712,7 @@ describe("Operations dashboard and alarms", () => {
   function expectedAlarmIds(): readonly string[] {
     const groups = (prefix: string, metricCount: number) =>
       Array.from({ length: Math.ceil(metricCount / MAX_METRICS_PER_ALARM) }, (_, index) => `${prefix}${index + 1}`);
-    const functionCount = routes.length + 2;
+    const functionCount = apiFunctions.length + 4;
     return [
       "ApiServerErrorRate",
       "ApiLatencyP99",
@@ -1981,23 +2120,26 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "ListConversationScores",
       "CreateFeedbackToken",
       "PostFeedback",
+      "ListMonitorHistory",
+      "ListAlertAudit",
     ]);
 
-    for (const route of routes) {
+    for (const definition of apiFunctions) {
       // Act
-      const statements = statementsWithPrefix(logicalIdOf(handlerOf(route).function, CfnFunction), "dynamodb:");
+      const statements = statementsWithPrefix(logicalIdOf(functionOf(definition).function, CfnFunction), "dynamodb:");
       const writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"];
 
       // Assess
       for (const action of writes)
         expect(
           statements.some((st) => allowsOnPrefix(st, action, "SERVICE")),
-          route.id,
+          definition.id,
         ).toBe(false);
+      // A function group's function reads it when one of its routes does.
       expect(
         statements.some((st) => allowsOnPrefix(st, "dynamodb:GetItem", "SERVICE")),
-        route.id,
-      ).toBe(paging.has(route.id));
+        definition.id,
+      ).toBe(definition.routes.some((route) => paging.has(route.id)));
     }
   });
 
@@ -2142,5 +2284,62 @@ describe("Per-route throttles", () => {
     for (const id of ["CreateApiKey", "DeleteUserData", "OpenApiDocument"]) {
       expect(rate(id)).toBeLessThan(rate("ListSessions"));
     }
+  });
+});
+
+describe("Monitor evaluation (issue 34)", () => {
+  it("runs the evaluator from an EventBridge rule every minute, without retries of a missed minute", () => {
+    const rules = template.findResources("AWS::Events::Rule");
+    expect(Object.keys(rules)).toHaveLength(1);
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      State: "ENABLED",
+      Targets: [
+        {
+          Arn: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] },
+          RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 },
+        },
+      ],
+    });
+  });
+
+  it("lets only that rule invoke the evaluator", () => {
+    const permissions = Object.values(
+      template.findResources("AWS::Lambda::Permission", {
+        Properties: { FunctionName: { "Fn::GetAtt": [evaluatorLogicalId(), "Arn"] } },
+      }),
+    ) as { Properties: Record<string, unknown> }[];
+    expect(permissions).toHaveLength(1);
+    const rule = Object.keys(template.findResources("AWS::Events::Rule"))[0];
+    expect(permissions[0]?.Properties).toMatchObject({
+      Action: "lambda:InvokeFunction",
+      Principal: "events.amazonaws.com",
+      SourceArn: { "Fn::GetAtt": [rule, "Arn"] },
+    });
+  });
+
+  it("grants the evaluator exactly its table grants (monitors, their history, the series)", () => {
+    expectTableGrants(evaluatorLogicalId(), monitorEvaluator);
+  });
+
+  it("lets the evaluator send to the alert delivery queue only, and tells it the queue", () => {
+    expect(statementsWithPrefix(evaluatorLogicalId(), "sqs:")).toEqual([
+      { Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArnOf(stack.alertDelivery.queue) },
+    ]);
+    const variables =
+      resourcesOf<FunctionEnvironmentResource>("AWS::Lambda::Function")[evaluatorLogicalId()]?.Properties.Environment
+        .Variables;
+    expect(variables).toEqual({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      ALERT_DELIVERY_QUEUE_URL: { Ref: logicalIdOf(stack.alertDelivery.queue, CfnQueue) },
+    });
+  });
+
+  it("gives the evaluator a minute: its run stops at its 45-second budget before the next one starts", () => {
+    template.hasResourceProperties("AWS::Lambda::Function", {
+      Timeout: 60,
+      Environment: { Variables: { TABLE_NAME: Match.anyValue() } },
+      LoggingConfig: { LogGroup: { Ref: logicalIdOf(stack.monitorEvaluator.logGroup, CfnLogGroup) } },
+    });
   });
 });

@@ -733,6 +733,39 @@ const scoreConfigBody: fc.Arbitrary<ObjectNode> = fc
     ]),
   );
 
+/**
+ * A monitor definition (POST/PUT /api/alerts/monitors…, the preview): metrics with filters they take and do not,
+ * thresholds on either side and out of range, windows off the 5-minute step, destinations unknown or foreign.
+ */
+const monitorBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.constantFrom("failure_rate", "cost", "duration_p95", "tool_failure_rate", "label_share", "score_mean", "p42"),
+    fc.subarray(["agent", "user", "model", "tool", "score", "label", "__proto__"] as const, { maxLength: 3 }),
+    fc.constantFrom("5", "15", "7", "10080", "10085", "0", "1e3"),
+    fc.constantFrom("above", "below", "equal"),
+    fc.option(fc.constantFrom("5", "50", "-1", "101", "1e13"), { nil: undefined }),
+    fc.constantFrom("10", "0", "100", "-5", "1e12"),
+    fc.constantFrom("0", "3", "60", "1441"),
+    fc.array(fc.constantFrom("dst_01KAZ2R9Z8Y7X6W5V4T3S2R1Q0", "dst_nope", "__proto__"), { maxLength: 6 }),
+  )
+  .map(([metric, filterKeys, windowMinutes, comparison, warning, alert, renotify, destinations]) =>
+    obj([
+      ["name", str("fuzz monitor")],
+      ["enabled", { kind: "boolean", value: false }],
+      ["metric", str(metric)],
+      ["filters", obj(filterKeys.map((key) => [key, str(key === "__proto__" ? "x" : `fuzz-${key}`)] as const))],
+      ["windowMinutes", num(windowMinutes)],
+      ["comparison", str(comparison)],
+      ...(warning === undefined ? [] : [["warningThreshold", num(warning)] as const]),
+      ["alertThreshold", num(alert)],
+      ["minSessions", num("0")],
+      ["noData", str("keep")],
+      ["renotifyMinutes", num(renotify)],
+      ["notifyOnRecovery", { kind: "boolean", value: true }],
+      ["destinationIds", { kind: "array", items: destinations.map(str) } as JsonNode],
+    ]),
+  );
+
 /** An organisation price (PUT /api/prices/{model}): rates at and past their bounds, days real and not, tiers. */
 const priceRate: fc.Arbitrary<JsonNode> = fc.oneof(
   fc.constantFrom("0", "0.075", "1.2", "10000", "10000.5", "-0", "1e-200", "1e309").map(num),
@@ -764,6 +797,43 @@ const priceBody: fc.Arbitrary<ObjectNode> = fc
       ["output", output],
       ...(cacheRead === undefined ? [] : [["cacheRead", cacheRead] as const]),
       ...(tiers === undefined ? [] : [["tiers", { kind: "array", items: tiers } as JsonNode] as const]),
+    ]),
+  );
+
+/**
+ * An alert destination (POST /api/alerts/destinations, PUT …/{destinationId}). The URLs are the kinds the delivery rule
+ * must refuse (private, loopback, link-local, metadata, plain http, other schemes) and none that would make a request
+ * leave the machine: the fuzz never sends a notification anywhere.
+ */
+const destinationUrl: fc.Arbitrary<JsonNode> = fc
+  .constantFrom(
+    "https://192.0.2.10/hook",
+    "https://10.1.2.3/hook",
+    "https://localhost/hook",
+    "https://[::1]/hook",
+    "https://[::ffff:169.254.169.254]/latest/meta-data",
+    "https://169.254.169.254/latest/meta-data",
+    "http://127.0.0.1:9/hook",
+    "ftp://files.invalid/hook",
+    "https://user:pw@192.0.2.10/",
+  )
+  .map(str);
+const destinationBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.constantFrom("on-call", "x", "#ALERTDEST#x", ...PROTOTYPE_NAMES),
+    fc.constantFrom("eventbridge", "webhook", "slack", "pagerduty"),
+    fc.option(destinationUrl, { nil: undefined }),
+  )
+  .map(([name, kind, url]) =>
+    obj([["name", str(name)], ["kind", str(kind)], ...(url === undefined ? [] : [["url", url] as const])]),
+  );
+const destinationUpdateBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(fc.constantFrom("renamed", ""), fc.option(destinationUrl, { nil: undefined }), fc.boolean())
+  .map(([name, url, enabled]) =>
+    obj([
+      ["name", str(name)],
+      ...(url === undefined ? [] : [["url", url] as const]),
+      ["enabled", { kind: "boolean", value: enabled } as JsonNode],
     ]),
   );
 
@@ -1844,6 +1914,23 @@ export function otlpExport(route: RouteDefinition): fc.Arbitrary<FuzzRequest> {
     );
 }
 
+const MONITOR_FIELDS = [
+  "name",
+  "description",
+  "enabled",
+  "metric",
+  "filters",
+  "windowMinutes",
+  "comparison",
+  "warningThreshold",
+  "alertThreshold",
+  "minSessions",
+  "noData",
+  "renotifyMinutes",
+  "notifyOnRecovery",
+  "destinationIds",
+];
+
 /** Valid bodies of the routes that take one, and every field each route knows (for mutations). */
 export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNode>; fields: readonly string[] }>> = {
   CreateSession: {
@@ -1900,6 +1987,11 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
     fields: ["effectiveFrom", "input", "output", "cacheRead", "cacheWrite", "reasoning", "tiers"],
   },
   PutScoreConfig: { body: scoreConfigBody, fields: ["dataType", "min", "max", "labels", "description"] },
+  CreateMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
+  ReplaceMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
+  PreviewMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
+  CreateAlertDestination: { body: destinationBody, fields: ["name", "kind", "url"] },
+  UpdateAlertDestination: { body: destinationUpdateBody, fields: ["name", "url", "enabled"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },
   ExportLogs: { body: otlpLogsBody, fields: ["resourceLogs"] },
 };
@@ -2415,6 +2507,22 @@ export function validPath(route: RouteDefinition): fc.Arbitrary<PathSpec> {
       // A conversation: the fuzz sessions' own, another tenant's key shape, `#` and `%`, prototype names.
       parameters[name] = fc
         .constantFrom(...FUZZ_CONVERSATIONS, "CONVERSATION#ORG#x#ENV#live#c", "%", ...PROTOTYPE_NAMES)
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "monitorId")
+      // A monitor: ids of no monitor, another kind's id, key-like text, prototype names.
+      parameters[name] = fc
+        .constantFrom(
+          "mon_01KAZ2S0A1B2C3D4E5F6G7H8J9",
+          "ses_01KAZ3X8Q9M4T7V2N6P5R1S0WE",
+          "x#live#mon_1",
+          "%",
+          ...PROTOTYPE_NAMES,
+        )
+        .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
+    else if (name === "destinationId")
+      // An alert destination: an id of the right shape nobody holds, key-like text, prototype names (each a 404).
+      parameters[name] = fc
+        .constantFrom("dst_01KAZ4B6C8D0E2F4G6H8J0K2M4", "x", "ALERTDEST#x", "%", ...PROTOTYPE_NAMES)
         .map((text) => ({ kind: "raw", text: encodeSegment(text) }));
     else if (name === "orgId")
       // An invitation's organisation: nobody of the fuzz world has one, so each is a 404.

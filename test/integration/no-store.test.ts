@@ -48,6 +48,27 @@ async function newEvent(sessionId: string): Promise<string> {
   return String(response.body.id);
 }
 
+const MONITOR = {
+  name: "no-store monitor",
+  enabled: false,
+  metric: "sessions_started",
+  filters: {},
+  windowMinutes: 60,
+  comparison: "below",
+  alertThreshold: 1,
+  minSessions: 0,
+  noData: "ok",
+  renotifyMinutes: 0,
+  notifyOnRecovery: false,
+  destinationIds: [],
+};
+
+async function newMonitorId(): Promise<string> {
+  const created = await call(api, "POST", "/api/alerts/monitors", { key: owner.token, body: MONITOR });
+  if (created.status !== 201) throw new Error(`monitor not created: ${created.text}`);
+  return String(created.body.id);
+}
+
 async function newKeyId(): Promise<string> {
   return (await createTestKey({ orgId: key.orgId })).keyId;
 }
@@ -225,6 +246,15 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     });
     return { path: `/api/sdk/conversations/${conversationId}/scores/${String(scored.body.id)}`, credential: key.key };
   },
+  ListMonitors: async () => ({ path: "/api/alerts/monitors", ...asOwner() }),
+  CreateMonitor: async () => ({ path: "/api/alerts/monitors", ...asOwner(), body: MONITOR }),
+  PreviewMonitor: async () => ({ path: "/api/alerts/monitors/preview", ...asOwner(), body: MONITOR }),
+  GetMonitor: async () => ({ path: `/api/alerts/monitors/${await newMonitorId()}`, ...asOwner() }),
+  ReplaceMonitor: async () => ({ path: `/api/alerts/monitors/${await newMonitorId()}`, ...asOwner(), body: MONITOR }),
+  DeleteMonitor: async () => ({ path: `/api/alerts/monitors/${await newMonitorId()}`, ...asOwner() }),
+  ListMonitorHistory: async () => ({ path: `/api/alerts/monitors/${await newMonitorId()}/history`, ...asOwner() }),
+  TestMonitor: async () => ({ path: `/api/alerts/monitors/${await newMonitorId()}/test`, ...asOwner() }),
+  ListAlertAudit: async () => ({ path: "/api/alerts/audit", ...asOwner() }),
   DeleteOrganisationPrice: async () => {
     const model = `no-store-${randomUUID().slice(0, 8)}`;
     const set = await call(api, "PUT", `/api/prices/${model}`, {
@@ -234,7 +264,41 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
     if (set.status !== 200) throw new Error(`price not set: ${set.text}`);
     return { path: `/api/prices/${model}`, ...asOwner() };
   },
+  ListAlertDestinations: async () => ({ path: "/api/alerts/destinations", ...asOwner() }),
+  CreateAlertDestination: async () => ({
+    path: "/api/alerts/destinations",
+    ...asOwner(),
+    body: { name: "no-store", kind: "eventbridge" },
+  }),
+  GetAlertDestination: async () => ({ path: `/api/alerts/destinations/${await newDestinationId()}`, ...asOwner() }),
+  UpdateAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}`,
+    ...asOwner(),
+    body: { name: "no-store renamed", enabled: true },
+  }),
+  DeleteAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}`,
+    ...asOwner(),
+  }),
+  RotateAlertDestinationSecret: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId("webhook")}/rotate-secret`,
+    ...asOwner(),
+  }),
+  TestAlertDestination: async () => ({
+    path: `/api/alerts/destinations/${await newDestinationId()}/test`,
+    ...asOwner(),
+  }),
 };
+
+/** A new destination of the owner's organisation (a webhook to a literal public address: nothing is resolved or sent). */
+async function newDestinationId(kind: "webhook" | "eventbridge" = "eventbridge"): Promise<string> {
+  const created = await call(api, "POST", "/api/alerts/destinations", {
+    key: owner.token,
+    body: { name: "no-store", kind, ...(kind === "webhook" && { url: "https://1.1.1.1/no-store" }) },
+  });
+  if (created.status !== 201) throw new Error(`destination not created: ${created.text}`);
+  return String(created.body.id);
+}
 
 const protectedRoutes = routes.filter((route) => route.auth.kind !== "public");
 

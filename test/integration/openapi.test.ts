@@ -442,7 +442,94 @@ describe("over HTTP", () => {
       await setPrice("openapi-deleted");
       return call(api, "DELETE", "/api/prices/openapi-deleted?effectiveFrom=2026-12-01", { key: owner.token });
     },
+    ListMonitors: async () => {
+      await createMonitor();
+      return call(api, "GET", "/api/alerts/monitors", { key: owner.token, settle: false });
+    },
+    CreateMonitor: () => createMonitor(),
+    PreviewMonitor: () =>
+      call(api, "POST", "/api/alerts/monitors/preview", {
+        key: owner.token,
+        body: { ...monitorBody, windowMinutes: 90 },
+      }),
+    GetMonitor: async () =>
+      call(api, "GET", `/api/alerts/monitors/${(await createMonitor()).body.id}`, { key: owner.token, settle: false }),
+    ReplaceMonitor: async () =>
+      call(api, "PUT", `/api/alerts/monitors/${(await createMonitor()).body.id}`, {
+        key: owner.token,
+        body: { ...monitorBody, alertThreshold: 15 },
+      }),
+    DeleteMonitor: async () =>
+      call(api, "DELETE", `/api/alerts/monitors/${(await createMonitor()).body.id}`, { key: owner.token }),
+    ListMonitorHistory: async () =>
+      call(api, "GET", `/api/alerts/monitors/${(await createMonitor()).body.id}/history`, {
+        key: owner.token,
+        settle: false,
+      }),
+    TestMonitor: async () =>
+      call(api, "POST", `/api/alerts/monitors/${(await createMonitor()).body.id}/test`, { key: owner.token }),
+    ListAlertAudit: async () => {
+      await createMonitor();
+      return call(api, "GET", "/api/alerts/audit", { key: owner.token, settle: false });
+    },
+    ListAlertDestinations: async () => {
+      await createDestination("eventbridge");
+      return call(api, "GET", "/api/alerts/destinations", { key: owner.token });
+    },
+    // A literal public address: nothing to resolve, and nothing is sent at creation.
+    CreateAlertDestination: () => createDestination("webhook", "https://1.1.1.1/ats-openapi"),
+    GetAlertDestination: async () =>
+      call(api, "GET", `/api/alerts/destinations/${await createdDestinationId("eventbridge")}`, { key: owner.token }),
+    UpdateAlertDestination: async () =>
+      call(api, "PUT", `/api/alerts/destinations/${await createdDestinationId("eventbridge")}`, {
+        key: owner.token,
+        body: { name: "renamed", enabled: false },
+      }),
+    DeleteAlertDestination: async () =>
+      call(api, "DELETE", `/api/alerts/destinations/${await createdDestinationId("eventbridge")}`, {
+        key: owner.token,
+      }),
+    RotateAlertDestinationSecret: async () => {
+      const id = await createdDestinationId("webhook", "https://1.1.1.1/ats-openapi");
+      return call(api, "POST", `/api/alerts/destinations/${id}/rotate-secret`, { key: owner.token });
+    },
+    TestAlertDestination: async () =>
+      call(api, "POST", `/api/alerts/destinations/${await createdDestinationId("eventbridge")}/test`, {
+        key: owner.token,
+      }),
   };
+
+  const monitorBody = {
+    name: "openapi monitor",
+    enabled: false,
+    metric: "failure_rate",
+    filters: { agent: "openapi-agent" },
+    windowMinutes: 15,
+    comparison: "above",
+    alertThreshold: 10,
+    minSessions: 5,
+    noData: "keep",
+    renotifyMinutes: 0,
+    notifyOnRecovery: true,
+    destinationIds: [],
+  };
+
+  function createMonitor(): Promise<ApiResponse> {
+    return call(api, "POST", "/api/alerts/monitors", { key: owner.token, body: monitorBody });
+  }
+
+  function createDestination(kind: "webhook" | "eventbridge", url?: string): Promise<ApiResponse> {
+    return call(api, "POST", "/api/alerts/destinations", {
+      key: owner.token,
+      body: { name: `openapi ${kind}`, kind, ...(url !== undefined && { url }) },
+    });
+  }
+
+  async function createdDestinationId(kind: "webhook" | "eventbridge", url?: string): Promise<string> {
+    const response = await createDestination(kind, url);
+    if (response.status !== 201) throw new Error(`destination not created: ${response.text}`);
+    return String(response.body.id);
+  }
 
   function setPrice(model: string): Promise<ApiResponse> {
     return call(api, "PUT", `/api/prices/${encodeURIComponent(model)}`, {
@@ -644,6 +731,11 @@ describe("over HTTP", () => {
     ["ListApiKeys", "401", () => call(api, "GET", "/api/keys", { key: sdk.key })],
     ["RevokeApiKey", "404", () => call(api, "DELETE", "/api/keys/key_unknown", { key: owner.token })],
     ["DeleteOrganisationPrice", "404", () => call(api, "DELETE", "/api/prices/no-such-model", { key: owner.token })],
+    [
+      "GetAlertDestination",
+      "404",
+      () => call(api, "GET", "/api/alerts/destinations/dst_01KAZ4B6C8D0E2F4G6H8J0K2M4", { key: owner.token }),
+    ],
     [
       "CreateInvitation",
       "409",

@@ -16,6 +16,7 @@ import {
   call,
   createTestKey,
   createTestSession,
+  itemsOfOrganisation,
   scanTable,
   settleCounts,
   startTestApi,
@@ -33,8 +34,27 @@ let orgB: TestKey;
 const counter = recordDynamoCommands();
 
 type Item = Record<string, unknown>;
+
+/**
+ * One organisation's items, read once after counting settles and shared by the tests that only read them (each
+ * read is a filtered scan of the shared table, which is large late in a full run); a test that changes an
+ * organisation's items forgets them, so the next reader sees the change.
+ */
+const organisationItems = new Map<string, Promise<Item[]>>();
+function itemsOf(orgId: string): Promise<Item[]> {
+  let items = organisationItems.get(orgId);
+  if (items === undefined) {
+    items = itemsOfOrganisation(orgId);
+    organisationItems.set(orgId, items);
+  }
+  return items;
+}
+function forgetItemsOf(orgId: string): void {
+  organisationItems.delete(orgId);
+}
+
 async function rawItems(orgId: string, ofOrganisation?: Item[]): Promise<{ sessions: Item[]; events: Item[] }> {
-  const items = (ofOrganisation ?? (await scanTable(orgId))).filter(
+  const items = (ofOrganisation ?? (await itemsOf(orgId))).filter(
     (item) => item.orgId === orgId && item.environment === "live",
   );
   return {
@@ -393,6 +413,7 @@ describe("GET /api/sdk/sessions/:id and /events", () => {
         ExpressionAttributeValues: { ":past": past },
       }),
     );
+    forgetItemsOf(orgB.orgId);
     const eventsAfter = await pageThrough(orgB.key, `/api/sdk/sessions/${String(session.id)}/events`, 50);
     expect(eventsAfter).not.toContain(event.id);
 
@@ -650,6 +671,7 @@ describe("deletion", () => {
     const response = await call(api, "DELETE", `/api/sdk/sessions/${String(victim.id)}`, { key: orgA.key });
 
     expect(response.status).toBe(204);
+    forgetItemsOf(orgA.orgId);
     const after = await rawItems(orgA.orgId);
     expect(after.sessions.map((s) => s.id)).not.toContain(victim.id);
     expect(after.events.filter((event) => event.sessionId === victim.id)).toEqual([]);
@@ -664,7 +686,7 @@ describe("deletion", () => {
   it("DELETE /api/sdk/users/:userId erases the user's data asynchronously; rollups corrected; other tenants untouched", async () => {
     // One organisation's items per read (the shared table is large by the time this file runs late in a full run:
     // five whole-table scans here took this test past its 30 s timeout on a loaded machine).
-    const orgItemsBefore = await scanTable(orgA.orgId);
+    const orgItemsBefore = await itemsOf(orgA.orgId);
     const before = await rawItems(orgA.orgId, orgItemsBefore);
     const userId = "user-7";
     const owned = before.sessions.filter((session) => session.userId === userId);
@@ -708,6 +730,7 @@ describe("deletion", () => {
     const leftInPartitions = await Promise.all([...ownedIds].map((id) => wholePartition(sessionKey(String(id)).PK)));
     expect(leftInPartitions.flat().filter((item) => item.entity !== "sessionTombstone")).toEqual([]);
     expect(leftInPartitions.flat().length).toBe(ownedIds.size);
+    forgetItemsOf(orgB.orgId);
     expect((await rawItems(orgB.orgId)).sessions.filter((s) => s.userId === userId).length).toBe(otherOrgBefore);
     const after = await rawItems(orgA.orgId, orgItemsAfter);
     const userStats = await call(api, "GET", `/api/sdk/users/${userId}/stats?${period()}`, { key: orgA.key });

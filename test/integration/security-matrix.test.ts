@@ -15,6 +15,8 @@ import { revokeApiKey, rotateApiKey } from "../../functions/store/keys/api-key-s
 import { documentClient, tableName } from "../../functions/store/table/dynamo-client.js";
 import {
   agentSummaryPartition,
+  MONITORS_PARTITION,
+  monitorTenantPrefix,
   organisationKey,
   organisationPricesPartition,
   rollupPartition,
@@ -56,6 +58,10 @@ interface World {
   victimSessionId: string;
   victimKeyId: string;
   victimJobId: string;
+  /** A monitor of the victim's live environment: no other organisation may read, change, test or delete it. */
+  victimMonitorId: string;
+  /** An alert destination of the victim organisation. */
+  victimDestinationId: string;
   revoked: string;
   expired: string;
   otherOrgKey: TestKey;
@@ -82,6 +88,21 @@ const VICTIM_DELETED_MODEL = "victim-model-to-delete";
 /** The victim's score configurations: one another organisation's admin sets in their own organisation, one they try to delete. */
 const VICTIM_SCORE_NAME = "victim-score-name";
 const VICTIM_DELETED_SCORE_NAME = "victim-score-name-to-delete";
+/** The victim's monitor, and what intruders send to the monitor routes. */
+const MONITOR_BODY = {
+  name: "victim monitor",
+  enabled: false,
+  metric: "failure_rate",
+  filters: { agent: "test-agent" },
+  windowMinutes: 15,
+  comparison: "above",
+  alertThreshold: 10,
+  minSessions: 1,
+  noData: "keep",
+  renotifyMinutes: 0,
+  notifyOnRecovery: false,
+  destinationIds: [],
+};
 /** A score of the victim's session (written in beforeAll): intruders must neither replace nor delete it. */
 const VICTIM_SCORE_ID = "scr_01KAZ3XB1C2D3E4F5G6H7J8K9M";
 
@@ -115,6 +136,13 @@ beforeAll(async () => {
     });
     if (config.status !== 200) throw new Error(`score configuration not set: ${config.text}`);
   }
+  const monitor = await call(api, "POST", "/api/alerts/monitors", { key: victimOwner.token, body: MONITOR_BODY });
+  if (monitor.status !== 201) throw new Error(`monitor not created: ${monitor.text}`);
+  const destination = await call(api, "POST", "/api/alerts/destinations", {
+    key: victimOwner.token,
+    body: { name: "victim's bus", kind: "eventbridge" },
+  });
+  if (destination.status !== 201) throw new Error(`destination not created: ${destination.text}`);
   const victimSessionId = await createTestSession(api, victim.key);
   const scorer = await createTestKey({ orgId: victim.orgId, scopes: ["scores:write"] });
   const scored = await call(api, "POST", "/api/sdk/scores", {
@@ -145,8 +173,10 @@ beforeAll(async () => {
     victimMember,
     victimInviteeId: String(invitation.body.userId),
     victimSessionId,
+    victimMonitorId: String(monitor.body.id),
     victimKeyId: (await createTestKey({ orgId: victim.orgId })).keyId,
     victimJobId: String((await call(api, "DELETE", "/api/sdk/users/nobody-at-all", { key: victim.key })).body.jobId),
+    victimDestinationId: String(destination.body.id),
     revoked: revokedKey.key,
     expired: rotatedKey.key,
     otherOrgKey,
@@ -187,6 +217,8 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     )
     .replace("{orgId}", world.victim.orgId)
     .replace("{jobId}", world.victimJobId)
+    .replace("{monitorId}", world.victimMonitorId)
+    .replace("{destinationId}", world.victimDestinationId)
     .replace("{scoreId}", VICTIM_SCORE_ID)
     .replace("{name}", routeId === "DeleteScoreConfig" ? VICTIM_DELETED_SCORE_NAME : VICTIM_SCORE_NAME)
     // Another organisation's admin sets a price of the victim's model in their own organisation (PUT): the
@@ -209,6 +241,11 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     PutScoreConfig: { dataType: "boolean" },
     CreateFeedbackToken: { sessionId: world.victimSessionId },
     PostFeedback: { name: "intruder", value: 0 },
+    CreateMonitor: { ...MONITOR_BODY, name: "intruder" },
+    ReplaceMonitor: { ...MONITOR_BODY, name: "intruder" },
+    PreviewMonitor: MONITOR_BODY,
+    CreateAlertDestination: { name: "intruder", kind: "eventbridge" },
+    UpdateAlertDestination: { name: "intruder", enabled: false },
   };
   return { path, body: bodies[routeId] };
 }
@@ -303,6 +340,25 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   ListPriceAudit: { "other organisation": 200, "missing scope or role": 403 },
   PutOrganisationPrice: { "other organisation": 200, "missing scope or role": 403 },
   DeleteOrganisationPrice: { "other organisation": 404, "missing scope or role": 403 },
+  // Monitors are the tenant's: another organisation's admin lists, creates and previews its own; the victim's
+  // monitor is unknown to it. A member reads, previews and lists history; only admins write and test.
+  ListMonitors: { "other organisation": 200, "missing scope or role": 200 },
+  CreateMonitor: { "other organisation": 201, "missing scope or role": 403 },
+  PreviewMonitor: { "other organisation": 200, "missing scope or role": 200 },
+  GetMonitor: { "other organisation": 404, "missing scope or role": 200 },
+  ReplaceMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  DeleteMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  ListMonitorHistory: { "other organisation": 404, "missing scope or role": 200 },
+  TestMonitor: { "other organisation": 404, "missing scope or role": 403 },
+  ListAlertAudit: { "other organisation": 200, "missing scope or role": 403 },
+  // Another organisation's admin lists and adds their own destinations; the victim's are not found. Members read.
+  ListAlertDestinations: { "other organisation": 200, "missing scope or role": 200 },
+  CreateAlertDestination: { "other organisation": 201, "missing scope or role": 403 },
+  GetAlertDestination: { "other organisation": 404, "missing scope or role": 200 },
+  UpdateAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  DeleteAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
+  RotateAlertDestinationSecret: { "other organisation": 404, "missing scope or role": 403 },
+  TestAlertDestination: { "other organisation": 404, "missing scope or role": 403 },
 };
 
 /** A signed-in user's token on each kind of route: 401 where tokens are refused, 400 on a read without X-Organization-Id. */
@@ -368,6 +424,18 @@ async function victimState(settled: boolean): Promise<unknown[]> {
       ),
     ),
   );
+  const monitors = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+      ExpressionAttributeValues: {
+        ":pk": MONITORS_PARTITION,
+        ":prefix": monitorTenantPrefix(world.victim.orgId, "live"),
+      },
+      ConsistentRead: true,
+    }),
+  );
+  pages.push(monitors);
   // lastUsedAt is the one field a legitimate use of the victim's own keys may move.
   return pages.flatMap((result) => (result.Items ?? []).map(({ lastUsedAt: _stamp, ...item }) => item));
 }

@@ -9,16 +9,23 @@
  * AccessDenied.
  */
 import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SQSEvent } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEvent, type LambdaHttpHandler, lambdaContext } from "../../bench/harness/gateway-event.js";
+import { handler as alertDeliveryWorkerHandler } from "../../functions/alerts/delivery/delivery-worker.js";
+import { evaluateMonitors } from "../../functions/alerts/monitor-evaluation.js";
 import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispatch.js";
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
 import { newId } from "../../functions/domain/ids.js";
 import { forgetOrganisationPrices } from "../../functions/pricing/organisation-prices.js";
 import {
+  alertDeliveryWorker,
   deletionWorker,
+  monitorEvaluator,
   type RouteDefinition,
   type RouteId,
   routeById,
@@ -737,6 +744,87 @@ describe("every table access of every route is within the route's declared grant
     );
   });
 
+  it("alert destinations by a signed-in admin: create, list, read, change, test, rotate, delete; and the delivery worker", async () => {
+    const path = "/api/alerts/destinations";
+    const bus = await invoke(
+      "CreateAlertDestination",
+      { path, token: admin.token, body: { name: "g", kind: "eventbridge" } },
+      201,
+    );
+    // A loopback URL, allowed by the local rule when created and refused at delivery under the public rule: no
+    // request leaves the machine.
+    process.env.ALERT_DESTINATIONS_ALLOW_LOOPBACK = "true";
+    const hook = await invoke(
+      "CreateAlertDestination",
+      { path, token: admin.token, body: { name: "g", kind: "webhook", url: "http://127.0.0.1:9/grants" } },
+      201,
+    );
+    delete process.env.ALERT_DESTINATIONS_ALLOW_LOOPBACK;
+    const ids = [String(bus.id), String(hook.id)];
+    const one = (id: string, suffix = "") => ({
+      path: `${path}/${id}${suffix}`,
+      pathParameters: { destinationId: id },
+      token: admin.token,
+    });
+    await invoke("ListAlertDestinations", { path, token: admin.token }, 200);
+    await invoke("GetAlertDestination", one(ids[0] ?? ""), 200);
+    await invoke("UpdateAlertDestination", { ...one(ids[0] ?? ""), body: { name: "g2", enabled: false } }, 200);
+    await invoke("UpdateAlertDestination", { ...one(ids[0] ?? ""), body: { name: "g2", enabled: true } }, 200);
+    await invoke("RotateAlertDestinationSecret", one(ids[1] ?? "", "/rotate-secret"), 200);
+    const eventsFile = join(mkdtempSync(join(tmpdir(), "ats-grants-alerts-")), "events.jsonl");
+    process.env.SESSION_EVENTS_FILE = eventsFile;
+    try {
+      await invoke("TestAlertDestination", one(ids[0] ?? "", "/test"), 200);
+      // The worker: a delivery that arrives (success kept) and the last attempt of one that fails (failure kept).
+      const job = (destinationId: string, attempt: number) => ({
+        notification: {
+          notificationId: newId("alertNotification"),
+          type: "monitor.test",
+          orgId: admin.orgId,
+          environment: "live",
+          monitor: {
+            id: "mon_grants",
+            name: "g",
+            metric: "cost",
+            filters: {},
+            windowMinutes: 5,
+            comparison: "above",
+            warningThreshold: null,
+            alertThreshold: 1,
+          },
+          state: "alert",
+          previousState: "ok",
+          figure: 2,
+          samples: 1,
+          threshold: 1,
+          windowStart: "2026-11-27T10:00:00.000Z",
+          windowEnd: "2026-11-27T10:05:00.000Z",
+          occurredAt: "2026-11-27T10:05:01.000Z",
+        },
+        destinationId,
+        attempt,
+      });
+      recorder.reset();
+      const event = {
+        Records: [
+          { messageId: "a-1", body: JSON.stringify(job(ids[0] ?? "", 1)) },
+          // The last attempt, refused by the URL rule: a failure recorded, nothing queued after it.
+          { messageId: "a-2", body: JSON.stringify(job(ids[1] ?? "", 6)) },
+        ],
+      } as unknown as SQSEvent;
+      const result = await alertDeliveryWorkerHandler(event);
+      expect(result.batchItemFailures).toEqual([]);
+      expect(recorder.accesses().filter((access) => access.action === "dynamodb:UpdateItem")).toHaveLength(2);
+      expect(
+        deniedAccesses(alertDeliveryWorker.tableGrants, recorder.accesses()).join("\n"),
+        "AlertDeliveryWorker",
+      ).toBe("");
+    } finally {
+      delete process.env.SESSION_EVENTS_FILE;
+    }
+    for (const id of ids) await invoke("DeleteAlertDestination", one(id), 204);
+  });
+
   it("score configurations by a signed-in admin: set, replace, list (token and key), a score that breaks one, delete", async () => {
     const scoreAdmin = await createTestUser(api, { orgId: sdk.orgId, role: "admin" });
     const name = { name: "grants-config" };
@@ -1077,6 +1165,50 @@ describe("every table access of every route is within the route's declared grant
       await consumer.stop();
     }
     expect(deniedAccesses(streamConsumer.tableGrants, recorder.accesses()).join("\n"), "StreamConsumer").toBe("");
+  });
+
+  it("monitors by a signed-in admin: create, list, read, preview, replace, test, history, audit, delete; the evaluator", async () => {
+    const monitorAdmin = await createTestUser(api, { role: "admin" });
+    const token = monitorAdmin.token;
+    const definition = {
+      name: "grants monitor",
+      enabled: true,
+      metric: "label_share",
+      filters: { agent: "grants-agent", score: "verdict", label: "wrong" },
+      windowMinutes: 60,
+      comparison: "above",
+      alertThreshold: 10,
+      minSessions: 0,
+      noData: "alert",
+      renotifyMinutes: 5,
+      notifyOnRecovery: true,
+      destinationIds: [],
+    };
+    const path = "/api/alerts/monitors";
+    const created = await invoke("CreateMonitor", { path, token, body: definition }, 201);
+    await invoke(
+      "CreateMonitor",
+      { path, token, body: { ...definition, destinationIds: [newId("alertDestination")] } },
+      400,
+    );
+    const monitorId = String(created.id);
+    const one = { path: `${path}/${monitorId}`, pathParameters: { monitorId }, token };
+    await invoke("ListMonitors", { path, token }, 200);
+    await invoke("GetMonitor", one, 200);
+    await invoke("PreviewMonitor", { path: `${path}/preview`, token, body: definition }, 200);
+    await invoke("ReplaceMonitor", { ...one, body: { ...definition, metric: "cost", filters: {} } }, 200);
+    await invoke("TestMonitor", { ...one, path: `${one.path}/test` }, 202);
+
+    recorder.reset();
+    const report = await evaluateMonitors(new Date(), { orgId: monitorAdmin.orgId });
+    expect(report.evaluated).toBe(1);
+    expect(recorder.accesses().length).toBeGreaterThan(0);
+    expect(deniedAccesses(monitorEvaluator.tableGrants, recorder.accesses()).join("\n"), "MonitorEvaluator").toBe("");
+
+    await invoke("ListMonitorHistory", { ...one, path: `${one.path}/history`, query: { limit: "1" } }, 200);
+    await invoke("ListAlertAudit", { path: "/api/alerts/audit", token, query: { limit: "1" } }, 200);
+    await invoke("DeleteMonitor", one, 204);
+    await invoke("DeleteMonitor", one, 404);
   });
 
   it("covered every route of the route table", () => {

@@ -15,6 +15,7 @@ import {
   edgeWebAclDefinition,
   estimatedCapacity,
   RATE_LIMITED_RESPONSE,
+  requestMatchesFor,
   requestMatchOf,
   scopeDownStatement,
 } from "../../lib/constructs/edge-rate-rules.js";
@@ -270,6 +271,26 @@ describe("the web ACL", () => {
     const capacity = estimatedCapacity(edgeWebAclDefinition(routes, DEFAULT_EDGE_LIMITS));
     expect(capacity).toBeGreaterThan(100);
     expect(capacity).toBeLessThanOrEqual(750);
+  });
+
+  it("matches a family whose every route the rule counts by its path alone, and a family it counts only in part route by route", () => {
+    const family = [
+      { method: "GET", path: "/api/things", throttle: ROUTE_THROTTLES.keyManagement },
+      { method: "PUT", path: "/api/things/{id}", throttle: ROUTE_THROTTLES.keyManagement },
+      { method: "POST", path: "/api/things/{id}/test", throttle: ROUTE_THROTTLES.keyManagement },
+    ] as const;
+    const mixed = [
+      { method: "GET", path: "/api/stuff/{id}", throttle: ROUTE_THROTTLES.read },
+      { method: "DELETE", path: "/api/stuff/{id}", throttle: ROUTE_THROTTLES.keyManagement },
+    ] as const;
+
+    expect(requestMatchesFor([...family, ...mixed], "management")).toEqual([
+      { path: "/api/things", positional: "STARTS_WITH" },
+      { method: "DELETE", path: "/api/stuff/", positional: "STARTS_WITH" },
+    ]);
+    expect(requestMatchesFor([...family, ...mixed], "read")).toEqual([
+      { method: "GET", path: "/api/stuff/", positional: "STARTS_WITH" },
+    ]);
   });
 
   it("refuses a scoped rule with nothing to match, and uses no OR for a single request", () => {

@@ -11,7 +11,10 @@
  * - a deleted score is gone when read: nothing is counted (its deletion withdrew what was, score-withdrawal.ts);
  * - the consumer's own update has no `countPending`: the stream filter drops it (lib/constructs/stream-counting.ts).
  * The state counted is the item's, not the record's image: records of one score are never counted one by one.
+ * The same transaction adds watched score names and labels to the alert series (series-updates.ts), at the score's
+ * creation time: exactly once with the score's own mark.
  */
+import type { Environment } from "../../domain/api-key.js";
 import {
   type CountedScore,
   countedLabel,
@@ -20,6 +23,8 @@ import {
   placeId,
   type ScorePlace,
 } from "../../domain/score-tally.js";
+import { scoreSeriesCounts } from "../../domain/series-counting.js";
+import { watchedFacets } from "../alerts/watched-facets.js";
 import { countedScoreOf, scoreTenantOf, scoreToCount, versionCondition } from "../scores/counted-score.js";
 import { SCORE_ENTITY } from "../scores/score-item.js";
 import { batchGetItems } from "../table/batch-operations.js";
@@ -29,11 +34,15 @@ import { type ItemKey, isConversationPartition, sessionIdOfPartition } from "../
 import { type TransactItem, transact, updateRequest } from "../table/table-operations.js";
 import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { labelSlotsOf, labelsOfItem, scoreRollupKey, scoreRollupUpdate } from "./score-rollup.js";
+import { type AgentSeriesCounts, mergedSeriesUpdates } from "./series-updates.js";
 import type { ChangeRecord } from "./stream-counting.js";
 
-/** Scores per transaction: each is one Update and at most two rollup items (≤ 30 + 60 = 90 of the 100 allowed). */
+/** Scores per transaction: each is one Update and at most two rollup items (≤ 30 + 60 = 90 of the 100 allowed); a group
+ * whose watched scores add series items beyond 100 is split (countGroup). */
 export const SCORES_PER_COUNT = 30;
 const ATTEMPTS = 8;
+/** DynamoDB's limit of items per TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 /** A score a batch asks to count: its key and the sequence number of its first record in the batch. */
 export interface ScoreToCount {
@@ -98,6 +107,7 @@ async function countingTransaction(items: readonly Item[], nowMs: number): Promi
   const admitted = new Map<string, Set<string>>();
   const updates: TransactItem[] = [];
   const sharesByTenant = new Map<string, ReturnType<typeof countingChange>>();
+  const seriesByTenant = new Map<string, AgentSeriesCounts[]>();
   for (const { item, now, tenantPrefix } of pending) {
     let counted = now;
     if (now.valueKind === "categorical" && typeof now.value === "string") {
@@ -107,10 +117,22 @@ async function countingTransaction(items: readonly Item[], nowMs: number): Promi
       counted = { ...now, value: countedLabel(now.value, labelsOfItem(places.get(place)), added) };
     }
     updates.push(markUpdate(item, counted));
+    const before = countedScoreOf(item);
     const shares = sharesByTenant.get(tenantPrefix) ?? [];
-    shares.push(...countingChange(countedScoreOf(item), counted));
+    shares.push(...countingChange(before, counted));
     sharesByTenant.set(tenantPrefix, shares);
+    // The alert series of watched score names and labels, at the score's creation (an edit moves it in place).
+    const watched = await watchedFacets(String(item.orgId), item.environment as Environment);
+    const createdAt = Date.parse(String(item.createdAt));
+    const atMs = Number.isFinite(createdAt) ? createdAt : nowMs;
+    const series = seriesByTenant.get(tenantPrefix) ?? [];
+    if (before !== undefined)
+      series.push({ agent: before.agentName, counts: scoreSeriesCounts(before, -1, atMs, watched) });
+    series.push({ agent: counted.agentName, counts: scoreSeriesCounts(counted, 1, atMs, watched) });
+    seriesByTenant.set(tenantPrefix, series);
   }
+  for (const [tenantPrefix, series] of seriesByTenant)
+    updates.push(...mergedSeriesUpdates(tenantPrefix, series, nowMs));
   for (const [tenantPrefix, shares] of sharesByTenant) {
     for (const share of mergePlaceTallies(shares)) {
       const place = placeOf(tenantPrefix, share.place);
@@ -150,6 +172,13 @@ async function countGroup(keys: readonly ItemKey[], nowMs: number): Promise<void
   for (let attempt = 0; ; attempt++) {
     const transaction = await countingTransaction(await batchGetItems(keys, { consistent: true }), nowMs);
     if (transaction === undefined) return;
+    if (transaction.length > MAX_TRANSACTION_ITEMS && keys.length > 1) {
+      // Watched scores' series items made it too large: half the scores at a time (one score is at most 11 items).
+      const half = Math.ceil(keys.length / 2);
+      await countGroup(keys.slice(0, half), nowMs);
+      await countGroup(keys.slice(half), nowMs);
+      return;
+    }
     try {
       await transact(transaction);
       return;

@@ -18,7 +18,9 @@
  *    again) — owes its share to its rollup items (agent and user day, tool,
  *    failure reason, agent summary). The shares are summed per item across the
  *    batch's sessions and each distinct item written once, with per-shard
- *    marks for exactly once (functions/store/counting/rollup-flush.ts).
+ *    marks for exactly once (functions/store/counting/rollup-flush.ts). A change's alert series counts (by its
+ *    own time: functions/domain/series-counting.ts) join its share, for the facets the tenant's monitors watch
+ *    (read once a minute per container, store/alerts/watched-facets.ts; a failed read fails the flush).
  *
  * Any failure of a session reports its first record as the batch's first
  * failure (records before it are done, rollups included); a failed rollup
@@ -27,6 +29,7 @@
  */
 import type { Environment } from "../../domain/api-key.js";
 import { modelUsageOf, storedModelUsage } from "../../domain/rollup.js";
+import { NOTHING_WATCHED, seriesCountsOfChange, type WatchedFacets } from "../../domain/series-counting.js";
 import { type CountMove, FINAL_STATUSES, type FinalStatus, type Session } from "../../domain/session.js";
 import {
   type CountedAtEnd,
@@ -43,6 +46,7 @@ import {
 } from "../../domain/session-counting.js";
 import { EVENT_USAGE_ATTRIBUTES } from "../../domain/session-totals.js";
 import { TOKEN_USAGE_FIELDS, type TokenUsage } from "../../pricing/usage.js";
+import { watchedFacets } from "../alerts/watched-facets.js";
 import { deletePayloadsOf, hasOffloadedFields } from "../payloads/payload-store.js";
 import { counterMapKey } from "../sessions/counter-keys.js";
 import { rollupTargetOf, sessionFromItem } from "../sessions/session-store.js";
@@ -55,6 +59,7 @@ import { getItem, type TransactItem, updateItem } from "../table/table-operation
 import { backoff } from "../table/write-retry.js";
 import { flushRollups, type RollupShare } from "./rollup-flush.js";
 import { agentSummaryUpdate, rollupUpdates } from "./rollup-store.js";
+import { seriesUpdates } from "./series-updates.js";
 
 /** A stream record as counting needs it (images already unmarshalled). */
 export interface ChangeRecord {
@@ -104,6 +109,7 @@ function countedEvent(image: Item): CountedEvent {
     usage: usageOf(image.usage),
     costSource: COST_SOURCES.includes(image.costSource) ? (image.costSource as CountedEvent["costSource"]) : undefined,
     createdAt: String(image.createdAt),
+    occurredAt: typeof image.occurredAt === "string" ? image.occurredAt : undefined,
     ttl: typeof image.ttl === "number" ? image.ttl : undefined,
   };
 }
@@ -133,6 +139,7 @@ function endedSession(image: Item): EndedSession {
     promptTokens: optionalNumber(image.promptTokens),
     completionTokens: optionalNumber(image.completionTokens),
     totalTokens: optionalNumber(image.totalTokens),
+    completedAt: typeof image.completedAt === "string" ? image.completedAt : undefined,
   };
 }
 
@@ -359,6 +366,7 @@ function sessionShares(
   counted: SessionCounted,
   limit: string | undefined,
   nowMs: number,
+  watched: WatchedFacets,
 ): RollupShare[] {
   const { recorded, markBefore, markAfter } = counted;
   if (recorded === undefined || markAfter === undefined) return [];
@@ -369,6 +377,7 @@ function sessionShares(
   if (owed.length === 0) return [];
   const moves = countMovesOf(recorded);
   const before = stateBefore(countingStateOf(recorded, shardId), isLegacy(recorded), owed);
+  const bySequence = new Map(owed.map((change) => [paddedSequence(change.sequence), change]));
   return changeShares(before, owed).map((share) => {
     const where = countedUnder(recorded, moves, shardId, share.sequence);
     const target = rollupTargetOf(
@@ -383,12 +392,24 @@ function sessionShares(
       },
       nowMs,
     );
+    const change = bySequence.get(share.sequence);
+    const series =
+      change === undefined
+        ? []
+        : seriesCountsOfChange(
+            change,
+            share.rollup.counters,
+            { userId: where.userId, createdAt: where.createdAt },
+            watched,
+            nowMs,
+          );
     return {
       sequence: share.sequence,
       appliedNow: markBefore === undefined || share.sequence > markBefore,
       updates: [
         ...rollupUpdates(target, share.rollup),
         ...(share.agentSessions === 1 ? [agentSummaryUpdate(target.tenant, where.agentName, 1, target.ttl)] : []),
+        ...seriesUpdates(target.tenant, where.agentName, series, nowMs),
       ] satisfies TransactItem[],
     };
   });
@@ -426,6 +447,26 @@ function countedUnder(
     userId: String(recorded.userId),
     createdAt: String(recorded.createdAt),
   };
+}
+
+/** The tenant of a recorded session item or tombstone (`orgId`, `environment`), as a map key. */
+function tenantKeyOf(recorded: Item | undefined): string {
+  return recorded === undefined ? "" : `${String(recorded.orgId)}\u0000${String(recorded.environment)}`;
+}
+
+/** The watched facets of the tenants of the sessions counted, by tenantKeyOf. */
+async function watchedFacetsOfTenants(counted: Iterable<SessionCounted>): Promise<Map<string, WatchedFacets>> {
+  const tenants = new Map<string, Item>();
+  for (const { recorded, markAfter } of counted) {
+    if (recorded !== undefined && markAfter !== undefined) tenants.set(tenantKeyOf(recorded), recorded);
+  }
+  const watched = new Map<string, WatchedFacets>();
+  await Promise.all(
+    [...tenants].map(async ([key, recorded]) => {
+      watched.set(key, await watchedFacets(String(recorded.orgId), recorded.environment as Environment));
+    }),
+  );
+  return watched;
 }
 
 /** What a batch's counting wrote, for the consumer's log line. */
@@ -517,11 +558,20 @@ export async function countBatch(
       : failed.reduce((lowest, sequence) => (paddedSequence(sequence) < paddedSequence(lowest) ? sequence : lowest));
   // Records from the first failure on are delivered again: their shares are written then.
   const limit = failedAt === undefined ? undefined : paddedSequence(failedAt);
-  const shares = [...counted].flatMap(([sessionId, result]) =>
-    sessionShares(shardId, bySession.get(sessionId) ?? [], result, limit, nowMs),
-  );
   let rollupItems = 0;
   try {
+    // What the batch's tenants' monitors watch (cached a minute): a failed read fails the flush, as a write would.
+    const watched = await watchedFacetsOfTenants(counted.values());
+    const shares = [...counted].flatMap(([sessionId, result]) =>
+      sessionShares(
+        shardId,
+        bySession.get(sessionId) ?? [],
+        result,
+        limit,
+        nowMs,
+        watched.get(tenantKeyOf(result.recorded)) ?? NOTHING_WATCHED,
+      ),
+    );
     rollupItems = await flushRollups(shardId, shares);
   } catch (error) {
     onSessionFailure("(rollups)", error);

@@ -113,6 +113,22 @@ export function priceAuditKey(orgId: string, auditId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `${PRICE_AUDIT_PREFIX}${auditId}` };
 }
 
+/** The sort-key prefix of an organisation's alert destinations (in `ORG#<org>`). */
+export const ALERT_DESTINATION_PREFIX = "ALERTDEST#";
+
+/** An alert destination of an organisation: `ORG#<org>` / `ALERTDEST#<destinationId>`. */
+export function alertDestinationKey(orgId: string, destinationId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${ALERT_DESTINATION_PREFIX}${destinationId}` };
+}
+
+/** The sort-key prefix of the alerts audit (monitors' and destinations' changes, in `ORG#<org>`). */
+export const ALERT_AUDIT_PREFIX = "AUDIT#ALERT#";
+
+/** One change of an organisation's monitors or destinations: `ORG#<org>` / `AUDIT#ALERT#<auditId>`. */
+export function alertAuditKey(orgId: string, auditId: string): ItemKey {
+  return { PK: organisationPartition(orgId), SK: `${ALERT_AUDIT_PREFIX}${auditId}` };
+}
+
 /** A user's membership, stored twice: under the organisation and under the user. */
 export function membershipKey(orgId: string, userId: string): ItemKey {
   return { PK: organisationPartition(orgId), SK: `${MEMBERSHIP_PREFIX}${userId}` };
@@ -434,6 +450,37 @@ export function rollupDayRange(fromDay: string, toDay: string): { from: string; 
   return { from: `DAY#${fromDay}`, to: `DAY#${toDay}#~` };
 }
 
+/** A fixed-length digest of client text (128 bits): keys stay bounded and unambiguous whatever the text holds. */
+function textDigest(parts: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/**
+ * An alert series (functions/domain/alert-series.ts): `ROLLUP#<tenant>#SERIES#<agent>#<facet>`, the agent a digest
+ * of its name (`*`: all agents), the facet `none` or `<kind>.<digest of its names>` — client text (`#`,
+ * `__proto__`, 256 characters of any script) never reaches the key as such, so no two series share a partition.
+ * Under `ROLLUP#`: the stream consumer's rollup grant covers it.
+ */
+export function seriesPartition(
+  tenantPrefix: string,
+  agent: string | undefined,
+  facet: { readonly kind: string; readonly names: readonly string[] },
+): string {
+  const agentPart = agent === undefined ? "*" : textDigest([agent]);
+  const facetPart = facet.kind === "none" ? "none" : `${facet.kind}.${textDigest(facet.names)}`;
+  return `ROLLUP#${tenantPrefix}#SERIES#${agentPart}#${facetPart}`;
+}
+
+/** A series bucket: its level and UTC start (functions/domain/series-buckets.ts bucketKeyText). */
+export function seriesBucketKey(partition: string, bucketText: string): ItemKey {
+  return { PK: partition, SK: bucketText };
+}
+
+/** The sort-key prefix of one tenant's monitors in MONITORS_PARTITION (the monitors' own, escaped organisation id). */
+export function tenantMonitorsPrefix(orgId: string, environment: Environment): string {
+  return monitorTenantPrefix(orgId, environment);
+}
+
 /** The tenant's agents with their session counts: `ROLLUP#<tenant>#AGENTS` / `AGENT#<name>`. */
 export function agentSummaryKey(tenantPrefix: string, agentName: string): ItemKey {
   return { PK: agentSummaryPartition(tenantPrefix), SK: `AGENT#${agentName}` };
@@ -537,4 +584,37 @@ export function sessionIdOfPartition(partitionKey: string): string | undefined {
   return partitionKey.startsWith(SESSION_PARTITION_PREFIX)
     ? partitionKey.slice(SESSION_PARTITION_PREFIX.length)
     : undefined;
+}
+
+/**
+ * Every monitor (issue 34) in one partition, `MONITORS`, sorted by `<orgId>#<environment>#<monitorId>`: the evaluator
+ * lists them all with one paged Query, a tenant's are a `begins_with`. The organisation id is escaped (`%`, `#`) so
+ * that one tenant's prefix never reaches another's.
+ */
+export const MONITORS_PARTITION = "MONITORS";
+
+/** The sort-key prefix of one organisation's monitors (both environments). */
+export function monitorOrganisationPrefix(orgId: string): string {
+  return `${orgId.replaceAll("%", "%25").replaceAll("#", "%23")}#`;
+}
+
+/** The sort-key prefix of one tenant's monitors. */
+export function monitorTenantPrefix(orgId: string, environment: Environment): string {
+  return `${monitorOrganisationPrefix(orgId)}${environment}#`;
+}
+
+export function monitorKey(orgId: string, environment: Environment, monitorId: string): ItemKey {
+  return { PK: MONITORS_PARTITION, SK: `${monitorTenantPrefix(orgId, environment)}${monitorId}` };
+}
+
+/** A monitor's history: `MONITOR#<monitorId>` (ids are the service's, `mon_` + ULID); read only after its monitor. */
+export function monitorHistoryPartition(monitorId: string): string {
+  return `MONITOR#${monitorId}`;
+}
+
+export const MONITOR_HISTORY_PREFIX = "HISTORY#";
+
+/** One evaluation's change: keyed by the evaluation's minute, so one minute makes one entry at most. */
+export function monitorHistoryKey(monitorId: string, minute: string): ItemKey {
+  return { PK: monitorHistoryPartition(monitorId), SK: `${MONITOR_HISTORY_PREFIX}${minute}` };
 }
