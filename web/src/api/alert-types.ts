@@ -1,9 +1,19 @@
 /**
  * The alerts API's shapes (issue 34), written from the shared contract (routes under /api/alerts): monitors, their
- * history and preview, destinations. Hand-written, not derived like ./types.ts: the monitors' and destinations'
- * response schemas are another part of the issue (switch to `z.output<…>` once they are in
- * functions/schemas/response-schemas.ts).
+ * history and preview, destinations. Written out (the form builds definitions from them), and checked against the
+ * API's response schemas at the end of this file.
  */
+import type * as z from "zod";
+import type {
+  createdAlertDestinationResponse,
+  destinationTestResponse,
+} from "../../../functions/schemas/alert-destination-responses";
+import type {
+  monitorHistoryResponse,
+  monitorPreviewResponse,
+  monitorResponse,
+  monitorTestResponse,
+} from "../../../functions/schemas/monitor-response-schemas";
 import type { Environment } from "./types";
 
 export const MONITOR_METRICS = [
@@ -27,24 +37,24 @@ export type NoDataRule = "ok" | "keep" | "alert";
 export type Comparison = "above" | "below";
 
 export interface MonitorFilters {
-  agent?: string;
-  user?: string;
-  model?: string;
-  tool?: string;
-  score?: string;
-  label?: string;
+  agent?: string | undefined;
+  user?: string | undefined;
+  model?: string | undefined;
+  tool?: string | undefined;
+  score?: string | undefined;
+  label?: string | undefined;
 }
 
 /** The body of POST/PUT /api/alerts/monitors[/{id}] and of POST /api/alerts/monitors/preview. */
 export interface MonitorDefinition {
   name: string;
-  description?: string;
+  description?: string | undefined;
   enabled: boolean;
   metric: MonitorMetric;
   filters: MonitorFilters;
   windowMinutes: number;
   comparison: Comparison;
-  warningThreshold?: number;
+  warningThreshold?: number | undefined;
   alertThreshold: number;
   minSessions: number;
   noData: NoDataRule;
@@ -96,7 +106,7 @@ export interface PreviewPoint {
 
 export interface MonitorPreview {
   points: PreviewPoint[];
-  note?: string;
+  note?: string | undefined;
 }
 
 export interface MonitorTestResult {
@@ -122,10 +132,24 @@ export interface Destination {
 }
 
 /** 201 of POST /api/alerts/destinations: a webhook's signing secret comes with it, once. */
-export type CreatedDestination = Destination & { secret?: string };
+export type CreatedDestination = Destination & { secret?: string | undefined };
 
 export interface DestinationTestResult {
   delivered: boolean;
-  status?: number;
-  error?: string;
+  status?: number | undefined;
+  error?: string | undefined;
 }
+
+/**
+ * The API's response schemas must fit the types above (a field renamed or retyped there fails the console's type
+ * check here). Type-only: nothing of the service is bundled.
+ */
+type Fits<Actual extends Expected, Expected> = [Actual, Expected];
+export type ResponseSchemasFit = [
+  Fits<z.output<typeof monitorResponse>, Monitor>,
+  Fits<z.output<typeof monitorHistoryResponse>["history"][number], MonitorHistoryEntry>,
+  Fits<z.output<typeof monitorPreviewResponse>, MonitorPreview>,
+  Fits<z.output<typeof monitorTestResponse>, MonitorTestResult>,
+  Fits<z.output<typeof createdAlertDestinationResponse>, CreatedDestination>,
+  Fits<z.output<typeof destinationTestResponse>, DestinationTestResult>,
+];
