@@ -306,7 +306,7 @@ describe("the Alerts page", () => {
     await screen.findByRole("row", { name: /Pager/ });
 
     // Act: rotate its secret
-    await user.click(screen.getByRole("button", { name: "Rotate the secret of Pager" }));
+    await user.click(screen.getByRole("button", { name: "Rotate secret of Pager" }));
     await user.click(screen.getByRole("button", { name: "Rotate secret" }));
 
     // Assess

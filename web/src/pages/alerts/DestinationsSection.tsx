@@ -121,7 +121,7 @@ function DestinationRow({
                 type="button"
                 className="button button--small"
                 onClick={() => onOpen({ kind: "rotate", destination })}
-                aria-label={`Rotate the secret of ${destination.name}`}
+                aria-label={`Rotate secret of ${destination.name}`}
               >
                 Rotate secret
               </button>
