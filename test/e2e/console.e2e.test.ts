@@ -1140,11 +1140,13 @@ describe("the console", () => {
       await form.getByLabel("Agent").selectOption(agent);
       await form.getByLabel("Alert threshold (%)").fill("20");
       await form.getByLabel("Warning threshold (%)").fill("10");
+      await form.getByLabel("Minimum samples").fill("1");
       await form.getByRole("checkbox", { name: new RegExp(destinationName) }).check();
       const preview = page.getByRole("status").filter({ hasText: /of the last \d+ hours|No data in any/ });
       await preview.waitFor();
       const previewText = await preview.textContent();
       const formViolations = await seriousViolations(page);
+      await page.evaluate("window.scrollTo(0, 0)");
       await page.screenshot({ path: artifactPath("alerts-monitor-form", "light", "desktop") });
       await form.getByRole("button", { name: "Create monitor" }).click();
       await heading(page, monitorName).waitFor();
@@ -1159,11 +1161,14 @@ describe("the console", () => {
       await dark.page.getByRole("link", { name: monitorName }).waitFor();
       await dark.page.screenshot({ path: artifactPath("alerts", "dark", "desktop"), fullPage: true });
       await dark.page.getByRole("link", { name: "New monitor" }).click();
+      await dark.page.getByLabel("Agent").selectOption(agent);
       await dark.page.getByLabel("Alert threshold (%)").fill("20");
+      await dark.page.getByLabel("Minimum samples").fill("1");
       await dark.page
         .getByRole("status")
         .filter({ hasText: /of the last \d+ hours|No data in any/ })
         .waitFor();
+      await dark.page.evaluate("window.scrollTo(0, 0)");
       await dark.page.screenshot({ path: artifactPath("alerts-monitor-form", "dark", "desktop") });
       for (const [name, violations] of [
         ["form", formViolations],

@@ -1,6 +1,7 @@
 /**
  * A monitor definition's figure over the last 72 hours (one window ending at each hour), its thresholds drawn, and
- * in words: how many hours it would have been in alert or warning.
+ * in words: how many hours it would have been in alert or warning (without a single figure, only the words: an empty
+ * chart says less).
  */
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { MonitorDefinition, MonitorPreview } from "../../api/alert-types";
@@ -44,51 +45,54 @@ export function PreviewChart({ definition, preview }: { definition: MonitorDefin
         {previewSentence(summarisePreview(preview.points, definition))}
         {preview.note === undefined ? null : <> {preview.note}</>}
       </p>
-      <div className="chart__body">
-        <ResponsiveContainer width="100%" height={220}>
-          <LineChart data={points} margin={{ top: 8, right: 72, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke="var(--border)" vertical={false} />
-            <XAxis dataKey="end" tick={axisStyle} tickFormatter={tick} ticks={edges} interval={0} />
-            <YAxis
-              tick={axisStyle}
-              tickFormatter={format}
-              width={Y_AXIS_WIDTH + 16}
-              domain={[low, Math.max(high, low + 1)]}
-            />
-            <Tooltip
-              contentStyle={tooltipStyle}
-              labelStyle={{ color: "var(--text)" }}
-              labelFormatter={(label) => `Window ending ${formatShortDateTime(String(label))}`}
-              formatter={(value, _name, item) => {
-                const samples = (item.payload as { samples?: number } | undefined)?.samples ?? 0;
-                return [`${typeof value === "number" ? format(value) : "no data"} (${samples} samples)`, "Figure"];
-              }}
-            />
-            <ReferenceLine
-              y={definition.alertThreshold}
-              stroke="var(--danger)"
-              strokeDasharray="6 3"
-              label={{ value: "Alert", position: "right", fill: "var(--danger)", fontSize: 12 }}
-            />
-            {definition.warningThreshold === undefined ? null : (
-              <ReferenceLine
-                y={definition.warningThreshold}
-                stroke="var(--warning-border)"
-                strokeDasharray="3 3"
-                label={{ value: "Warning", position: "right", fill: "var(--text)", fontSize: 12 }}
+      {known.length === 0 ? null : (
+        <div className="chart__body">
+          <ResponsiveContainer width="100%" height={220}>
+            <LineChart data={points} margin={{ top: 8, right: 72, bottom: 0, left: 0 }}>
+              <CartesianGrid stroke="var(--border)" vertical={false} />
+              <XAxis dataKey="end" tick={axisStyle} tickFormatter={tick} ticks={edges} interval={0} />
+              <YAxis
+                tick={axisStyle}
+                tickFormatter={format}
+                width={Y_AXIS_WIDTH + 16}
+                domain={[low, Math.max(high, low + 1)]}
+                tickCount={6}
               />
-            )}
-            <Line
-              dataKey="figure"
-              name="Figure"
-              stroke="var(--chart-1)"
-              strokeWidth={2}
-              dot={{ r: 1.5, fill: "var(--chart-1)", strokeWidth: 0 }}
-              isAnimationActive={false}
-            />
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+              <Tooltip
+                contentStyle={tooltipStyle}
+                labelStyle={{ color: "var(--text)" }}
+                labelFormatter={(label) => `Window ending ${formatShortDateTime(String(label))}`}
+                formatter={(value, _name, item) => {
+                  const samples = (item.payload as { samples?: number } | undefined)?.samples ?? 0;
+                  return [`${typeof value === "number" ? format(value) : "no data"} (${samples} samples)`, "Figure"];
+                }}
+              />
+              <ReferenceLine
+                y={definition.alertThreshold}
+                stroke="var(--danger)"
+                strokeDasharray="6 3"
+                label={{ value: "Alert", position: "right", fill: "var(--danger)", fontSize: 12 }}
+              />
+              {definition.warningThreshold === undefined ? null : (
+                <ReferenceLine
+                  y={definition.warningThreshold}
+                  stroke="var(--warning-border)"
+                  strokeDasharray="3 3"
+                  label={{ value: "Warning", position: "right", fill: "var(--text)", fontSize: 12 }}
+                />
+              )}
+              <Line
+                dataKey="figure"
+                name="Figure"
+                stroke="var(--chart-1)"
+                strokeWidth={2}
+                dot={{ r: 1.5, fill: "var(--chart-1)", strokeWidth: 0 }}
+                isAnimationActive={false}
+              />
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+      )}
     </figure>
   );
 }
