@@ -1108,6 +1108,97 @@ describe("the console", () => {
     }
   }, 180_000);
 
+  it("alerts: an admin adds a webhook destination (its secret shown once) and a monitor on a demo agent with the live preview, and sees it listed (axe-clean, photographed light and dark)", async () => {
+    const { browser, stack } = ready();
+    const suffix = randomUUID().slice(0, 8);
+    const destinationName = `On-call ${suffix}`;
+    const monitorName = `Failing ${suffix}`;
+    const agents = (await readAsDev(stack, "/api/sdk/agents")).items as { agentName: string }[];
+    const agent = agents[0]?.agentName;
+    if (agent === undefined) throw new Error("the demo recorded nothing");
+    const found: string[] = [];
+    const light = await newPage(browser);
+    const dark = await newPage(browser, { colorScheme: "dark" });
+    try {
+      const { page } = light;
+      await openSignedIn(page, stack, "/alerts", "Alerts");
+      // A webhook destination: its signing secret is shown once.
+      await page.getByRole("button", { name: "Add a destination" }).click();
+      const add = page.getByRole("dialog", { name: "Add a destination" });
+      await add.getByLabel("Name").fill(destinationName);
+      await add.getByLabel("URL").fill("http://127.0.0.1:9/ats-hook");
+      await add.getByRole("button", { name: "Add destination" }).click();
+      const created = page.getByRole("dialog", { name: `Destination "${destinationName}" created` });
+      const secret = await created.getByLabel("Signing secret").inputValue();
+      await created.getByRole("button", { name: "Done" }).click();
+      await created.waitFor({ state: "detached" });
+      const secretShownAfter = await page.getByText(secret).count();
+      // A monitor on the demo's agent, previewed as it is filled in.
+      await page.getByRole("link", { name: "New monitor" }).click();
+      const form = page.getByRole("form", { name: "Monitor" });
+      await form.getByLabel("Name", { exact: true }).fill(monitorName);
+      await form.getByLabel("Agent").selectOption(agent);
+      await form.getByLabel("Alert threshold (%)").fill("20");
+      await form.getByLabel("Warning threshold (%)").fill("10");
+      await form.getByLabel("Minimum samples").fill("1");
+      await form.getByRole("checkbox", { name: new RegExp(destinationName) }).check();
+      const preview = page.getByRole("status").filter({ hasText: /of the last \d+ hours|No data in any/ });
+      await preview.waitFor();
+      const previewText = await preview.textContent();
+      const formViolations = await seriousViolations(page);
+      await page.evaluate("window.scrollTo(0, 0)");
+      await page.screenshot({ path: artifactPath("alerts-monitor-form", "light", "desktop") });
+      await form.getByRole("button", { name: "Create monitor" }).click();
+      await heading(page, monitorName).waitFor();
+      await page.getByRole("link", { name: "← Alerts" }).click();
+      const listed = page.getByRole("row").filter({ has: page.getByRole("link", { name: monitorName }) });
+      await listed.waitFor();
+      const listedText = await listed.textContent();
+      const listViolations = await seriousViolations(page);
+      await page.screenshot({ path: artifactPath("alerts", "light", "desktop"), fullPage: true });
+      // The same in dark.
+      await openSignedIn(dark.page, stack, "/alerts", "Alerts");
+      await dark.page.getByRole("link", { name: monitorName }).waitFor();
+      await dark.page.screenshot({ path: artifactPath("alerts", "dark", "desktop"), fullPage: true });
+      await dark.page.getByRole("link", { name: "New monitor" }).click();
+      await dark.page.getByLabel("Agent").selectOption(agent);
+      await dark.page.getByLabel("Alert threshold (%)").fill("20");
+      await dark.page.getByLabel("Minimum samples").fill("1");
+      await dark.page
+        .getByRole("status")
+        .filter({ hasText: /of the last \d+ hours|No data in any/ })
+        .waitFor();
+      await dark.page.evaluate("window.scrollTo(0, 0)");
+      await dark.page.screenshot({ path: artifactPath("alerts-monitor-form", "dark", "desktop") });
+      for (const [name, violations] of [
+        ["form", formViolations],
+        ["list", listViolations],
+      ] as const) {
+        if (violations.length > 0) found.push(`${name}:\n${describeViolations(violations)}`);
+      }
+
+      expect(secret.length).toBeGreaterThan(20);
+      expect(secretShownAfter).toBe(0);
+      expect(previewText).toMatch(/^(In alert \d+ of the last \d+ hours|No data in any of the last \d+ hours)/);
+      expect(listedText).toContain(`Failure rate of agent ${agent}`);
+      expect(listedText).toContain("Alert above 20% (warning at 10%)");
+      expect(found, found.join("\n")).toEqual([]);
+      expect(light.problems).toEqual([]);
+      expect(dark.problems).toEqual([]);
+    } catch (error) {
+      await light.page
+        .screenshot({
+          path: artifactPath("alerts", "light", "desktop").replace(/\.png$/, "-failed.png"),
+          fullPage: true,
+        })
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      await light.context.close();
+      await dark.context.close();
+    }
+  }, 120_000);
+
   it("has no serious or critical accessibility violations on any page, light or dark, desktop or phone (and photographs each)", async () => {
     const { browser, stack } = ready();
     const sessions = (await readAsDev(stack, "/api/sdk/sessions?limit=1")).items as { id: string; name: string }[];
@@ -1178,6 +1269,24 @@ describe("the console", () => {
         path: "/settings/prices",
         title: "Models and prices",
         ready: (page) => page.getByRole("table", { name: /shipped with the service/ }).waitFor(),
+      },
+      {
+        name: "monitors",
+        path: "/alerts",
+        title: "Alerts",
+        ready: async (page) => {
+          await page.getByRole("heading", { level: 2, name: "Destinations" }).waitFor();
+          await page
+            .getByText(/^Loading (monitors|destinations)…$/)
+            .first()
+            .waitFor({ state: "detached" });
+        },
+      },
+      {
+        name: "monitor-new",
+        path: "/alerts/new",
+        title: "New monitor",
+        ready: (page) => page.getByRole("form", { name: "Monitor" }).waitFor(),
       },
       { name: "score-configs-list", path: "/settings/scores", title: "Score configurations" },
       { name: "keys", path: "/settings/keys", title: "API keys" },

@@ -11,6 +11,7 @@ export const PAGES = [
   "Sessions",
   "Conversations",
   "Agents",
+  "Alerts",
   "Models and prices",
   "Score configurations",
   "API keys",

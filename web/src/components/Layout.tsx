@@ -68,6 +68,7 @@ export function Layout() {
     { to: withEnvironment("/sessions", environment), label: "Sessions" },
     { to: withEnvironment("/conversations", environment), label: "Conversations" },
     { to: withEnvironment("/agents", environment), label: "Agents" },
+    { to: withEnvironment("/alerts", environment), label: "Alerts" },
     { to: withEnvironment("/settings/prices", environment), label: "Models and prices" },
     { to: withEnvironment("/settings/scores", environment), label: "Score configurations" },
     { to: withEnvironment("/settings/keys", environment), label: "API keys" },
