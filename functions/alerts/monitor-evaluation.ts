@@ -2,9 +2,9 @@
  * The monitors' evaluation, once a minute (evaluate-monitors.ts on AWS, local/start.ts locally): a thin shell
  * around the pure state machine (domain/monitor-state-machine.ts).
  *
- * One paged Query of `MONITORS` lists every monitor; each enabled one, a few at a time, has its window
- * [floor5(now) - windowMinutes, floor5(now)) read from the series (readSeriesWindow; a label's share reads the
- * score's and the label's), its figure judged, and — only when something changed — its state written: with a
+ * One paged Query of `MONITORS` lists every monitor; each enabled one, a few at a time, has its sliding window
+ * (domain/monitor-state-machine.ts evaluationWindow) read from the series (readSeriesWindow; a label's share reads
+ * the score's and the label's), its figure judged, and — only when something changed — its state written: with a
  * history entry in ONE transaction when the status changed or it renotifies (store/alerts/monitor-history-store.ts),
  * and only once that transaction succeeded is the notification handed to the delivery (dispatchAlertNotification).
  * Two evaluations of one minute, or two evaluators at once, make one entry and one notification; a monitor deleted
@@ -13,11 +13,16 @@
  * A time budget bounds a run: past it, the run stops and logs how many monitors it did not reach (the next
  * minute's run starts from the first again).
  */
-import type { SeriesTotals } from "../domain/alert-series.js";
+import { type SeriesQuery, type SeriesTotals, withoutShareOf } from "../domain/alert-series.js";
 import type { HistoryEntry } from "../domain/monitor.js";
 import { monitorReading, monitorSeries } from "../domain/monitor-figure.js";
 import { evaluationNotificationId, monitorNotification } from "../domain/monitor-notification.js";
-import { evaluateMonitorState, evaluationMinute, evaluationWindow } from "../domain/monitor-state-machine.js";
+import {
+  type EvaluationWindow,
+  evaluateMonitorState,
+  evaluationMinute,
+  evaluationWindow,
+} from "../domain/monitor-state-machine.js";
 import { numberEnv } from "../runtime/env.js";
 import { logError, logger } from "../runtime/log.js";
 import { writeEvaluation } from "../store/alerts/monitor-history-store.js";
@@ -62,16 +67,34 @@ const DEFAULT_BUDGET_MS = numberEnv("ALERT_EVALUATION_BUDGET_MS", 45_000);
 
 type Outcome = "unchanged" | "written" | "transition" | "notified" | "superseded";
 
-async function readTotals(monitor: StoredMonitor, window: { start: Date; end: Date }, nowMs: number) {
+/** One series over the evaluation window: its buckets, less the first bucket's share outside the window. */
+async function readWindowTotals(
+  query: Omit<SeriesQuery, "start" | "end">,
+  window: EvaluationWindow,
+  nowMs: number,
+): Promise<{ totals: SeriesTotals; itemsRead: number }> {
+  const whole = await readSeriesWindow({ ...query, start: window.readStart, end: window.readEnd }, nowMs);
+  if (window.firstBucketWeight >= 1) return { totals: whole, itemsRead: whole.itemsRead };
+  const firstEnd = new Date(window.readStart.getTime() + 5 * 60_000);
+  const first = await readSeriesWindow({ ...query, start: window.readStart, end: firstEnd }, nowMs);
+  return {
+    totals: withoutShareOf(whole, first, 1 - window.firstBucketWeight),
+    itemsRead: whole.itemsRead + first.itemsRead,
+  };
+}
+
+async function readTotals(monitor: StoredMonitor, window: EvaluationWindow, nowMs: number) {
   const series = monitorSeries(monitor.metric, monitor.filters);
-  const base = { orgId: monitor.orgId, environment: monitor.environment, agent: series.agent, ...window };
+  const base = { orgId: monitor.orgId, environment: monitor.environment, agent: series.agent };
   const [totals, label] = await Promise.all([
-    readSeriesWindow({ ...base, facet: series.facet }, nowMs),
-    series.labelFacet === undefined ? undefined : readSeriesWindow({ ...base, facet: series.labelFacet }, nowMs),
+    readWindowTotals({ ...base, facet: series.facet }, window, nowMs),
+    series.labelFacet === undefined
+      ? undefined
+      : readWindowTotals({ ...base, facet: series.labelFacet }, window, nowMs),
   ]);
   return {
-    totals: totals as SeriesTotals,
-    label: label as SeriesTotals | undefined,
+    totals: totals.totals,
+    label: label?.totals,
     itemsRead: totals.itemsRead + (label?.itemsRead ?? 0),
   };
 }

@@ -126,9 +126,13 @@ export function evaluateMonitorState(input: EvaluationInput): MonitorEvaluation 
   const write =
     transition !== undefined ||
     previous.evaluatedAt === null ||
-    previous.windowStart !== windowStart ||
-    previous.windowEnd !== windowEnd;
+    fiveMinuteStep(previous.windowEnd) !== fiveMinuteStep(windowEnd);
   return { state: write ? state : previous, write, transition };
+}
+
+/** Which 5 minutes an instant is in (null for none): a state is rewritten when its window's end moves to the next. */
+function fiveMinuteStep(instant: string | null): number | null {
+  return instant === null ? null : Math.floor((Date.parse(instant) - 1) / (5 * 60_000));
 }
 
 /** Metrics that count or sum over the window: a window holding less time can only lower them. */
@@ -140,22 +144,59 @@ const ACCUMULATING_METRICS: ReadonlySet<string> = new Set([
   "tokens",
 ]);
 
+/** The window a monitor's figure covers, and the series buckets read for it. */
+export interface EvaluationWindow {
+  /** What the figure covers: [start, end). */
+  readonly start: Date;
+  readonly end: Date;
+  /** The whole 5-minute buckets read: [readStart, readEnd). */
+  readonly readStart: Date;
+  readonly readEnd: Date;
+  /**
+   * The share of the first bucket read that lies inside [start, end) (1: the window starts at a bucket's start);
+   * that bucket's counts are weighted by it, as a sliding-window counter weights its older window.
+   */
+  readonly firstBucketWeight: number;
+}
+
 /**
- * The window a monitor is evaluated on at `now`, `windowMinutes` long and ending at a whole 5 minutes (the series'
- * bucket): the bucket in progress included, so a breach is judged at the next minute's evaluation (within 2 minutes
- * of the session that caused it) — except a count or sum watched from below, which ends at the last whole 5 minutes.
- * A window that includes the bucket in progress holds between `windowMinutes − 5` and `windowMinutes` of elapsed
- * time: that can only lower a count or sum, so one watched from above never fires early, a rate, mean or percentile
- * keeps a fair sample, and only a count or sum watched from below would dip at every bucket's start.
+ * The window a monitor is evaluated on at `now`. A sliding window of `windowMinutes` ending with the minute in
+ * progress (all that is counted so far), read from the 5-minute buckets that hold it, the first of them weighted
+ * by the share of it inside the window: a breach is judged at the next minute's evaluation (within 2 minutes of the
+ * session that caused it), a 5-minute window never loses a run that ended just before a bucket's turn, and counts
+ * are neither doubled nor dropped at the edge (a count's figure may be fractional there).
+ *
+ * A count or sum watched from below is judged instead on the last whole 5 minutes, `[floor5(now) − window,
+ * floor5(now))`: its newest bucket still filling would make it dip and fire falsely.
  */
 export function evaluationWindow(
   now: Date,
   definition: Pick<MonitorDefinition, "windowMinutes" | "metric" | "comparison">,
-): { start: Date; end: Date } {
+): EvaluationWindow {
   const step = 5 * 60_000;
-  const completeOnly = definition.comparison === "below" && ACCUMULATING_METRICS.has(definition.metric);
-  const end = (completeOnly ? Math.floor : Math.ceil)(now.getTime() / step) * step;
-  return { start: new Date(end - definition.windowMinutes * 60_000), end: new Date(end) };
+  const length = definition.windowMinutes * 60_000;
+  if (definition.comparison === "below" && ACCUMULATING_METRICS.has(definition.metric)) {
+    const end = Math.floor(now.getTime() / step) * step;
+    const start = end - length;
+    return {
+      start: new Date(start),
+      end: new Date(end),
+      readStart: new Date(start),
+      readEnd: new Date(end),
+      firstBucketWeight: 1,
+    };
+  }
+  const end = (Math.floor(now.getTime() / 60_000) + 1) * 60_000;
+  const start = end - length;
+  const readStart = Math.floor(start / step) * step;
+  const readEnd = Math.ceil(end / step) * step;
+  return {
+    start: new Date(start),
+    end: new Date(end),
+    readStart: new Date(readStart),
+    readEnd: new Date(readEnd),
+    firstBucketWeight: (readStart + step - start) / step,
+  };
 }
 
 /** The minute of an evaluation (ISO): two evaluations in the same minute are the same evaluation. */

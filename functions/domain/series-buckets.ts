@@ -15,7 +15,8 @@ export const FIVE_MINUTES_MS = 5 * 60 * 1000;
 export const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** The longest window a series read covers. */
-export const MAX_SERIES_WINDOW_MS = 7 * DAY_MS;
+/** 7 days, and the 5-minute bucket a monitor's sliding window may start inside (monitor-state-machine.ts). */
+export const MAX_SERIES_WINDOW_MS = 7 * DAY_MS + 5 * 60_000;
 
 /** How long each level's bucket is, and how long after its end it is kept (its TTL). */
 export const SERIES_LEVELS: Readonly<Record<SeriesLevel, { readonly sizeMs: number; readonly keptMs: number }>> = {
@@ -55,7 +56,7 @@ export function seriesWindowProblem(start: Date, end: Date): string | undefined 
     return "start and end must be whole 5 minutes (UTC)";
   }
   if (endMs <= startMs) return "end must be after start";
-  if (endMs - startMs > MAX_SERIES_WINDOW_MS) return "a window spans at most 7 days";
+  if (endMs - startMs > MAX_SERIES_WINDOW_MS) return "a window spans at most 7 days and 5 minutes";
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 /** A monitor's state machine (domain/monitor-state-machine.ts): every branch of its rules. */
 import { describe, expect, it } from "vitest";
+import { emptySeriesTotals, withoutShareOf } from "../../functions/domain/alert-series.js";
 import type { MonitorDefinition } from "../../functions/domain/monitor.js";
 import {
   evaluateMonitorState,
@@ -144,7 +145,10 @@ describe("evaluateMonitorState", () => {
     expect(evaluate({ figure: 2, samples: 20 }, previous).write).toBe(false);
     expect(evaluate({ figure: 1, samples: 21 }, previous).write).toBe(false);
     expect(evaluate({ figure: 1, samples: 20 }, stateOf({ windowEnd: "2026-11-27T10:10:00.000Z" })).write).toBe(true);
-    expect(evaluate({ figure: 1, samples: 20 }, stateOf({ windowStart: "2026-11-27T09:55:00.000Z" })).write).toBe(true);
+    // The sliding start moves every minute: only the window's end moving to another 5 minutes writes.
+    expect(evaluate({ figure: 1, samples: 20 }, stateOf({ windowStart: "2026-11-27T09:55:00.000Z" })).write).toBe(
+      false,
+    );
   });
 
   it("writes the first evaluation of a new monitor, since then", () => {
@@ -171,38 +175,82 @@ describe("evaluateMonitorState", () => {
 describe("evaluationWindow and evaluationMinute", () => {
   const above = { windowMinutes: 15, metric: "failure_rate", comparison: "above" } as const;
 
-  it("includes the 5 minutes in progress, so a breach is judged at the next minute's evaluation", () => {
+  it("slides with the minute in progress, reading the buckets that hold it and weighting the first by its share", () => {
     expect(evaluationWindow(new Date("2026-11-27T10:17:42.123Z"), above)).toEqual({
-      start: new Date("2026-11-27T10:05:00Z"),
-      end: new Date("2026-11-27T10:20:00Z"),
+      start: new Date("2026-11-27T10:03:00Z"),
+      end: new Date("2026-11-27T10:18:00Z"),
+      readStart: new Date("2026-11-27T10:00:00Z"),
+      readEnd: new Date("2026-11-27T10:20:00Z"),
+      firstBucketWeight: 0.4,
     });
-    expect(evaluationWindow(new Date("2026-11-27T10:15:00Z"), { ...above, windowMinutes: 10_080 })).toEqual({
-      start: new Date("2026-11-20T10:15:00Z"),
-      end: new Date("2026-11-27T10:15:00Z"),
-    });
-    // A count or sum watched from above: a shorter elapsed window can only lower it, so it too is judged live.
-    expect(evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "error_events" }).end).toEqual(
+    // A 5-minute window just after a bucket's turn still holds the run that ended before it.
+    const short = evaluationWindow(new Date("2026-11-27T10:25:20Z"), { ...above, windowMinutes: 5 });
+    expect([short.readStart, short.readEnd]).toEqual([
       new Date("2026-11-27T10:20:00Z"),
+      new Date("2026-11-27T10:30:00Z"),
+    ]);
+    expect(short.firstBucketWeight).toBeCloseTo(0.8, 12);
+    // On a bucket's start the first bucket is whole.
+    expect(evaluationWindow(new Date("2026-11-27T10:14:30Z"), above)).toMatchObject({
+      start: new Date("2026-11-27T10:00:00Z"),
+      readStart: new Date("2026-11-27T10:00:00Z"),
+      firstBucketWeight: 1,
+    });
+    // Seven days and the bucket the window starts in.
+    const week = evaluationWindow(new Date("2026-11-27T10:17:00Z"), { ...above, windowMinutes: 10_080 });
+    expect(week.readEnd.getTime() - week.readStart.getTime()).toBe(7 * 86_400_000 + 5 * 60_000);
+    // Counts and sums watched from above, and anything else watched from below, slide too.
+    expect(evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "error_events" }).end).toEqual(
+      new Date("2026-11-27T10:18:00Z"),
     );
-    // Below: rates, means and percentiles too.
     expect(
       evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "score_mean", comparison: "below" }).end,
-    ).toEqual(new Date("2026-11-27T10:20:00Z"));
+    ).toEqual(new Date("2026-11-27T10:18:00Z"));
   });
 
   it.each(["failed_sessions", "error_events", "sessions_started", "cost", "tokens"] as const)(
-    "judges %s watched from below on the last whole 5 minutes (it would dip at each bucket's start)",
+    "judges %s watched from below on the last whole 5 minutes (it would dip while a bucket fills)",
     (metric) => {
       expect(
         evaluationWindow(new Date("2026-11-27T10:17:42Z"), { windowMinutes: 15, metric, comparison: "below" }),
       ).toEqual({
         start: new Date("2026-11-27T10:00:00Z"),
         end: new Date("2026-11-27T10:15:00Z"),
+        readStart: new Date("2026-11-27T10:00:00Z"),
+        readEnd: new Date("2026-11-27T10:15:00Z"),
+        firstBucketWeight: 1,
       });
     },
   );
 
   it("names the minute of an evaluation", () => {
     expect(evaluationMinute(new Date("2026-11-27T10:17:42.123Z"))).toBe("2026-11-27T10:17:00.000Z");
+  });
+});
+
+describe("withoutShareOf", () => {
+  it("takes a share of the first bucket out of every counter and duration bin, never below zero", () => {
+    const bucket = { ...emptySeriesTotals(), ended: 10, failed: 4, cost: 2, durationBins: new Map([[3, 10]]) };
+    const whole = {
+      ...emptySeriesTotals(),
+      ended: 30,
+      failed: 5,
+      cost: 2.5,
+      durationBins: new Map([
+        [3, 12],
+        [7, 18],
+      ]),
+    };
+
+    const slid = withoutShareOf(whole, bucket, 0.6);
+
+    expect(slid).toMatchObject({ ended: 24, failed: 2.6, started: 0 });
+    expect(slid.cost).toBeCloseTo(1.3, 12);
+    expect([...slid.durationBins]).toEqual([
+      [3, 6],
+      [7, 18],
+    ]);
+    expect(withoutShareOf(whole, { ...bucket, failed: 9 }, 1).failed).toBe(0);
+    expect(withoutShareOf(whole, bucket, 0)).toEqual(whole);
   });
 });
