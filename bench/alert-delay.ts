@@ -108,7 +108,11 @@ try {
   // Act: one failed session per monitor's agent, STAGGER_MS apart; its end is when its PATCH is answered.
   const ends = new Map<string, number>();
   for (const name of names) {
-    const session = await send("POST", "/api/sdk/sessions", asKey, { name: "checkout", agentName: `bench-${name}`, userId: "bench-user" });
+    const session = await send("POST", "/api/sdk/sessions", asKey, {
+      name: "checkout",
+      agentName: `bench-${name}`,
+      userId: "bench-user",
+    });
     await send("PATCH", `/api/sdk/sessions/${String(session.id)}`, asKey, { status: "failed" });
     ends.set(name, Date.now());
     if (name !== names.at(-1)) await new Promise((resolve) => setTimeout(resolve, STAGGER_MS));

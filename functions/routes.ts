@@ -1088,7 +1088,8 @@ export const monitorEvaluator: WorkerDefinition = {
   entry: "functions/alerts/evaluate-monitors.ts",
   tableGrants: [
     { actions: ["dynamodb:Query", "dynamodb:UpdateItem"], partitions: [P.monitors] },
-    { actions: ["dynamodb:PutItem"], partitions: [P.monitorHistory] },
+    // The history entry with each change; read back when an earlier evaluation left its notification unsent.
+    { actions: ["dynamodb:PutItem", "dynamodb:GetItem"], partitions: [P.monitorHistory] },
     alertSeriesReads,
   ],
 };

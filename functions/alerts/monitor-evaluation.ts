@@ -25,7 +25,7 @@ import {
 } from "../domain/monitor-state-machine.js";
 import { numberEnv } from "../runtime/env.js";
 import { logError, logger } from "../runtime/log.js";
-import { writeEvaluation } from "../store/alerts/monitor-history-store.js";
+import { markHandedOver, readHistoryEntry, writeEvaluation } from "../store/alerts/monitor-history-store.js";
 import { monitorPages, type StoredMonitor } from "../store/alerts/monitor-store.js";
 import { readSeriesWindow } from "../store/alerts/series-store.js";
 import { dispatchAlertNotification } from "./delivery/notify.js";
@@ -99,11 +99,46 @@ async function readTotals(monitor: StoredMonitor, window: EvaluationWindow, nowM
   };
 }
 
+/** The notification of a history entry, as sent when it was written (and again, the same, if it was not handed over). */
+function entryNotification(monitor: StoredMonitor, entry: HistoryEntry) {
+  return monitorNotification(monitor, {
+    notificationId: entry.notificationId,
+    type: entry.kind === "renotify" ? "monitor.renotify" : "monitor.state_changed",
+    orgId: monitor.orgId,
+    environment: monitor.environment,
+    state: entry.to,
+    previousState: entry.from,
+    figure: entry.figure,
+    samples: entry.samples,
+    threshold: entry.threshold,
+    windowStart: entry.windowStart,
+    windowEnd: entry.windowEnd,
+    occurredAt: entry.at,
+  });
+}
+
+/** Hands over the notification an earlier evaluation wrote but did not hand over (it stopped in between). */
+async function handOverPending(monitor: StoredMonitor): Promise<void> {
+  const at = monitor.state.pendingHandOver;
+  if (at === undefined) return;
+  const keys = { orgId: monitor.orgId, environment: monitor.environment, monitorId: monitor.id };
+  const entry = await readHistoryEntry(monitor.id, at);
+  if (entry !== undefined) {
+    logger.warn("handing over a monitor notification an earlier evaluation left", {
+      monitorId: monitor.id,
+      notificationId: entry.notificationId,
+    });
+    await dispatchAlertNotification(entryNotification(monitor, entry), monitor.destinationIds);
+  }
+  await markHandedOver(keys, at);
+}
+
 /** Evaluates one monitor at `now`: reads, judges, writes what changed, then notifies. */
 export async function evaluateMonitor(
   monitor: StoredMonitor,
   now: Date,
 ): Promise<{ outcome: Outcome; itemsRead: number }> {
+  await handOverPending(monitor);
   const window = evaluationWindow(now, monitor);
   const at = evaluationMinute(now);
   const { totals, label, itemsRead } = await readTotals(monitor, window, now.getTime());
@@ -141,23 +176,10 @@ export async function evaluateMonitor(
   if (!written) return { outcome: "superseded", itemsRead };
   if (transition === undefined || entry === undefined) return { outcome: "written", itemsRead };
   if (!transition.notify) return { outcome: "transition", itemsRead };
-  await dispatchAlertNotification(
-    monitorNotification(monitor, {
-      notificationId,
-      type: transition.type,
-      orgId: monitor.orgId,
-      environment: monitor.environment,
-      state: transition.to,
-      previousState: transition.from,
-      figure: entry.figure,
-      samples: entry.samples,
-      threshold: entry.threshold,
-      windowStart: entry.windowStart,
-      windowEnd: entry.windowEnd,
-      occurredAt: at,
-    }),
-    monitor.destinationIds,
-  );
+  // Written with the state as pending; handed over, then marked so (an evaluator stopped in between leaves it to
+  // the next evaluation, handOverPending).
+  await dispatchAlertNotification(entryNotification(monitor, entry), monitor.destinationIds);
+  await markHandedOver({ orgId: monitor.orgId, environment: monitor.environment, monitorId: monitor.id }, at);
   return { outcome: "notified", itemsRead };
 }
 

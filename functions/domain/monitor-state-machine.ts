@@ -19,6 +19,12 @@ import type { MonitorReading } from "./monitor-figure.js";
 /** The state as stored: what the routes show, and when the last notification went out (for renotifying). */
 export interface StoredMonitorState extends MonitorState {
   readonly lastNotifiedAt: string | null;
+  /**
+   * The minute of a history entry whose notification is written but not yet handed to the delivery: set in the
+   * change's transaction, removed once handed over. An evaluator that stopped in between leaves it, and the next
+   * evaluation hands that notification over (the same id) before judging anew.
+   */
+  readonly pendingHandOver?: string;
 }
 
 /** A state change or renotification: its history entry's fields and whether a notification goes out. */
@@ -119,6 +125,7 @@ export function evaluateMonitorState(input: EvaluationInput): MonitorEvaluation 
     windowStart,
     windowEnd,
     lastNotifiedAt: transition?.notify === true ? at : previous.lastNotifiedAt,
+    ...(transition?.notify === true ? { pendingHandOver: at } : {}),
   };
   // The figure alone changing (the bucket in progress filling) writes nothing until the window moves to its next
   // 5 minutes: a monitor costs at most a write per 5 minutes besides its changes, and its shown figure is at most

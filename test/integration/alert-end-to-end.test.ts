@@ -17,6 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertDeliveriesIdle } from "../../functions/alerts/delivery/delivery-queue.js";
 import { verifyWebhookSignature } from "../../functions/alerts/delivery/webhook-signature.js";
 import { evaluateMonitors } from "../../functions/alerts/monitor-evaluation.js";
+import { evaluationNotificationId } from "../../functions/domain/monitor-notification.js";
+import { writeEvaluation } from "../../functions/store/alerts/monitor-history-store.js";
+import { getMonitor } from "../../functions/store/alerts/monitor-store.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -140,7 +143,8 @@ describe("a monitor on a failing agent", () => {
     await evaluateAt(firstMinute);
     await evaluateAt(firstMinute + 5_000); // the same minute again: nothing more
 
-    // Assess: one notification at each destination, the webhook's signed.
+    // Assess: one notification at each destination, the webhook's signed; the state says it was handed over.
+    expect((await getMonitor(admin.orgId, "live", monitorId)).state.pendingHandOver).toBeUndefined();
     const [hooked] = at("/hook");
     expect(at("/hook")).toHaveLength(1);
     expect(verifyWebhookSignature(hooked?.signature, hooked?.body ?? "", secret)).toBe(true);
@@ -194,5 +198,79 @@ describe("a monitor on a failing agent", () => {
       "renotify alert",
       "change alert",
     ]);
+  });
+
+  it("hands over, at the next evaluation, a notification an evaluator wrote but stopped before sending", async () => {
+    // Prepare: a webhook and a monitor whose data is gone by now (no data keeps the state).
+    const hook = await call(api, "POST", "/api/alerts/destinations", {
+      key: admin.token,
+      body: { name: "left behind", kind: "webhook", url: `${receiverUrl}/left` },
+    });
+    const created = await call(api, "POST", "/api/alerts/monitors", {
+      key: admin.token,
+      headers: { "x-environment": "live" },
+      body: {
+        name: "Left behind",
+        enabled: true,
+        metric: "failure_rate",
+        filters: { agent: `quiet-${admin.orgId.slice(-6)}` },
+        windowMinutes: 15,
+        comparison: "above",
+        alertThreshold: 50,
+        minSessions: 1,
+        noData: "keep",
+        renotifyMinutes: 0,
+        notifyOnRecovery: true,
+        destinationIds: [hook.body.id],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const monitorId = String(created.body.id);
+    // What an evaluation writes before it hands its notification over — and then the evaluator stops.
+    const stored = await getMonitor(admin.orgId, "live", monitorId);
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const window = { windowStart: new Date(Date.parse(minute) - 14 * 60_000).toISOString(), windowEnd: minute };
+    const notificationId = evaluationNotificationId(monitorId, minute);
+    const written = await writeEvaluation(
+      { orgId: admin.orgId, environment: "live", monitorId, stateVersion: stored.stateVersion },
+      {
+        ...stored.state,
+        status: "alert",
+        since: minute,
+        figure: 100,
+        samples: 1,
+        evaluatedAt: minute,
+        ...window,
+        lastNotifiedAt: minute,
+        pendingHandOver: minute,
+      },
+      {
+        id: minute,
+        at: minute,
+        from: "ok",
+        to: "alert",
+        kind: "change",
+        figure: 100,
+        samples: 1,
+        threshold: 50,
+        ...window,
+        notificationId,
+      },
+    );
+    expect(written).toBe(true);
+
+    // Act: the next minutes' evaluations.
+    await evaluateAt(Date.parse(minute) + 60_000);
+    await evaluateAt(Date.parse(minute) + 2 * 60_000);
+
+    // Assess: the left notification, once, with the id its history entry names; nothing pending any more.
+    const left = at("/left");
+    expect(left).toHaveLength(1);
+    expect(JSON.parse(left[0]?.body ?? "{}")).toMatchObject({
+      notificationId,
+      type: "monitor.state_changed",
+      state: "alert",
+    });
+    expect((await getMonitor(admin.orgId, "live", monitorId)).state.pendingHandOver).toBeUndefined();
   });
 });

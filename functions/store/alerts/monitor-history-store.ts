@@ -16,7 +16,7 @@ import { cursorScope, decodeCursor, encodeCursor } from "../table/cursor-signing
 import { defineEntity } from "../table/entity.js";
 import { MONITOR_HISTORY_PREFIX, monitorHistoryKey, monitorHistoryPartition, monitorKey } from "../table/keys.js";
 import { TTL_ATTRIBUTE } from "../table/table-definition.js";
-import { ABSENT, queryPage, type TransactItem, transact, updateItem } from "../table/table-operations.js";
+import { ABSENT, getItem, queryPage, type TransactItem, transact, updateItem } from "../table/table-operations.js";
 
 export const MONITOR_HISTORY_ENTITY = "monitorHistory";
 
@@ -97,4 +97,28 @@ export async function listMonitorHistory(
     history: result.items.map(historyEntity.fromItem),
     nextCursor: result.lastKey === undefined ? null : await encodeCursor(result.lastKey, scope),
   };
+}
+
+/** One history entry of a monitor, by its minute (strongly consistent: it was just written). */
+export async function readHistoryEntry(monitorId: string, at: string): Promise<HistoryEntry | undefined> {
+  const item = await getItem(monitorHistoryKey(monitorId, at), { consistent: true });
+  return item === undefined ? undefined : historyEntity.fromItem(item);
+}
+
+/**
+ * Marks the notification of the entry of minute `at` handed over (functions/domain/monitor-state-machine.ts
+ * `pendingHandOver`); a no-op when another evaluation has already moved the state on.
+ */
+export async function markHandedOver(monitor: Omit<EvaluatedMonitor, "stateVersion">, at: string): Promise<void> {
+  try {
+    await updateItem({
+      Key: monitorKey(monitor.orgId, monitor.environment, monitor.monitorId),
+      UpdateExpression: "REMOVE #state.#pending",
+      ConditionExpression: "#state.#pending = :at",
+      ExpressionAttributeNames: { "#state": "state", "#pending": "pendingHandOver" },
+      ExpressionAttributeValues: { ":at": at },
+    });
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }

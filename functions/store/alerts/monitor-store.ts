@@ -107,7 +107,7 @@ export function monitorFromItem(item: Item): StoredMonitor {
 
 /** The monitor as the routes answer it: no storage attributes, the state without when it last notified. */
 export function monitorView(stored: StoredMonitor): Monitor {
-  const { lastNotifiedAt: _lastNotifiedAt, ...state } = stored.state;
+  const { lastNotifiedAt: _lastNotifiedAt, pendingHandOver: _pendingHandOver, ...state } = stored.state;
   return {
     id: stored.id,
     environment: stored.environment,
