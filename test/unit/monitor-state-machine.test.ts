@@ -72,6 +72,8 @@ describe("evaluateMonitorState", () => {
       windowStart: "2026-11-27T10:00:00.000Z",
       windowEnd: "2026-11-27T10:15:00.000Z",
       lastNotifiedAt: at,
+      // Written with the change; the evaluator removes it once the notification is handed over.
+      pendingHandOver: at,
     });
   });
 
