@@ -1,0 +1,64 @@
+/**
+ * `npm run demo -- --alert`, after the usual demo: the demo's destinations (EventBridge, and a webhook to
+ * ATS_WEBHOOK_URL when it is set) and the monitor "Demo: <agent> failing", found by name or created; then an incident
+ * recorded through the SDK as the demo records its runs: 6 runs of that agent, 5 failed by its own errors.
+ */
+import type { AtsError } from "../../sdk/src/index.js";
+import { DEMO_AGENTS, type DemoAgent } from "./agents.js";
+import type { AlertDemoResult } from "./alert-report.js";
+import {
+  type AlertAccess,
+  EVENTBRIDGE_DESTINATION,
+  ensureDemoMonitor,
+  ensureDestination,
+  WEBHOOK_DESTINATION,
+} from "./alert-setup.js";
+import { DemoSetupError } from "./connection.js";
+import { createDemoTracker, recordSession } from "./record.js";
+import { planIncident } from "./scenario.js";
+
+/** The agent the demo's monitor watches. */
+export const ALERT_AGENT: DemoAgent = DEMO_AGENTS[0] as DemoAgent;
+export const INCIDENT_RUNS = 6;
+export const INCIDENT_FAILURES = 5;
+
+export async function runAlertDemo(
+  access: AlertAccess,
+  options: { readonly seed: string; readonly webhookUrl: string | undefined },
+): Promise<AlertDemoResult> {
+  const eventBridge = await ensureDestination(access, EVENTBRIDGE_DESTINATION, "eventbridge");
+  const webhook =
+    options.webhookUrl === undefined
+      ? undefined
+      : await ensureDestination(access, WEBHOOK_DESTINATION, "webhook", options.webhookUrl);
+  const destinationIds = [eventBridge.destination.id, ...(webhook === undefined ? [] : [webhook.destination.id])];
+  const monitor = await ensureDemoMonitor(access, ALERT_AGENT.name, destinationIds);
+
+  const incident = planIncident({
+    agent: ALERT_AGENT,
+    runs: INCIDENT_RUNS,
+    failing: INCIDENT_FAILURES,
+    seed: options.seed,
+    nowMs: Date.now(),
+  });
+  const errors: AtsError[] = [];
+  const ats = createDemoTracker(access.target, errors);
+  for (const session of incident) await recordSession(ats, session);
+  const stats = await ats.shutdown({ timeoutMs: 30_000 });
+  if (stats.sessionsEnded !== incident.length || stats.eventsFailed > 0 || stats.eventsDropped > 0) {
+    const first = errors[0];
+    throw new DemoSetupError(
+      `The incident was not recorded whole: ${stats.sessionsEnded} of ${incident.length} runs ended, ` +
+        `${stats.eventsFailed} events failed, ${stats.eventsDropped} dropped${first === undefined ? "" : ` (${first.code}: ${first.message})`}`,
+    );
+  }
+  return {
+    access,
+    agent: ALERT_AGENT.name,
+    eventBridge,
+    webhook,
+    monitor,
+    statusBefore: monitor.monitor.state.status,
+    incident,
+  };
+}
