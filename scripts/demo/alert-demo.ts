@@ -5,7 +5,7 @@
  */
 import type { AtsError } from "../../sdk/src/index.js";
 import { DEMO_AGENTS, type DemoAgent } from "./agents.js";
-import type { AlertDemoResult } from "./alert-report.js";
+import { type AlertDemoResult, receiverCommand } from "./alert-report.js";
 import {
   type AlertAccess,
   EVENTBRIDGE_DESTINATION,
@@ -15,7 +15,7 @@ import {
 } from "./alert-setup.js";
 import { DemoSetupError } from "./connection.js";
 import { createDemoTracker, recordSession } from "./record.js";
-import { planIncident } from "./scenario.js";
+import { type DemoSession, planIncident } from "./scenario.js";
 
 /** The agent the demo's monitor watches. */
 export const ALERT_AGENT: DemoAgent = DEMO_AGENTS[0] as DemoAgent;
@@ -32,13 +32,35 @@ export async function runAlertDemo(
       ? undefined
       : await ensureDestination(access, WEBHOOK_DESTINATION, "webhook", options.webhookUrl);
   const destinationIds = [eventBridge.destination.id, ...(webhook === undefined ? [] : [webhook.destination.id])];
-  const monitor = await ensureDemoMonitor(access, ALERT_AGENT.name, destinationIds);
+  try {
+    const monitor = await ensureDemoMonitor(access, ALERT_AGENT.name, destinationIds);
+    const incident = await recordIncident(access, options.seed);
+    return {
+      access,
+      agent: ALERT_AGENT.name,
+      eventBridge,
+      webhook,
+      monitor,
+      statusBefore: monitor.monitor.state.status,
+      incident,
+    };
+  } catch (error) {
+    // A webhook made by this run shows its secret only now: not lost with the run.
+    if (webhook?.secret === undefined) throw error;
+    throw new DemoSetupError(
+      `${error instanceof Error ? error.message : String(error)}\n"${webhook.destination.name}" was made all the same; its secret, shown this once: ` +
+        receiverCommand(webhook.destination.url ?? "", webhook.secret),
+    );
+  }
+}
 
+/** The incident's runs, recorded through the SDK as the demo records its runs. */
+async function recordIncident(access: AlertAccess, seed: string): Promise<DemoSession[]> {
   const incident = planIncident({
     agent: ALERT_AGENT,
     runs: INCIDENT_RUNS,
     failing: INCIDENT_FAILURES,
-    seed: options.seed,
+    seed,
     nowMs: Date.now(),
   });
   const errors: AtsError[] = [];
@@ -52,13 +74,5 @@ export async function runAlertDemo(
         `${stats.eventsFailed} events failed, ${stats.eventsDropped} dropped${first === undefined ? "" : ` (${first.code}: ${first.message})`}`,
     );
   }
-  return {
-    access,
-    agent: ALERT_AGENT.name,
-    eventBridge,
-    webhook,
-    monitor,
-    statusBefore: monitor.monitor.state.status,
-    incident,
-  };
+  return incident;
 }

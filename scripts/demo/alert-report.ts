@@ -74,14 +74,15 @@ export function alertReport(result: AlertDemoResult): string[] {
     "",
     "What happens next",
     result.statusBefore === "alert"
-      ? `  The monitor is in alert already (an earlier incident): it stays there, with no new notification (renotify off).`
+      ? `  The monitor is in alert already (an earlier incident): it stays there, with no new notification (renotify off); what it sent when it fired is in these places:`
       : `  The monitor fires at its next evaluation — \`npm start\` evaluates every minute, so within about a minute.`,
     `  Console       ${base}/alerts?monitor=${monitor.id} (sign in as dev@localhost): its state and history`,
     `  EventBridge   an "ats.monitor" line appended to ${result.access.notificationsFile}`,
     `                tail -f ${result.access.notificationsFile} | grep ats.monitor`,
     result.webhook === undefined
       ? "  Webhook       none: set ATS_WEBHOOK_URL=http://127.0.0.1:8787/ and run this again for a signed one to `npm run alerts:receiver`"
-      : `  Webhook       the receiver prints "monitor.state_changed: ${monitor.name} ok → alert, …"`,
+      : `  Webhook       the receiver prints "monitor.state_changed: ${monitor.name} ok → alert, …" ` +
+          "(started later? a failed delivery is retried after 30 s, 2 and 10 minutes)",
     `  It recovers (alert → ok, notified) once its ${monitor.windowMinutes}-minute window has moved past the incident, ` +
       `about ${monitor.windowMinutes}–${monitor.windowMinutes + 5} minutes from now.`,
   );

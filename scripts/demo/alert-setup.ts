@@ -95,6 +95,15 @@ export async function checkAlertAccess(access: AlertAccess): Promise<void> {
   await consoleCall(access, "GET", "/api/alerts/destinations");
 }
 
+async function listDestinations(access: AlertAccess): Promise<Destination[]> {
+  const { destinations } = await consoleCall<{ destinations: Destination[] }>(
+    access,
+    "GET",
+    "/api/alerts/destinations",
+  );
+  return destinations;
+}
+
 export interface EnsuredDestination {
   readonly destination: Destination;
   readonly change: "created" | "updated" | "unchanged";
@@ -109,11 +118,7 @@ export async function ensureDestination(
   kind: DestinationKind,
   url?: string,
 ): Promise<EnsuredDestination> {
-  const { destinations } = await consoleCall<{ destinations: Destination[] }>(
-    access,
-    "GET",
-    "/api/alerts/destinations",
-  );
+  const destinations = await listDestinations(access);
   const found = destinations.find((destination) => destination.name === name && destination.kind === kind);
   if (found === undefined) {
     const created = await consoleCall<Destination & { secret?: string }>(access, "POST", "/api/alerts/destinations", {
@@ -167,7 +172,7 @@ export interface EnsuredMonitor {
 
 /**
  * The monitor "Demo: <agent> failing", created; an existing one is kept as it is (the user may have changed it)
- * except that it is given the destinations it does not name yet.
+ * except that it is given the destinations it does not name yet (and loses those deleted since, which a PUT refuses).
  */
 export async function ensureDemoMonitor(
   access: AlertAccess,
@@ -187,7 +192,9 @@ export async function ensureDemoMonitor(
   }
   const missing = destinationIds.filter((id) => !found.destinationIds.includes(id));
   if (missing.length === 0) return { monitor: found, change: "unchanged" };
-  const merged = [...found.destinationIds, ...missing].slice(-MAX_MONITOR_DESTINATIONS);
+  const existing = new Set((await listDestinations(access)).map((destination) => destination.id));
+  const kept = found.destinationIds.filter((id) => existing.has(id));
+  const merged = [...kept, ...missing].slice(-MAX_MONITOR_DESTINATIONS);
   const monitor = await consoleCall<Monitor>(access, "PUT", `/api/alerts/monitors/${found.id}`, {
     ...definitionOf(found),
     destinationIds: merged,

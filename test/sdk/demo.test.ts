@@ -237,7 +237,7 @@ describe("npm run demo against the local API", () => {
     expect(result.stderr).toContain("Usage: npm run demo");
   });
 
-  it("--alert twice: one monitor and one of each destination, both incidents recorded; the next evaluation fires it to the file and a signed webhook", async () => {
+  it("--alert three times: one monitor and one of each destination (a deleted webhook made again), every incident recorded; the next evaluation fires it to the file and a signed webhook", async () => {
     // Prepare: local.json as `npm start` writes it for the dev organisation, and a receiver for the webhook.
     const dataDirectory = mkdtempSync(join(tmpdir(), "ats-demo-alert-"));
     const devUser = await createTestUser(api, { orgId: DEV_ORGANISATION, role: "admin" });
@@ -272,22 +272,29 @@ describe("npm run demo against the local API", () => {
     const startedMs = Date.now();
 
     try {
-      // Act: the demo twice.
-      const first = await runTool(DEMO, ["--sessions", "1", "--quiet", "--alert"], env);
-      const second = await runTool(DEMO, ["--sessions", "1", "--quiet", "--alert"], env);
+      // Act: the demo twice; the webhook deleted (the monitor keeps naming it); the demo again.
+      const args = ["--sessions", "1", "--quiet", "--alert"];
+      const first = await runTool(DEMO, args, env);
+      const second = await runTool(DEMO, args, env);
+      const made = await call(api, "GET", "/api/alerts/destinations", { ...consoleAccess, settle: false });
+      const webhook = (made.body.destinations as { id: string; kind: string }[]).find(({ kind }) => kind === "webhook");
+      const deleted = await call(api, "DELETE", `/api/alerts/destinations/${webhook?.id}`, consoleAccess);
+      expect(deleted.status).toBe(204);
+      const third = await runTool(DEMO, args, env);
 
-      // Assess: the runs, the secret printed once with the receiver's command line.
-      expect([first.stderr, second.stderr]).toEqual(["", ""]);
-      expect([first.code, second.code]).toEqual([0, 0]);
-      const secret = first.stdout.match(
-        new RegExp(`PORT=${port} ATS_WEBHOOK_SECRET=(\\S+) npm run alerts:receiver`),
-      )?.[1];
-      expect(secret).toMatch(/^whsec_/);
+      // Assess: the runs; a new webhook's secret printed once, with the receiver's command line.
+      expect([first.stderr, second.stderr, third.stderr]).toEqual(["", "", ""]);
+      expect([first.code, second.code, third.code]).toEqual([0, 0, 0]);
+      const secretOf = (output: string) =>
+        output.match(new RegExp(`PORT=${port} ATS_WEBHOOK_SECRET=(\\S+) npm run alerts:receiver`))?.[1];
+      expect(secretOf(first.stdout)).toMatch(/^whsec_/);
       expect(second.stdout).toContain(`"${WEBHOOK_DESTINATION}" was made`);
-      expect(second.stdout).not.toContain(String(secret));
+      expect(second.stdout).not.toContain(String(secretOf(first.stdout)));
       expect(second.stdout).toContain(`tail -f ${eventsFile} | grep ats.monitor`);
+      const secret = secretOf(third.stdout);
+      expect(secret).toMatch(/^whsec_/);
 
-      // Assess: one monitor and one of each destination, the monitor naming both.
+      // Assess: one monitor and one of each destination, the monitor naming both (not the deleted one).
       const destinations = await call(api, "GET", "/api/alerts/destinations", { ...consoleAccess, settle: false });
       const names = (destinations.body.destinations as { name: string; id: string }[]).map(({ name }) => name);
       expect(names.sort()).toEqual([EVENTBRIDGE_DESTINATION, WEBHOOK_DESTINATION]);
@@ -300,15 +307,15 @@ describe("npm run demo against the local API", () => {
       expect(monitor).toMatchObject(definition);
       expect([...monitor.destinationIds].sort()).toEqual([...destinationIds].sort());
 
-      // Assess: both incidents' runs (in the last minutes; the usual demo's end 15 minutes ago or more), 10 failed.
+      // Assess: the incidents' runs (in the last minutes; the usual demo's end 15 minutes ago or more), 15 failed.
       const list = await call(api, "GET", `/api/sdk/sessions?agentName=${ALERT_AGENT.name}&limit=100`, {
         key: devKey.key,
       });
       const incident = (list.body.items as { createdAt: string; status: string }[]).filter(
         (session) => Date.parse(session.createdAt) >= startedMs - 3 * 60_000,
       );
-      expect(incident).toHaveLength(12);
-      expect(incident.filter(({ status }) => status === "failed")).toHaveLength(10);
+      expect(incident).toHaveLength(18);
+      expect(incident.filter(({ status }) => status === "failed")).toHaveLength(15);
 
       // Act: the evaluation of the next minute, as `npm start` runs it.
       await evaluateMonitors(new Date(Date.now() + 60_000), { orgId: DEV_ORGANISATION });
