@@ -70,6 +70,10 @@ async function demo(argv: string[]): Promise<void> {
   }
   // --alert: the local stack's URL and key, and its dev user's token checked before anything is recorded.
   const alertAccess: AlertAccess | undefined = options.alert ? resolveAlertAccess() : undefined;
+  const webhookUrl = process.env.ATS_WEBHOOK_URL?.trim() || undefined;
+  if (alertAccess !== undefined && webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
+    throw new UsageError(`ATS_WEBHOOK_URL is not a URL: "${webhookUrl.slice(0, 200)}" (e.g. http://127.0.0.1:8787/)`);
+  }
   const target = alertAccess?.target ?? resolveTarget();
   await checkService(target);
   if (alertAccess !== undefined) await checkAlertAccess(alertAccess);
@@ -122,7 +126,6 @@ async function demo(argv: string[]): Promise<void> {
     return;
   }
   if (alertAccess !== undefined) {
-    const webhookUrl = process.env.ATS_WEBHOOK_URL?.trim() || undefined;
     const result = await runAlertDemo(alertAccess, { seed: options.seed, webhookUrl });
     console.log(["", ...alertReport(result)].join("\n"));
   }

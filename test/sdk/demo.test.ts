@@ -18,6 +18,7 @@ import type { LocalApi } from "../../local/http-adapter.js";
 import { verifyAtsSignature } from "../../scripts/alert-receiver.js";
 import { DEMO_AGENTS } from "../../scripts/demo/agents.js";
 import { ALERT_AGENT } from "../../scripts/demo/alert-demo.js";
+import { receiverCommand } from "../../scripts/demo/alert-report.js";
 import { demoMonitorDefinition, EVENTBRIDGE_DESTINATION, WEBHOOK_DESTINATION } from "../../scripts/demo/alert-setup.js";
 import { DEMO_USERS, DEMO_WINDOW_DAYS, planDemo, planIncident } from "../../scripts/demo/scenario.js";
 import { summarize } from "../../scripts/demo/summary.js";
@@ -100,6 +101,20 @@ describe("the demo's plan", () => {
       expect(endMs).toBeLessThan(nowMs);
       expect(endMs).toBeGreaterThanOrEqual(nowMs - 2 * 60_000);
     }
+  });
+});
+
+describe("--alert's receiver line", () => {
+  it("names PORT only for a loopback URL on another port than the receiver's 8787", () => {
+    expect(receiverCommand("http://127.0.0.1:8787/", "whsec_x")).toBe(
+      "ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
+    expect(receiverCommand("http://localhost:9000/hook", "whsec_x")).toBe(
+      "PORT=9000 ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
+    expect(receiverCommand("https://hooks.example.com/ats", "whsec_x")).toBe(
+      "ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
   });
 });
 
