@@ -84,7 +84,7 @@ export function alertReport(result: AlertDemoResult): string[] {
       : `  Webhook       the receiver prints "monitor.state_changed: ${monitor.name} ok → alert, …" ` +
           "(started later? a failed delivery is retried after 30 s, 2 and 10 minutes)",
     `  It recovers (alert → ok, notified) once its ${monitor.windowMinutes}-minute window has moved past the incident, ` +
-      `about ${monitor.windowMinutes}–${monitor.windowMinutes + 5} minutes from now.`,
+      `${Math.max(0, monitor.windowMinutes - 5)}–${monitor.windowMinutes} minutes from now (the window ends with the 5 minutes in progress).`,
   );
   return lines;
 }
