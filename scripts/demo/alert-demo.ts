@@ -5,14 +5,9 @@
  */
 import type { AtsError } from "../../sdk/src/index.js";
 import { DEMO_AGENTS, type DemoAgent } from "./agents.js";
+import type { AlertAccess } from "./alert-access.js";
 import { type AlertDemoResult, receiverCommand } from "./alert-report.js";
-import {
-  type AlertAccess,
-  EVENTBRIDGE_DESTINATION,
-  ensureDemoMonitor,
-  ensureDestination,
-  WEBHOOK_DESTINATION,
-} from "./alert-setup.js";
+import { EVENTBRIDGE_DESTINATION, ensureDemoMonitor, ensureDestination, WEBHOOK_DESTINATION } from "./alert-setup.js";
 import { DemoSetupError } from "./connection.js";
 import { createDemoTracker, recordSession } from "./record.js";
 import { type DemoSession, planIncident } from "./scenario.js";

@@ -1,7 +1,7 @@
 /** What `npm run demo -- --alert` prints: what it set up, the incident it recorded, and what happens next. */
 import { DEV_ORGANISATION } from "../../local/dev-organisation.js";
-import type { AlertAccess, EnsuredDestination, EnsuredMonitor } from "./alert-setup.js";
-import { DEMO_ENVIRONMENT } from "./alert-setup.js";
+import { type AlertAccess, DEMO_ENVIRONMENT } from "./alert-access.js";
+import type { EnsuredDestination, EnsuredMonitor } from "./alert-setup.js";
 import type { DemoSession } from "./scenario.js";
 
 /** The port `npm run alerts:receiver` listens on unless PORT says otherwise (scripts/alert-receiver.ts). */

@@ -7,14 +7,14 @@
  * records three more sessions. Exit 0 only when every session and event was delivered.
  *
  * `--alert` (the local stack only) then makes the demo's monitor and destinations and records an incident that
- * fires it at the next evaluation (scripts/demo/alert-demo.ts; docs/alerts.md "Try it locally").
+ * fires it at the next evaluation (scripts/demo/alert-demo.ts, alert-setup.ts; docs/alerts.md "Try it locally").
  */
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../../local/cli-program.js";
 import type { AtsError } from "../../sdk/src/index.js";
+import { type AlertAccess, checkAlertAccess, resolveAlertAccess } from "./alert-access.js";
 import { runAlertDemo } from "./alert-demo.js";
 import { alertReport } from "./alert-report.js";
-import { type AlertAccess, checkAlertAccess, resolveAlertAccess } from "./alert-setup.js";
 import { checkService, resolveTarget } from "./connection.js";
 import { pythonDelivered, pythonReport, runPythonAgent, withPythonAgent } from "./python-agent.js";
 import { createDemoTracker, recordSession } from "./record.js";
