@@ -2,7 +2,8 @@
  * Replays one planned session through the SDK, each event at its scripted time (`occurredAt`, a timed step's start)
  * with its scripted `durationMs` (as `wrapTool` and `wrapOpenAI` record them; also in `toolOutput`, as they keep it).
  */
-import type { AgentTracker } from "../../sdk/src/index.js";
+import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
+import { DemoSetupError, type DemoTarget } from "./connection.js";
 import type { DemoSession } from "./scenario.js";
 
 /** Records `session` and queues its end; returns the session id the client minted. */
@@ -81,4 +82,19 @@ export async function recordSession(ats: AgentTracker, session: DemoSession): Pr
       : { status: "completed", success: true, durationMs: session.durationMs, completedAt },
   );
   return run.id;
+}
+
+/** A client for the demo's runs: everything queued before the first batch leaves is kept; problems go to `errors`. */
+export function createDemoTracker(target: DemoTarget, errors: AtsError[]): AgentTracker {
+  try {
+    return new AgentTracker({
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      onError: (error) => errors.push(error),
+      maxQueueSize: 10_000_000,
+      maxConcurrency: 8,
+    });
+  } catch (error) {
+    throw new DemoSetupError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -5,18 +5,27 @@
  * what was recorded, the client's delivery counters and curl commands to look
  * at it. When `python3` is present, a Python agent (scripts/demo/python_agent.py, written with the Python client)
  * records three more sessions. Exit 0 only when every session and event was delivered.
+ *
+ * `--alert` (the local stack only) then makes the demo's monitor and destinations and records an incident that
+ * fires it at the next evaluation (scripts/demo/alert-demo.ts, alert-setup.ts; docs/alerts.md "Try it locally").
  */
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../../local/cli-program.js";
-import { AgentTracker, type AtsError } from "../../sdk/src/index.js";
-import { checkService, DemoSetupError, resolveTarget } from "./connection.js";
+import type { AtsError } from "../../sdk/src/index.js";
+import { type AlertAccess, checkAlertAccess, resolveAlertAccess } from "./alert-access.js";
+import { runAlertDemo } from "./alert-demo.js";
+import { alertReport } from "./alert-report.js";
+import { checkService, resolveTarget } from "./connection.js";
 import { pythonDelivered, pythonReport, runPythonAgent, withPythonAgent } from "./python-agent.js";
-import { recordSession } from "./record.js";
+import { createDemoTracker, recordSession } from "./record.js";
 import { deliveryReport, headline, mixReport, whereToLook } from "./report.js";
 import { planDemo } from "./scenario.js";
 import { summarize } from "./summary.js";
 
-const USAGE = "Usage: npm run demo [-- --sessions N (1–5000, default 60)] [--seed S] [--quiet]";
+const USAGE =
+  "Usage: npm run demo [-- --sessions N (1–5000, default 60)] [--seed S] [--quiet] [--alert]\n" +
+  "  --alert  (local stack only) then a monitor on a demo agent and an incident that fires it;\n" +
+  "           with ATS_WEBHOOK_URL set, also a signed webhook to it (npm run alerts:receiver)";
 const MAX_SESSIONS = 5000;
 /** How many SDK problems are printed when something was not delivered. */
 const ERRORS_SHOWN = 5;
@@ -25,11 +34,12 @@ interface DemoOptions {
   readonly sessions: number;
   readonly seed: string;
   readonly quiet: boolean;
+  readonly alert: boolean;
 }
 
 /** The options, or `undefined` for `--help`. */
 function readOptions(argv: string[]): DemoOptions | undefined {
-  let values: { sessions?: string; seed?: string; quiet?: boolean; help?: boolean };
+  let values: { sessions?: string; seed?: string; quiet?: boolean; alert?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -37,6 +47,7 @@ function readOptions(argv: string[]): DemoOptions | undefined {
         sessions: { type: "string" },
         seed: { type: "string" },
         quiet: { type: "boolean" },
+        alert: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -48,7 +59,7 @@ function readOptions(argv: string[]): DemoOptions | undefined {
   if (!Number.isInteger(sessions) || sessions < 1 || sessions > MAX_SESSIONS) {
     throw new UsageError(`--sessions must be a whole number from 1 to ${MAX_SESSIONS}\n${USAGE}`);
   }
-  return { sessions, seed: values.seed ?? "ats-demo", quiet: values.quiet ?? false };
+  return { sessions, seed: values.seed ?? "ats-demo", quiet: values.quiet ?? false, alert: values.alert ?? false };
 }
 
 async function demo(argv: string[]): Promise<void> {
@@ -57,23 +68,19 @@ async function demo(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const target = resolveTarget();
+  // --alert: the local stack's URL and key, and its dev user's token checked before anything is recorded.
+  const alertAccess: AlertAccess | undefined = options.alert ? resolveAlertAccess() : undefined;
+  const webhookUrl = process.env.ATS_WEBHOOK_URL?.trim() || undefined;
+  if (alertAccess !== undefined && webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
+    throw new UsageError(`ATS_WEBHOOK_URL is not a URL: "${webhookUrl.slice(0, 200)}" (e.g. http://127.0.0.1:8787/)`);
+  }
+  const target = alertAccess?.target ?? resolveTarget();
   await checkService(target);
+  if (alertAccess !== undefined) await checkAlertAccess(alertAccess);
 
   const errors: AtsError[] = [];
-  let ats: AgentTracker;
-  try {
-    ats = new AgentTracker({
-      baseUrl: target.baseUrl,
-      apiKey: target.apiKey,
-      onError: (error) => errors.push(error),
-      // The whole demo is queued before the first batch leaves; keep every event.
-      maxQueueSize: 10_000_000,
-      maxConcurrency: 8,
-    });
-  } catch (error) {
-    throw new DemoSetupError(error instanceof Error ? error.message : String(error));
-  }
+  // The whole demo is queued before the first batch leaves; the client keeps every event.
+  const ats = createDemoTracker(target, errors);
 
   const startedMs = performance.now();
   const nowMs = Date.now();
@@ -116,6 +123,11 @@ async function demo(argv: string[]): Promise<void> {
     if (errors.length > ERRORS_SHOWN) lines.push(`  … and ${errors.length - ERRORS_SHOWN} more`);
     console.error(lines.join("\n"));
     process.exitCode = 1;
+    return;
+  }
+  if (alertAccess !== undefined) {
+    const result = await runAlertDemo(alertAccess, { seed: options.seed, webhookUrl });
+    console.log(["", ...alertReport(result)].join("\n"));
   }
 }
 

@@ -122,6 +122,39 @@ export function planDemo(options: PlanOptions): DemoSession[] {
   });
 }
 
+export interface IncidentOptions {
+  readonly agent: DemoAgent;
+  readonly runs: number;
+  readonly failing: number;
+  readonly seed: string;
+  readonly nowMs: number;
+}
+
+/** Gap between the ends of two incident runs; the last one ends this long before now. */
+const INCIDENT_SPACING_MS = 15_000;
+
+/**
+ * `npm run demo -- --alert`'s incident: `runs` runs of one agent that end in the last few minutes, `failing` of them
+ * failed by one of the agent's own tool errors (or, when that phase skipped its tools, one of its failure reasons).
+ */
+export function planIncident(options: IncidentOptions): DemoSession[] {
+  const random = createRandom(`${options.seed}#incident`);
+  const users = random.shuffle(DEMO_USERS);
+  const failing = new Set(
+    random.shuffle(Array.from({ length: options.runs }, (_, i) => i)).slice(0, Math.min(options.failing, options.runs)),
+  );
+  return Array.from({ length: options.runs }, (_, index) => {
+    const user = users[index % users.length] as string;
+    const planned = planSession(options.agent, user, random, 0, failing.has(index) ? "tool" : undefined, options.seed);
+    const endMs = options.nowMs - (options.runs - index) * INCIDENT_SPACING_MS;
+    return {
+      ...planned,
+      startedAtMs: endMs - planned.durationMs,
+      metadata: { ...planned.metadata, source: "npm run demo -- --alert" },
+    };
+  });
+}
+
 function weightedAgent(random: Random): DemoAgent {
   let roll = random.next();
   for (const [i, weight] of AGENT_WEIGHTS.entries()) {

@@ -1,19 +1,34 @@
 /**
  * `npm run demo`: the scripted agents' plan (pure, seeded) and the real script
  * as a child process against the local API: what it prints is what the read
- * API then shows, and a dead URL is one line and exit 1.
+ * API then shows, and a dead URL is one line and exit 1. `--alert` against a local.json as `npm start` writes it:
+ * its monitor and destinations made once, its incident recorded, and the next evaluation firing the monitor.
  */
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alertDeliveriesIdle } from "../../functions/alerts/delivery/delivery-queue.js";
+import { evaluateMonitors } from "../../functions/alerts/monitor-evaluation.js";
+import type { Monitor } from "../../functions/domain/monitor.js";
+import { DEV_ORGANISATION } from "../../local/dev-organisation.js";
 import type { LocalApi } from "../../local/http-adapter.js";
+import { verifyAtsSignature } from "../../scripts/alert-receiver.js";
 import { DEMO_AGENTS } from "../../scripts/demo/agents.js";
-import { DEMO_USERS, DEMO_WINDOW_DAYS, planDemo } from "../../scripts/demo/scenario.js";
+import { ALERT_AGENT } from "../../scripts/demo/alert-demo.js";
+import { receiverCommand } from "../../scripts/demo/alert-report.js";
+import { demoMonitorDefinition, EVENTBRIDGE_DESTINATION, WEBHOOK_DESTINATION } from "../../scripts/demo/alert-setup.js";
+import { DEMO_USERS, DEMO_WINDOW_DAYS, planDemo, planIncident } from "../../scripts/demo/scenario.js";
 import { summarize } from "../../scripts/demo/summary.js";
-import { call, createTestKey, readAllEvents, startTestApi, type TestKey } from "../support/fixtures.js";
+import { call, createTestKey, createTestUser, readAllEvents, startTestApi, type TestKey } from "../support/fixtures.js";
 import { runTool } from "../support/processes.js";
+
+// --alert's webhook goes to a receiver on 127.0.0.1 (as `npm start` allows) and its EventBridge events to a file.
+process.env.ALERT_DESTINATIONS_ALLOW_LOOPBACK = "true";
+const eventsFile = join(mkdtempSync(join(tmpdir(), "ats-demo-alert-")), "notifications.jsonl");
+process.env.SESSION_EVENTS_FILE = eventsFile;
 
 const DEMO = "scripts/demo/run-demo.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -67,6 +82,39 @@ describe("the demo's plan", () => {
     }
     const days = new Set(sessions.map((session) => new Date(session.startedAtMs).toISOString().slice(0, 10)));
     expect(days.size).toBeGreaterThanOrEqual(12);
+  });
+
+  it("--alert's incident: 6 runs of the agent ending in the last 2 minutes, 5 failed by its own errors", () => {
+    const incident = planIncident({ agent: ALERT_AGENT, runs: 6, failing: 5, seed: "ats-demo", nowMs });
+    const ownMessages = ALERT_AGENT.tools.flatMap((tool) =>
+      tool.errors.map((error) => `${tool.name} failed: ${error}`),
+    );
+
+    expect(incident.map((session) => session.agentName)).toEqual(Array(6).fill(ALERT_AGENT.name));
+    const failed = incident.flatMap((session) => (session.outcome.status === "failed" ? [session.outcome] : []));
+    expect(failed).toHaveLength(5);
+    for (const { failureReason } of failed) {
+      expect([...ownMessages, ...ALERT_AGENT.failureReasons]).toContain(failureReason);
+    }
+    for (const session of incident) {
+      const endMs = session.startedAtMs + session.durationMs;
+      expect(endMs).toBeLessThan(nowMs);
+      expect(endMs).toBeGreaterThanOrEqual(nowMs - 2 * 60_000);
+    }
+  });
+});
+
+describe("--alert's receiver line", () => {
+  it("names PORT only for a loopback URL on another port than the receiver's 8787", () => {
+    expect(receiverCommand("http://127.0.0.1:8787/", "whsec_x")).toBe(
+      "ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
+    expect(receiverCommand("http://localhost:9000/hook", "whsec_x")).toBe(
+      "PORT=9000 ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
+    expect(receiverCommand("https://hooks.example.com/ats", "whsec_x")).toBe(
+      "ATS_WEBHOOK_SECRET=whsec_x npm run alerts:receiver",
+    );
   });
 });
 
@@ -180,6 +228,22 @@ describe("npm run demo against the local API", () => {
     expect(lines[0]).toMatch(new RegExp(`^The service at ${api.url} answered 401 — the API key was refused`));
   });
 
+  it("--alert exits 1 with one line, before recording anything, when ATS_BASE_URL is not the local stack", async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), "ats-demo-"));
+
+    const result = await runTool(DEMO, ["--alert"], {
+      DATA_DIR: dataDirectory,
+      ATS_BASE_URL: api.url,
+      ATS_API_KEY: owner.key,
+    });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toEqual([
+      `--alert works against the local stack (npm start) only: at ${api.url}, make monitors and destinations in the console there (its Alerts page).`,
+    ]);
+  });
+
   it("exits 2 with the usage on a bad --sessions", async () => {
     const result = await runTool(DEMO, ["--sessions", "0"], { ATS_BASE_URL: api.url, ATS_API_KEY: owner.key });
 
@@ -187,4 +251,102 @@ describe("npm run demo against the local API", () => {
     expect(result.stderr).toContain("--sessions must be a whole number from 1 to 5000");
     expect(result.stderr).toContain("Usage: npm run demo");
   });
+
+  it("--alert three times: one monitor and one of each destination (a deleted webhook made again), every incident recorded; the next evaluation fires it to the file and a signed webhook", async () => {
+    // Prepare: local.json as `npm start` writes it for the dev organisation, and a receiver for the webhook.
+    const dataDirectory = mkdtempSync(join(tmpdir(), "ats-demo-alert-"));
+    const devUser = await createTestUser(api, { orgId: DEV_ORGANISATION, role: "admin" });
+    const devKey = await createTestKey({ orgId: DEV_ORGANISATION });
+    const localJson = {
+      apiUrl: api.url,
+      apiKey: devKey.key,
+      userToken: devUser.token,
+      dynamodbEndpoint: "",
+      tableName: "",
+    };
+    writeFileSync(join(dataDirectory, "local.json"), JSON.stringify(localJson));
+    const received: { signature: string; body: string }[] = [];
+    const receiver = createHttpServer((request: IncomingMessage, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        received.push({ signature: String(request.headers["ats-signature"]), body: Buffer.concat(chunks).toString() });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const env = {
+      DATA_DIR: dataDirectory,
+      ATS_BASE_URL: "",
+      ATS_API_KEY: "",
+      ATS_DEMO_PYTHON: "ats-demo-no-python",
+      ATS_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+    };
+    const consoleAccess = { key: devUser.token, headers: { "x-organization-id": DEV_ORGANISATION } };
+    const startedMs = Date.now();
+
+    try {
+      // Act: the demo twice; the webhook deleted (the monitor keeps naming it); the demo again.
+      const args = ["--sessions", "1", "--quiet", "--alert"];
+      const first = await runTool(DEMO, args, env);
+      const second = await runTool(DEMO, args, env);
+      const made = await call(api, "GET", "/api/alerts/destinations", { ...consoleAccess, settle: false });
+      const webhook = (made.body.destinations as { id: string; kind: string }[]).find(({ kind }) => kind === "webhook");
+      const deleted = await call(api, "DELETE", `/api/alerts/destinations/${webhook?.id}`, consoleAccess);
+      expect(deleted.status).toBe(204);
+      const third = await runTool(DEMO, args, env);
+
+      // Assess: the runs; a new webhook's secret printed once, with the receiver's command line.
+      expect([first.stderr, second.stderr, third.stderr]).toEqual(["", "", ""]);
+      expect([first.code, second.code, third.code]).toEqual([0, 0, 0]);
+      const secretOf = (output: string) =>
+        output.match(new RegExp(`PORT=${port} ATS_WEBHOOK_SECRET=(\\S+) npm run alerts:receiver`))?.[1];
+      expect(secretOf(first.stdout)).toMatch(/^whsec_/);
+      expect(second.stdout).toContain(`"${WEBHOOK_DESTINATION}" was made`);
+      expect(second.stdout).not.toContain(String(secretOf(first.stdout)));
+      expect(second.stdout).toContain(`tail -f ${eventsFile} | grep ats.monitor`);
+      const secret = secretOf(third.stdout);
+      expect(secret).toMatch(/^whsec_/);
+
+      // Assess: one monitor and one of each destination, the monitor naming both (not the deleted one).
+      const destinations = await call(api, "GET", "/api/alerts/destinations", { ...consoleAccess, settle: false });
+      const names = (destinations.body.destinations as { name: string; id: string }[]).map(({ name }) => name);
+      expect(names.sort()).toEqual([EVENTBRIDGE_DESTINATION, WEBHOOK_DESTINATION]);
+      const monitors = await call(api, "GET", "/api/alerts/monitors", { ...consoleAccess, settle: false });
+      const demoMonitors = (monitors.body.monitors as Monitor[]).filter(({ name }) => name.startsWith("Demo: "));
+      expect(demoMonitors).toHaveLength(1);
+      const [monitor] = demoMonitors as [Monitor];
+      const ids = (destinations.body.destinations as { id: string }[]).map(({ id }) => id);
+      const { destinationIds, ...definition } = demoMonitorDefinition(ALERT_AGENT.name, ids);
+      expect(monitor).toMatchObject(definition);
+      expect([...monitor.destinationIds].sort()).toEqual([...destinationIds].sort());
+
+      // Assess: the incidents' runs (in the last minutes; the usual demo's end 15 minutes ago or more), 15 failed.
+      const list = await call(api, "GET", `/api/sdk/sessions?agentName=${ALERT_AGENT.name}&limit=100`, {
+        key: devKey.key,
+      });
+      const incident = (list.body.items as { createdAt: string; status: string }[]).filter(
+        (session) => Date.parse(session.createdAt) >= startedMs - 3 * 60_000,
+      );
+      expect(incident).toHaveLength(18);
+      expect(incident.filter(({ status }) => status === "failed")).toHaveLength(15);
+
+      // Act: the evaluation of the next minute, as `npm start` runs it.
+      await evaluateMonitors(new Date(Date.now() + 60_000), { orgId: DEV_ORGANISATION });
+      await alertDeliveriesIdle();
+
+      // Assess: in alert; notified once to the signed webhook and the notifications file.
+      const after = await call(api, "GET", `/api/alerts/monitors/${monitor.id}`, { ...consoleAccess, settle: false });
+      expect(after.body.state).toMatchObject({ status: "alert" });
+      expect(received).toHaveLength(1);
+      expect(verifyAtsSignature(received[0]?.signature ?? "", received[0]?.body ?? "", String(secret))).toBe(true);
+      expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({ type: "monitor.state_changed", state: "alert" });
+      const fileEvents = readFileSync(eventsFile, "utf8").trim().split("\n");
+      expect(fileEvents.filter((line) => line.includes(monitor.id))).toHaveLength(1);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 });
