@@ -39,8 +39,31 @@ export function useCreateKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateKeyInput) => request<CreatedApiKey>("/api/keys", { method: "POST", body: input }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey(orgId) }),
+    onSuccess: (created) => {
+      // Listed at once from the answer (without the key itself), not only once the list is read again: a slow
+      // re-read must not leave the new key missing from the list its creator just closed the dialog onto.
+      queryClient.setQueryData<ApiKey[]>(keysKey(orgId), (listed) =>
+        listed === undefined || listed.some((apiKey) => apiKey.id === created.id)
+          ? listed
+          : [...listed, listedKeyOf(created)],
+      );
+      return queryClient.invalidateQueries({ queryKey: keysKey(orgId) });
+    },
   });
+}
+
+/** A just-created key as GET /api/keys lists it. */
+function listedKeyOf(created: CreatedApiKey): ApiKey {
+  const { key: _key, ...fields } = created;
+  return {
+    ...fields,
+    lastUsedAt: null,
+    expiresAt: null,
+    revokedAt: null,
+    rotatedFrom: null,
+    rotatedTo: null,
+    status: "active",
+  };
 }
 
 export function useRotateKey() {
