@@ -13,7 +13,7 @@
  * A time budget bounds a run: past it, the run stops and logs how many monitors it did not reach (the next
  * minute's run starts from the first again).
  */
-import { type SeriesQuery, type SeriesTotals, withoutShareOf } from "../domain/alert-series.js";
+import type { SeriesQuery, SeriesTotals } from "../domain/alert-series.js";
 import type { HistoryEntry } from "../domain/monitor.js";
 import { monitorReading, monitorSeries } from "../domain/monitor-figure.js";
 import { evaluationNotificationId, monitorNotification } from "../domain/monitor-notification.js";
@@ -67,20 +67,16 @@ const DEFAULT_BUDGET_MS = numberEnv("ALERT_EVALUATION_BUDGET_MS", 45_000);
 
 type Outcome = "unchanged" | "written" | "transition" | "notified" | "superseded";
 
-/** One series over the evaluation window: its buckets, less the first bucket's share outside the window. */
+/** One series over the evaluation window: its whole 5-minute buckets, the last one up to the bucket's end. */
 async function readWindowTotals(
   query: Omit<SeriesQuery, "start" | "end">,
   window: EvaluationWindow,
   nowMs: number,
 ): Promise<{ totals: SeriesTotals; itemsRead: number }> {
-  const whole = await readSeriesWindow({ ...query, start: window.readStart, end: window.readEnd }, nowMs);
-  if (window.firstBucketWeight >= 1) return { totals: whole, itemsRead: whole.itemsRead };
-  const firstEnd = new Date(window.readStart.getTime() + 5 * 60_000);
-  const first = await readSeriesWindow({ ...query, start: window.readStart, end: firstEnd }, nowMs);
-  return {
-    totals: withoutShareOf(whole, first, 1 - window.firstBucketWeight),
-    itemsRead: whole.itemsRead + first.itemsRead,
-  };
+  const step = 5 * 60_000;
+  const end = new Date(Math.ceil(window.end.getTime() / step) * step);
+  const totals = await readSeriesWindow({ ...query, start: window.start, end }, nowMs);
+  return { totals, itemsRead: totals.itemsRead };
 }
 
 async function readTotals(monitor: StoredMonitor, window: EvaluationWindow, nowMs: number) {

@@ -95,18 +95,3 @@ export function emptySeriesTotals(): SeriesTotals {
     durationBins: new Map(),
   };
 }
-
-/**
- * `totals` with `share` of `part` taken out (each counter and duration bin): a sliding window's totals when
- * `part`, a bucket of `totals`, lies only partly inside it (`share` = the part outside, 0 to 1).
- */
-export function withoutShareOf(totals: SeriesTotals, part: SeriesTotals, share: number): SeriesTotals {
-  const result: Record<SeriesCounter, number> = { ...emptySeriesTotals() };
-  for (const counter of SERIES_COUNTERS) result[counter] = Math.max(0, totals[counter] - share * part[counter]);
-  const durationBins = new Map<number, number>();
-  for (const [bin, count] of totals.durationBins) {
-    const left = count - share * (part.durationBins.get(bin) ?? 0);
-    if (left > 0) durationBins.set(bin, left);
-  }
-  return { ...result, durationBins };
-}

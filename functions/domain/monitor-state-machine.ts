@@ -151,27 +151,19 @@ const ACCUMULATING_METRICS: ReadonlySet<string> = new Set([
   "tokens",
 ]);
 
-/** The window a monitor's figure covers, and the series buckets read for it. */
+/** The window a monitor's figure covers: the whole 5-minute buckets from `start`, up to `end`. */
 export interface EvaluationWindow {
-  /** What the figure covers: [start, end). */
   readonly start: Date;
   readonly end: Date;
-  /** The whole 5-minute buckets read: [readStart, readEnd). */
-  readonly readStart: Date;
-  readonly readEnd: Date;
-  /**
-   * The share of the first bucket read that lies inside [start, end) (1: the window starts at a bucket's start);
-   * that bucket's counts are weighted by it, as a sliding-window counter weights its older window.
-   */
-  readonly firstBucketWeight: number;
 }
 
 /**
- * The window a monitor is evaluated on at `now`. A sliding window of `windowMinutes` ending with the minute in
- * progress (all that is counted so far), read from the 5-minute buckets that hold it, the first of them weighted
- * by the share of it inside the window: a breach is judged at the next minute's evaluation (within 2 minutes of the
- * session that caused it), a 5-minute window never loses a run that ended just before a bucket's turn, and counts
- * are neither doubled nor dropped at the edge (a count's figure may be fractional there).
+ * The window a monitor is evaluated on at `now`: at least `windowMinutes` ending with the minute in progress (all
+ * that is counted so far), from the start of the 5-minute bucket that holds `now − windowMinutes` — so between
+ * `windowMinutes` and `windowMinutes + 5` of data, never less. A breach is judged at the next minute's evaluation
+ * (within 2 minutes of the session that caused it), and a run inside the last `windowMinutes` is always counted
+ * whole (a weighted first bucket, tried first, dropped runs that were inside the window and made a monitor flap
+ * between its state and no data as its minimum of sessions was crossed by fractions).
  *
  * A count or sum watched from below is judged instead on the last whole 5 minutes, `[floor5(now) − window,
  * floor5(now))`: its newest bucket still filling would make it dip and fire falsely.
@@ -184,26 +176,10 @@ export function evaluationWindow(
   const length = definition.windowMinutes * 60_000;
   if (definition.comparison === "below" && ACCUMULATING_METRICS.has(definition.metric)) {
     const end = Math.floor(now.getTime() / step) * step;
-    const start = end - length;
-    return {
-      start: new Date(start),
-      end: new Date(end),
-      readStart: new Date(start),
-      readEnd: new Date(end),
-      firstBucketWeight: 1,
-    };
+    return { start: new Date(end - length), end: new Date(end) };
   }
   const end = (Math.floor(now.getTime() / 60_000) + 1) * 60_000;
-  const start = end - length;
-  const readStart = Math.floor(start / step) * step;
-  const readEnd = Math.ceil(end / step) * step;
-  return {
-    start: new Date(start),
-    end: new Date(end),
-    readStart: new Date(readStart),
-    readEnd: new Date(readEnd),
-    firstBucketWeight: (readStart + step - start) / step,
-  };
+  return { start: new Date(Math.floor((end - length) / step) * step), end: new Date(end) };
 }
 
 /** The minute of an evaluation (ISO): two evaluations in the same minute are the same evaluation. */

@@ -84,7 +84,7 @@ export function alertReport(result: AlertDemoResult): string[] {
       : `  Webhook       the receiver prints "monitor.state_changed: ${monitor.name} ok → alert, …" ` +
           "(started later? a failed delivery is retried after 30 s, 2 and 10 minutes)",
     `  It recovers (alert → ok, notified) once its ${monitor.windowMinutes}-minute window has moved past the incident, ` +
-      `about ${monitor.windowMinutes} minutes from now (the window slides with the minute in progress).`,
+      `${monitor.windowMinutes}–${monitor.windowMinutes + 5} minutes from now (the window starts at the 5 minutes holding its start).`,
   );
   return lines;
 }

@@ -1,6 +1,5 @@
 /** A monitor's state machine (domain/monitor-state-machine.ts): every branch of its rules. */
 import { describe, expect, it } from "vitest";
-import { emptySeriesTotals, withoutShareOf } from "../../functions/domain/alert-series.js";
 import type { MonitorDefinition } from "../../functions/domain/monitor.js";
 import {
   evaluateMonitorState,
@@ -177,30 +176,24 @@ describe("evaluateMonitorState", () => {
 describe("evaluationWindow and evaluationMinute", () => {
   const above = { windowMinutes: 15, metric: "failure_rate", comparison: "above" } as const;
 
-  it("slides with the minute in progress, reading the buckets that hold it and weighting the first by its share", () => {
+  it("ends with the minute in progress and starts at the bucket holding its start: never less than the window", () => {
     expect(evaluationWindow(new Date("2026-11-27T10:17:42.123Z"), above)).toEqual({
-      start: new Date("2026-11-27T10:03:00Z"),
+      start: new Date("2026-11-27T10:00:00Z"),
       end: new Date("2026-11-27T10:18:00Z"),
-      readStart: new Date("2026-11-27T10:00:00Z"),
-      readEnd: new Date("2026-11-27T10:20:00Z"),
-      firstBucketWeight: 0.4,
     });
     // A 5-minute window just after a bucket's turn still holds the run that ended before it.
-    const short = evaluationWindow(new Date("2026-11-27T10:25:20Z"), { ...above, windowMinutes: 5 });
-    expect([short.readStart, short.readEnd]).toEqual([
-      new Date("2026-11-27T10:20:00Z"),
-      new Date("2026-11-27T10:30:00Z"),
-    ]);
-    expect(short.firstBucketWeight).toBeCloseTo(0.8, 12);
-    // On a bucket's start the first bucket is whole.
-    expect(evaluationWindow(new Date("2026-11-27T10:14:30Z"), above)).toMatchObject({
-      start: new Date("2026-11-27T10:00:00Z"),
-      readStart: new Date("2026-11-27T10:00:00Z"),
-      firstBucketWeight: 1,
+    expect(evaluationWindow(new Date("2026-11-27T10:25:20Z"), { ...above, windowMinutes: 5 })).toEqual({
+      start: new Date("2026-11-27T10:20:00Z"),
+      end: new Date("2026-11-27T10:26:00Z"),
     });
-    // Seven days and the bucket the window starts in.
+    // On a bucket's start: exactly the window.
+    expect(evaluationWindow(new Date("2026-11-27T10:14:30Z"), above)).toEqual({
+      start: new Date("2026-11-27T10:00:00Z"),
+      end: new Date("2026-11-27T10:15:00Z"),
+    });
+    // Seven days and at most the bucket the window starts in.
     const week = evaluationWindow(new Date("2026-11-27T10:17:00Z"), { ...above, windowMinutes: 10_080 });
-    expect(week.readEnd.getTime() - week.readStart.getTime()).toBe(7 * 86_400_000 + 5 * 60_000);
+    expect(week.end.getTime() - week.start.getTime()).toBeLessThanOrEqual(7 * 86_400_000 + 5 * 60_000);
     // Counts and sums watched from above, and anything else watched from below, slide too.
     expect(evaluationWindow(new Date("2026-11-27T10:17:42Z"), { ...above, metric: "error_events" }).end).toEqual(
       new Date("2026-11-27T10:18:00Z"),
@@ -218,41 +211,11 @@ describe("evaluationWindow and evaluationMinute", () => {
       ).toEqual({
         start: new Date("2026-11-27T10:00:00Z"),
         end: new Date("2026-11-27T10:15:00Z"),
-        readStart: new Date("2026-11-27T10:00:00Z"),
-        readEnd: new Date("2026-11-27T10:15:00Z"),
-        firstBucketWeight: 1,
       });
     },
   );
 
   it("names the minute of an evaluation", () => {
     expect(evaluationMinute(new Date("2026-11-27T10:17:42.123Z"))).toBe("2026-11-27T10:17:00.000Z");
-  });
-});
-
-describe("withoutShareOf", () => {
-  it("takes a share of the first bucket out of every counter and duration bin, never below zero", () => {
-    const bucket = { ...emptySeriesTotals(), ended: 10, failed: 4, cost: 2, durationBins: new Map([[3, 10]]) };
-    const whole = {
-      ...emptySeriesTotals(),
-      ended: 30,
-      failed: 5,
-      cost: 2.5,
-      durationBins: new Map([
-        [3, 12],
-        [7, 18],
-      ]),
-    };
-
-    const slid = withoutShareOf(whole, bucket, 0.6);
-
-    expect(slid).toMatchObject({ ended: 24, failed: 2.6, started: 0 });
-    expect(slid.cost).toBeCloseTo(1.3, 12);
-    expect([...slid.durationBins]).toEqual([
-      [3, 6],
-      [7, 18],
-    ]);
-    expect(withoutShareOf(whole, { ...bucket, failed: 9 }, 1).failed).toBe(0);
-    expect(withoutShareOf(whole, bucket, 0)).toEqual(whole);
   });
 });
