@@ -7,7 +7,13 @@
  * score metrics. Rates are percentages; durations are the nearest-rank percentile read from the fine duration
  * bins, as the daily stats read theirs (duration-bins.ts percentileFromBins), in ms.
  */
-import type { SeriesFacet, SeriesTotals } from "./alert-series.js";
+import {
+  emptySeriesTotals,
+  SERIES_COUNTERS,
+  type SeriesCounter,
+  type SeriesFacet,
+  type SeriesTotals,
+} from "./alert-series.js";
 import { percentileFromBins } from "./duration-bins.js";
 import type { MonitorFilters, MonitorMetric } from "./monitor.js";
 
@@ -92,37 +98,15 @@ export function monitorReading(
 }
 
 /** Totals with every counter 0 (a window nothing was counted in). */
-export const EMPTY_TOTALS: SeriesTotals = {
-  started: 0,
-  ended: 0,
-  failed: 0,
-  errors: 0,
-  cost: 0,
-  tokens: 0,
-  calls: 0,
-  callErrors: 0,
-  scoreCount: 0,
-  scoreSum: 0,
-  labelCount: 0,
-  durationBins: new Map(),
-};
+export const EMPTY_TOTALS: SeriesTotals = emptySeriesTotals();
 
 /** The sum of several totals (hourly points into a preview's window). */
 export function sumTotals(parts: Iterable<SeriesTotals>): SeriesTotals {
-  const sum = { ...EMPTY_TOTALS, durationBins: new Map<number, number>() };
+  const sum: Record<SeriesCounter, number> = { ...emptySeriesTotals() };
+  const durationBins = new Map<number, number>();
   for (const part of parts) {
-    sum.started += part.started;
-    sum.ended += part.ended;
-    sum.failed += part.failed;
-    sum.errors += part.errors;
-    sum.cost += part.cost;
-    sum.tokens += part.tokens;
-    sum.calls += part.calls;
-    sum.callErrors += part.callErrors;
-    sum.scoreCount += part.scoreCount;
-    sum.scoreSum += part.scoreSum;
-    sum.labelCount += part.labelCount;
-    for (const [bin, count] of part.durationBins) sum.durationBins.set(bin, (sum.durationBins.get(bin) ?? 0) + count);
+    for (const counter of SERIES_COUNTERS) sum[counter] += part[counter];
+    for (const [bin, count] of part.durationBins) durationBins.set(bin, (durationBins.get(bin) ?? 0) + count);
   }
-  return sum;
+  return { ...sum, durationBins };
 }
