@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   alertDestination: "dst",
   alertNotification: "ntf",
   monitor: "mon",
+  exportRun: "exp",
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
@@ -83,6 +84,7 @@ const ID_MATCHERS: Record<IdKind, RegExp> = {
   alertDestination: new RegExp(`^${ID_PREFIXES.alertDestination}_${ULID_PATTERN}$`),
   alertNotification: new RegExp(`^${ID_PREFIXES.alertNotification}_${ULID_PATTERN}$`),
   monitor: new RegExp(`^${ID_PREFIXES.monitor}_${ULID_PATTERN}$`),
+  exportRun: new RegExp(`^${ID_PREFIXES.exportRun}_${ULID_PATTERN}$`),
 };
 
 /** Whether `value` has the shape of an id of the given kind. */
