@@ -44,6 +44,13 @@ export function acceptsUserToken(auth: RouteAuth): boolean {
 /** Access to the S3 bucket of offloaded event payloads (functions/store/payloads/payload-store.ts). */
 export type PayloadAccess = "write" | "read" | "delete";
 
+/**
+ * Access to the export bucket (issue 35): `read` lists and reads its manifests and presigns its files
+ * (`manifests/*` and `table=*` only). The role cannot be limited to one organisation's prefix: the handler's
+ * check of every key (functions/store/exports/organisation-export-keys.ts) is the tenancy boundary.
+ */
+export type ExportAccess = "read";
+
 /** A route: where it is, what handles it and who may call it. */
 export interface RouteEntry {
   /** Stable identifier, used for construct ids and function names in logs. */
@@ -58,6 +65,8 @@ export interface RouteEntry {
   readonly sendsDeletionJobs?: boolean;
   /** What the handler does with offloaded event payloads in the payload bucket. */
   readonly payloadAccess?: PayloadAccess;
+  /** What the handler does with the export bucket (the export's Parquet files and manifests). */
+  readonly exportAccess?: ExportAccess;
   /**
    * `false`: a POST that ignores `Idempotency-Key` — its answer holds a bearer secret that must never be stored in
    * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
@@ -401,6 +410,14 @@ export const routeTable = [
     path: "/api/audit/deletions",
     entry: "functions/deletion/list-deletion-audit.ts",
     auth: { kind: "user", role: "admin" },
+  },
+  {
+    id: "ListExports",
+    method: "GET",
+    path: "/api/exports",
+    entry: "functions/exports/list-exports.ts",
+    auth: { kind: "user", role: "admin" },
+    exportAccess: "read",
   },
   {
     id: "GetMe",

@@ -9,6 +9,7 @@
  */
 import {
   acceptsUserToken,
+  type ExportAccess,
   type FunctionGroupId,
   functionGroups,
   type PayloadAccess,
@@ -20,6 +21,7 @@ import { INDEXES, type IndexName } from "./store/table/table-definition.js";
 
 export {
   acceptsUserToken,
+  type ExportAccess,
   type FunctionGroupId,
   functionEntryOf,
   functionGroups,
@@ -118,6 +120,10 @@ export const PARTITIONS = {
   statusSessionsIndex: "ORG#*#ENV#*#STATUS#*",
   /** GSI7 and GSI8 `<tenant>#USERSTATUS#<status>#<userId>`: one user's sessions in one status (keys.ts sessionUserStatusPartition). */
   userStatusSessionsIndex: "ORG#*#ENV#*#USERSTATUS#*",
+  /** `EXPORT`: the export's state and run lock (`EXPORT` / `STATE`, issue 35). */
+  exportState: "EXPORT",
+  /** `EXPORT#CHANGES`: the change markers the stream consumer writes for the export (issue 35). */
+  exportChanges: "EXPORT#CHANGES",
   /** GSI2 `APIKEYID#<keyId>`: a key record found by its id (keys.ts apiKeyIdIndexKeys). */
   apiKeyIdIndex: "APIKEYID#*",
 } as const;
@@ -702,6 +708,8 @@ export const ROUTE_ACCESS = {
     tableGrants: [...userAuthentication, { actions: ["dynamodb:Query"], partitions: [P.deletionAudit] }],
     throttle: ROUTE_THROTTLES.keyManagement,
   },
+  // The export bucket is read through `exportAccess`; the table only for the caller's role and the cursors' secret.
+  ListExports: { tableGrants: [...userAuthentication, cursorSigning], throttle: ROUTE_THROTTLES.keyManagement },
   GetMe: {
     tableGrants: [...userAuthentication],
     throttle: ROUTE_THROTTLES.keyManagement,
@@ -945,6 +953,7 @@ export interface ApiFunctionDefinition {
   readonly acceptsUserToken: boolean;
   readonly sendsDeletionJobs: boolean;
   readonly payloadAccess?: PayloadAccess;
+  readonly exportAccess?: ExportAccess;
   readonly createsUsers: boolean;
   readonly sendsAlertNotifications: boolean;
   readonly queuesAlertDeliveries: boolean;
@@ -960,6 +969,7 @@ function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
     acceptsUserToken: acceptsUserToken(route.auth),
     sendsDeletionJobs: route.sendsDeletionJobs === true,
     ...(route.payloadAccess === undefined ? {} : { payloadAccess: route.payloadAccess }),
+    ...(route.exportAccess === undefined ? {} : { exportAccess: route.exportAccess }),
     createsUsers: route.createsUsers === true,
     sendsAlertNotifications: route.sendsAlertNotifications === true,
     queuesAlertDeliveries: route.queuesAlertDeliveries === true,
@@ -968,12 +978,17 @@ function ownFunction(route: RouteDefinition): ApiFunctionDefinition {
 
 /**
  * A group's function. A group is for routes that need the table (and the user pool, the notifications bus) only:
- * a route that enqueues erasures, touches offloaded payloads or creates users keeps a function of its own, whose
+ * a route that enqueues erasures, touches offloaded payloads or the export bucket, or creates users keeps a function of its own, whose
  * role holds that power alone.
  */
 function groupFunction(group: FunctionGroupId, members: readonly RouteDefinition[]): ApiFunctionDefinition {
   for (const route of members) {
-    if (route.sendsDeletionJobs === true || route.payloadAccess !== undefined || route.createsUsers === true) {
+    if (
+      route.sendsDeletionJobs === true ||
+      route.payloadAccess !== undefined ||
+      route.exportAccess !== undefined ||
+      route.createsUsers === true
+    ) {
       throw new Error(`${route.id} needs a function of its own: it may not be in function group ${group}`);
     }
   }
@@ -1091,6 +1106,29 @@ export const monitorEvaluator: WorkerDefinition = {
     // The history entry with each change; read back when an earlier evaluation left its notification unsent.
     { actions: ["dynamodb:PutItem", "dynamodb:GetItem"], partitions: [P.monitorHistory] },
     alertSeriesReads,
+  ],
+};
+
+/**
+ * The export (issue 35, functions/export/export-handler.ts; hourly and on demand): the change markers since the
+ * last committed run read, each changed unit rebuilt from its sessions, conversations and their events and scores
+ * (time-indexed reads on GSI1), and its state and run lock kept on `EXPORT` / `STATE`.
+ * TODO(merge, lead): the exact list the export run needs replaces this one; the stack wires whatever is here.
+ */
+export const exportWorker: WorkerDefinition = {
+  id: "ExportWorker",
+  entry: "functions/export/export-handler.ts",
+  tableGrants: [
+    { actions: ["dynamodb:Query"], partitions: [P.session, P.conversation, P.exportChanges] },
+    {
+      actions: ["dynamodb:Query"],
+      partitions: [P.tenantSessionsIndex, P.tenantConversationsIndex, P.conversationRunsIndex],
+      indexes: [I.tenantSessions.indexName],
+    },
+    {
+      actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+      partitions: [P.exportState],
+    },
   ],
 };
 

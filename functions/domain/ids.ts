@@ -69,6 +69,26 @@ export function ulid(now: number = Date.now()): string {
   return encodeTime(lastTime) + lastRandom.map((digit) => CROCKFORD[digit]).join("");
 }
 
+/**
+ * The first ten characters (the time) of every ULID made at `time` (milliseconds since the epoch): ids of that
+ * millisecond and later sort at or after it, earlier ones before it (a listing of ids by time, e.g. the export's
+ * runs, starts after it).
+ */
+export function ulidTimePrefix(time: number): string {
+  return encodeTime(Math.max(0, Math.floor(time)));
+}
+
+/** The time (milliseconds since the epoch) in a ULID's first ten characters; NaN when they are not Crockford base32. */
+export function ulidTime(value: string): number {
+  let time = 0;
+  for (const character of value.slice(0, TIME_LENGTH)) {
+    const digit = CROCKFORD.indexOf(character);
+    if (digit < 0) return Number.NaN;
+    time = time * 32 + digit;
+  }
+  return time;
+}
+
 export function newId(kind: IdKind, now?: number): string {
   return `${ID_PREFIXES[kind]}_${ulid(now)}`;
 }

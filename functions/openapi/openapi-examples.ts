@@ -15,6 +15,7 @@ import type {
 import type { createDestinationBody, updateDestinationBody } from "../schemas/alert-destination-schemas.js";
 import type { createApiKeyBody, rotateApiKeyBody } from "../schemas/api-key-schemas.js";
 import type { createEventBatchBody, createEventBody } from "../schemas/event-schemas.js";
+import type { exportRunListResponse } from "../schemas/export-response-schemas.js";
 import type { createFeedbackTokenBody, postFeedbackBody } from "../schemas/feedback-schemas.js";
 import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
 import type {
@@ -375,6 +376,7 @@ export const invalidInputs = {
   PreviewMonitor: { ...monitorDefinition, metric: "label_share", filters: { score: "verdict" } },
   ListMonitorHistory: { limit: "0" },
   ListAlertAudit: { limit: "101" },
+  ListExports: { limit: "51" },
   CreateAlertDestination: { name: "", kind: "pagerduty", url: "ftp://example.com" },
   UpdateAlertDestination: { name: "x".repeat(101), enabled: "yes" },
 } as const satisfies Record<RoutesWith<"body"> | RoutesWith<"query">, Readonly<Record<string, unknown>>>;
@@ -996,6 +998,47 @@ export const responseExamples = {
     ],
     nextCursor: null,
   } satisfies z.output<typeof alertAuditResponse>,
+  ListExports: {
+    runs: [
+      {
+        runId: "exp_01KAZ7A0B1C2D3E4F5G6H7J8K9",
+        schemaVersion: 1,
+        startedAt: "2026-11-22T11:00:04.120Z",
+        committedAt: "2026-11-22T11:00:09.871Z",
+        changesFrom: "2026-11-22T10:00:03.002Z",
+        changesThrough: "2026-11-22T11:00:03.998Z",
+        manifestUrl:
+          "https://ats-export.s3.eu-west-1.amazonaws.com/manifests/org%3Dacme/runs/exp_01KAZ7A0B1C2D3E4F5G6H7J8K9.json?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
+        fileCount: 1,
+        removedCount: 1,
+        filesFrom: 0,
+        files: [
+          {
+            table: "sessions",
+            environment: "live",
+            day: "2026-11-22",
+            hour: "2026-11-22T10",
+            unit: "s",
+            key: "table=sessions/org=acme/env=live/day=2026-11-22/s-10.parquet",
+            rows: 412,
+            bytes: 48211,
+            url: "https://ats-export.s3.eu-west-1.amazonaws.com/table%3Dsessions/org%3Dacme/env%3Dlive/day%3D2026-11-22/s-10.parquet?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=…",
+          },
+        ],
+        removed: [
+          {
+            table: "scores",
+            environment: "live",
+            day: "2026-11-21",
+            hour: "2026-11-21T09",
+            unit: "s",
+            key: "table=scores/org=acme/env=live/day=2026-11-21/s-09.parquet",
+          },
+        ],
+      },
+    ],
+    nextCursor: null,
+  } satisfies z.output<typeof exportRunListResponse>,
   ListAlertDestinations: { destinations: [alertDestination] } satisfies z.output<typeof alertDestinationListResponse>,
   CreateAlertDestination: {
     ...alertDestination,

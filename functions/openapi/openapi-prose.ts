@@ -41,6 +41,9 @@ export const TAGS = {
     "warning and an alert threshold, evaluated every minute, their history and audit (docs/alerts.md); and where " +
     "they send their notifications: destinations (a signed webhook, a Slack incoming webhook, the stack's " +
     "EventBridge bus), their tests and signing secrets (docs/alert-destinations.md). Access token.",
+  Export:
+    "The deployment's analytics export: an organisation's committed runs and presigned downloads of its Parquet " +
+    "files (access token, admins and owners; docs/export.md).",
   "API description": "This document.",
 } as const;
 export type TagName = keyof typeof TAGS;
@@ -970,6 +973,23 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
       "key (its id) or signed-in user that asked, both environments. Admins and owners.",
     tag: "Data deletion",
     success: "The deletions, newest first.",
+  },
+  ListExports: {
+    summary: "Download the organisation's export",
+    description:
+      "The organisation's committed export runs (issue 35: sessions, events, scores and conversations as Parquet, " +
+      "hourly by default), newest first, each with the organisation's files it wrote (a presigned GET URL each, " +
+      "valid 15 minutes) and the files it deleted. Only the caller's organisation's partitions " +
+      "(`table=<t>/org=<org>/…`) and manifests are ever listed or presigned. A page holds at most `limit` runs " +
+      "and 500 files; a run with more continues on the next page (`filesFrom`). Admins and owners (docs/export.md).",
+    tag: "Export",
+    success: "A page of committed runs.",
+    query: {
+      parameters: {
+        cursor: { description: "The `nextCursor` of the previous page, unchanged." },
+        limit: { description: "Runs per page, 1 to 50 (default 10).", example: "10" },
+      },
+    },
   },
   GetMe: {
     summary: "Who am I",

@@ -27,6 +27,7 @@ import {
   destinationTestResponse,
   rotatedSecretResponse,
 } from "./alert-destination-responses.js";
+import { exportRunListResponse } from "./export-response-schemas.js";
 import {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -855,6 +856,7 @@ export const responseComponents = z
   .add(rotatedApiKeyResponse, { id: "RotatedApiKey" })
   .add(apiKeyAuditResponse, { id: "ApiKeyAudit" })
   .add(deletionAuditResponse, { id: "DeletionAudit" })
+  .add(exportRunListResponse, { id: "ExportRunList" })
   .add(memberResponse, { id: "Member" })
   .add(memberListResponse, { id: "MemberList" })
   .add(invitationResponse, { id: "Invitation" })

@@ -27,6 +27,8 @@ import {
 import { createDestinationBody, updateDestinationBody } from "./alert-destination-schemas.js";
 import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "./event-schemas.js";
+import { exportRunListResponse } from "./export-response-schemas.js";
+import { listExportsQuery } from "./export-schemas.js";
 import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
 import {
@@ -325,6 +327,7 @@ export const routeContracts = {
   RevokeApiKey: { path: { id: "apiKeyId" }, success: { status: 204 } },
   ListApiKeyAudit: { path: { id: "apiKeyId" }, success: { status: 200, body: apiKeyAuditResponse } },
   ListDeletionAudit: { success: { status: 200, body: deletionAuditResponse } },
+  ListExports: { query: listExportsQuery, success: { status: 200, body: exportRunListResponse } },
   GetMe: { success: { status: 200, body: meResponse } },
   ListMembers: { success: { status: 200, body: memberListResponse } },
   ListInvitations: { success: { status: 200, body: invitationListResponse } },

@@ -389,6 +389,7 @@ describe("over HTTP", () => {
       return call(api, "GET", `/api/keys/${id}/audit`, { key: owner.token });
     },
     ListDeletionAudit: () => call(api, "GET", "/api/audit/deletions", { key: owner.token }),
+    ListExports: () => call(api, "GET", "/api/exports", { key: owner.token, settle: false }),
     GetMe: () => call(api, "GET", "/api/me", { key: owner.token }),
     ListMembers: () => call(api, "GET", "/api/members", { key: owner.token }),
     ListInvitations: async () => {
