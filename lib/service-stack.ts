@@ -19,6 +19,8 @@ import {
   apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  type ExportAccess,
+  exportWorker,
   monitorEvaluator,
   type PayloadAccess,
   type RouteDefinition,
@@ -33,6 +35,10 @@ import { ConsoleSite } from "./constructs/console-site.js";
 import { DeletionQueue } from "./constructs/deletion-queue.js";
 import { EdgeProtection } from "./constructs/edge-protection.js";
 import { edgeProtectionSettings } from "./constructs/edge-settings.js";
+import { ExportBucket } from "./constructs/export-bucket.js";
+import { ExportCatalog } from "./constructs/export-catalog.js";
+import { ExportJob } from "./constructs/export-job.js";
+import { type ExportSettings, exportSettings } from "./constructs/export-settings.js";
 import { MonitorSchedule } from "./constructs/monitor-schedule.js";
 import { OperationsDashboard } from "./constructs/operations-dashboard.js";
 import { PayloadBucket } from "./constructs/payload-bucket.js";
@@ -107,6 +113,18 @@ const IN_FUNCTION_AUTH_REASON: Readonly<Record<RouteDefinition["auth"]["kind"], 
     "Route for any signed-in user about themselves, authenticated in its Lambda function: the Cognito access token is verified with aws-jwt-verify (RS256 signature against the user pool's JWKS, issuer, expiry, token_use = access, client_id = the stack's app client); it reads only the caller's own memberships. Verifying in the function keeps the same code path locally and on AWS.",
 };
 
+/** Properties of {@link AgentTrackingStack}: the export's settings (each else a context value, else its default). */
+export interface AgentTrackingStackProps extends StackProps {
+  /** The Glue database of the export's tables. @default "ats_export" (context `exportDatabase`) */
+  readonly exportDatabaseName?: string;
+  /** How often the export runs; `false`: on demand only. @default 1 hour (context `exportScheduleMinutes`, 0: off) */
+  readonly exportSchedule?: Duration | false;
+  /** Athena's per-query scan limit of the export workgroup, bytes. @default 10 GiB (context `exportBytesScannedCutoffGb`) */
+  readonly exportBytesScannedCutoffPerQuery?: number;
+  /** Reserved concurrency of the export function; `false`: none. @default 1 (context `exportReservedConcurrency`, 0: none) */
+  readonly exportReservedConcurrency?: number | false;
+}
+
 /**
  * The Agent Tracking Service: one DynamoDB table, one Cognito user pool for
  * the people who manage API keys, and one HTTP API whose routes are generated
@@ -170,9 +188,27 @@ export class AgentTrackingStack extends Stack {
   readonly cursorSecretFunction: ApiFunction;
   /** Edge protection's web ACL, origin secret and authorizer; `undefined` unless the deploy setting turns it on. */
   readonly edge: EdgeProtection | undefined;
+  /** The export's settings, as resolved from the props, the context and the defaults. */
+  readonly exportSettings: ExportSettings;
+  /** The bucket of the export's Parquet files and manifests (issue 35). */
+  readonly exportBucket: ExportBucket;
+  /** The Glue database and tables, the Athena workgroup and its results bucket. */
+  readonly exportCatalog: ExportCatalog;
+  /** The export function and its schedule. */
+  readonly exportJob: ExportJob;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props?: AgentTrackingStackProps) {
     super(scope, id, props);
+    this.exportSettings = exportSettings(this, {
+      ...(props?.exportDatabaseName === undefined ? {} : { databaseName: props.exportDatabaseName }),
+      ...(props?.exportSchedule === undefined ? {} : { schedule: props.exportSchedule }),
+      ...(props?.exportBytesScannedCutoffPerQuery === undefined
+        ? {}
+        : { bytesScannedCutoffPerQuery: props.exportBytesScannedCutoffPerQuery }),
+      ...(props?.exportReservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrency: props.exportReservedConcurrency }),
+    });
 
     this.table = new TrackingTable(this, "Tracking");
     const table = this.table.table;
@@ -241,6 +277,7 @@ export class AgentTrackingStack extends Stack {
 
     this.deletionQueue = new DeletionQueue(this, "Deletion", { workerTimeout: DELETION_WORKER_TIMEOUT });
     this.payloads = new PayloadBucket(this, "Payloads");
+    this.exportBucket = new ExportBucket(this, "Export");
 
     // One function per route, or per function group (functions/routes.ts `apiFunctions`), each with one integration.
     const handlers = new Map<string, ApiFunction>();
@@ -260,10 +297,13 @@ export class AgentTrackingStack extends Stack {
           ...(definition.sendsDeletionJobs ? { DELETION_QUEUE_URL: this.deletionQueue.queue.queueUrl } : {}),
           // Only the routes that write, read or delete offloaded event payloads learn about the bucket.
           ...this.payloadEnvironment(definition),
+          // Only the routes that read the export (GET /api/exports) learn about its bucket.
+          ...this.exportEnvironment(definition),
         },
       });
       this.grantTable(handler, definition);
       this.grantPayloads(handler, definition);
+      if (definition.exportAccess === "read") this.exportBucket.grantExportRead(handler.function);
       if (definition.sendsDeletionJobs) {
         this.deletionQueue.grantSendJobs(handler.function);
       }
@@ -410,6 +450,22 @@ export class AgentTrackingStack extends Stack {
       this.alertDelivery.grantSendDeliveries(handler.function);
     }
 
+    // The export (issue 35): Parquet in the export bucket, hourly and on demand; Glue tables and an Athena workgroup.
+    this.exportCatalog = new ExportCatalog(this, "ExportCatalog", {
+      exportBucket: this.exportBucket.bucket,
+      databaseName: this.exportSettings.databaseName,
+      bytesScannedCutoffPerQuery: this.exportSettings.bytesScannedCutoffPerQuery,
+    });
+    this.exportJob = new ExportJob(this, "ExportJob", {
+      entry: exportWorker.entry,
+      projectRoot: repoRoot,
+      environment: { TABLE_NAME: table.tableName, EXPORT_BUCKET: this.exportBucket.bucket.bucketName },
+      schedule: this.exportSettings.schedule,
+      reservedConcurrency: this.exportSettings.reservedConcurrency,
+    });
+    this.grantTable(this.exportJob.handler, exportWorker);
+    this.exportBucket.grantExportWrite(this.exportJob.handler.function);
+
     this.operations = new OperationsDashboard(this, "Operations", {
       stage: this.stage,
       table,
@@ -422,6 +478,8 @@ export class AgentTrackingStack extends Stack {
         this.streamConsumer.function,
         this.monitorEvaluator.function,
         this.alertDeliveryWorker.function,
+        // A failing export leaves the export (and Athena) behind: its errors count like every function's.
+        this.exportJob.handler.function,
         // Every API request goes through the origin authorizer (invoked at most once per cache period): its errors fail them all.
         ...(edge === undefined ? [] : [edge.authorizerFunction.function]),
       ],
@@ -457,6 +515,24 @@ export class AgentTrackingStack extends Stack {
       description: "EventBridge bus of session.completed / session.failed notifications (source agent-tracking)",
       value: this.streamCounting.bus.eventBusName,
     });
+    new CfnOutput(this, "ExportBucketName", {
+      description: "Name of the S3 bucket of the export's Parquet files and manifests (docs/export.md)",
+      value: this.exportBucket.bucket.bucketName,
+    });
+    new CfnOutput(this, "ExportGlueDatabase", {
+      description: "Glue database of the export's tables (Athena: FROM <database>.sessions …)",
+      value: this.exportSettings.databaseName,
+    });
+    new CfnOutput(this, "ExportAthenaWorkGroup", {
+      description:
+        "Athena workgroup of the export's queries (engine v3, bytes-scanned cutoff, results expire in 30 days)",
+      value: this.exportCatalog.workGroup.ref,
+    });
+    new CfnOutput(this, "ExportFunctionName", {
+      description:
+        "The export function: `aws lambda invoke --function-name <name> --payload '{}' out.json` runs it now",
+      value: this.exportJob.handler.function.functionName,
+    });
     new CfnOutput(this, "PayloadBucketName", {
       description: "Name of the S3 bucket of offloaded event payloads (fields over 32 KiB)",
       value: this.payloads.bucket.bucketName,
@@ -466,6 +542,11 @@ export class AgentTrackingStack extends Stack {
   /** `PAYLOAD_BUCKET` for a definition with payload access, nothing otherwise. */
   private payloadEnvironment(definition: { readonly payloadAccess?: PayloadAccess }): Record<string, string> {
     return definition.payloadAccess === undefined ? {} : { PAYLOAD_BUCKET: this.payloads.bucket.bucketName };
+  }
+
+  /** `EXPORT_BUCKET` for a route that reads the export, nothing otherwise. */
+  private exportEnvironment(definition: { readonly exportAccess?: ExportAccess }): Record<string, string> {
+    return definition.exportAccess === undefined ? {} : { EXPORT_BUCKET: this.exportBucket.bucket.bucketName };
   }
 
   /** Grants a function exactly the payload-bucket access its definition declares. */

@@ -10,6 +10,7 @@ import {
   alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
+  exportWorker,
   routes,
   streamConsumer,
   type TableGrant,
@@ -47,7 +48,7 @@ export function grantsTable(): string {
       (route) =>
         `| ${route.method} ${route.path} | ${route.throttle.rateLimit}/${route.throttle.burstLimit} | ${describeGrants(route.tableGrants)} |`,
     ),
-    ...[deletionWorker, streamConsumer, alertDeliveryWorker, cursorSecretSetup].map(
+    ...[deletionWorker, streamConsumer, alertDeliveryWorker, exportWorker, cursorSecretSetup].map(
       (worker) => `| ${worker.id} | – | ${describeGrants(worker.tableGrants)} |`,
     ),
   ];

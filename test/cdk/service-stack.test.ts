@@ -24,6 +24,7 @@ import {
   apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  exportWorker,
   monitorEvaluator,
   PARTITIONS,
   type PayloadAccess,
@@ -48,6 +49,12 @@ import {
 import { DISTRIBUTION_REASONS } from "../../lib/constructs/console-site.js";
 import { edgeLimitOf } from "../../lib/constructs/edge-rate-rules.js";
 import { DEFAULT_EDGE_LIMITS } from "../../lib/constructs/edge-settings.js";
+import {
+  EXPORT_ACCESS_LOGS_REASON,
+  EXPORT_OBJECT_PREFIXES,
+  EXPORT_OBJECT_WILDCARD_REASON,
+} from "../../lib/constructs/export-bucket.js";
+import { RESULTS_ACCESS_LOGS_REASON } from "../../lib/constructs/export-catalog.js";
 import {
   LATENCY_P99_THRESHOLD_MS,
   MAX_METRICS_PER_ALARM,
@@ -323,6 +330,30 @@ function workerLogicalId(): string {
   return logicalIdOf(stack.deletionWorker.function, CfnFunction);
 }
 
+const byJson = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+function exportFunctionLogicalId(): string {
+  return logicalIdOf(stack.exportJob.handler.function, CfnFunction);
+}
+
+function exportBucketLogicalId(): string {
+  return logicalIdOf(stack.exportBucket.bucket, CfnBucket);
+}
+
+/** `<export bucket ARN>/table=*` and `/manifests/*`: the export's objects. */
+function exportObjectArns() {
+  return EXPORT_OBJECT_PREFIXES.map((prefix) => ({
+    "Fn::Join": ["", [{ "Fn::GetAtt": [exportBucketLogicalId(), "Arn"] }, `/${prefix}*`]],
+  }));
+}
+
+/** The IAM5 findings of the export's object grants. */
+function exportObjectsFindings(): string[] {
+  return EXPORT_OBJECT_PREFIXES.map(
+    (prefix) => `AwsSolutions-IAM5[Resource::<${exportBucketLogicalId()}.Arn>/${prefix}*]`,
+  );
+}
+
 function evaluatorLogicalId(): string {
   return logicalIdOf(stack.monitorEvaluator.function, CfnFunction);
 }
@@ -355,6 +386,7 @@ function monitoredFunctionIds(): readonly string[] {
     consumerLogicalId(),
     evaluatorLogicalId(),
     alertWorkerLogicalId(),
+    exportFunctionLogicalId(),
   ];
 }
 
@@ -367,6 +399,7 @@ function allFunctionIds(): readonly string[] {
     cursorSecretFunctionId(),
     evaluatorLogicalId(),
     alertWorkerLogicalId(),
+    exportFunctionLogicalId(),
   ];
 }
 
@@ -581,9 +614,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 6);
-    expect(new Set(allFunctionIds()).size).toBe(apiFunctions.length + 5);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker, the export and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 7);
+    expect(new Set(allFunctionIds()).size, JSON.stringify(allFunctionIds())).toBe(apiFunctions.length + 6);
     // A function group's routes share its function; every other route has one of its own.
     for (const definition of apiFunctions) {
       for (const route of definition.routes) expect(handlerOf(route), route.id).toBe(functionOf(definition));
@@ -600,7 +633,8 @@ describe("Lambda functions", () => {
       expect(functions[functionId]?.Properties, functionId).toMatchObject({
         Runtime: "nodejs24.x",
         Architectures: ["arm64"],
-        MemorySize: 1024,
+        // The export holds a unit's rows and its Parquet file in memory.
+        MemorySize: functionId === exportFunctionLogicalId() ? 2048 : 1024,
         Handler: "index.handler",
         Environment: { Variables: expect.objectContaining({ TABLE_NAME: { Ref: tableLogicalId() } }) },
       });
@@ -635,6 +669,7 @@ describe("Lambda functions", () => {
       ...(definition.acceptsUserToken ? ["the user pool"] : []),
       ...(definition.sendsDeletionJobs ? ["the deletion queue"] : []),
       ...(definition.payloadAccess !== undefined ? ["the payload bucket"] : []),
+      ...(definition.exportAccess !== undefined ? ["the export bucket"] : []),
       ...(definition.sendsAlertNotifications ? ["the notifications bus and the console's address"] : []),
       ...(definition.queuesAlertDeliveries ? ["the alert delivery queue"] : []),
     ];
@@ -654,6 +689,7 @@ describe("Lambda functions", () => {
           ? { DELETION_QUEUE_URL: { Ref: logicalIdOf(stack.deletionQueue.queue, CfnQueue) } }
           : {}),
         ...(definition.payloadAccess !== undefined ? { PAYLOAD_BUCKET: { Ref: bucketLogicalId() } } : {}),
+        ...(definition.exportAccess !== undefined ? { EXPORT_BUCKET: { Ref: exportBucketLogicalId() } } : {}),
         ...(definition.sendsAlertNotifications
           ? {
               SESSION_EVENTS_BUS: { Ref: logicalIdOf(stack.streamCounting.bus, CfnEventBus) },
@@ -806,6 +842,8 @@ describe("Lambda functions", () => {
     // Prepare: S3 object ARNs cannot name keys unknown at deploy time; `<bucket>/payloads/*` is the only
     // exception, beside the stream consumer's dynamodb:ListStreams, an action without a resource type.
     const payloadObjects = JSON.stringify(payloadObjectsArn());
+    // The export's objects (issue 35): its function's and GET /api/exports' grants, on table=* and manifests/*.
+    const exportObjects = exportObjectArns().map((arn) => JSON.stringify(arn));
     const isListStreams = (statement: PolicyStatementJson) =>
       statement.Effect === "Allow" &&
       JSON.stringify(asArray(statement.Action)) === JSON.stringify(["dynamodb:ListStreams"]) &&
@@ -831,7 +869,11 @@ describe("Lambda functions", () => {
         .map(([id]) => id),
     ).toEqual([consoleDeploymentRoleId()]);
     expect(resources).not.toContain(JSON.stringify("*"));
-    expect(resources.filter((resource) => resource.includes("*") && resource !== payloadObjects)).toEqual([]);
+    expect(
+      resources.filter(
+        (resource) => resource.includes("*") && resource !== payloadObjects && !exportObjects.includes(resource),
+      ),
+    ).toEqual([]);
     expect(everyStatement.filter(({ statement }) => isListStreams(statement)).map((x) => x.functionId)).toEqual([
       consumerLogicalId(),
     ]);
@@ -858,7 +900,9 @@ describe("Lambda functions", () => {
       const expectedActions = access === undefined ? [] : PAYLOAD_ACTIONS[access];
 
       // Act
-      const s3Statements = statementsWithPrefix(fn?.functionId ?? "", "s3:");
+      const s3Statements = statementsWithPrefix(fn?.functionId ?? "", "s3:").filter(
+        (statement) => !JSON.stringify(statement.Resource).includes(exportBucketLogicalId()),
+      );
 
       // Assess
       expect(actionsOf(s3Statements)).toEqual(expectedActions);
@@ -880,6 +924,7 @@ describe("Lambda functions", () => {
     [streamConsumer.id, () => stack.streamConsumer] as const,
     [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
     [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
+    [exportWorker.id, () => stack.exportJob.handler] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -903,8 +948,67 @@ describe("Lambda functions", () => {
     });
   }
 
+  it("gives the export bucket to exactly the routes with export access (read) and the export function (write)", () => {
+    // Prepare
+    // Resources in a stable order (synthesis may list a statement's resources in either order).
+    const onExportBucket = (functionId: string) =>
+      statementsWithPrefix(functionId, "s3:")
+        .filter((statement) => JSON.stringify(statement.Resource).includes(exportBucketLogicalId()))
+        .map((statement) => ({
+          ...statement,
+          ...(Array.isArray(statement.Action) ? { Action: [...statement.Action].sort() } : {}),
+          ...(Array.isArray(statement.Resource) ? { Resource: [...statement.Resource].sort(byJson) } : {}),
+        }));
+    const exportBucketArn = { "Fn::GetAtt": [exportBucketLogicalId(), "Arn"] };
+    const readers = apiFunctions.filter((definition) => definition.exportAccess === "read");
+
+    // Assess
+    expect(readers.map((definition) => definition.id)).toEqual(["ListExports"]);
+    for (const definition of apiFunctions) {
+      const statements = onExportBucket(logicalIdOf(functionOf(definition).function, CfnFunction));
+      if (definition.exportAccess === undefined) {
+        expect(statements, definition.id).toEqual([]);
+        continue;
+      }
+      expect(statements).toEqual([
+        {
+          Effect: "Allow",
+          Action: "s3:ListBucket",
+          Resource: exportBucketArn,
+          Condition: { StringLike: { "s3:prefix": ["manifests/*"] } },
+        },
+        { Effect: "Allow", Action: "s3:GetObject", Resource: [...exportObjectArns()].sort(byJson) },
+      ]);
+    }
+    expect(onExportBucket(exportFunctionLogicalId())).toEqual([
+      { Effect: "Allow", Action: "s3:ListBucket", Resource: exportBucketArn },
+      {
+        Effect: "Allow",
+        Action: ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
+        Resource: [...exportObjectArns()].sort(byJson),
+      },
+    ]);
+    for (const functionId of [workerLogicalId(), consumerLogicalId(), evaluatorLogicalId(), alertWorkerLogicalId()]) {
+      expect(onExportBucket(functionId), functionId).toEqual([]);
+    }
+  });
+
+  it("grants the export function exactly the export worker's table grants", () => {
+    // Act
+    const statements = statementsWithPrefix(exportFunctionLogicalId(), "dynamodb:").map(normalisedStatement);
+
+    // Assess
+    expect(statements).toHaveLength(exportWorker.tableGrants.length);
+    for (const [index, grant] of exportWorker.tableGrants.entries()) {
+      expect(statements[index]?.actions).toEqual([...grant.actions].sort());
+      expect(statements[index]?.condition).toMatchObject({
+        "ForAllValues:StringLike": { "dynamodb:LeadingKeys": grant.partitions },
+      });
+    }
+  });
+
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 7);
+    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 8);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -1072,6 +1176,7 @@ describe("CloudFormation's resource limit", () => {
   // assertion of this file still runs when the stack outgrows it; this test is what holds the limit.
   it("keeps the stack within CloudFormation's 500 resources", () => {
     const count = Object.keys(template.toJSON().Resources as Record<string, unknown>).length;
+    console.info(`resources in the stack: ${count}`);
     expect(count, "resources in the stack (CloudFormation refuses more than 500)").toBeLessThanOrEqual(500);
   });
 });
@@ -1540,7 +1645,8 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    expect(built).toHaveLength(apiFunctions.length + 5);
+    // The route functions, the four workers, the export and the cursor-secret setup.
+    expect(built).toHaveLength(apiFunctions.length + 6);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -1585,7 +1691,11 @@ describe("Lambda bundles", () => {
   it("leave the S3 client to the runtime, imported on first use by the functions that touch payloads", () => {
     const built = bundles();
     const payloadFunctions = [...apiFunctions, deletionWorker, streamConsumer].filter(
-      (definition) => "payloadAccess" in definition,
+      (definition) => "payloadAccess" in definition || "exportAccess" in definition,
+    );
+    // The export function's bundle (the lead's export run) may load the S3 client too: it is counted when it does.
+    const exportLoadsS3 = built.some(
+      ({ id, code }) => id === exportFunctionLogicalId() && code.includes('import("@aws-sdk/client-s3")'),
     );
 
     // The S3 client's own code (its endpoint rules name s3-object-lambda) is in no bundle…
@@ -1593,7 +1703,7 @@ describe("Lambda bundles", () => {
       expect({ id, s3Client: code.includes("s3-object-lambda") }).toEqual({ id, s3Client: false });
     // …and exactly the functions with payload access import it lazily.
     expect(built.filter(({ code }) => code.includes('import("@aws-sdk/client-s3")'))).toHaveLength(
-      payloadFunctions.length,
+      payloadFunctions.length + (exportLoadsS3 ? 1 : 0),
     );
   });
   it("leave the SDK's event-stream support to the runtime: no bundled client has an event-stream operation", () => {
@@ -1638,8 +1748,14 @@ describe("Payload bucket", () => {
     });
     expect(payloadBucket()?.Properties).not.toHaveProperty("VersioningConfiguration");
     expect(payloadBucket()?.Properties).not.toHaveProperty("BucketName");
+    // Beside the console's, the export's bucket and its Athena results bucket (issue 35, export-catalog.test.ts).
     expect(Object.keys(template.findResources("AWS::S3::Bucket")).sort()).toEqual(
-      [bucketLogicalId(), consoleBucketLogicalId()].sort(),
+      [
+        bucketLogicalId(),
+        consoleBucketLogicalId(),
+        exportBucketLogicalId(),
+        logicalIdOf(stack.exportCatalog.resultsBucket, CfnBucket),
+      ].sort(),
     );
   });
 
@@ -1665,8 +1781,8 @@ describe("Payload bucket", () => {
     // Prepare
     const bucketAndObjects = [bucketArn(), { "Fn::Join": ["", [bucketArn(), "/*"]] }];
 
-    // Assess: one policy per bucket (the payload bucket's and the console bucket's).
-    template.resourceCountIs("AWS::S3::BucketPolicy", 2);
+    // Assess: one policy per bucket (the payload bucket's, the console's, the export's and the Athena results').
+    template.resourceCountIs("AWS::S3::BucketPolicy", 4);
     template.hasResourceProperties("AWS::S3::BucketPolicy", {
       Bucket: { Ref: bucketLogicalId() },
       PolicyDocument: {
@@ -1704,6 +1820,12 @@ describe("Payload bucket", () => {
 
   it("outputs the bucket name", () => {
     template.hasOutput("PayloadBucketName", { Value: { Ref: bucketLogicalId() } });
+    template.hasOutput("ExportBucketName", { Value: { Ref: exportBucketLogicalId() } });
+    template.hasOutput("ExportGlueDatabase", { Value: "ats_export" });
+    template.hasOutput("ExportAthenaWorkGroup", {
+      Value: { Ref: stack.getLogicalId(stack.exportCatalog.workGroup) },
+    });
+    template.hasOutput("ExportFunctionName", { Value: { Ref: exportFunctionLogicalId() } });
   });
 });
 
@@ -1938,6 +2060,16 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       { path: poolPath, id: "AwsSolutions-COG8" },
       ...routes.map((route) => ({ path: routePaths.get(`${route.method} ${route.path}`), id: "AwsSolutions-APIG4" })),
       { path: stack.payloads.bucket.node.path, id: "AwsSolutions-S1" },
+      // The export (issue 35): its bucket's and the Athena results bucket's access logs, and the object grants of
+      // the export function and of the routes that read the export.
+      { path: stack.exportBucket.bucket.node.path, id: "AwsSolutions-S1" },
+      { path: stack.exportCatalog.resultsBucket.node.path, id: "AwsSolutions-S1" },
+      ...[
+        stack.exportJob.handler.function.role?.node.path,
+        ...apiFunctions
+          .filter((definition) => definition.exportAccess !== undefined)
+          .map((definition) => functionOf(definition).function.role?.node.path),
+      ].flatMap((path) => exportObjectsFindings().map((id) => ({ path, id }))),
       // On the execution role (whose default policy holds the grant) of each function with payload access.
       ...definedFunctions()
         .filter(({ payloadAccess }) => payloadAccess !== undefined)
@@ -1971,6 +2103,11 @@ describe("AwsSolutions checks (cdk-nag)", () => {
 
     // Assess
     expect(reasonsOf("AwsSolutions-S1")).toContain(ACCESS_LOGS_REASON);
+    expect(reasonsOf("AwsSolutions-S1")).toContain(EXPORT_ACCESS_LOGS_REASON);
+    expect(reasonsOf("AwsSolutions-S1")).toContain(RESULTS_ACCESS_LOGS_REASON);
+    for (const id of exportObjectsFindings()) {
+      expect(new Set(reasonsOf(id))).toEqual(new Set([EXPORT_OBJECT_WILDCARD_REASON]));
+    }
     const wildcardReasons = reasonsOf(payloadObjectsFinding());
     expect(wildcardReasons.length).toBeGreaterThan(0);
     expect(new Set(wildcardReasons)).toEqual(new Set([OBJECT_WILDCARD_REASON]));
@@ -1983,7 +2120,10 @@ describe("AwsSolutions checks (cdk-nag)", () => {
 
     // Act
     const iam5 = acknowledgementsIn(stack).filter(
-      (ack) => ack.id.startsWith("AwsSolutions-IAM5") && ack.id !== payloadObjectsFinding(),
+      (ack) =>
+        ack.id.startsWith("AwsSolutions-IAM5") &&
+        ack.id !== payloadObjectsFinding() &&
+        !exportObjectsFindings().includes(ack.id),
     );
     const others = iam5.filter((ack) => ack.path !== consumerRolePath);
 
@@ -2122,6 +2262,7 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "PostFeedback",
       "ListMonitorHistory",
       "ListAlertAudit",
+      "ListExports",
     ]);
 
     for (const definition of apiFunctions) {
@@ -2290,7 +2431,8 @@ describe("Per-route throttles", () => {
 describe("Monitor evaluation (issue 34)", () => {
   it("runs the evaluator from an EventBridge rule every minute, without retries of a missed minute", () => {
     const rules = template.findResources("AWS::Events::Rule");
-    expect(Object.keys(rules)).toHaveLength(1);
+    // The evaluator's and the export's (issue 35).
+    expect(Object.keys(rules)).toHaveLength(2);
     template.hasResourceProperties("AWS::Events::Rule", {
       ScheduleExpression: "rate(1 minute)",
       State: "ENABLED",
