@@ -170,6 +170,7 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
   RevokeApiKey: async () => ({ path: `/api/keys/${await newKeyId()}`, ...asOwner() }),
   ListApiKeyAudit: async () => ({ path: `/api/keys/${await newKeyId()}/audit`, ...asOwner() }),
   ListDeletionAudit: async () => ({ path: "/api/audit/deletions", ...asOwner() }),
+  ListExports: async () => ({ path: "/api/exports", ...asOwner() }),
   GetMe: async () => ({ path: "/api/me", credential: owner.token }),
   ListMembers: async () => ({ path: "/api/members", ...asOwner() }),
   ListInvitations: async () => ({ path: "/api/invitations", ...asOwner() }),

@@ -981,6 +981,9 @@ describe("every table access of every route is within the route's declared grant
     await invoke("GetMe", { path: "/api/me", token: owner.token }, 200);
     const asOwner = { token: owner.token, headers: { "x-organization-id": sdk.orgId } };
     await invoke("ListDeletionAudit", { path: "/api/audit/deletions", ...asOwner }, 200);
+    // The export's runs (the export bucket, not the table), and a cursor checked against the cursor secret.
+    await invoke("ListExports", { path: "/api/exports", ...asOwner }, 200);
+    await invoke("ListExports", { path: "/api/exports", query: { cursor: "not.a-cursor" }, ...asOwner }, 400);
     // Invitations: created (a new person, then an existing user), refused (already invited, already a member),
     // listed, revoked, declined and accepted (the membership written with the invitation consumed).
     const invite = (email: string, status: number) =>
