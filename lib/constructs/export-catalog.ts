@@ -119,7 +119,7 @@ export class ExportCatalog extends Construct {
           },
         },
       });
-      cfnTable.addDependency(this.database);
+      cfnTable.node.addDependency(this.database);
       tables.set(table, cfnTable);
     }
     this.tables = tables;

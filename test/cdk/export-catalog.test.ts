@@ -140,6 +140,13 @@ describe("Glue catalog", () => {
     }
   });
 
+  it("creates each table after the database", () => {
+    const [databaseId] = Object.keys(template.findResources("AWS::Glue::Database"));
+    const tables = template.findResources("AWS::Glue::Table") as Record<string, { DependsOn?: string[] }>;
+
+    for (const table of Object.values(tables)) expect(table.DependsOn).toContain(databaseId);
+  });
+
   it("reads Parquet (ZSTD) as external tables", () => {
     for (const table of Object.values(glueTables())) {
       const input = table.Properties.TableInput;
