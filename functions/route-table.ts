@@ -47,7 +47,7 @@ export type PayloadAccess = "write" | "read" | "delete";
 /**
  * Access to the export bucket (issue 35): `read` lists and reads its manifests and presigns its files
  * (`manifests/*` and `table=*` only). The role cannot be limited to one organisation's prefix: the handler's
- * check of every key (functions/store/exports/organisation-export-keys.ts) is the tenancy boundary.
+ * check of every key (functions/store/export/organisation-export-keys.ts) is the tenancy boundary.
  */
 export type ExportAccess = "read";
 

@@ -94,6 +94,10 @@ export const PARTITIONS = {
   pendingDeletions: "DELETIONS#PENDING",
   /** `DELETIONAUDIT#<orgId>`: who deleted which session or erased which user (keys.ts deletionAuditKey). */
   deletionAudit: "DELETIONAUDIT#*",
+  /** `EXPORT#CHANGES`: the Parquet export's change markers (keys.ts exportChangeKey). */
+  exportChanges: "EXPORT#CHANGES",
+  /** `EXPORT`: the Parquet export's state and run lock (keys.ts exportStateKey). */
+  exportState: "EXPORT",
   /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
   service: "SERVICE",
   /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
@@ -120,10 +124,6 @@ export const PARTITIONS = {
   statusSessionsIndex: "ORG#*#ENV#*#STATUS#*",
   /** GSI7 and GSI8 `<tenant>#USERSTATUS#<status>#<userId>`: one user's sessions in one status (keys.ts sessionUserStatusPartition). */
   userStatusSessionsIndex: "ORG#*#ENV#*#USERSTATUS#*",
-  /** `EXPORT`: the export's state and run lock (`EXPORT` / `STATE`, issue 35). */
-  exportState: "EXPORT",
-  /** `EXPORT#CHANGES`: the change markers the stream consumer writes for the export (issue 35). */
-  exportChanges: "EXPORT#CHANGES",
   /** GSI2 `APIKEYID#<keyId>`: a key record found by its id (keys.ts apiKeyIdIndexKeys). */
   apiKeyIdIndex: "APIKEYID#*",
 } as const;
@@ -1089,8 +1089,31 @@ export const streamConsumer: WorkerDefinition = {
     { actions: ["dynamodb:Query"], partitions: [P.monitors] },
     // A conversation's own scores, read and counted as a session's are.
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
+    // The Parquet export's change markers (functions/stream/export-changes.ts).
+    { actions: ["dynamodb:BatchWriteItem"], partitions: [P.exportChanges] },
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The Parquet export (functions/export/export-handler.ts, hourly and on demand): the run lock and state, the change
+ * markers since the last run, and per changed unit the tenant's sessions or conversations of an hour (GSI1) and
+ * their partitions (sessions with events and scores; summaries with their scores). It writes nothing else.
+ */
+export const exportJob: WorkerDefinition = {
+  id: "ExportJob",
+  entry: "functions/export/export-handler.ts",
+  tableGrants: [
+    { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.exportState] },
+    { actions: ["dynamodb:Query"], partitions: [P.exportChanges, P.session, P.conversation] },
+    // The sessions an index page names, read whole.
+    { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+    {
+      actions: ["dynamodb:Query"],
+      partitions: [P.tenantSessionsIndex, P.tenantConversationsIndex],
+      indexes: [I.tenantSessions.indexName],
+    },
+  ],
 };
 
 /**
@@ -1106,29 +1129,6 @@ export const monitorEvaluator: WorkerDefinition = {
     // The history entry with each change; read back when an earlier evaluation left its notification unsent.
     { actions: ["dynamodb:PutItem", "dynamodb:GetItem"], partitions: [P.monitorHistory] },
     alertSeriesReads,
-  ],
-};
-
-/**
- * The export (issue 35, functions/export/export-handler.ts; hourly and on demand): the change markers since the
- * last committed run read, each changed unit rebuilt from its sessions, conversations and their events and scores
- * (time-indexed reads on GSI1), and its state and run lock kept on `EXPORT` / `STATE`.
- * TODO(merge, lead): the exact list the export run needs replaces this one; the stack wires whatever is here.
- */
-export const exportWorker: WorkerDefinition = {
-  id: "ExportWorker",
-  entry: "functions/export/export-handler.ts",
-  tableGrants: [
-    { actions: ["dynamodb:Query"], partitions: [P.session, P.conversation, P.exportChanges] },
-    {
-      actions: ["dynamodb:Query"],
-      partitions: [P.tenantSessionsIndex, P.tenantConversationsIndex, P.conversationRunsIndex],
-      indexes: [I.tenantSessions.indexName],
-    },
-    {
-      actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
-      partitions: [P.exportState],
-    },
   ],
 };
 

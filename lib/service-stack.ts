@@ -20,7 +20,7 @@ import {
   cursorSecretSetup,
   deletionWorker,
   type ExportAccess,
-  exportWorker,
+  exportJob,
   monitorEvaluator,
   type PayloadAccess,
   type RouteDefinition,
@@ -457,13 +457,13 @@ export class AgentTrackingStack extends Stack {
       bytesScannedCutoffPerQuery: this.exportSettings.bytesScannedCutoffPerQuery,
     });
     this.exportJob = new ExportJob(this, "ExportJob", {
-      entry: exportWorker.entry,
+      entry: exportJob.entry,
       projectRoot: repoRoot,
       environment: { TABLE_NAME: table.tableName, EXPORT_BUCKET: this.exportBucket.bucket.bucketName },
       schedule: this.exportSettings.schedule,
       reservedConcurrency: this.exportSettings.reservedConcurrency,
     });
-    this.grantTable(this.exportJob.handler, exportWorker);
+    this.grantTable(this.exportJob.handler, exportJob);
     this.exportBucket.grantExportWrite(this.exportJob.handler.function);
 
     this.operations = new OperationsDashboard(this, "Operations", {

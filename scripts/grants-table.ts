@@ -10,7 +10,7 @@ import {
   alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
-  exportWorker,
+  exportJob,
   routes,
   streamConsumer,
   type TableGrant,
@@ -48,7 +48,7 @@ export function grantsTable(): string {
       (route) =>
         `| ${route.method} ${route.path} | ${route.throttle.rateLimit}/${route.throttle.burstLimit} | ${describeGrants(route.tableGrants)} |`,
     ),
-    ...[deletionWorker, streamConsumer, alertDeliveryWorker, exportWorker, cursorSecretSetup].map(
+    ...[deletionWorker, streamConsumer, alertDeliveryWorker, exportJob, cursorSecretSetup].map(
       (worker) => `| ${worker.id} | – | ${describeGrants(worker.tableGrants)} |`,
     ),
   ];

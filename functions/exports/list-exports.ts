@@ -5,7 +5,7 @@
 import { jsonResponse } from "../http/responses.js";
 import { userRoute } from "../http/user-route.js";
 import { EXPORT_RUNS_PAGE, listExportsQuery } from "../schemas/export-schemas.js";
-import { listOrganisationExports } from "../store/exports/organisation-exports.js";
+import { listOrganisationExports } from "../store/export/organisation-exports.js";
 
 export const handler = userRoute("ListExports", { query: listExportsQuery }, async ({ caller, query }) => {
   const page = await listOrganisationExports(caller.orgId, {

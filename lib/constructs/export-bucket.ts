@@ -46,14 +46,14 @@ export class ExportBucket extends Construct {
 
   /**
    * The export function: list the bucket, read, write and delete the files and manifests (a unit left without
-   * rows loses its file; a rerun replaces files).
+   * rows loses its file; a rerun replaces files), and abort its own multipart upload of a large file that failed.
    */
   grantExportWrite(grantee: IGrantable): readonly PolicyStatement[] {
     return this.grant(grantee, [
       new PolicyStatement({ effect: Effect.ALLOW, actions: ["s3:ListBucket"], resources: [this.bucket.bucketArn] }),
       new PolicyStatement({
         effect: Effect.ALLOW,
-        actions: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+        actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"],
         resources: this.objectArns(),
       }),
     ]);

@@ -16,7 +16,7 @@ import {
   EXPORT_TABLES,
   type ExportColumnType,
 } from "../../functions/export/export-tables.js";
-import { exportWorker } from "../../functions/routes.js";
+import { exportJob } from "../../functions/routes.js";
 import { ExportBucket } from "../../lib/constructs/export-bucket.js";
 import { ExportCatalog, PARQUET_FORMAT } from "../../lib/constructs/export-catalog.js";
 import { ExportJob } from "../../lib/constructs/export-job.js";
@@ -87,7 +87,7 @@ beforeAll(() => {
     bytesScannedCutoffPerQuery: DEFAULT_EXPORT_SETTINGS.bytesScannedCutoffPerQuery,
   });
   const job = new ExportJob(stack, "Job", {
-    entry: exportWorker.entry,
+    entry: exportJob.entry,
     projectRoot: REPOSITORY_ROOT,
     environment: { TABLE_NAME: "ats-table", EXPORT_BUCKET: exportBucket.bucket.bucketName },
     schedule: DEFAULT_EXPORT_SETTINGS.schedule,
@@ -96,7 +96,7 @@ beforeAll(() => {
   exportBucket.grantExportWrite(job.handler.function);
   // On demand only, without reserved concurrency (an account at Lambda's default quota).
   new ExportJob(stack, "OnDemandJob", {
-    entry: exportWorker.entry,
+    entry: exportJob.entry,
     projectRoot: REPOSITORY_ROOT,
     environment: { TABLE_NAME: "ats-table-on-demand", EXPORT_BUCKET: exportBucket.bucket.bucketName },
     schedule: false,
@@ -241,7 +241,7 @@ describe("Export bucket", () => {
       { Effect: "Allow", Action: "s3:ListBucket", Resource: { "Fn::GetAtt": [bucketId(), "Arn"] } },
       {
         Effect: "Allow",
-        Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+        Action: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"],
         Resource: [objectArn("table="), objectArn("manifests/")],
       },
     ]);
@@ -270,7 +270,7 @@ describe("Export function and schedule", () => {
       ReservedConcurrentExecutions: 1,
       Environment: { Variables: { TABLE_NAME: "ats-table", EXPORT_BUCKET: { Ref: bucketId() } } },
     });
-    expect(path.basename(exportWorker.entry)).toBe("export-handler.ts");
+    expect(path.basename(exportJob.entry)).toBe("export-handler.ts");
   });
 
   it("runs it every hour without retries (the next run picks up what a missed one would have)", () => {

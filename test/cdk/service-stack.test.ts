@@ -24,7 +24,7 @@ import {
   apiFunctions,
   cursorSecretSetup,
   deletionWorker,
-  exportWorker,
+  exportJob,
   monitorEvaluator,
   PARTITIONS,
   type PayloadAccess,
@@ -924,7 +924,7 @@ describe("Lambda functions", () => {
     [streamConsumer.id, () => stack.streamConsumer] as const,
     [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
     [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
-    [exportWorker.id, () => stack.exportJob.handler] as const,
+    [exportJob.id, () => stack.exportJob.handler] as const,
   ]) {
     it(`lets ${id} write to its own log group only`, () => {
       // Prepare
@@ -984,7 +984,7 @@ describe("Lambda functions", () => {
       { Effect: "Allow", Action: "s3:ListBucket", Resource: exportBucketArn },
       {
         Effect: "Allow",
-        Action: ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
+        Action: ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:PutObject"],
         Resource: [...exportObjectArns()].sort(byJson),
       },
     ]);
@@ -998,8 +998,8 @@ describe("Lambda functions", () => {
     const statements = statementsWithPrefix(exportFunctionLogicalId(), "dynamodb:").map(normalisedStatement);
 
     // Assess
-    expect(statements).toHaveLength(exportWorker.tableGrants.length);
-    for (const [index, grant] of exportWorker.tableGrants.entries()) {
+    expect(statements).toHaveLength(exportJob.tableGrants.length);
+    for (const [index, grant] of exportJob.tableGrants.entries()) {
       expect(statements[index]?.actions).toEqual([...grant.actions].sort());
       expect(statements[index]?.condition).toMatchObject({
         "ForAllValues:StringLike": { "dynamodb:LeadingKeys": grant.partitions },

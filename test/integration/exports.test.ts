@@ -4,13 +4,13 @@
  * an id that starts with the other's, an uncommitted run, and a manifest forged to name another organisation's
  * file: none of that may reach the caller.
  */
-import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
 import { organisationManifestKey, runManifestKey } from "../../functions/export/export-layout.js";
 import type { ExportTableName } from "../../functions/export/export-tables.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { localS3Client, TEST_EXPORT_BUCKET } from "../support/export-bucket.js";
+import { LOCAL_EXPORT_BUCKET } from "../../local/s3-local.js";
 import { call, createTestUser, startTestApi, type TestUser } from "../support/fixtures.js";
 
 let api: LocalApi;
@@ -30,7 +30,7 @@ const runs = { old: newId("exportRun", Date.parse("2024-03-01T10:00:00Z")), earl
 let uncommitted: string;
 
 async function put(key: string, body: string): Promise<void> {
-  await s3.send(new PutObjectCommand({ Bucket: TEST_EXPORT_BUCKET, Key: key, Body: body }));
+  await s3.send(new PutObjectCommand({ Bucket: LOCAL_EXPORT_BUCKET, Key: key, Body: body }));
 }
 
 function fileKey(table: ExportTableName, orgId: string, hour: string): string {
@@ -104,7 +104,16 @@ interface Page {
 
 beforeAll(async () => {
   api = await startTestApi();
-  s3 = localS3Client(inject("s3Environment"));
+  const environment = inject("s3Environment");
+  s3 = new S3Client({
+    endpoint: environment.S3_ENDPOINT ?? "",
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: {
+      accessKeyId: environment.S3_ACCESS_KEY_ID ?? "",
+      secretAccessKey: environment.S3_SECRET_ACCESS_KEY ?? "",
+    },
+  });
   owner = await createTestUser(api, { role: "owner" });
   admin = await createTestUser(api, { orgId: owner.orgId, role: "admin" });
   member = await createTestUser(api, { orgId: owner.orgId, role: "member" });

@@ -15,7 +15,6 @@ import { startDynamoDbLocal } from "../../local/dynamodb-local.js";
 import { s3Environment, startS3Local } from "../../local/s3-local.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { ensureTable } from "../../local/table-setup.js";
-import { createExportBucket, TEST_EXPORT_BUCKET } from "./export-bucket.js";
 import { readLedger } from "./secrets-ledger.js";
 
 declare module "vitest" {
@@ -26,10 +25,7 @@ declare module "vitest" {
     secretsLedger: string;
     s3Endpoint: string;
     payloadBucket: string;
-    /**
-     * S3_ENDPOINT, PAYLOAD_BUCKET, EXPORT_BUCKET and the local S3's own credential
-     * (S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY).
-     */
+    /** S3_ENDPOINT, PAYLOAD_BUCKET and the local S3's own credential (S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY). */
     s3Environment: Record<string, string>;
     /** POST here: resolves (204) once the run's stream consumer has counted every record written before. */
     streamDrainUrl: string;
@@ -43,7 +39,6 @@ const TABLE_NAME = "ats-test";
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dynamo = await startDynamoDbLocal();
   const s3 = await startS3Local();
-  await createExportBucket(s3);
   const client = createLocalDynamoClient(dynamo.endpoint, dynamo.credentials);
   try {
     await ensureTable(client, TABLE_NAME);
@@ -55,7 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("tableName", TABLE_NAME);
   project.provide("s3Endpoint", s3.endpoint);
   project.provide("payloadBucket", s3.bucket);
-  project.provide("s3Environment", { ...s3Environment(s3), EXPORT_BUCKET: TEST_EXPORT_BUCKET });
+  project.provide("s3Environment", s3Environment(s3));
   const ledger = join(tmpdir(), `ats-test-secrets-${process.pid}.txt`);
   rmSync(ledger, { force: true });
   project.provide("secretsLedger", ledger);

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { newId, ulidTime, ulidTimePrefix } from "../../functions/domain/ids.js";
-import { isSearchBound } from "../../functions/store/exports/committed-runs.js";
+import { isSearchBound } from "../../functions/store/export/committed-runs.js";
 import {
   ForeignExportKeyError,
   isOrganisationExportKey,
   organisationExportKey,
-} from "../../functions/store/exports/organisation-export-keys.js";
-import { parseOrganisationManifest } from "../../functions/store/exports/organisation-manifest.js";
+} from "../../functions/store/export/organisation-export-keys.js";
+import { parseOrganisationManifest } from "../../functions/store/export/organisation-manifest.js";
 
 describe("isOrganisationExportKey", () => {
   it.each([

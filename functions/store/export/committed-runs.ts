@@ -11,7 +11,7 @@
  */
 import { ulidTime, ulidTimePrefix } from "../../domain/ids.js";
 import { organisationManifestPrefix, RUN_MANIFEST_PREFIX } from "../../export/export-layout.js";
-import { listKeyRange } from "./export-bucket.js";
+import { listKeyRange } from "./export-bucket-reads.js";
 
 /** No export run is older: the search stops here. */
 export const SEARCH_FLOOR = Date.parse("2020-01-01T00:00:00Z");

@@ -14,7 +14,7 @@ import { isId } from "../../domain/ids.js";
 import { organisationManifestKey } from "../../export/export-layout.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../table/cursor-signing.js";
 import { findCommittedRuns, isSearchBound, NEWEST_BOUND, type SearchBound } from "./committed-runs.js";
-import { presignedDownloadUrl, readJsonObject } from "./export-bucket.js";
+import { presignedDownloadUrl, readJsonObject } from "./export-bucket-reads.js";
 import { isOrganisationExportKey, organisationExportKey } from "./organisation-export-keys.js";
 import { type OrganisationRunManifest, parseOrganisationManifest } from "./organisation-manifest.js";
 
