@@ -1461,6 +1461,8 @@ describe("Table stream consumer", () => {
       { actions: ["dynamodb:Query"], partitions: ["MONITORS"] },
       // A conversation's own scores, read and counted in their partition (issue 33).
       { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: ["CONVERSATION#ORG#*#ENV#*"] },
+      // The Parquet export's change markers (issue 35), one per unit a batch touched.
+      { actions: ["dynamodb:BatchWriteItem"], partitions: ["EXPORT#CHANGES"] },
     ];
 
     // Act
