@@ -4,13 +4,12 @@
  * an id that starts with the other's, an uncommitted run, and a manifest forged to name another organisation's
  * file: none of that may reach the caller.
  */
-import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
 import { organisationManifestKey, runManifestKey } from "../../functions/export/export-layout.js";
 import type { ExportTableName } from "../../functions/export/export-tables.js";
 import type { LocalApi } from "../../local/http-adapter.js";
-import { LOCAL_EXPORT_BUCKET } from "../../local/s3-local.js";
 import { call, createTestUser, startTestApi, type TestUser } from "../support/fixtures.js";
 
 let api: LocalApi;
@@ -21,6 +20,11 @@ let member: TestUser;
 /** An organisation whose id starts with the first's: `table=…/org=<a>-x/` must never pass for `org=<a>`'s. */
 let neighbour: TestUser;
 
+/**
+ * A bucket of this file's own on the run's local S3: its objects (text standing in for Parquet, runs of made-up
+ * organisations) must not meet the files other test files export and read back from the shared export bucket.
+ */
+const BUCKET = `ats-export-downloads-${process.pid}`;
 const HOUR = 3600_000;
 const INVALID_CURSOR = "Invalid cursor: pass back the nextCursor of the previous page of the same query unchanged";
 const now = Date.now();
@@ -30,7 +34,7 @@ const runs = { old: newId("exportRun", Date.parse("2024-03-01T10:00:00Z")), earl
 let uncommitted: string;
 
 async function put(key: string, body: string): Promise<void> {
-  await s3.send(new PutObjectCommand({ Bucket: LOCAL_EXPORT_BUCKET, Key: key, Body: body }));
+  await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
 }
 
 function fileKey(table: ExportTableName, orgId: string, hour: string): string {
@@ -103,6 +107,8 @@ interface Page {
 }
 
 beforeAll(async () => {
+  // Before the first request: the route's store reads EXPORT_BUCKET on first use.
+  process.env.EXPORT_BUCKET = BUCKET;
   api = await startTestApi();
   const environment = inject("s3Environment");
   s3 = new S3Client({
@@ -114,6 +120,7 @@ beforeAll(async () => {
       secretAccessKey: environment.S3_SECRET_ACCESS_KEY ?? "",
     },
   });
+  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
   owner = await createTestUser(api, { role: "owner" });
   admin = await createTestUser(api, { orgId: owner.orgId, role: "admin" });
   member = await createTestUser(api, { orgId: owner.orgId, role: "member" });
