@@ -8,6 +8,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
 import { organisationManifestKey, runManifestKey } from "../../functions/export/export-layout.js";
+import type { ExportManifest, RemovedFile } from "../../functions/export/export-manifest.js";
 import type { ExportTableName } from "../../functions/export/export-tables.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import { call, createTestUser, startTestApi, type TestUser } from "../support/fixtures.js";
@@ -41,7 +42,8 @@ function fileKey(table: ExportTableName, orgId: string, hour: string): string {
   return `table=${table}/org=${orgId}/env=live/day=${hour.slice(0, 10)}/s-${hour.slice(11, 13)}.parquet`;
 }
 
-function entry(table: ExportTableName, orgId: string, hour: string) {
+/** A manifest entry, typed as the export writes it (functions/export/export-manifest.ts). */
+function entry(table: ExportTableName, orgId: string, hour: string): RemovedFile {
   return {
     table,
     orgId,
@@ -53,7 +55,7 @@ function entry(table: ExportTableName, orgId: string, hour: string) {
   };
 }
 
-function manifest(runId: string, files: ReturnType<typeof entry>[], removed: ReturnType<typeof entry>[] = []) {
+function manifest(runId: string, files: RemovedFile[], removed: RemovedFile[] = []): string {
   return JSON.stringify({
     formatVersion: 1,
     schemaVersion: 1,
@@ -65,13 +67,13 @@ function manifest(runId: string, files: ReturnType<typeof entry>[], removed: Ret
     units: files.length,
     files: files.map((file) => ({ ...file, rows: 3, bytes: 100 })),
     removed,
-  });
+  } satisfies ExportManifest);
 }
 
 /** Writes a run as the export does: its files, each organisation's manifest, then (committed) the run manifest. */
 async function writeRun(
   runId: string,
-  perOrganisation: Record<string, { files: ReturnType<typeof entry>[]; removed?: ReturnType<typeof entry>[] }>,
+  perOrganisation: Record<string, { files: RemovedFile[]; removed?: RemovedFile[] }>,
   committed = true,
 ): Promise<void> {
   for (const [orgId, part] of Object.entries(perOrganisation)) {
