@@ -3,21 +3,23 @@
  * The views `sessions`, `events`, `scores` and `conversations` have the columns and partition keys of the Athena
  * tables, so a query of docs/sql.md runs unchanged in both.
  *
- *   npm run sql -- [--dir <path>] [--json] [--limit <rows>] "<SQL>"
+ *   npm run sql -- [--dir <path>] [--org <orgId>] [--json] [--limit <rows>] "<SQL>"
  *
  * Reads the local export bucket of `npm start` straight from `$DATA_DIR/s3` (no running stack needed), or with
- * `--dir` a plain copy of a deployment's bucket (`aws s3 sync s3://<export bucket> <path>`). Prints an aligned table
+ * `--dir` a plain copy of a deployment's bucket (`aws s3 sync s3://<export bucket> <path>`); `--org` reads only that
+ * organisation's files (a copy of the run manifests and one organisation's `table=…/org=<orgId>/` files). Prints an aligned table
  * and a row count line, or `--json` one JSON object per line; at most `--limit` rows (default 1,000). Any error —
  * bad SQL, no export yet, a bad flag — is one line on stderr and exit code 2.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { isOrganisationId } from "../functions/domain/organisation.js";
 import { readSettings } from "./settings.js";
 import { DEFAULT_ROW_LIMIT, openExportDatabase } from "./sql/export-database.js";
 import { plainDirectoryExportStore, s3rverExportStore } from "./sql/export-store.js";
 import { formatJsonLines, formatTable, rowCountLine } from "./sql/result-printer.js";
 
-const USAGE = 'Usage: npm run sql -- [--dir <path>] [--json] [--limit <rows>] "SELECT …"';
+const USAGE = 'Usage: npm run sql -- [--dir <path>] [--org <orgId>] [--json] [--limit <rows>] "SELECT …"';
 const MAX_ROW_LIMIT = 100_000;
 
 class SqlCliError extends Error {}
@@ -36,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       dir: { type: "string" },
+      org: { type: "string" },
       json: { type: "boolean", default: false },
       limit: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -48,12 +51,16 @@ async function main(argv: string[]): Promise<void> {
   const sql = positionals.join(" ").trim();
   if (sql === "") throw new SqlCliError(`No SQL given. ${USAGE}`);
   const limit = rowLimit(values.limit);
+  if (values.org !== undefined && !isOrganisationId(values.org))
+    throw new SqlCliError(
+      `--org must be an organisation id (a slug: lowercase letters, digits and dashes), got "${values.org}"`,
+    );
   const store =
     values.dir === undefined
       ? s3rverExportStore(join(readSettings().dataDirectory, "s3"))
       : plainDirectoryExportStore(values.dir);
 
-  const database = await openExportDatabase(store);
+  const database = await openExportDatabase(store, values.org === undefined ? {} : { orgId: values.org });
   try {
     if (database.runs === 0)
       throw new SqlCliError(`No export yet: ${store.description} has no committed run (run \`npm run export\` first)`);

@@ -66,8 +66,11 @@ export function checkRunManifest(parsed: unknown, expectedRunId: string): Checke
   };
 }
 
-/** The committed file set: the manifests applied oldest run first, so the newest run naming a key decides it. */
-export function committedFiles(manifests: readonly CheckedManifest[]): CommittedFiles {
+/**
+ * The committed file set: the manifests applied oldest run first, so the newest run naming a key decides it. With
+ * `orgId`, only that organisation's files (a copy holding one organisation's files names no other's).
+ */
+export function committedFiles(manifests: readonly CheckedManifest[], orgId?: string): CommittedFiles {
   const present = new Set<string>();
   const oldestFirst = [...manifests].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
   for (const manifest of oldestFirst) {
@@ -75,6 +78,8 @@ export function committedFiles(manifests: readonly CheckedManifest[]): Committed
     for (const key of manifest.removed) present.delete(key);
   }
   const byTable: Record<ExportTableName, string[]> = { sessions: [], events: [], scores: [], conversations: [] };
-  for (const key of [...present].sort()) byTable[tableOfKey(key)].push(key);
+  for (const key of [...present].sort()) {
+    if (orgId === undefined || key.split("/")[1] === `org=${orgId}`) byTable[tableOfKey(key)].push(key);
+  }
   return byTable;
 }

@@ -47,8 +47,13 @@ function readManifests(store: ExportStore): CheckedManifest[] {
   });
 }
 
-async function createViews(connection: DuckDBConnection, store: ExportStore, manifests: readonly CheckedManifest[]) {
-  const keys = committedFiles(manifests);
+async function createViews(
+  connection: DuckDBConnection,
+  store: ExportStore,
+  manifests: readonly CheckedManifest[],
+  orgId: string | undefined,
+) {
+  const keys = committedFiles(manifests, orgId);
   const warnings: string[] = [];
   const files = { sessions: 0, events: 0, scores: 0, conversations: 0 };
   for (const table of EXPORT_TABLE_NAMES) {
@@ -64,14 +69,22 @@ async function createViews(connection: DuckDBConnection, store: ExportStore, man
   return { files, warnings };
 }
 
+export interface ExportDatabaseOptions {
+  /** Only this organisation's files (`--org`): for a copy holding one organisation's files. */
+  readonly orgId?: string;
+}
+
 /** Opens the database over the store's committed export. */
-export async function openExportDatabase(store: ExportStore): Promise<ExportDatabase> {
+export async function openExportDatabase(
+  store: ExportStore,
+  options: ExportDatabaseOptions = {},
+): Promise<ExportDatabase> {
   const manifests = readManifests(store);
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
     await connection.run("SET TimeZone = 'UTC'");
-    const { files, warnings } = await createViews(connection, store, manifests);
+    const { files, warnings } = await createViews(connection, store, manifests, options.orgId);
     return {
       runs: manifests.length,
       files,

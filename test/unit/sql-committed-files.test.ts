@@ -51,6 +51,12 @@ describe("committedFiles", () => {
     expect(committedFiles([rewrite, removal]).sessions).toEqual([sessionsKey("14")]);
   });
 
+  it("keeps only one organisation's files when asked", () => {
+    const set = committedFiles([manifest(runId(1), [sessionsKey("14"), conversationsKey])], "acme");
+    expect(set).toEqual({ sessions: [], events: [], scores: [], conversations: [conversationsKey] });
+    expect(committedFiles([manifest(runId(1), [sessionsKey("14")])], "de").sessions).toEqual([]);
+  });
+
   it("keeps a key no newer run names", () => {
     const set = committedFiles([manifest(runId(1), [sessionsKey("14")]), manifest(runId(2), [sessionsKey("15")])]);
     expect(set.sessions).toEqual([sessionsKey("14"), sessionsKey("15")]);

@@ -1,5 +1,5 @@
 /** How `npm run sql` prints an answer (local/sql/result-printer.ts) and turns DuckDB values into plain ones. */
-import { DuckDBDecimalValue, DuckDBTimestampValue } from "@duckdb/node-api";
+import { DuckDBDecimalValue, DuckDBTimestampTZValue, DuckDBTimestampValue } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import type { QueryAnswer } from "../../local/sql/export-database.js";
 import { formatJsonLines, formatTable, MAX_CELL_WIDTH } from "../../local/sql/result-printer.js";
@@ -77,9 +77,16 @@ describe("plainValue", () => {
     expect(plainValue(2n ** 70n)).toBe("1180591620717411303424");
   });
 
-  it("turns a DECIMAL into a number and a timestamp into its UTC text", () => {
+  it("turns a DECIMAL into a number", () => {
     expect(plainValue(new DuckDBDecimalValue(1234n, 4, 2))).toBe(12.34);
-    expect(plainValue(new DuckDBTimestampValue(1_700_000_000_123_000n))).toBe("2023-11-14 22:13:20.123");
+  });
+
+  it("prints a timestamp in UTC with its milliseconds, as Athena does", () => {
+    expect(plainValue(new DuckDBTimestampValue(1_700_000_000_120_000n))).toBe("2023-11-14 22:13:20.120");
+    expect(plainValue(new DuckDBTimestampValue(1_700_000_000_000_000n))).toBe("2023-11-14 22:13:20.000");
+    expect(plainValue(new DuckDBTimestampValue(1_700_000_000_000_042n))).toBe("2023-11-14 22:13:20.000042");
+    expect(plainValue(new DuckDBTimestampValue(-1_500n))).toBe("1969-12-31 23:59:59.998500");
+    expect(plainValue(new DuckDBTimestampTZValue(1_700_000_000_123_000n))).toBe("2023-11-14 22:13:20.123 UTC");
   });
 
   it("keeps strings, numbers, booleans and null", () => {
