@@ -16,6 +16,7 @@ import { openExportDatabase } from "../../local/sql/export-database.js";
 import { plainDirectoryExportStore, s3rverExportStore } from "../../local/sql/export-store.js";
 import { SQL_TYPES } from "../../local/sql/export-views.js";
 import { ExportBucketOnDisk, type ExportRow } from "../support/export-files.js";
+import { documentedQueries } from "../support/sql-doc-queries.js";
 
 const root = mkdtempSync(join(tmpdir(), "ats-sql-views-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -181,6 +182,21 @@ describe("the views over committed files", () => {
         "SELECT agent_name, avg(numeric_value) FROM scores WHERE org = 'dev' GROUP BY agent_name",
       );
       expect(answer.rows).toEqual([]);
+    } finally {
+      database.close();
+    }
+  });
+});
+
+describe("the ten queries of docs/sql.md", () => {
+  it("run on an export with no file yet and answer no rows", async () => {
+    const directory = join(root, "no-files");
+    new ExportBucketOnDisk(directory, "plain").commit(runId(7), []);
+    const database = await openExportDatabase(plainDirectoryExportStore(directory));
+    try {
+      const queries = documentedQueries();
+      expect(queries).toHaveLength(10);
+      for (const query of queries) expect((await database.query(query.sql)).rows, query.title).toEqual([]);
     } finally {
       database.close();
     }
