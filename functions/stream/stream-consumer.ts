@@ -4,7 +4,7 @@
  * exactly once (functions/store/counting/stream-counting.ts), and scores into
  * their agent's score rollups (score-stream-counting.ts), and publishes session
  * notifications; and deletes the offloaded payloads of sessions that DynamoDB
- * TTL removed (expired-payloads.ts). On AWS an event source mapping invokes it with a tumbling
+ * TTL removed (expired-payloads.ts); and marks the Parquet export's changed units (export-changes.ts). On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
  * (local/stream-poller.ts) calls this very handler with the same event shape.
  *
@@ -24,6 +24,7 @@ import { logError, logger, runningInLambda } from "../runtime/log.js";
 import { countScores, scoresOfRecords } from "../store/counting/score-stream-counting.js";
 import { type ChangeRecord, countChangeRecords } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
+import { markExportChanges } from "./export-changes.js";
 import { publishSessionEndings } from "./session-notifications.js";
 
 /** A stream event as Lambda delivers it with a tumbling window: the records of one shard, and its id. */
@@ -97,13 +98,18 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
       shardId,
     });
   });
+  // The Parquet export's change markers (issue 35): which units the next export run rebuilds.
+  const exportFailedAt = await markExportChanges(records, (error) => {
+    failures += 1;
+    logError("stream consumer could not mark the export's changes; they will be delivered again", error, { shardId });
+  });
   const lag = countingLag(records, Date.now());
   if (lag !== undefined) logger.debug("stream records counted", { shardId, records: records.length, lagMs: lag });
   metrics?.write({}, [
     ...(lag === undefined ? [] : [{ name: METRIC.countingLag, unit: "Milliseconds" as const, value: lag }]),
     { name: METRIC.countingFailures, unit: "Count", value: failures },
   ]);
-  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt]);
+  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt, exportFailedAt]);
   return { state: {}, batchItemFailures: firstFailure === undefined ? [] : [{ itemIdentifier: firstFailure }] };
 }
 

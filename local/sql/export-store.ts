@@ -9,9 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { RUN_MANIFEST_PREFIX } from "../../functions/export/export-layout.js";
-
-/** The local export bucket's name (the lead's local/s3-local.ts exports it as LOCAL_EXPORT_BUCKET). */
-export const LOCAL_EXPORT_BUCKET_NAME = "ats-export-local";
+import { LOCAL_EXPORT_BUCKET } from "../s3-local.js";
 
 const S3RVER_OBJECT_SUFFIX = "._S3rver_object";
 const RUN_MANIFEST_FILE = /^(exp_[0-9A-HJKMNP-TV-Z]{26})\.json$/;
@@ -56,7 +54,7 @@ function directoryStore(root: string, suffix: string, description: string): Expo
 }
 
 /** The export bucket of the local S3 kept under `s3Directory` (`$DATA_DIR/s3`). */
-export function s3rverExportStore(s3Directory: string, bucket = LOCAL_EXPORT_BUCKET_NAME): ExportStore {
+export function s3rverExportStore(s3Directory: string, bucket = LOCAL_EXPORT_BUCKET): ExportStore {
   const root = join(s3Directory, bucket);
   return directoryStore(root, S3RVER_OBJECT_SUFFIX, `the local export bucket ${bucket} (${root})`);
 }

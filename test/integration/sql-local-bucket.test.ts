@@ -11,17 +11,17 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { newId } from "../../functions/domain/ids.js";
 import { runManifestKey, unitFileKey } from "../../functions/export/export-layout.js";
 import { LOCAL_REGION } from "../../local/dynamo-endpoint.js";
-import { type RunningS3, startS3Local } from "../../local/s3-local.js";
+import { LOCAL_EXPORT_BUCKET, type RunningS3, startS3Local } from "../../local/s3-local.js";
 import { openExportDatabase } from "../../local/sql/export-database.js";
-import { LOCAL_EXPORT_BUCKET_NAME, s3rverExportStore } from "../../local/sql/export-store.js";
-import { exportParquet } from "../support/export-files.js";
+import { s3rverExportStore } from "../../local/sql/export-store.js";
+import { exportParquet } from "../support/export-bucket-fixture.js";
 
 const dataDirectory = mkdtempSync(join(tmpdir(), "ats-sql-s3rver-"));
 let s3: RunningS3;
 let client: S3Client;
 
 beforeAll(async () => {
-  s3 = await startS3Local({ dataDirectory, bucket: LOCAL_EXPORT_BUCKET_NAME });
+  s3 = await startS3Local({ dataDirectory });
   client = new S3Client({
     endpoint: s3.endpoint,
     forcePathStyle: true,
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 const put = (key: string, body: Uint8Array | string) =>
-  client.send(new PutObjectCommand({ Bucket: LOCAL_EXPORT_BUCKET_NAME, Key: key, Body: body }));
+  client.send(new PutObjectCommand({ Bucket: LOCAL_EXPORT_BUCKET, Key: key, Body: body }));
 
 it("finds the committed runs and files of the local export bucket in s3rver's store", async () => {
   const hour = "2026-11-27T09";

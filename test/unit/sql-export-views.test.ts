@@ -15,7 +15,7 @@ import { EXPORT_TABLE_NAMES, EXPORT_TABLES, type ExportTableName } from "../../f
 import { openExportDatabase } from "../../local/sql/export-database.js";
 import { plainDirectoryExportStore, s3rverExportStore } from "../../local/sql/export-store.js";
 import { SQL_TYPES } from "../../local/sql/export-views.js";
-import { ExportBucketOnDisk, type ExportRow } from "../support/export-files.js";
+import { ExportBucketOnDisk, type ExportRow } from "../support/export-bucket-fixture.js";
 import { documentedQueries } from "../support/sql-doc-queries.js";
 
 const root = mkdtempSync(join(tmpdir(), "ats-sql-views-"));
