@@ -84,7 +84,13 @@ async function recordHistory(): Promise<string> {
           estimatedCost: 0.01,
         },
         { sessionId: second, eventType: "tool_call", toolName: "refund", durationMs: 300 },
-        { sessionId: second, eventType: "llm_decision", model: "gpt-4o-mini", usage: usage(500, 100), durationMs: 450 },
+        {
+          sessionId: second,
+          eventType: "llm_decision",
+          model: "gpt-4o-mini",
+          usage: { promptTokens: 500, completionTokens: 100 }, // no total: counted as their sum
+          durationMs: 450,
+        },
         {
           sessionId: triage,
           eventType: "llm_decision",
@@ -195,6 +201,12 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 const sumOrNull = (values: readonly unknown[]): number | null =>
   values.some((value) => typeof value === "number") ? values.reduce<number>((sum, value) => sum + num(value), 0) : null;
 const usageOf = (event: Json, field: string): unknown => (event.usage as Json | null)?.[field] ?? null;
+/** A call's total tokens as a session counts them: its total, else its prompt and completion tokens' sum. */
+const totalTokensOf = (event: Json): number | null => {
+  const [total, prompt, completion] = ["totalTokens", "promptTokens", "completionTokens"].map((f) => usageOf(event, f));
+  if (typeof total === "number") return total;
+  return typeof prompt === "number" && typeof completion === "number" ? prompt + completion : null;
+};
 /** `2026-11-27T14:05:00.120Z` as `npm run sql` and Athena print a timestamp: `2026-11-27 14:05:00.120`. */
 const sqlTimestamp = (iso: unknown) => String(iso).replace("T", " ").replace(/Z$/, "");
 
@@ -276,7 +288,7 @@ describe("the ten queries of docs/sql.md over the export equal the read API", ()
           run_count: conversation.runCount,
           model,
           model_calls: events.length,
-          total_tokens: sumOrNull(events.map((event) => usageOf(event, "totalTokens"))),
+          total_tokens: sumOrNull(events.map(totalTokensOf)),
           cost_usd: cost === null ? null : round(cost, 6),
         };
       });
@@ -353,7 +365,7 @@ describe("the ten queries of docs/sql.md over the export equal the read API", ()
           model_calls: events.length,
           prompt_tokens: sumOrNull(events.map((event) => usageOf(event, "promptTokens"))),
           completion_tokens: sumOrNull(events.map((event) => usageOf(event, "completionTokens"))),
-          total_tokens: sumOrNull(events.map((event) => usageOf(event, "totalTokens"))),
+          total_tokens: sumOrNull(events.map(totalTokensOf)),
           cache_read_tokens: sumOrNull(events.map((event) => usageOf(event, "cacheReadTokens"))),
           cost_usd: cost === null ? null : round(cost, 6),
           unpriced_calls: events.filter((event) => event.costSource === "unpriced").length,
