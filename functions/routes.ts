@@ -1095,6 +1095,8 @@ export const exportJob: WorkerDefinition = {
   tableGrants: [
     { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.exportState] },
     { actions: ["dynamodb:Query"], partitions: [P.exportChanges, P.session, P.conversation] },
+    // The sessions an index page names, read whole.
+    { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
     {
       actions: ["dynamodb:Query"],
       partitions: [P.tenantSessionsIndex, P.tenantConversationsIndex],

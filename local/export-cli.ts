@@ -35,7 +35,7 @@ async function run(argv: string[]): Promise<void> {
       console.log(
         [
           `Export run ${result.runId} committed: ${result.units} unit(s) rebuilt, ${result.files} file(s) written ` +
-            `(${result.rows} rows, ${result.bytes} bytes), ${result.removed} removed` +
+            `(${result.rows} rows, ${result.bytes} bytes); ${result.removed} unit table(s) without rows have no file` +
             (result.unitsLeft > 0 ? `, ${result.unitsLeft} left for the next run` : ""),
           `  changes from ${result.changesFrom} to ${result.changesThrough} (UTC minutes)`,
           `  files in ${join(settings.dataDirectory, "s3")} (bucket ${process.env.EXPORT_BUCKET}); query them: npm run sql -- "SELECT count(*) FROM events WHERE org = 'dev' AND env = 'live'"`,

@@ -1,7 +1,8 @@
 /**
  * One export run (issue 35; docs/export.md): takes the run lock, reads the units changed since the last committed
- * run (the stream consumer's markers, from two minutes before the last run's end — a marker written late by a slow
- * consumer is still met — to the minute before now, so the indexes have settled), rebuilds each unit's files, then
+ * run (the stream consumer's markers, from three minutes before the last run's end to the end of the minute in
+ * progress: a unit changed just before a run is rebuilt again by the next one, so a marker written late and a
+ * session the index did not show yet are still met), rebuilds each unit's files, then
  * writes each organisation's part of the manifest and, last, the run's manifest, which commits it; then records
  * how far it reached and frees the lock. A run that fails leaves the state as it was: the next run rebuilds the same
  * units (a rebuilt file replaces the one before, so nothing is ever counted twice). A run out of time commits the
@@ -22,10 +23,12 @@ import {
 import { EXPORT_SCHEMA_VERSION } from "./export-tables.js";
 import { exportUnit } from "./unit-export.js";
 
-/** Markers of the last minute wait for the next run (GSI1 is eventually consistent with the table). */
-const SETTLE_MS = 60_000;
-/** A run reads back this far before the last run's end: a marker written after that run read its window. */
-const OVERLAP_MS = 2 * 60_000;
+/**
+ * A run reads markers up to the end of the minute in progress, and the next run reads again from this long before
+ * that end: a unit changed in the last minutes before a run is rebuilt once more by the next, which covers a marker
+ * written after the run read its window and a session the (eventually consistent) session index did not show yet.
+ */
+const OVERLAP_MS = 3 * 60_000;
 
 export interface ExportRunOptions {
   readonly nowMs?: number;
@@ -72,7 +75,7 @@ export async function runExport(options: ExportRunOptions = {}): Promise<ExportR
         ? startedMs - CHANGE_MARKER_DAYS * 86_400_000
         : Date.parse(`${state.changesThrough}:00.000Z`) - OVERLAP_MS;
     const changesFrom = minuteOf(fromMs);
-    let changesThrough = minuteOf(startedMs - SETTLE_MS);
+    let changesThrough = minuteOf(startedMs + 60_000);
     const changes = (await readUnitChanges(changesFrom, changesThrough)).filter(
       (change) => scope === undefined || scope.includes(change.unit.orgId),
     );

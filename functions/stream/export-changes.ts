@@ -1,8 +1,9 @@
 /**
  * The stream consumer's export step (issue 35): marks the export units a batch of records touched, so the next
  * export run rebuilds exactly them (functions/export/export-run.ts). A record placed by its own image costs
- * nothing; one that is not (an event, a score) costs a share of one eventually consistent BatchGetItem of its
- * session (else the session's tombstone) or conversation summary. Deletions, erasures and TTL expiry reach the
+ * nothing, nor does an event or score of a session counting read for the batch; the rest (a deleted session's
+ * items, a conversation's scores) cost a share of one eventually consistent BatchGetItem of the session (else its
+ * tombstone) or conversation summary. Deletions, erasures and TTL expiry reach the
  * export this way too: their REMOVE records mark the units, which the run rebuilds without the removed items.
  */
 import { distinct, type ExportUnit, type UnitLookup, unitOfStart, unitsOfChange } from "../domain/export-changes.js";
@@ -50,8 +51,14 @@ function placesItself(entity: unknown): boolean {
   return entity === "session" || entity === "sessionTombstone";
 }
 
-/** The units a batch's records touched. */
-export async function unitsOfRecords(records: readonly ChangeRecord[]): Promise<ExportUnit[]> {
+/**
+ * The units a batch's records touched; `sessionsRead`: the batch's sessions counting already read (by session id),
+ * which place their events and scores without another read.
+ */
+export async function unitsOfRecords(
+  records: readonly ChangeRecord[],
+  sessionsRead: ReadonlyMap<string, Readonly<Record<string, unknown>>> = new Map(),
+): Promise<ExportUnit[]> {
   const units: ExportUnit[] = [];
   const lookups = new Map<string, UnitLookup>();
   for (const record of records) {
@@ -61,7 +68,12 @@ export async function unitsOfRecords(records: readonly ChangeRecord[]): Promise<
       oldImage: record.oldImage,
     });
     units.push(...placed.units);
-    if (placed.lookup !== undefined) lookups.set(lookupKey(placed.lookup), placed.lookup);
+    const lookup = placed.lookup;
+    if (lookup === undefined) continue;
+    const read = lookup.kind === "session" ? sessionsRead.get(lookup.sessionId) : undefined;
+    const known = read === undefined ? undefined : unitOfStart(lookup, read);
+    if (known !== undefined) units.push(known);
+    else lookups.set(lookupKey(lookup), lookup);
   }
   // An event or score of a session the batch also names by its own image needs no read.
   const sessionsPlaced = new Set(
@@ -81,11 +93,12 @@ export async function unitsOfRecords(records: readonly ChangeRecord[]): Promise<
  */
 export async function markExportChanges(
   records: readonly ChangeRecord[],
+  sessionsRead: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
   onFailure: (error: unknown) => void,
   nowMs = Date.now(),
 ): Promise<string | undefined> {
   try {
-    await recordUnitChanges(await unitsOfRecords(records), nowMs);
+    await recordUnitChanges(await unitsOfRecords(records, sessionsRead), nowMs);
     return undefined;
   } catch (error) {
     onFailure(error);

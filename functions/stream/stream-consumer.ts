@@ -22,7 +22,7 @@ import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observab
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
 import { countScores, scoresOfRecords } from "../store/counting/score-stream-counting.js";
-import { type ChangeRecord, countChangeRecords } from "../store/counting/stream-counting.js";
+import { type ChangeRecord, countBatch } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
 import { markExportChanges } from "./export-changes.js";
 import { publishSessionEndings } from "./session-notifications.js";
@@ -79,7 +79,7 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
     return change === undefined ? [] : [change];
   });
   let failures = 0;
-  const failedAt = await countChangeRecords(shardId, records, publishSessionEndings, (sessionId, error) => {
+  const counted = await countBatch(shardId, records, publishSessionEndings, (sessionId, error) => {
     failures += 1;
     logError("stream consumer could not count a session's records; they will be delivered again", error, {
       sessionId,
@@ -99,7 +99,8 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
     });
   });
   // The Parquet export's change markers (issue 35): which units the next export run rebuilds.
-  const exportFailedAt = await markExportChanges(records, (error) => {
+  const failedAt = counted.failedAt;
+  const exportFailedAt = await markExportChanges(records, counted.sessionItems, (error) => {
     failures += 1;
     logError("stream consumer could not mark the export's changes; they will be delivered again", error, { shardId });
   });
