@@ -22,7 +22,9 @@ import { formatJsonLines, formatTable, rowCountLine } from "./sql/result-printer
 const USAGE = 'Usage: npm run sql -- [--dir <path>] [--org <orgId>] [--json] [--limit <rows>] "SELECT …"';
 const MAX_ROW_LIMIT = 100_000;
 
-class SqlCliError extends Error {}
+class SqlCliError extends Error {
+  override name = "SqlCliError";
+}
 
 function rowLimit(text: string | undefined): number {
   if (text === undefined) return DEFAULT_ROW_LIMIT;
