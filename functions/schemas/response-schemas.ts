@@ -27,6 +27,7 @@ import {
   destinationTestResponse,
   rotatedSecretResponse,
 } from "./alert-destination-responses.js";
+import { metricsResponse } from "./metrics-response-schemas.js";
 import {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -847,6 +848,7 @@ export const responseComponents = z
   .add(agentModelsResponse, { id: "AgentModels" })
   .add(modelsResponse, { id: "Models" })
   .add(userStatsResponse, { id: "UserStats" })
+  .add(metricsResponse, { id: "Metrics" })
   .add(deletionJobAcceptedResponse, { id: "DeletionJobAccepted" })
   .add(deletionJobResponse, { id: "DeletionJob" })
   .add(apiKeyResponse, { id: "ApiKey" })

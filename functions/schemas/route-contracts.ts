@@ -29,6 +29,8 @@ import { createApiKeyBody, rotateApiKeyBody } from "./api-key-schemas.js";
 import { createEventBatchBody, createEventBody } from "./event-schemas.js";
 import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
+import { metricsResponse } from "./metrics-response-schemas.js";
+import { metricsQueryBody } from "./metrics-schemas.js";
 import {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -310,6 +312,11 @@ export const routeContracts = {
     path: { userId: "externalUserId" },
     query: statsQuery,
     success: { status: 200, body: userStatsResponse },
+  },
+  QueryMetrics: {
+    body: { schema: metricsQueryBody },
+    success: { status: 200, body: metricsResponse },
+    errors: [400],
   },
   DeleteUserData: { path: { userId: "externalUserId" }, success: { status: 202, body: deletionJobAcceptedResponse } },
   GetDeletionJob: { path: { jobId: "deletionJobId" }, success: { status: 200, body: deletionJobResponse } },

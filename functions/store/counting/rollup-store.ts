@@ -364,11 +364,13 @@ export function agentSummaryOf(item: Item): AgentSummary {
   return agentSummaryEntity.fromItem(item);
 }
 
-/** The day, tool, failure and score rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
+/** The day, tool, failure, model and score rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export interface RollupRows {
   readonly days: DayRow[];
   readonly tools: ToolRow[];
   readonly failures: FailureRow[];
+  /** Per model and day (agents only). */
+  readonly models: ModelRow[];
   /** Per score name and day (agents only: score-rollup.ts). */
   readonly scores: ScoreRow[];
 }
@@ -407,6 +409,7 @@ export async function readRollupRows(
   const days: DayRow[] = [];
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
+  const models: ModelRow[] = [];
   const scores: ScoreRow[] = [];
   const bins = new Map<string, DurationBins>();
   for (const item of items) {
@@ -419,11 +422,12 @@ export async function readRollupRows(
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
     else if (found.kind === "durations") bins.set(found.row.day, found.row.bins);
+    else if (found.kind === "model") models.push(found.row);
     else if (found.kind === "day") days.push(found.row);
   }
   // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
   for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
-  return { days, tools, failures, scores };
+  return { days, tools, failures, models, scores };
 }
 
 /**
