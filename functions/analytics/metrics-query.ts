@@ -52,7 +52,7 @@ export async function runMetricsQuery(
   let agentsWithoutStats: number;
   let period: { from: string; to: string };
   if (plan.kind === "rollup") {
-    const read = await readMetricsRollups(caller, plan.scope, plan.fromDay, plan.toDay, nowMs);
+    const read = await readMetricsRollups(caller, plan.scope, plan.fromDay, plan.toDay, plan.sources, nowMs);
     rows = rollupMetricsRows(plan, read.partitions);
     agentsWithoutStats = read.agentsWithoutStats;
     period = { from: plan.fromDay, to: plan.toDay };

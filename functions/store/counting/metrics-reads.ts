@@ -8,12 +8,14 @@
  * Every key is built from the caller's tenant: another tenant's items cannot be named.
  */
 import type { Environment } from "../../domain/api-key.js";
+import type { MeasureSource } from "../../domain/metrics-measures.js";
 import type { RollupScope } from "../../domain/metrics-plan.js";
 import type { PartitionRollups, PartitionSeries } from "../../domain/metrics-rows.js";
 import { readSeriesHours } from "../alerts/series-store.js";
 import { tenant } from "../table/keys.js";
 import { busiest, CONCURRENT_AGENTS, mapConcurrently } from "./agent-overview.js";
-import { listAgents, readRollupRows } from "./rollup-store.js";
+import { listAgents, type ReadableRollupKind, readRollupRows } from "./rollup-store.js";
+import { SCORE_ROLLUP_KIND } from "./score-rollup.js";
 
 export interface MetricsTenant {
   readonly orgId: string;
@@ -38,14 +40,24 @@ async function agentsOf(
   return { agents: measured.map((agent) => agent.agentName), agentsWithoutStats: all.length - measured.length };
 }
 
-/** The rollup rows of the scope's partitions over `fromDay`…`toDay` (inclusive). */
+/** The rollup items each source of measures is counted in. */
+const KINDS_OF_SOURCE: Readonly<Record<Exclude<MeasureSource, "series">, readonly ReadableRollupKind[]>> = {
+  day: ["day", "durations"],
+  tool: ["tool"],
+  model: ["model"],
+  score: [SCORE_ROLLUP_KIND],
+};
+
+/** The rollup rows of the scope's partitions over `fromDay`…`toDay` (inclusive), of the kinds `sources` need. */
 export async function readMetricsRollups(
   caller: MetricsTenant,
   scope: RollupScope,
   fromDay: string,
   toDay: string,
+  sources: readonly MeasureSource[],
   nowMs = Date.now(),
 ): Promise<MetricsRead<PartitionRollups>> {
+  const kinds = sources.flatMap((source) => (source === "series" ? [] : KINDS_OF_SOURCE[source]));
   const tenantPrefix = tenant(caller.orgId, caller.environment);
   const { names, agentsWithoutStats } =
     scope.dimension === "USER"
@@ -55,7 +67,7 @@ export async function readMetricsRollups(
           agentsWithoutStats,
         }));
   const partitions = await mapConcurrently(names, CONCURRENT_AGENTS, async (name) => {
-    const rows = await readRollupRows(tenantPrefix, scope.dimension, name, fromDay, toDay, nowMs);
+    const rows = await readRollupRows(tenantPrefix, scope.dimension, name, fromDay, toDay, nowMs, kinds);
     return { name, days: rows.days, tools: rows.tools, models: rows.models, scores: rows.scores };
   });
   return { partitions, agentsWithoutStats };

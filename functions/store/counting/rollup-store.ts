@@ -388,7 +388,17 @@ export async function readStats(
   return { ...assembleStats(days, tools, failures), ...(dimension === "AGENT" ? assembleScoreStats(scores) : {}) };
 }
 
-/** The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). */
+/**
+ * The `rollupKind`s a read may be limited to (`score`: score-rollup.ts); an item written before the attribute existed
+ * (a day, tool or failure item) is read whatever the kinds.
+ */
+export type ReadableRollupKind = Exclude<RollupKind, "agentSummary"> | typeof SCORE_ROLLUP_KIND;
+
+/**
+ * The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). With
+ * `kinds`, only items of those kinds are returned (a filter: the Query reads the same items, but returns and parses
+ * only those asked for).
+ */
 export async function readRollupRows(
   tenantPrefix: string,
   dimension: RollupDimension,
@@ -396,14 +406,22 @@ export async function readRollupRows(
   fromDay: string,
   toDay: string,
   nowMs = Date.now(),
+  kinds?: readonly ReadableRollupKind[],
 ): Promise<RollupRows> {
   const range = rollupDayRange(fromDay, toDay);
+  const kindValues = Object.fromEntries((kinds ?? []).map((kind, index) => [`:kind${index}`, kind]));
   const items = await queryAll({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    ...(kinds === undefined
+      ? {}
+      : {
+          FilterExpression: `attribute_not_exists(rollupKind) OR rollupKind IN (${Object.keys(kindValues).join(", ")})`,
+        }),
     ExpressionAttributeValues: {
       ":pk": rollupPartition(tenantPrefix, dimension, value),
       ":from": range.from,
       ":to": range.to,
+      ...kindValues,
     },
   });
   const days: DayRow[] = [];
