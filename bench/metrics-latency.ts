@@ -7,7 +7,7 @@
  * them, and a user's partition is read exactly as an agent's) — and 7 days of hourly series, written through the stream
  * consumer's own writers (rollup-store.ts rollupUpdates, agentSummaryUpdate, series-updates.ts seriesUpdates)
  * and its flush (rollup-flush.ts flushRollups), never hand-built keys. Then times BENCH_SAMPLES (default 200)
- * sequential requests per query, each query also bounded to BENCH_CASE_SECONDS (default 15 s; the rows say how
+ * sequential requests per query, each query also bounded to BENCH_CASE_SECONDS (default 12 s; the rows say how
  * many ran). Writes bench/metrics-results.md and .json.
  */
 import { writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { installLogSink } from "./harness/log-sink.js";
 import { measure, type Timing } from "./timing.js";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const CASE_SECONDS = Number(process.env.BENCH_CASE_SECONDS ?? 15);
+const CASE_SECONDS = Number(process.env.BENCH_CASE_SECONDS ?? 12);
 const DAYS = 90;
 const AGENTS = 20;
 const USERS = 50;
@@ -85,12 +85,12 @@ try {
         const durationMs = 200 + random(60_000);
         const tools: Record<string, { calls: number; errors: number }> = {};
         for (let call = 0; call < 2; call++) {
-          tools[name("tool", (agentIndex + random(6)) % TOOLS)] = {
+          tools[name("tool", (Math.floor((agentIndex * 3) / 2) + random(4)) % TOOLS)] = {
             calls: 1 + random(4),
             errors: random(4) === 0 ? 1 : 0,
           };
         }
-        const model = name("model", (agentIndex + random(3)) % MODELS);
+        const model = name("model", (agentIndex + random(2)) % MODELS);
         const promptTokens = 200 + random(2_000);
         const completionTokens = 50 + random(500);
         const estimatedCost = (promptTokens + 4 * completionTokens) / 1_000_000;

@@ -6,7 +6,7 @@
  */
 import type { SeriesTotals } from "./alert-series.js";
 import { mergeDurationBins, percentileFromBins } from "./duration-bins.js";
-import type { Measure, MetricDimension } from "./metrics-measures.js";
+import { type Measure, type MetricDimension, sourceOf } from "./metrics-measures.js";
 import type { RollupPlan, SeriesPlan } from "./metrics-plan.js";
 import { assembleModels, assembleStats, type DayRow, type ModelRow, type ToolRow, UNNAMED_MODEL } from "./rollup.js";
 import { assembleScoreStats, type ScoreRow } from "./score-stats.js";
@@ -152,12 +152,13 @@ function rowOf(
   subDimension: "model" | "tool" | undefined,
   measures: readonly Measure[],
 ): MetricsRow {
+  const sources = new Set(measures.map(sourceOf));
   const figures = {
-    ...dayMeasures(group.days),
-    ...toolMeasures(group.tools),
-    ...modelMeasures(group.models),
-    ...scoreMeasures(group.scores),
-    ...seriesMeasures(group.series),
+    ...(sources.has("day") ? dayMeasures(group.days) : {}),
+    ...(sources.has("tool") ? toolMeasures(group.tools) : {}),
+    ...(sources.has("model") ? modelMeasures(group.models) : {}),
+    ...(sources.has("score") ? scoreMeasures(group.scores) : {}),
+    ...(sources.has("series") ? seriesMeasures(group.series) : {}),
   };
   const row: MetricsRow = {};
   if (group.time !== undefined) row.time = group.time;
