@@ -10,6 +10,7 @@ import {
   type ApiResponse,
   call,
   createTestKey,
+  createTestUser,
   settleCounts,
   startTestApi,
   type TestKey,
@@ -399,6 +400,24 @@ describe("paging and tenancy", () => {
     expect(otherTenant.status).toBe(400);
     const forged = await metrics({ ...query, limit: 1, cursor: `${String(first.body.nextCursor)}x` });
     expect(forged.status).toBe(400);
+  });
+
+  it("answers a signed-in member of the organisation (the console) exactly as its key", async () => {
+    const member = await createTestUser(api, { orgId: owner.orgId, role: "member" });
+    const body = { from, to: today, measures: ["sessions", "durationP50"], groupBy: ["agent"] };
+    const byUser = await call(api, "POST", "/api/sdk/metrics", {
+      key: member.token,
+      headers: { "x-organization-id": owner.orgId, "x-environment": "live" },
+      body,
+    });
+    expect(byUser.status, byUser.text).toBe(200);
+    expect(byUser.body).toEqual((await metrics(body)).body);
+    const testEnvironment = await call(api, "POST", "/api/sdk/metrics", {
+      key: member.token,
+      headers: { "x-organization-id": owner.orgId, "x-environment": "test" },
+      body,
+    });
+    expect(testEnvironment.body.rows).toEqual([]);
   });
 
   it("never counts another organisation's data", async () => {
