@@ -11,6 +11,7 @@
  * many ran). Writes bench/metrics-results.md and .json.
  */
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { startBenchDatabase } from "./bench-database.js";
 import { installLogSink } from "./harness/log-sink.js";
 import { measure, type Timing } from "./timing.js";
@@ -243,7 +244,10 @@ try {
     `One tenant: ${DAYS} days × ${AGENTS} agents × ${SESSIONS_PER_AGENT_DAY} sessions a day (${USERS} users, ` +
     `${MODELS} models, ${TOOLS} tools), ${SERIES_DAYS} days of hourly series; ${itemsWritten} rollup and series ` +
     `items written through the stream consumer's flush in ${seedSeconds.toFixed(1)} s. Sequential requests through ` +
-    "the local HTTP adapter on DynamoDB Local (in memory), on the bench machine (2 cores shared).";
+    "the local HTTP adapter on DynamoDB Local (in memory), on the bench machine (2 cores shared; load average " +
+    `${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" / ")} at the end of the run).`;
   const lines = [
     "# POST /api/sdk/metrics latency (`npm run bench:metrics`)",
     "",

@@ -2122,6 +2122,7 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "PostFeedback",
       "ListMonitorHistory",
       "ListAlertAudit",
+      "QueryMetrics",
     ]);
 
     for (const definition of apiFunctions) {
