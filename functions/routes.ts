@@ -92,6 +92,10 @@ export const PARTITIONS = {
   pendingDeletions: "DELETIONS#PENDING",
   /** `DELETIONAUDIT#<orgId>`: who deleted which session or erased which user (keys.ts deletionAuditKey). */
   deletionAudit: "DELETIONAUDIT#*",
+  /** `EXPORT#CHANGES`: the Parquet export's change markers (keys.ts exportChangeKey). */
+  exportChanges: "EXPORT#CHANGES",
+  /** `EXPORT`: the Parquet export's state and run lock (keys.ts exportStateKey). */
+  exportState: "EXPORT",
   /** `SERVICE`: the cursor-signing secret (keys.ts serviceSecretKey), created at deployment. */
   service: "SERVICE",
   /** `OTELTRACE#<tenant>#<traceId>`: an OpenTelemetry trace and its session (keys.ts otelTraceKey). */
@@ -1083,8 +1087,31 @@ export const streamConsumer: WorkerDefinition = {
     { actions: ["dynamodb:Query"], partitions: [P.monitors] },
     // A conversation's own scores, read and counted as a session's are.
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
+    // The Parquet export's change markers (functions/stream/export-changes.ts).
+    { actions: ["dynamodb:BatchWriteItem"], partitions: [P.exportChanges] },
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The Parquet export (functions/export/export-handler.ts, hourly and on demand): the run lock and state, the change
+ * markers since the last run, and per changed unit the tenant's sessions or conversations of an hour (GSI1) and
+ * their partitions (sessions with events and scores; summaries with their scores). It writes nothing else.
+ */
+export const exportJob: WorkerDefinition = {
+  id: "ExportJob",
+  entry: "functions/export/export-handler.ts",
+  tableGrants: [
+    { actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], partitions: [P.exportState] },
+    { actions: ["dynamodb:Query"], partitions: [P.exportChanges, P.session, P.conversation] },
+    // The sessions an index page names, read whole.
+    { actions: ["dynamodb:BatchGetItem"], partitions: [P.session] },
+    {
+      actions: ["dynamodb:Query"],
+      partitions: [P.tenantSessionsIndex, P.tenantConversationsIndex],
+      indexes: [I.tenantSessions.indexName],
+    },
+  ],
 };
 
 /**

@@ -25,6 +25,8 @@ import { admitS3Request } from "./s3-request-gate.js";
 
 /** The payload bucket of `npm start` and the tests. */
 export const LOCAL_PAYLOAD_BUCKET = "ats-payloads-local";
+/** The Parquet export's bucket (issue 35; docs/export.md), beside it in the same local S3. */
+export const LOCAL_EXPORT_BUCKET = "ats-export-local";
 
 export interface RunningS3 {
   /** `http://127.0.0.1:<port>`: set it as `S3_ENDPOINT` (path-style addressing). */
@@ -137,7 +139,7 @@ export async function startS3Local(options: S3StartOptions = {}): Promise<Runnin
     directory,
     silent: true,
     vhostBuckets: false,
-    configureBuckets: [{ name: bucket }],
+    configureBuckets: [{ name: bucket }, { name: LOCAL_EXPORT_BUCKET }],
   });
   let listeningPort = 0;
   server.middleware.unshift(gateMiddleware(credentials, () => listeningPort));
@@ -167,11 +169,12 @@ export async function startS3Local(options: S3StartOptions = {}): Promise<Runnin
   return { endpoint: `http://127.0.0.1:${address.port}`, bucket, credentials, stop };
 }
 
-/** The environment that points the service's payload store at a running local S3, with its credential. */
+/** The environment that points the service's payload store and export at a running local S3, with its credential. */
 export function s3Environment(s3: RunningS3): Record<string, string> {
   return {
     S3_ENDPOINT: s3.endpoint,
     PAYLOAD_BUCKET: s3.bucket,
+    EXPORT_BUCKET: LOCAL_EXPORT_BUCKET,
     S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
     S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
   };

@@ -15,10 +15,11 @@ import { DEV_USER_EMAIL, devUserToken, ensureDevKey } from "./dev-organisation.j
 import { startLocalApi } from "./http-adapter.js";
 import { openLocalDatabase } from "./local-database.js";
 import { startLocalDeletionWorker } from "./local-deletion-worker.js";
+import { startLocalExporter } from "./local-exporter.js";
 import { configureLocalIssuer, LocalIdentity } from "./local-identity.js";
 import { startLocalMonitorEvaluator } from "./local-monitor-evaluator.js";
 import { startLocalStreamConsumer } from "./local-stream-consumer.js";
-import { s3Environment, startS3Local } from "./s3-local.js";
+import { LOCAL_EXPORT_BUCKET, s3Environment, startS3Local } from "./s3-local.js";
 import { localJsonPath, REPOSITORY_ROOT, readLocalJson, readSettings, writeLocalJson } from "./settings.js";
 import { claimStack, StackInUseError } from "./stack-lock.js";
 import { LOG_REQUESTS_FLAG } from "./start-logging.js";
@@ -38,13 +39,17 @@ const s3 = process.env.S3_ENDPOINT
   ? undefined
   : await startS3Local({ dataDirectory: join(settings.dataDirectory, "s3") });
 if (s3 !== undefined) Object.assign(process.env, s3Environment(s3));
+// With an S3 of one's own (S3_ENDPOINT), the export goes to EXPORT_BUCKET there, `ats-export-local` unless it says.
+process.env.EXPORT_BUCKET ??= LOCAL_EXPORT_BUCKET;
 let api: Awaited<ReturnType<typeof startLocalApi>> | undefined;
 let stopStreamConsumer: () => Promise<void> = async () => undefined;
 let stopMonitorEvaluator: () => void = () => undefined;
+let stopExporter: () => void = () => undefined;
 
 async function shutDown(signal: string): Promise<void> {
   console.log(`\n${signal}: shutting down`);
   stopMonitorEvaluator();
+  stopExporter();
   await api?.close();
   await stopStreamConsumer();
   await s3?.stop();
@@ -63,6 +68,9 @@ try {
   // The alert monitors, evaluated every minute as the EventBridge rule does on AWS.
   const monitorEvaluator = await startLocalMonitorEvaluator();
   stopMonitorEvaluator = () => monitorEvaluator.stop();
+  // The Parquet export, hourly (ATS_EXPORT_INTERVAL_MS) as the stack's schedule runs it; `npm run export` runs it now.
+  const exporter = await startLocalExporter();
+  stopExporter = () => exporter.stop();
   const identity = LocalIdentity.open(join(settings.dataDirectory, "identity"));
   const consoleBuild = await ensureConsoleBuilt(REPOSITORY_ROOT);
   if (consoleBuild.state === "failed")
@@ -107,6 +115,7 @@ try {
       `  DynamoDB:  ${database.endpoint}${database.started ? " (DynamoDB Local, data in $DATA_DIR/dynamodb)" : ""}`,
       `  Table:     ${settings.tableName}${database.tableCreated ? " (created)" : ""}`,
       `  S3:        ${process.env.S3_ENDPOINT} bucket ${process.env.PAYLOAD_BUCKET} (payloads over 32 KiB)`,
+      `  Export:    Parquet to bucket ${process.env.EXPORT_BUCKET} every ${Math.round(exporter.periodMs / 60_000)} min; npm run export runs it now, npm run sql -- "SELECT …" queries it`,
       `  Counting:  the table's stream, polled every ${streamConsumer.intervalMs} ms; session notifications in ${streamConsumer.notificationsFile}`,
       `  Ready in ${readyMs} ms. Ctrl-C stops everything.${process.env.LOG_LEVEL === "WARN" ? ` Request log off (npm start -- ${LOG_REQUESTS_FLAG} shows it).` : ""}`,
       "",

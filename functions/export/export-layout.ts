@@ -12,30 +12,16 @@
  * path segment is plain text (functions/domain/organisation.ts).
  */
 import type { Environment } from "../domain/api-key.js";
+import type { ExportUnit, ExportUnitKind } from "../domain/export-changes.js";
 import type { ExportTableName } from "./export-tables.js";
 
-/** `s`: sessions started in the hour, with their events and scores; `c`: conversations started in the hour. */
-export type ExportUnitKind = "s" | "c";
-
-/** One unit of one tenant: what a run rebuilds when anything in it changed. */
-export interface ExportUnit {
-  readonly kind: ExportUnitKind;
-  readonly orgId: string;
-  readonly environment: Environment;
-  /** The UTC hour, `YYYY-MM-DDTHH`. */
-  readonly hour: string;
-}
+export type { ExportUnit, ExportUnitKind };
 
 /** The tables a unit's rows go to. */
 export const UNIT_TABLES: Readonly<Record<ExportUnitKind, readonly ExportTableName[]>> = {
   s: ["sessions", "events", "scores"],
   c: ["conversations", "scores"],
 };
-
-/** `YYYY-MM-DDTHH` of an ISO timestamp (UTC). */
-export function hourOf(isoTimestamp: string): string {
-  return new Date(Date.parse(isoTimestamp)).toISOString().slice(0, 13);
-}
 
 /** The Hive-style prefix of a table's files of one tenant (ends with `/`). */
 export function tenantTablePrefix(table: ExportTableName, orgId: string, environment: Environment): string {

@@ -24,7 +24,10 @@ export interface ManifestFile {
   readonly bytes: number;
 }
 
-/** A unit's file that a run deleted: the unit has no rows of that table any more (deletion, erasure, TTL). */
+/**
+ * A table of a rebuilt unit without rows: its file, if there was one (a deletion, an erasure or TTL took its rows),
+ * was deleted. Listed for every such table of the unit (the run does not look whether a file was there).
+ */
 export type RemovedFile = Omit<ManifestFile, "rows" | "bytes">;
 
 export interface ExportManifest {

@@ -4,7 +4,7 @@
  * exactly once (functions/store/counting/stream-counting.ts), and scores into
  * their agent's score rollups (score-stream-counting.ts), and publishes session
  * notifications; and deletes the offloaded payloads of sessions that DynamoDB
- * TTL removed (expired-payloads.ts). On AWS an event source mapping invokes it with a tumbling
+ * TTL removed (expired-payloads.ts); and marks the Parquet export's changed units (export-changes.ts). On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
  * (local/stream-poller.ts) calls this very handler with the same event shape.
  *
@@ -22,8 +22,9 @@ import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observab
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
 import { countScores, scoresOfRecords } from "../store/counting/score-stream-counting.js";
-import { type ChangeRecord, countChangeRecords } from "../store/counting/stream-counting.js";
+import { type ChangeRecord, countBatch } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
+import { markExportChanges } from "./export-changes.js";
 import { publishSessionEndings } from "./session-notifications.js";
 
 /** A stream event as Lambda delivers it with a tumbling window: the records of one shard, and its id. */
@@ -78,7 +79,7 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
     return change === undefined ? [] : [change];
   });
   let failures = 0;
-  const failedAt = await countChangeRecords(shardId, records, publishSessionEndings, (sessionId, error) => {
+  const counted = await countBatch(shardId, records, publishSessionEndings, (sessionId, error) => {
     failures += 1;
     logError("stream consumer could not count a session's records; they will be delivered again", error, {
       sessionId,
@@ -97,13 +98,19 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
       shardId,
     });
   });
+  // The Parquet export's change markers (issue 35): which units the next export run rebuilds.
+  const failedAt = counted.failedAt;
+  const exportFailedAt = await markExportChanges(records, counted.sessionItems, (error) => {
+    failures += 1;
+    logError("stream consumer could not mark the export's changes; they will be delivered again", error, { shardId });
+  });
   const lag = countingLag(records, Date.now());
   if (lag !== undefined) logger.debug("stream records counted", { shardId, records: records.length, lagMs: lag });
   metrics?.write({}, [
     ...(lag === undefined ? [] : [{ name: METRIC.countingLag, unit: "Milliseconds" as const, value: lag }]),
     { name: METRIC.countingFailures, unit: "Count", value: failures },
   ]);
-  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt]);
+  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt, exportFailedAt]);
   return { state: {}, batchItemFailures: firstFailure === undefined ? [] : [{ itemIdentifier: firstFailure }] };
 }
 

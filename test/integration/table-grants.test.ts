@@ -21,10 +21,12 @@ import { useLocalDeletionRunner } from "../../functions/deletion/deletion-dispat
 import { handler as deletionWorkerHandler } from "../../functions/deletion/deletion-worker.js";
 import type { DeletionJobMessage } from "../../functions/domain/deletion-job.js";
 import { newId } from "../../functions/domain/ids.js";
+import { runExport } from "../../functions/export/export-run.js";
 import { forgetOrganisationPrices } from "../../functions/pricing/organisation-prices.js";
 import {
   alertDeliveryWorker,
   deletionWorker,
+  exportJob,
   monitorEvaluator,
   type RouteDefinition,
   type RouteId,
@@ -1193,6 +1195,12 @@ describe("every table access of every route is within the route's declared grant
       await consumer.stop();
     }
     expect(deniedAccesses(streamConsumer.tableGrants, recorder.accesses()).join("\n"), "StreamConsumer").toBe("");
+
+    // The Parquet export of what the consumer marked: its lock and state, the markers, the units' reads.
+    recorder.reset();
+    const exported = await runExport({ organisations: [owner.orgId] });
+    expect(exported.status).toBe("committed");
+    expect(deniedAccesses(exportJob.tableGrants, recorder.accesses()).join("\n"), "ExportJob").toBe("");
   });
 
   it("monitors by a signed-in admin: create, list, read, preview, replace, test, history, audit, delete; the evaluator", async () => {

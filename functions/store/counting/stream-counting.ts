@@ -475,23 +475,14 @@ export interface BatchCounted {
   readonly failedAt: string | undefined;
   readonly sessions: number;
   readonly rollupItems: number;
+  /** The batch's sessions as read for counting (the export's change step places their events without reading again). */
+  readonly sessionItems: ReadonlyMap<string, Item>;
 }
 
 /**
  * Counts a batch of records of one shard, in sequence order. Resolves with the sequence number of the first
- * record that could not be counted (every record from it on must be delivered again), or undefined.
+ * record that could not be counted (every record from it on must be delivered again), or undefined, and what it wrote.
  */
-export async function countChangeRecords(
-  shardId: string,
-  records: readonly ChangeRecord[],
-  sink: EndingSink,
-  onSessionFailure: (sessionId: string, error: unknown) => void,
-  nowMs = Date.now(),
-): Promise<string | undefined> {
-  return (await countBatch(shardId, records, sink, onSessionFailure, nowMs)).failedAt;
-}
-
-/** countChangeRecords, with what it wrote. */
 export async function countBatch(
   shardId: string,
   records: readonly ChangeRecord[],
@@ -517,7 +508,7 @@ export async function countBatch(
       orphans.set(counted.sessionId, candidates);
     }
   }
-  if (bySession.size === 0) return { failedAt: undefined, sessions: 0, rollupItems: 0 };
+  if (bySession.size === 0) return { failedAt: undefined, sessions: 0, rollupItems: 0, sessionItems: new Map() };
   const read = new Map<string, Item>();
   for (const item of await batchGetItems(
     [...bySession.keys()].map((sessionId) => sessionKey(sessionId)),
@@ -575,7 +566,7 @@ export async function countBatch(
     rollupItems = await flushRollups(shardId, shares);
   } catch (error) {
     onSessionFailure("(rollups)", error);
-    return { failedAt: records[0]?.sequence, sessions: counted.size, rollupItems };
+    return { failedAt: records[0]?.sequence, sessions: counted.size, rollupItems, sessionItems: read };
   }
-  return { failedAt, sessions: counted.size, rollupItems };
+  return { failedAt, sessions: counted.size, rollupItems, sessionItems: read };
 }

@@ -618,3 +618,21 @@ export const MONITOR_HISTORY_PREFIX = "HISTORY#";
 export function monitorHistoryKey(monitorId: string, minute: string): ItemKey {
   return { PK: monitorHistoryPartition(monitorId), SK: `${MONITOR_HISTORY_PREFIX}${minute}` };
 }
+
+/**
+ * The Parquet export's change markers (issue 35): one partition, sorted by the minute the stream consumer met a
+ * change, then the unit it touched (`<kind>#<orgId>#<environment>#<hour>`); a run reads the minutes since the last.
+ */
+export const EXPORT_CHANGES_PARTITION = "EXPORT#CHANGES";
+
+export function exportChangeKey(minute: string, unit: string): ItemKey {
+  return { PK: EXPORT_CHANGES_PARTITION, SK: `${minute}#${unit}` };
+}
+
+/**
+ * The export's state item: the last committed run, how far its changes reach, and the run lock. A run of only some
+ * organisations (`npm run export -- --org <id>`) keeps a state of its own: `STATE#<ids, sorted, comma-joined>`.
+ */
+export function exportStateKey(organisations?: readonly string[]): ItemKey {
+  return { PK: "EXPORT", SK: organisations === undefined ? "STATE" : `STATE#${[...organisations].sort().join(",")}` };
+}
