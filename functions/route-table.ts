@@ -69,7 +69,8 @@ export interface RouteEntry {
   readonly exportAccess?: ExportAccess;
   /**
    * `false`: a POST that ignores `Idempotency-Key` — its answer holds a bearer secret that must never be stored in
-   * an idempotency record (a feedback token), and it writes nothing, so a retry is harmless.
+   * an idempotency record (a feedback token), or it is a read whose query is a body (the metrics query); either
+   * way it writes nothing, so a retry is harmless.
    */
   readonly idempotencyKey?: false;
   /**
@@ -346,6 +347,15 @@ export const routeTable = [
     path: "/api/sdk/users/{userId}/stats",
     entry: "functions/analytics/user-stats.ts",
     auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+  },
+  {
+    id: "QueryMetrics",
+    method: "POST",
+    path: "/api/sdk/metrics",
+    entry: "functions/analytics/query-metrics.ts",
+    auth: { kind: "apiKeyOrUser", scope: "read", role: "member" },
+    // A read sent as a POST (its query is a JSON body): it writes nothing, so a retry is harmless.
+    idempotencyKey: false,
   },
   {
     id: "DeleteUserData",

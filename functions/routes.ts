@@ -642,6 +642,15 @@ export const ROUTE_ACCESS = {
     tableGrants: [...apiKeyOrUserAuthentication, { actions: ["dynamodb:Query"], partitions: [P.rollup] }],
     throttle: ROUTE_THROTTLES.read,
   },
+  QueryMetrics: {
+    tableGrants: [
+      ...apiKeyOrUserAuthentication,
+      // The rollups (agent summary, agent and user day rollups) and the hourly series, which live among them.
+      { actions: ["dynamodb:Query"], partitions: [P.rollup] },
+      cursorSigning,
+    ],
+    throttle: ROUTE_THROTTLES.read,
+  },
   DeleteUserData: {
     tableGrants: [
       ...apiKeyAuthentication,

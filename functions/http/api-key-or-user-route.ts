@@ -21,5 +21,6 @@ export function apiKeyOrUserRoute<
 ) {
   const route = routeOfKind(routeId, "apiKeyOrUser");
   if (route.auth.kind !== "apiKeyOrUser") throw new Error(`Route ${routeId} is not an apiKeyOrUser route`);
-  return apiKeyChain(apiKeyOrUserAuth(route.auth), isWrite(route) ? [idempotency()] : [], options, routeHandler);
+  const takesIdempotencyKey = isWrite(route) && route.idempotencyKey !== false;
+  return apiKeyChain(apiKeyOrUserAuth(route.auth), takesIdempotencyKey ? [idempotency()] : [], options, routeHandler);
 }

@@ -18,6 +18,8 @@ import type { createEventBatchBody, createEventBody } from "../schemas/event-sch
 import type { exportRunListResponse } from "../schemas/export-response-schemas.js";
 import type { createFeedbackTokenBody, postFeedbackBody } from "../schemas/feedback-schemas.js";
 import type { createInvitationBody, updateMemberBody } from "../schemas/member-schemas.js";
+import type { metricsResponse } from "../schemas/metrics-response-schemas.js";
+import type { metricsQueryBody } from "../schemas/metrics-schemas.js";
 import type {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -327,6 +329,15 @@ export const requestExamples = {
     labels: ["resolved", "partially", "wrong"],
     description: "Did the answer resolve the customer's question?",
   } satisfies z.input<typeof putScoreConfigBody>,
+  QueryMetrics: {
+    from: "2026-11-16",
+    to: "2026-11-22",
+    granularity: "day",
+    measures: ["sessions", "failed", "eventCost", "durationP95"],
+    groupBy: ["agent"],
+    filters: { agent: ["support-bot"] },
+    limit: 100,
+  } satisfies z.input<typeof metricsQueryBody>,
   CreateAlertDestination: {
     name: "on-call webhook",
     kind: "webhook",
@@ -364,6 +375,7 @@ export const invalidInputs = {
   ListModels: { from: "2026-11-22", to: "2026-11-01" },
   AgentModels: { to: "tomorrow" },
   UserStats: { from: "2026-11-22", to: "2026-11-01" },
+  QueryMetrics: { measures: ["sessions", "unknown"], groupBy: ["agent", "agent"], limit: 5000 },
   CreateApiKey: { name: "ci", scopes: ["admin"], environment: "prod" },
   RotateApiKey: { overlapSeconds: 1e9 },
   CreateInvitation: { email: "grace\u0000@example.com", role: "superuser" },
@@ -775,6 +787,17 @@ export const responseExamples = {
   ListModels: { ...modelCalls, agentsWithoutStats: 0 } satisfies z.output<typeof modelsResponse>,
   AgentModels: { agentName: "support-bot", ...modelCalls } satisfies z.output<typeof agentModelsResponse>,
   UserStats: { userId: "customer-42", ...stats } satisfies z.output<typeof userStatsResponse>,
+  QueryMetrics: {
+    granularity: "day",
+    from: "2026-11-16",
+    to: "2026-11-22",
+    rows: [
+      { time: "2026-11-21", agent: "support-bot", sessions: 9, failed: 1, eventCost: 0.0421, durationP95: 8312 },
+      { time: "2026-11-22", agent: "support-bot", sessions: 12, failed: 2, eventCost: 0.0537, durationP95: 9120 },
+    ],
+    nextCursor: null,
+    agentsWithoutStats: 0,
+  } satisfies z.output<typeof metricsResponse>,
   DeleteUserData: { jobId: JOB_ID, status: "queued" } satisfies z.output<typeof deletionJobAcceptedResponse>,
   GetDeletionJob: {
     jobId: JOB_ID,

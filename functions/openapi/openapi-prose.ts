@@ -889,6 +889,51 @@ export const OPERATION_PROSE: { readonly [Id in RouteId]: OperationProse<Id> } =
     success: "The agent's model calls by model.",
     query: STATS_QUERY,
   },
+  QueryMetrics: {
+    summary: "Query metrics",
+    description:
+      "A small, bounded query over the counted rollups, for a team's own dashboard or a Grafana JSON data source: " +
+      "measures (sessions, outcomes, costs, tokens, duration percentiles, tools, model calls, scores) by day, by " +
+      "hour (the hourly series, the last 8 days) or in total, grouped by agent, user, model or tool, filtered, at " +
+      "most `limit` rows a page. Answered from counted items only, never a scan: a combination they cannot answer " +
+      "exactly is a 400 naming the field, why and what is possible (docs/metrics.md has the table). The tenant's " +
+      "figures are the sum of its agents', read for the 100 agents with the most sessions (`agentsWithoutStats` " +
+      "counts the others), as GET /api/sdk/agents. A read: no `Idempotency-Key`.",
+    tag: "Analytics",
+    success: "One page of rows, by time, then agent or user, then model or tool; a row where something was counted.",
+    body: {
+      description:
+        "`granularity` defaults to `day`, `groupBy` to none, `limit` to 100 (at most 1,000). Days: `from`…`to` " +
+        "whole UTC days, default the last 30, at most 400. Hours: the hours holding `from`…`to`, default the last " +
+        "24, at most 168, none older than 191 hours. Each filter names at most 20 values (each named agent or user " +
+        "is one read). " +
+        OPTIONAL_NULL,
+      fields: {
+        measures:
+          "Day and total: the day rollups' (sessions, completed, failed, successRate, events, eventCost, " +
+          "reportedCost, promptTokens, completionTokens, totalTokens, durationMean, durationP50/P95/P99), the tools' " +
+          "(toolCalls, toolErrors), the models' (model…, unpricedCalls: agents only) and the scores' (score…: agents " +
+          "only, one name in `filters.score`). Hour: the hourly series' (sessionsStarted, sessionsEnded, " +
+          "sessionsEndedFailed, errorEvents, costAtTime, tokensAtTime, endedDurationP50/P95/P99), each counted at " +
+          "its own time.",
+        groupBy:
+          "At most 2 of agent, user, model, tool: agent or user (never both), with model or tool (never both). " +
+          "Grouping by user needs the users named in `filters.user`. Hour: agent only.",
+        cursor: "The previous page's `nextCursor`, with the same query.",
+      },
+    },
+    errors: {
+      400: {
+        reason:
+          "The counted items cannot answer the combination exactly (e.g. a day measure per model, a model measure " +
+          "per user, hours older than the hourly series), or the cursor is not this query's.",
+        message:
+          "Invalid metrics query: per model only modelCalls, modelCost, modelPromptTokens, modelCompletionTokens, " +
+          "modelTotalTokens, modelCacheReadTokens, modelCacheWriteTokens, modelReasoningTokens, unpricedCalls are " +
+          "counted; sessions is not: drop model from groupBy and filters, or ask for that measure in another query",
+      },
+    },
+  },
   UserStats: {
     summary: "External user statistics",
     description: "Totals and a per-day series for one external user over whole UTC days, from rollups.",

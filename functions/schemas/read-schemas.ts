@@ -18,7 +18,8 @@ const utcTimestamp = z.pipe(
   z.transform((value: string) => new Date(value).toISOString()),
 );
 const DAY_MESSAGE = "Must be a date (YYYY-MM-DD) or an ISO 8601 timestamp";
-const isoDay = z.union([
+/** A whole UTC day (`YYYY-MM-DD`) or an ISO 8601 timestamp (of which the stats routes take the UTC day). */
+export const isoDay = z.union([
   string().check(
     z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: DAY_MESSAGE }),
     z.refine(
@@ -66,7 +67,8 @@ const cursor = z.optional(
   ),
 );
 
-function orderedRange<T extends { from?: string | undefined; to?: string | undefined }>(
+/** `to` not before `from` (when both are given). */
+export function orderedRange<T extends { from?: string | undefined; to?: string | undefined }>(
   value: T,
   context: z.core.$RefinementCtx<T>,
 ) {

@@ -28,6 +28,7 @@ import {
   rotatedSecretResponse,
 } from "./alert-destination-responses.js";
 import { exportRunListResponse } from "./export-response-schemas.js";
+import { metricsResponse } from "./metrics-response-schemas.js";
 import {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -848,6 +849,7 @@ export const responseComponents = z
   .add(agentModelsResponse, { id: "AgentModels" })
   .add(modelsResponse, { id: "Models" })
   .add(userStatsResponse, { id: "UserStats" })
+  .add(metricsResponse, { id: "Metrics" })
   .add(deletionJobAcceptedResponse, { id: "DeletionJobAccepted" })
   .add(deletionJobResponse, { id: "DeletionJob" })
   .add(apiKeyResponse, { id: "ApiKey" })

@@ -31,6 +31,8 @@ import { exportRunListResponse } from "./export-response-schemas.js";
 import { listExportsQuery } from "./export-schemas.js";
 import { createFeedbackTokenBody, postFeedbackBody } from "./feedback-schemas.js";
 import { createInvitationBody, updateMemberBody } from "./member-schemas.js";
+import { metricsResponse } from "./metrics-response-schemas.js";
+import { metricsQueryBody } from "./metrics-schemas.js";
 import {
   alertAuditResponse,
   monitorHistoryResponse,
@@ -312,6 +314,11 @@ export const routeContracts = {
     path: { userId: "externalUserId" },
     query: statsQuery,
     success: { status: 200, body: userStatsResponse },
+  },
+  QueryMetrics: {
+    body: { schema: metricsQueryBody },
+    success: { status: 200, body: metricsResponse },
+    errors: [400],
   },
   DeleteUserData: { path: { userId: "externalUserId" }, success: { status: 202, body: deletionJobAcceptedResponse } },
   GetDeletionJob: { path: { jobId: "deletionJobId" }, success: { status: 200, body: deletionJobResponse } },

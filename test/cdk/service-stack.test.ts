@@ -2265,6 +2265,7 @@ describe("Table access by partition (dynamodb:LeadingKeys)", () => {
       "ListMonitorHistory",
       "ListAlertAudit",
       "ListExports",
+      "QueryMetrics",
     ]);
 
     for (const definition of apiFunctions) {

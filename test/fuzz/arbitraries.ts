@@ -766,6 +766,46 @@ const monitorBody: fc.Arbitrary<ObjectNode> = fc
     ]),
   );
 
+/**
+ * A metrics query (POST /api/sdk/metrics): measures of every source (and none of them), every granularity, groupings
+ * and filters the counted items can and cannot answer, awkward names, periods at and past their bounds.
+ */
+const metricsBody: fc.Arbitrary<ObjectNode> = fc
+  .tuple(
+    fc.subarray(
+      ["sessions", "durationP95", "toolCalls", "modelCost", "scoreMean", "sessionsStarted", "endedDurationP99", "p42"],
+      { minLength: 1, maxLength: 4 },
+    ),
+    fc.constantFrom("day", "hour", "total", "week"),
+    fc.subarray(["agent", "user", "model", "tool", "__proto__"] as const, { maxLength: 3 }),
+    fc.subarray(["agent", "user", "model", "tool", "score", "__proto__"] as const, { maxLength: 3 }),
+    fc.constantFrom("2026-01-01", "2020-01-01", "1970-01-01T00:00:00Z", "2026-02-30", "not a day"),
+    fc.option(fc.constantFrom("1", "1000", "1001", "0", "1e309", "-1", "2.5"), { nil: undefined }),
+  )
+  .map(([measures, granularity, groupBy, filterKeys, from, limit]) =>
+    obj([
+      ["measures", { kind: "array", items: measures.map(str) } as JsonNode],
+      ["granularity", str(granularity)],
+      ["groupBy", { kind: "array", items: groupBy.map(str) } as JsonNode],
+      [
+        "filters",
+        obj(
+          filterKeys.map(
+            (key) =>
+              [
+                key,
+                key === "score"
+                  ? str("fuzz-score")
+                  : ({ kind: "array", items: [str("__proto__"), str(`fuzz-${key}`)] } as JsonNode),
+              ] as const,
+          ),
+        ),
+      ],
+      ["from", str(from)],
+      ...(limit === undefined ? [] : [["limit", num(limit)] as const]),
+    ]),
+  );
+
 /** An organisation price (PUT /api/prices/{model}): rates at and past their bounds, days real and not, tiers. */
 const priceRate: fc.Arbitrary<JsonNode> = fc.oneof(
   fc.constantFrom("0", "0.075", "1.2", "10000", "10000.5", "-0", "1e-200", "1e309").map(num),
@@ -1990,6 +2030,10 @@ export const BODY_ROUTES: Readonly<Record<string, { body: fc.Arbitrary<ObjectNod
   CreateMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
   ReplaceMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
   PreviewMonitor: { body: monitorBody, fields: MONITOR_FIELDS },
+  QueryMetrics: {
+    body: metricsBody,
+    fields: ["from", "to", "granularity", "measures", "groupBy", "filters", "limit", "cursor"],
+  },
   CreateAlertDestination: { body: destinationBody, fields: ["name", "kind", "url"] },
   UpdateAlertDestination: { body: destinationUpdateBody, fields: ["name", "url", "enabled"] },
   ExportTraces: { body: otlpBody, fields: ["resourceSpans"] },

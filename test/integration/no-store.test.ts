@@ -159,6 +159,7 @@ const PREPARE: Record<string, () => Promise<Attempt>> = {
   ListModels: async () => ({ path: "/api/sdk/models", ...asOwner() }),
   AgentModels: async () => ({ path: "/api/sdk/agents/test-agent/models", credential: key.key }),
   UserStats: async () => ({ path: "/api/sdk/users/user-1/stats", credential: key.key }),
+  QueryMetrics: async () => ({ path: "/api/sdk/metrics", ...asOwner(), body: { measures: ["sessions"] } }),
   DeleteUserData: async () => ({ path: `/api/sdk/users/gone-${randomUUID().slice(0, 8)}`, credential: key.key }),
   GetDeletionJob: async () => {
     const job = await call(api, "DELETE", `/api/sdk/users/gone-${randomUUID().slice(0, 8)}`, { key: key.key });

@@ -365,6 +365,11 @@ describe("over HTTP", () => {
     ListModels: () => call(api, "GET", "/api/sdk/models", { key: sdk.key }),
     AgentModels: () => call(api, "GET", `/api/sdk/agents/${agentName}/models`, { key: sdk.key }),
     UserStats: () => call(api, "GET", "/api/sdk/users/openapi-user/stats", { key: sdk.key }),
+    QueryMetrics: () =>
+      call(api, "POST", "/api/sdk/metrics", {
+        key: sdk.key,
+        body: { measures: ["sessions", "failed", "durationP95", "toolCalls"], groupBy: ["agent"] },
+      }),
     DeleteUserData: () => call(api, "DELETE", "/api/sdk/users/openapi-erased-user", { key: sdk.key }),
     GetDeletionJob: async () => {
       const accepted = await call(api, "DELETE", "/api/sdk/users/openapi-erased-user-2", { key: sdk.key });

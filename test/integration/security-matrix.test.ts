@@ -244,6 +244,7 @@ function requestFor(routeId: string): { path: string; body?: unknown } {
     CreateMonitor: { ...MONITOR_BODY, name: "intruder" },
     ReplaceMonitor: { ...MONITOR_BODY, name: "intruder" },
     PreviewMonitor: MONITOR_BODY,
+    QueryMetrics: { measures: ["sessions"], groupBy: ["agent"] },
     CreateAlertDestination: { name: "intruder", kind: "eventbridge" },
     UpdateAlertDestination: { name: "intruder", enabled: false },
   };
@@ -321,6 +322,8 @@ const EXPECTED: Record<string, Partial<Record<Case, number>>> = {
   ListModels: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   AgentModels: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   UserStats: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
+  // Another tenant's query reads its own rollups (200), never the victim's: the victim's state is unchanged.
+  QueryMetrics: { "other organisation": 200, "other environment": 200, "missing scope or role": 403 },
   DeleteUserData: { "other organisation": 202, "other environment": 202, "missing scope or role": 403 },
   GetDeletionJob: { "other organisation": 404, "other environment": 404, "missing scope or role": 403 },
   // The caller's own memberships: another organisation's owner reads their own, a member theirs.

@@ -500,6 +500,34 @@ describe("every table access of every route is within the route's declared grant
       { path: "/api/sdk/users/grants-reader/stats", pathParameters: { userId: "grants-reader" }, query: period },
       200,
     );
+    // Metrics: the tenant's busiest agents' rollups (agent summary + each agent's partition), a user's, the hourly
+    // series (all agents, and per agent), and a second page through the signed cursor.
+    const metrics = (body: Record<string, unknown>) => invoke("QueryMetrics", { path: "/api/sdk/metrics", body }, 200);
+    const firstPage = await metrics({ ...period, measures: ["sessions", "toolCalls"], groupBy: ["agent"], limit: 1 });
+    if (typeof firstPage.nextCursor === "string") {
+      await metrics({
+        ...period,
+        measures: ["sessions", "toolCalls"],
+        groupBy: ["agent"],
+        limit: 1,
+        cursor: firstPage.nextCursor,
+      });
+    }
+    await metrics({
+      ...period,
+      measures: ["modelCalls"],
+      groupBy: ["model"],
+      filters: { agent: ["grants-reading-agent"] },
+    });
+    await metrics({ ...period, measures: ["scoreCount"], filters: { score: "grants-score" } });
+    await metrics({
+      ...period,
+      measures: ["sessions", "toolErrors"],
+      groupBy: ["user"],
+      filters: { user: ["grants-reader"] },
+    });
+    await metrics({ granularity: "hour", measures: ["sessionsStarted", "endedDurationP95"] });
+    await metrics({ granularity: "hour", measures: ["sessionsStarted"], groupBy: ["agent"] });
   });
 
   it("scores: create, replace, on an event, a batch, list and page, the session with its scores, delete, refusals", async () => {

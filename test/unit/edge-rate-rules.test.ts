@@ -114,6 +114,7 @@ describe("which rule counts a route", () => {
         "ListModels",
         "AgentModels",
         "UserStats",
+        "QueryMetrics",
         "PostFeedback",
         "FeedbackPreflight",
       ]),

@@ -11,7 +11,7 @@ import { type AgentSummary, lastRollupDay, listAgents, readModelRows, readRollup
 /** Agents whose figures one request reads at most (two queries each). */
 export const MAX_AGENTS_WITH_STATS = 100;
 /** Agents read at the same time. */
-const CONCURRENT_AGENTS = 8;
+export const CONCURRENT_AGENTS = 8;
 
 type Stats = ReturnType<typeof assembleStats>;
 
@@ -29,7 +29,7 @@ export interface AgentsOverview extends Stats {
 }
 
 /** `work` over `inputs`, at most `concurrency` at a time, results in the order of `inputs`. */
-async function mapConcurrently<T, R>(inputs: readonly T[], concurrency: number, work: (input: T) => Promise<R>) {
+export async function mapConcurrently<T, R>(inputs: readonly T[], concurrency: number, work: (input: T) => Promise<R>) {
   const results: R[] = new Array(inputs.length);
   let next = 0;
   const worker = async () => {
@@ -43,7 +43,7 @@ async function mapConcurrently<T, R>(inputs: readonly T[], concurrency: number, 
 }
 
 /** The agents whose figures a tenant-wide read sums: the MAX_AGENTS_WITH_STATS with the most sessions. */
-function busiest(agents: readonly AgentSummary[]): AgentSummary[] {
+export function busiest(agents: readonly AgentSummary[]): AgentSummary[] {
   return [...agents]
     .sort((a, b) => b.sessionCount - a.sessionCount || a.agentName.localeCompare(b.agentName))
     .slice(0, MAX_AGENTS_WITH_STATS);

@@ -364,11 +364,13 @@ export function agentSummaryOf(item: Item): AgentSummary {
   return agentSummaryEntity.fromItem(item);
 }
 
-/** The day, tool, failure and score rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
+/** The day, tool, failure, model and score rows of one agent or user over the days `fromDay`…`toDay` (inclusive). */
 export interface RollupRows {
   readonly days: DayRow[];
   readonly tools: ToolRow[];
   readonly failures: FailureRow[];
+  /** Per model and day (agents only). */
+  readonly models: ModelRow[];
   /** Per score name and day (agents only: score-rollup.ts). */
   readonly scores: ScoreRow[];
 }
@@ -386,7 +388,17 @@ export async function readStats(
   return { ...assembleStats(days, tools, failures), ...(dimension === "AGENT" ? assembleScoreStats(scores) : {}) };
 }
 
-/** The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). */
+/**
+ * The `rollupKind`s a read may be limited to (`score`: score-rollup.ts); an item written before the attribute existed
+ * (a day, tool or failure item) is read whatever the kinds.
+ */
+export type ReadableRollupKind = Exclude<RollupKind, "agentSummary"> | typeof SCORE_ROLLUP_KIND;
+
+/**
+ * The rollup rows of one agent or user over the days `fromDay`…`toDay` (inclusive): one Query, O(days). With
+ * `kinds`, only items of those kinds are returned (a filter: the Query reads the same items, but returns and parses
+ * only those asked for).
+ */
 export async function readRollupRows(
   tenantPrefix: string,
   dimension: RollupDimension,
@@ -394,19 +406,28 @@ export async function readRollupRows(
   fromDay: string,
   toDay: string,
   nowMs = Date.now(),
+  kinds?: readonly ReadableRollupKind[],
 ): Promise<RollupRows> {
   const range = rollupDayRange(fromDay, toDay);
+  const kindValues = Object.fromEntries((kinds ?? []).map((kind, index) => [`:kind${index}`, kind]));
   const items = await queryAll({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    ...(kinds === undefined
+      ? {}
+      : {
+          FilterExpression: `attribute_not_exists(rollupKind) OR rollupKind IN (${Object.keys(kindValues).join(", ")})`,
+        }),
     ExpressionAttributeValues: {
       ":pk": rollupPartition(tenantPrefix, dimension, value),
       ":from": range.from,
       ":to": range.to,
+      ...kindValues,
     },
   });
   const days: DayRow[] = [];
   const tools: ToolRow[] = [];
   const failures: FailureRow[] = [];
+  const models: ModelRow[] = [];
   const scores: ScoreRow[] = [];
   const bins = new Map<string, DurationBins>();
   for (const item of items) {
@@ -419,11 +440,12 @@ export async function readRollupRows(
     if (found.kind === "tool") tools.push(found.row);
     else if (found.kind === "failure") failures.push(found.row);
     else if (found.kind === "durations") bins.set(found.row.day, found.row.bins);
+    else if (found.kind === "model") models.push(found.row);
     else if (found.kind === "day") days.push(found.row);
   }
   // Written in the same transaction as its day item's durationCount, a duration item never stands alone.
   for (const day of days) day.durationBins = bins.get(day.day) ?? new Map();
-  return { days, tools, failures, scores };
+  return { days, tools, failures, models, scores };
 }
 
 /**
