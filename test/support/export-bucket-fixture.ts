@@ -1,7 +1,6 @@
 /**
  * Writes export buckets on disk for tests of `npm run sql` without the exporter: Parquet files of EXPORT_TABLES'
- * columns written with hyparquet-writer (INT64 TIMESTAMP(MILLIS, UTC), INT64, DOUBLE, BOOLEAN, UTF8 strings, as the
- * contract of issue 35 says the export writes them) at the layout's keys, and run manifests; either as plain files
+ * columns written with hyparquet-writer in the export's own schema (parquet-table-file.ts) at the layout's keys, and run manifests; either as plain files
  * (a bucket copied with `aws s3 sync`) or in s3rver's on-disk layout (`<key>._S3rver_object`).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -10,40 +9,10 @@ import { parquetWriteBuffer } from "hyparquet-writer";
 import { runManifestKey } from "../../functions/export/export-layout.js";
 import type { ExportManifest, ManifestFile, RemovedFile } from "../../functions/export/export-manifest.js";
 import { EXPORT_TABLES, type ExportColumn, type ExportTableName } from "../../functions/export/export-tables.js";
-
-/** hyparquet-writer's own SchemaElement (it pins a hyparquet of its own). */
-type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]["schema"]>[number];
+import { parquetSchema } from "../../functions/export/parquet-table-file.js";
 
 export type ExportCell = string | number | bigint | boolean | Date | null;
 export type ExportRow = Readonly<Record<string, ExportCell>>;
-
-function schemaElement(column: ExportColumn): SchemaElement {
-  const repetition_type = column.nullable ? "OPTIONAL" : "REQUIRED";
-  switch (column.type) {
-    case "string":
-      return {
-        name: column.name,
-        type: "BYTE_ARRAY",
-        converted_type: "UTF8",
-        logical_type: { type: "STRING" },
-        repetition_type,
-      };
-    case "bigint":
-      return { name: column.name, type: "INT64", repetition_type };
-    case "double":
-      return { name: column.name, type: "DOUBLE", repetition_type };
-    case "boolean":
-      return { name: column.name, type: "BOOLEAN", repetition_type };
-    case "timestamp":
-      return {
-        name: column.name,
-        type: "INT64",
-        converted_type: "TIMESTAMP_MILLIS",
-        logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" },
-        repetition_type,
-      };
-  }
-}
 
 function cell(column: ExportColumn, value: ExportCell | undefined): ExportCell {
   if (value === undefined || value === null) {
@@ -63,7 +32,7 @@ export function exportParquet(table: ExportTableName, rows: readonly ExportRow[]
       name: column.name,
       data: rows.map((row) => cell(column, row[column.name])),
     })),
-    schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElement)],
+    schema: parquetSchema(table),
   });
   return new Uint8Array(buffer);
 }
