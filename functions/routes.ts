@@ -1098,10 +1098,22 @@ export const streamConsumer: WorkerDefinition = {
     { actions: ["dynamodb:Query"], partitions: [P.monitors] },
     // A conversation's own scores, read and counted as a session's are.
     { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: [P.conversation] },
-    // The Parquet export's change markers (functions/stream/export-changes.ts).
-    { actions: ["dynamodb:BatchWriteItem"], partitions: [P.exportChanges] },
   ],
   payloadAccess: "delete",
+};
+
+/**
+ * The export's reader of the stream (functions/stream/export-change-consumer.ts): places each changed item in its
+ * unit — an event's or score's by reading its session (else its tombstone) or its conversation's summary — and puts
+ * one change marker per unit.
+ */
+export const exportChangeMarker: WorkerDefinition = {
+  id: "ExportChangeMarker",
+  entry: "functions/stream/export-change-consumer.ts",
+  tableGrants: [
+    { actions: ["dynamodb:BatchGetItem"], partitions: [P.session, P.conversation] },
+    { actions: ["dynamodb:BatchWriteItem"], partitions: [P.exportChanges] },
+  ],
 };
 
 /**

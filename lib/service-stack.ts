@@ -20,6 +20,7 @@ import {
   cursorSecretSetup,
   deletionWorker,
   type ExportAccess,
+  exportChangeMarker,
   exportJob,
   monitorEvaluator,
   type PayloadAccess,
@@ -37,6 +38,7 @@ import { EdgeProtection } from "./constructs/edge-protection.js";
 import { edgeProtectionSettings } from "./constructs/edge-settings.js";
 import { ExportBucket } from "./constructs/export-bucket.js";
 import { ExportCatalog } from "./constructs/export-catalog.js";
+import { ExportChangeStream } from "./constructs/export-change-stream.js";
 import { ExportJob } from "./constructs/export-job.js";
 import { type ExportSettings, exportSettings } from "./constructs/export-settings.js";
 import { MonitorSchedule } from "./constructs/monitor-schedule.js";
@@ -176,6 +178,8 @@ export class AgentTrackingStack extends Stack {
   readonly monitorSchedule: MonitorSchedule;
   /** The stream's event source mapping, its failure queue and the notifications bus. */
   readonly streamCounting: StreamCounting;
+  /** The export's stream reader (functions/stream/export-change-consumer.ts): marks the units each batch changed. */
+  readonly exportChangeMarker: ApiFunction;
   /** The queue of alert deliveries (retries delayed on it) and its dead-letter queue. */
   readonly alertDelivery: AlertDeliveryQueue;
   /** The function that delivers alert notifications from {@link alertDelivery}. */
@@ -392,6 +396,19 @@ export class AgentTrackingStack extends Stack {
     this.grantTable(this.streamConsumer, streamConsumer);
     this.grantPayloads(this.streamConsumer, streamConsumer);
     this.streamCounting = new StreamCounting(this, "StreamCounting", { table, consumer: this.streamConsumer });
+    this.exportChangeMarker = new ApiFunction(this, exportChangeMarker.id, {
+      entry: path.join(repoRoot, exportChangeMarker.entry),
+      projectRoot: repoRoot,
+      description: "Marks the Parquet export's units each batch of the table's stream changed",
+      timeout: STREAM_CONSUMER_TIMEOUT,
+      environment: { TABLE_NAME: table.tableName },
+    });
+    this.grantTable(this.exportChangeMarker, exportChangeMarker);
+    new ExportChangeStream(this, "ExportChangeStream", {
+      table,
+      marker: this.exportChangeMarker,
+      failureQueue: this.streamCounting.failureQueue,
+    });
 
     // Alert deliveries: the worker sends each (a webhook, Slack, or an `ats.monitor` event on the notifications bus),
     // queues the next attempt of a failed one with a delay, and dead-letters one given up after its last attempt.
@@ -476,6 +493,7 @@ export class AgentTrackingStack extends Stack {
         ...[...new Set(handlers.values())].map((handler) => handler.function),
         this.deletionWorker.function,
         this.streamConsumer.function,
+        this.exportChangeMarker.function,
         this.monitorEvaluator.function,
         this.alertDeliveryWorker.function,
         // A failing export leaves the export (and Athena) behind: its errors count like every function's.

@@ -10,6 +10,7 @@
  * poller reads the stream from its oldest record again, which counting
  * recognises (per-shard high-water marks), so nothing is counted twice.
  */
+
 import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   DescribeStreamCommand,
@@ -23,6 +24,7 @@ import {
 import type { DynamoDBRecord } from "aws-lambda";
 import type { StreamBatchEvent, StreamBatchResponse } from "../functions/stream/stream-consumer.js";
 import { WINDOWED_STREAM_BATCH_SIZE } from "../lib/stream-batching.js";
+import { deployedStreamReaders } from "./deployed-stream-readers.js";
 import type { LocalCredentials } from "./dynamo-credentials.js";
 import { LOCAL_REGION } from "./dynamo-endpoint.js";
 
@@ -129,7 +131,7 @@ export async function startStreamPoller(client: DynamoDBClient, options: StreamP
     credentials: { ...options.credentials },
     maxAttempts: 1,
   });
-  const consume = options.consume ?? (await import("../functions/stream/stream-consumer.js")).handler;
+  const consume = options.consume ?? (await deployedStreamReaders());
   const batchSize = options.batchSize ?? WINDOWED_STREAM_BATCH_SIZE;
   let streamArn: string | undefined;
   let shards = new Map<string, ShardState>();

@@ -10,6 +10,7 @@ import {
   alertDeliveryWorker,
   cursorSecretSetup,
   deletionWorker,
+  exportChangeMarker,
   exportJob,
   routes,
   streamConsumer,
@@ -48,7 +49,7 @@ export function grantsTable(): string {
       (route) =>
         `| ${route.method} ${route.path} | ${route.throttle.rateLimit}/${route.throttle.burstLimit} | ${describeGrants(route.tableGrants)} |`,
     ),
-    ...[deletionWorker, streamConsumer, alertDeliveryWorker, exportJob, cursorSecretSetup].map(
+    ...[deletionWorker, streamConsumer, exportChangeMarker, alertDeliveryWorker, exportJob, cursorSecretSetup].map(
       (worker) => `| ${worker.id} | – | ${describeGrants(worker.tableGrants)} |`,
     ),
   ];

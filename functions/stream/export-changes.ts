@@ -1,9 +1,8 @@
 /**
- * The stream consumer's export step (issue 35): marks the export units a batch of records touched, so the next
- * export run rebuilds exactly them (functions/export/export-run.ts). A record placed by its own image costs
- * nothing, nor does an event or score of a session counting read for the batch; the rest (a deleted session's
- * items, a conversation's scores) cost a share of one eventually consistent BatchGetItem of the session (else its
- * tombstone) or conversation summary. Deletions, erasures and TTL expiry reach the
+ * Marking the export's changes (issue 35; run by export-change-consumer.ts): the export units a batch of records
+ * touched, so the next export run rebuilds exactly them (functions/export/export-run.ts). A record placed by its own
+ * image costs nothing; the rest (an event, a score) cost a share of one eventually consistent BatchGetItem of the
+ * batch's sessions (else their tombstones) and conversation summaries. Deletions, erasures and TTL expiry reach the
  * export this way too: their REMOVE records mark the units, which the run rebuilds without the removed items.
  */
 import { distinct, type ExportUnit, type UnitLookup, unitOfStart, unitsOfChange } from "../domain/export-changes.js";
@@ -51,14 +50,8 @@ function placesItself(entity: unknown): boolean {
   return entity === "session" || entity === "sessionTombstone";
 }
 
-/**
- * The units a batch's records touched; `sessionsRead`: the batch's sessions counting already read (by session id),
- * which place their events and scores without another read.
- */
-export async function unitsOfRecords(
-  records: readonly ChangeRecord[],
-  sessionsRead: ReadonlyMap<string, Readonly<Record<string, unknown>>> = new Map(),
-): Promise<ExportUnit[]> {
+/** The units a batch's records touched. */
+export async function unitsOfRecords(records: readonly ChangeRecord[]): Promise<ExportUnit[]> {
   const units: ExportUnit[] = [];
   const lookups = new Map<string, UnitLookup>();
   for (const record of records) {
@@ -68,12 +61,7 @@ export async function unitsOfRecords(
       oldImage: record.oldImage,
     });
     units.push(...placed.units);
-    const lookup = placed.lookup;
-    if (lookup === undefined) continue;
-    const read = lookup.kind === "session" ? sessionsRead.get(lookup.sessionId) : undefined;
-    const known = read === undefined ? undefined : unitOfStart(lookup, read);
-    if (known !== undefined) units.push(known);
-    else lookups.set(lookupKey(lookup), lookup);
+    if (placed.lookup !== undefined) lookups.set(lookupKey(placed.lookup), placed.lookup);
   }
   // An event or score of a session the batch also names by its own image needs no read.
   const sessionsPlaced = new Set(
@@ -93,12 +81,11 @@ export async function unitsOfRecords(
  */
 export async function markExportChanges(
   records: readonly ChangeRecord[],
-  sessionsRead: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
   onFailure: (error: unknown) => void,
   nowMs = Date.now(),
 ): Promise<string | undefined> {
   try {
-    await recordUnitChanges(await unitsOfRecords(records, sessionsRead), nowMs);
+    await recordUnitChanges(await unitsOfRecords(records), nowMs);
     return undefined;
   } catch (error) {
     onFailure(error);

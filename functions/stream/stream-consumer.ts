@@ -4,7 +4,8 @@
  * exactly once (functions/store/counting/stream-counting.ts), and scores into
  * their agent's score rollups (score-stream-counting.ts), and publishes session
  * notifications; and deletes the offloaded payloads of sessions that DynamoDB
- * TTL removed (expired-payloads.ts); and marks the Parquet export's changed units (export-changes.ts). On AWS an event source mapping invokes it with a tumbling
+ * TTL removed (expired-payloads.ts). (The Parquet export's changes are marked by a reader of its own,
+ * export-change-consumer.ts.) On AWS an event source mapping invokes it with a tumbling
  * window, which puts the shard id in every event; locally `npm start`'s poller
  * (local/stream-poller.ts) calls this very handler with the same event shape.
  *
@@ -15,46 +16,17 @@
  * (records already counted are recognised by the marks on the session and
  * rollup items).
  */
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import type { DynamoDBBatchResponse, DynamoDBRecord } from "aws-lambda";
+import type { DynamoDBRecord } from "aws-lambda";
 import { embeddedMetricsWriter, metricsDisabledByEnvironment } from "../observability/embedded-metrics.js";
 import { DIMENSION, METRIC, METRICS_NAMESPACE, SERVICE_NAME } from "../observability/metric-names.js";
 import { logError, logger, runningInLambda } from "../runtime/log.js";
 import { countScores, scoresOfRecords } from "../store/counting/score-stream-counting.js";
 import { type ChangeRecord, countBatch } from "../store/counting/stream-counting.js";
 import { deleteExpiredPayloads } from "./expired-payloads.js";
-import { markExportChanges } from "./export-changes.js";
 import { publishSessionEndings } from "./session-notifications.js";
+import { changeRecordOf, SINGLE_SHARD, type StreamBatchEvent, type StreamBatchResponse } from "./stream-batch.js";
 
-/** A stream event as Lambda delivers it with a tumbling window: the records of one shard, and its id. */
-export interface StreamBatchEvent {
-  readonly Records: readonly DynamoDBRecord[];
-  readonly shardId?: string;
-  readonly state?: Record<string, string>;
-  readonly isFinalInvokeForWindow?: boolean;
-}
-
-/** With a tumbling window Lambda expects `state` in the answer; the consumer keeps none. */
-export type StreamBatchResponse = DynamoDBBatchResponse & { state: Record<string, string> };
-
-/** Marks of a stream without shard ids (no tumbling window) all live under this one name. */
-const SINGLE_SHARD = "stream";
-
-function changeRecordOf(record: DynamoDBRecord): ChangeRecord | undefined {
-  const stream = record.dynamodb;
-  const eventName = record.eventName;
-  if (stream?.SequenceNumber === undefined || stream.Keys === undefined || eventName === undefined) return undefined;
-  const image = (value: unknown) =>
-    value === undefined ? undefined : unmarshall(value as Record<string, AttributeValue>);
-  return {
-    eventName,
-    sequence: stream.SequenceNumber,
-    keys: image(stream.Keys) ?? {},
-    newImage: image(stream.NewImage),
-    oldImage: image(stream.OldImage),
-  };
-}
+export type { StreamBatchEvent, StreamBatchResponse } from "./stream-batch.js";
 
 const metrics =
   runningInLambda() && !metricsDisabledByEnvironment()
@@ -79,7 +51,7 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
     return change === undefined ? [] : [change];
   });
   let failures = 0;
-  const counted = await countBatch(shardId, records, publishSessionEndings, (sessionId, error) => {
+  const { failedAt } = await countBatch(shardId, records, publishSessionEndings, (sessionId, error) => {
     failures += 1;
     logError("stream consumer could not count a session's records; they will be delivered again", error, {
       sessionId,
@@ -98,19 +70,13 @@ export async function handler(event: StreamBatchEvent): Promise<StreamBatchRespo
       shardId,
     });
   });
-  // The Parquet export's change markers (issue 35): which units the next export run rebuilds.
-  const failedAt = counted.failedAt;
-  const exportFailedAt = await markExportChanges(records, counted.sessionItems, (error) => {
-    failures += 1;
-    logError("stream consumer could not mark the export's changes; they will be delivered again", error, { shardId });
-  });
   const lag = countingLag(records, Date.now());
   if (lag !== undefined) logger.debug("stream records counted", { shardId, records: records.length, lagMs: lag });
   metrics?.write({}, [
     ...(lag === undefined ? [] : [{ name: METRIC.countingLag, unit: "Milliseconds" as const, value: lag }]),
     { name: METRIC.countingFailures, unit: "Count", value: failures },
   ]);
-  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt, exportFailedAt]);
+  const firstFailure = earliestInBatch(event.Records, [failedAt, scoresFailedAt, payloadsFailedAt]);
   return { state: {}, batchItemFailures: firstFailure === undefined ? [] : [{ itemIdentifier: firstFailure }] };
 }
 

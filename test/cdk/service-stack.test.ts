@@ -24,6 +24,7 @@ import {
   apiFunctions,
   cursorSecretSetup,
   deletionWorker,
+  exportChangeMarker,
   exportJob,
   monitorEvaluator,
   PARTITIONS,
@@ -362,6 +363,10 @@ function consumerLogicalId(): string {
   return logicalIdOf(stack.streamConsumer.function, CfnFunction);
 }
 
+function markerLogicalId(): string {
+  return logicalIdOf(stack.exportChangeMarker.function, CfnFunction);
+}
+
 function tableStreamArn() {
   return { "Fn::GetAtt": [tableLogicalId(), "StreamArn"] };
 }
@@ -384,6 +389,7 @@ function monitoredFunctionIds(): readonly string[] {
     ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
+    markerLogicalId(),
     evaluatorLogicalId(),
     alertWorkerLogicalId(),
     exportFunctionLogicalId(),
@@ -396,6 +402,7 @@ function allFunctionIds(): readonly string[] {
     ...apiFunctions.map((definition) => logicalIdOf(functionOf(definition).function, CfnFunction)),
     workerLogicalId(),
     consumerLogicalId(),
+    markerLogicalId(),
     cursorSecretFunctionId(),
     evaluatorLogicalId(),
     alertWorkerLogicalId(),
@@ -614,9 +621,9 @@ describe("HTTP API", () => {
 });
 
 describe("Lambda functions", () => {
-  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the monitors' evaluator, the alert delivery worker, the export and the cursor-secret setup (and the console deployment's handler)", () => {
-    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 7);
-    expect(new Set(allFunctionIds()).size, JSON.stringify(allFunctionIds())).toBe(apiFunctions.length + 6);
+  it("creates exactly one function per route, plus the deletion worker, the stream consumer, the export's change marker, the monitors' evaluator, the alert delivery worker, the export and the cursor-secret setup (and the console deployment's handler)", () => {
+    template.resourceCountIs("AWS::Lambda::Function", apiFunctions.length + 8);
+    expect(new Set(allFunctionIds()).size, JSON.stringify(allFunctionIds())).toBe(apiFunctions.length + 7);
     // A function group's routes share its function; every other route has one of its own.
     for (const definition of apiFunctions) {
       for (const route of definition.routes) expect(handlerOf(route), route.id).toBe(functionOf(definition));
@@ -876,6 +883,7 @@ describe("Lambda functions", () => {
     ).toEqual([]);
     expect(everyStatement.filter(({ statement }) => isListStreams(statement)).map((x) => x.functionId)).toEqual([
       consumerLogicalId(),
+      markerLogicalId(),
     ]);
     expect(actions.filter((action) => action.includes("*"))).toEqual([]);
     // The exception is used, and only for object actions on the payload objects alone.
@@ -922,6 +930,7 @@ describe("Lambda functions", () => {
     ...apiFunctions.map((definition) => [definition.id, () => functionOf(definition)] as const),
     [deletionWorker.id, () => stack.deletionWorker] as const,
     [streamConsumer.id, () => stack.streamConsumer] as const,
+    [exportChangeMarker.id, () => stack.exportChangeMarker] as const,
     [monitorEvaluator.id, () => stack.monitorEvaluator] as const,
     [alertDeliveryWorker.id, () => stack.alertDeliveryWorker] as const,
     [exportJob.id, () => stack.exportJob.handler] as const,
@@ -1008,7 +1017,7 @@ describe("Lambda functions", () => {
   });
 
   it("keeps every log group (one per function, plus the access log and the console deployment's) for one month", () => {
-    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 8);
+    template.resourceCountIs("AWS::Logs::LogGroup", apiFunctions.length + 9);
     template.allResourcesProperties("AWS::Logs::LogGroup", {
       RetentionInDays: 30,
       LogGroupName: Match.absent(),
@@ -1241,14 +1250,49 @@ describe("Alert delivery queue and worker", () => {
 });
 
 describe("Table stream consumer", () => {
-  /** The stream's event source mapping (the only one on the table's stream). */
+  /** The counting consumer's event source mapping of the table's stream (the export's marker has the other). */
   function streamMapping(): { Properties: Record<string, unknown> } | undefined {
     const mappings = template.findResources("AWS::Lambda::EventSourceMapping", {
-      Properties: { EventSourceArn: tableStreamArn() },
+      Properties: { EventSourceArn: tableStreamArn(), FunctionName: { Ref: consumerLogicalId() } },
     }) as Record<string, { Properties: Record<string, unknown> }>;
     expect(Object.keys(mappings)).toHaveLength(1);
     return Object.values(mappings)[0];
   }
+
+  it("has two readers of the table's stream, DynamoDB's limit per shard: the counting consumer and the export's marker", () => {
+    const mappings = template.findResources("AWS::Lambda::EventSourceMapping", {
+      Properties: { EventSourceArn: tableStreamArn() },
+    }) as Record<string, { Properties: { FunctionName: unknown } }>;
+    expect(Object.values(mappings).map((mapping) => mapping.Properties.FunctionName)).toEqual(
+      expect.arrayContaining([{ Ref: consumerLogicalId() }, { Ref: markerLogicalId() }]),
+    );
+    expect(Object.keys(mappings)).toHaveLength(2);
+  });
+
+  it("hands the export's marker every change of a session's or conversation's partition, and grants it only its own", () => {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: tableStreamArn(),
+      FunctionName: { Ref: markerLogicalId() },
+      StartingPosition: "TRIM_HORIZON",
+      BisectBatchOnFunctionError: true,
+      MaximumBatchingWindowInSeconds: 10,
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              dynamodb: { Keys: { PK: { S: [{ prefix: "SESSION#" }, { prefix: "CONVERSATION#" }] } } },
+            }),
+          },
+        ],
+      },
+    });
+    expectTableGrants(markerLogicalId(), exportChangeMarker);
+    expect([...actionsOf(tableStatementsOf(markerLogicalId()))].sort()).toEqual([
+      "dynamodb:BatchGetItem",
+      "dynamodb:BatchWriteItem",
+    ]);
+  });
 
   it("enables the table's stream with new and old images (counting compares both)", () => {
     template.hasResourceProperties("AWS::DynamoDB::Table", {
@@ -1256,8 +1300,8 @@ describe("Table stream consumer", () => {
     });
   });
 
-  it("has three event source mappings: the deletion queue's, the alert delivery queue's and the table stream's", () => {
-    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 3);
+  it("has four event source mappings: the deletion queue's, the alert delivery queue's and the table stream's two", () => {
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 4);
     expect(streamMapping()?.Properties).toMatchObject({ FunctionName: { Ref: consumerLogicalId() } });
   });
 
@@ -1461,8 +1505,6 @@ describe("Table stream consumer", () => {
       { actions: ["dynamodb:Query"], partitions: ["MONITORS"] },
       // A conversation's own scores, read and counted in their partition (issue 33).
       { actions: ["dynamodb:BatchGetItem", "dynamodb:UpdateItem"], partitions: ["CONVERSATION#ORG#*#ENV#*"] },
-      // The Parquet export's change markers (issue 35), one per unit a batch touched.
-      { actions: ["dynamodb:BatchWriteItem"], partitions: ["EXPORT#CHANGES"] },
     ];
 
     // Act
@@ -1490,7 +1532,7 @@ describe("Table stream consumer", () => {
   });
 
   it("lets no other function read the stream", () => {
-    for (const functionId of allFunctionIds().filter((id) => id !== consumerLogicalId())) {
+    for (const functionId of allFunctionIds().filter((id) => id !== consumerLogicalId() && id !== markerLogicalId())) {
       expect(
         statementsWithPrefix(functionId, "dynamodb:").filter((statement) =>
           asArray(statement.Action).some((action) => STREAM_ACTIONS.includes(action)),
@@ -1647,8 +1689,8 @@ describe("Lambda bundles", () => {
   it("carry only the environment credential provider, not the SDK's default chain (SSO, STS, INI, IMDS)", () => {
     const built = bundles();
 
-    // The route functions, the four workers, the export and the cursor-secret setup.
-    expect(built).toHaveLength(apiFunctions.length + 6);
+    // The route functions, the four workers, the export's change marker, the export and the cursor-secret setup.
+    expect(built).toHaveLength(apiFunctions.length + 7);
     for (const { id, code } of built)
       expect({ id, ssoClient: /sso-oidc|SSOOIDC/.test(code) }).toEqual({ id, ssoClient: false });
   });
@@ -2084,6 +2126,8 @@ describe("AwsSolutions checks (cdk-nag)", () => {
       // The stream consumer: ListStreams on `*` (no resource type), and its failure queue (a DLQ itself).
       { path: stack.streamConsumer.function.role?.node.path, id: "AwsSolutions-IAM5[Resource::*]" },
       { path: stack.streamCounting.failureQueue.node.path, id: "AwsSolutions-SQS3" },
+      // The export's change marker, the stream's other reader: ListStreams on `*` as well.
+      { path: stack.exportChangeMarker.function.role?.node.path, id: "AwsSolutions-IAM5[Resource::*]" },
     ];
     const byPathAndId = (a: { path: string | undefined; id: string }, b: { path: string | undefined; id: string }) =>
       `${a.path} ${a.id}`.localeCompare(`${b.path} ${b.id}`);
@@ -2119,6 +2163,7 @@ describe("AwsSolutions checks (cdk-nag)", () => {
     // Prepare
     const deploymentRolePath = stack.consoleDeployment.deployment.handlerRole.node.path;
     const consumerRolePath = stack.streamConsumer.function.role?.node.path;
+    const markerRolePath = stack.exportChangeMarker.function.role?.node.path;
 
     // Act
     const iam5 = acknowledgementsIn(stack).filter(
@@ -2127,11 +2172,14 @@ describe("AwsSolutions checks (cdk-nag)", () => {
         ack.id !== payloadObjectsFinding() &&
         !exportObjectsFindings().includes(ack.id),
     );
-    const others = iam5.filter((ack) => ack.path !== consumerRolePath);
+    const others = iam5.filter((ack) => ack.path !== consumerRolePath && ack.path !== markerRolePath);
 
     // Assess
     expect(iam5.filter((ack) => ack.path === consumerRolePath)).toEqual([
       { path: consumerRolePath, id: "AwsSolutions-IAM5[Resource::*]", reason: LIST_STREAMS_REASON },
+    ]);
+    expect(iam5.filter((ack) => ack.path === markerRolePath)).toEqual([
+      { path: markerRolePath, id: "AwsSolutions-IAM5[Resource::*]", reason: LIST_STREAMS_REASON },
     ]);
     expect(others.map((ack) => ack.path)).toEqual(others.map(() => deploymentRolePath));
     expect(others.map((ack) => ack.id).sort()).toEqual(

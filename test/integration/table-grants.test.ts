@@ -26,6 +26,7 @@ import { forgetOrganisationPrices } from "../../functions/pricing/organisation-p
 import {
   alertDeliveryWorker,
   deletionWorker,
+  exportChangeMarker,
   exportJob,
   monitorEvaluator,
   type RouteDefinition,
@@ -34,6 +35,7 @@ import {
   routes,
   streamConsumer,
 } from "../../functions/routes.js";
+import { handler as markExportChanges } from "../../functions/stream/export-change-consumer.js";
 import type { LocalApi } from "../../local/http-adapter.js";
 import {
   call,
@@ -1199,7 +1201,17 @@ describe("every table access of every route is within the route's declared grant
     }
     expect(deniedAccesses(streamConsumer.tableGrants, recorder.accesses()).join("\n"), "StreamConsumer").toBe("");
 
-    // The Parquet export of what the consumer marked: its lock and state, the markers, the units' reads.
+    // The export's stream reader over the same batches: the units' places read, the markers written.
+    recorder.reset();
+    for (const delivery of consumer.deliveries) {
+      expect((await markExportChanges(delivery)).batchItemFailures).toEqual([]);
+    }
+    expect(recorder.accesses().length).toBeGreaterThan(0);
+    expect(deniedAccesses(exportChangeMarker.tableGrants, recorder.accesses()).join("\n"), "ExportChangeMarker").toBe(
+      "",
+    );
+
+    // The Parquet export of what was marked: its lock and state, the markers, the units' reads.
     recorder.reset();
     const exported = await runExport({ organisations: [owner.orgId] });
     expect(exported.status).toBe("committed");

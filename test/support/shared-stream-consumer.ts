@@ -36,7 +36,9 @@ function isSoloRecord(record: StreamBatchEvent["Records"][number]): boolean {
 
 const endpoint = required("DYNAMODB_ENDPOINT");
 const credentials = { accessKeyId: required("AWS_ACCESS_KEY_ID"), secretAccessKey: required("AWS_SECRET_ACCESS_KEY") };
-const { handler } = await import("../../functions/stream/stream-consumer.js");
+// Both of the stack's stream readers: counting and the export's change markers.
+const { deployedStreamReaders } = await import("../../local/deployed-stream-readers.js");
+const handler = await deployedStreamReaders();
 const client = createLocalDynamoClient(endpoint, credentials);
 const poller = await startStreamPoller(client, {
   endpoint,

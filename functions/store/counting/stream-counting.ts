@@ -475,8 +475,6 @@ export interface BatchCounted {
   readonly failedAt: string | undefined;
   readonly sessions: number;
   readonly rollupItems: number;
-  /** The batch's sessions as read for counting (the export's change step places their events without reading again). */
-  readonly sessionItems: ReadonlyMap<string, Item>;
 }
 
 /**
@@ -508,7 +506,7 @@ export async function countBatch(
       orphans.set(counted.sessionId, candidates);
     }
   }
-  if (bySession.size === 0) return { failedAt: undefined, sessions: 0, rollupItems: 0, sessionItems: new Map() };
+  if (bySession.size === 0) return { failedAt: undefined, sessions: 0, rollupItems: 0 };
   const read = new Map<string, Item>();
   for (const item of await batchGetItems(
     [...bySession.keys()].map((sessionId) => sessionKey(sessionId)),
@@ -566,7 +564,7 @@ export async function countBatch(
     rollupItems = await flushRollups(shardId, shares);
   } catch (error) {
     onSessionFailure("(rollups)", error);
-    return { failedAt: records[0]?.sequence, sessions: counted.size, rollupItems, sessionItems: read };
+    return { failedAt: records[0]?.sequence, sessions: counted.size, rollupItems };
   }
-  return { failedAt, sessions: counted.size, rollupItems, sessionItems: read };
+  return { failedAt, sessions: counted.size, rollupItems };
 }
