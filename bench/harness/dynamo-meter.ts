@@ -157,8 +157,13 @@ function splitCapacity(entry: ConsumedCapacity): { table: number; indexes: numbe
   return { table, indexes };
 }
 
-/** Installs the meter's middlewares on `client` (once per client). */
+/** The meter of each client it was installed on: a second install answers the first (a middleware name is unique). */
+const installedMeters = new WeakMap<DynamoDBDocumentClient, DynamoMeter>();
+
+/** Installs the meter's middlewares on `client`, once per client (`npm run bench`'s sections share the service's). */
 export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
+  const installed = installedMeters.get(client);
+  if (installed !== undefined) return installed;
   let recording = false;
   let capacity = false;
   let deferred = false;
@@ -274,7 +279,7 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
     { step: "finalizeRequest", priority: "normal", name: "atsBenchAttemptMeter" },
   );
 
-  return {
+  const meter: DynamoMeter = {
     start(options) {
       recording = true;
       capacity = options.capacity;
@@ -292,6 +297,8 @@ export function installMeter(client: DynamoDBDocumentClient): DynamoMeter {
       deferred = false;
     },
   };
+  installedMeters.set(client, meter);
+  return meter;
 }
 
 /**
