@@ -797,7 +797,9 @@ async function organisationSnapshot(): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
   for (const item of await itemsMentioningOrganisation(world.orgId)) {
     // Spent by every authenticated request, accepted or not (the organisation's rate-limit windows).
-    if (item.entity === "idempotencyRecord" || item.entity === "rateLimitWindow") continue;
+    // The export's change markers: put by the stream's reader for earlier accepted writes, whenever it gets to them.
+    if (item.entity === "idempotencyRecord" || item.entity === "rateLimitWindow" || item.entity === "exportChange")
+      continue;
     const { lastUsedAt: _stamp, ...rest } = item;
     const text = canonical(rest);
     if (item.orgId !== world.orgId && !text.includes(world.orgId)) continue;

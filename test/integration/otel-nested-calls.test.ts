@@ -44,12 +44,6 @@ const require = createRequire(import.meta.url);
 let langchainOpenAi: Parameters<OpenAIInstrumentation["manuallyInstrument"]>[0];
 
 beforeAll(async () => {
-  // LangChain runs its callbacks in the background unless told not to; OpenInference's LangChain span starts in one,
-  // so on a loaded machine it can start after the client's span began, and the two are no longer told to be one call
-  // by time (tokens then counted twice: seen once in a clean-clone CI run; docs/otel.md "Known limits"). This test
-  // checks the pairing itself, with LangChain's callbacks awaited (its advice for serverless); the race is written
-  // down, not hidden.
-  process.env.LANGCHAIN_CALLBACKS_BACKGROUND = "false";
   [api, chat] = await Promise.all([startTestApi(), startFakeChatServer()]);
   context.setGlobalContextManager(contextManager.enable());
   const fromLangChain = createRequire(require.resolve("@langchain/openai"));
