@@ -24,13 +24,7 @@
  */
 import type { TokenUsage } from "../pricing/usage.js";
 import type { NewEvent } from "./event.js";
-import {
-  type CallExtent,
-  type DecisionContent,
-  EXTENT_NAME_CHARS,
-  enclosedPairs,
-  mergedCall,
-} from "./genai-call-merge.js";
+import { type DecisionContent, mergedCall } from "./genai-call-merge.js";
 import { answerText } from "./genai-messages.js";
 import type { GenAiSpan, InferenceUsage } from "./genai-span.js";
 import { hasUsage } from "./genai-span.js";
@@ -38,6 +32,7 @@ import type { JsonObject, JsonValue } from "./json.js";
 import { LIMITS } from "./limits.js";
 import { type Attributes, firstString, STATUS_ERROR, stringAttribute } from "./otel-span.js";
 import type { FinalStatus } from "./session.js";
+import { type CallExtent, EXTENT_NAME_CHARS, enclosedPairs } from "./unlinked-call-pairs.js";
 
 export type { InferenceUsage } from "./genai-span.js";
 
@@ -125,7 +120,7 @@ export interface DecisionEnrichment {
 
 /**
  * A model call of the trace: its span, its parent span (to tell wrappers), its usage, and when, by what and of
- * which model its span ran (to tell the same call seen by an unlinked span: genai-call-merge.ts runsWithin).
+ * which model its span ran (to tell the same call seen by an unlinked span: unlinked-call-pairs.ts runsWithin).
  */
 export interface PlannedInference extends CallExtent {
   readonly usage: InferenceUsage;
@@ -663,7 +658,7 @@ export interface RecordedCallRef {
 /**
  * The plan without the model calls already recorded in another request as the other half of a wrapper pair: a
  * call whose inner call was recorded (`recorded`: by span id), or whose wrapper was — its parent, or an unlinked
- * span it ran within or around (genai-call-merge.ts enclosedPairs). The recorded call stays the one counted; the
+ * span it ran within or around (unlinked-call-pairs.ts enclosedPairs). The recorded call stays the one counted; the
  * content of the call left out enriches its event (`enrichments`) — a wrapper only the event of its one inner
  * call (of several, whose it is cannot be told).
  */

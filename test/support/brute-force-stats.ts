@@ -68,15 +68,19 @@ function binnedPercentile(durations: readonly number[], fraction: number): numbe
   return Number(durationBinValue(durationBin(value)).toPrecision(4));
 }
 
+const toNinePlaces = (value: number) => Math.round(value * 1e9) / 1e9;
+
 function summary(day: Day) {
   const ended = day.completed + day.failed;
   return {
     sessions: day.sessions,
     completed: day.completed,
     failed: day.failed,
-    successRate: ended === 0 ? null : Math.round((day.succeeded / ended) * 1e9) / 1e9,
-    reportedCost: day.reportedCost,
-    eventCost: day.eventCost,
+    successRate: ended === 0 ? null : toNinePlaces(day.succeeded / ended),
+    // The stats round both sums as the success rate (docs/read-api.md): summed in another order, they differ in
+    // the last bits.
+    reportedCost: toNinePlaces(day.reportedCost),
+    eventCost: toNinePlaces(day.eventCost),
     events: day.events,
     promptTokens: day.promptTokens,
     completionTokens: day.completionTokens,

@@ -111,6 +111,14 @@ function send(res: ServerResponse, body: Record<string, unknown>): void {
   );
 }
 
-export function startFakeChatServer(): Promise<FakeChatServer> {
-  return startFakeModelServer("/v1/chat/completions", (body, res) => send(res, body));
+/**
+ * The fake chat server. `answerAfterMs` makes each answer take that long, as a model's does: a test pairing two
+ * spans of one call by time needs calls longer than the clocks' slack (unlinked-call-pairs.ts CLOCK_SLACK_MS).
+ */
+export function startFakeChatServer(options: { answerAfterMs?: number } = {}): Promise<FakeChatServer> {
+  const delay = options.answerAfterMs ?? 0;
+  return startFakeModelServer("/v1/chat/completions", (body, res) => {
+    if (delay === 0) send(res, body);
+    else setTimeout(() => send(res, body), delay);
+  });
 }

@@ -4,14 +4,7 @@
  * within one request and withoutRecordedPairs across requests.
  */
 import { describe, expect, it } from "vitest";
-import {
-  callUsage,
-  enclosedPairs,
-  mergedDecisionContent,
-  PAIRING_CALLS,
-  richer,
-  runsWithin,
-} from "../../functions/domain/genai-call-merge.js";
+import { callUsage, mergedDecisionContent, richer } from "../../functions/domain/genai-call-merge.js";
 import { planTraces as planNormalised, withoutRecordedPairs } from "../../functions/domain/genai-trace-plan.js";
 import type { AttributeValue, OtelSpan } from "../../functions/domain/otel-span.js";
 import { normaliseSpan } from "../../functions/otel/dialects/normalise.js";
@@ -273,38 +266,7 @@ describe("mergedDecisionContent (a stored event enriched by its partner's conten
   });
 });
 
-describe("the same call seen by two unlinked spans (runsWithin, enclosedPairs)", () => {
-  const client = { spanId: "c", parentSpanId: "run", startMs: 110, endMs: 190, scope: "openai", models: ["gpt-4o"] };
-  const framework = {
-    spanId: "f",
-    parentSpanId: "run",
-    startMs: 100,
-    endMs: 200,
-    scope: "langchain",
-    models: ["gpt-4o"],
-  };
-
-  it("pairs a span of another scope and the same model, within the other in time", () => {
-    expect(runsWithin(client, framework)).toBe(true);
-    expect(enclosedPairs([framework, client])).toEqual(new Map([["c", "f"]]));
-  });
-
-  it("never pairs spans of one scope, of other models, unnamed scopes, outside in time, or parent and child", () => {
-    expect(runsWithin({ ...client, scope: "langchain" }, framework)).toBe(false);
-    expect(runsWithin({ ...client, models: ["claude-3"] }, framework)).toBe(false);
-    expect(runsWithin({ ...client, scope: undefined }, framework)).toBe(false);
-    expect(runsWithin({ ...client, endMs: 201 }, framework)).toBe(false);
-    expect(runsWithin({ ...client, parentSpanId: "f" }, framework)).toBe(false);
-    expect(runsWithin({ ...client, models: ["gpt-4o-2024-08-06"] }, framework)).toBe(true);
-  });
-
-  it("pairs none of two calls at once: a span within two, or around two, is no one's partner", () => {
-    const second = { ...client, spanId: "c2", startMs: 120, endMs: 180 };
-    expect(enclosedPairs([framework, client, second])).toEqual(new Map());
-    const otherFramework = { ...framework, spanId: "f2", startMs: 105, endMs: 195 };
-    expect(enclosedPairs([framework, otherFramework, client])).toEqual(new Map());
-  });
-
+describe("the same call seen by two unlinked spans, planned (planTraces, withoutRecordedPairs)", () => {
   it("in one request: one llm_decision under the client span's key, the framework's messages, tokens once", () => {
     const wrapper = {
       ...span({
@@ -339,26 +301,5 @@ describe("the same call seen by two unlinked spans (runsWithin, enclosedPairs)",
     const revised = withoutRecordedPairs(later as NonNullable<typeof later>, recorded);
     expect(revised.inference).toEqual([]);
     expect(revised.enrichments?.map((each) => [each.spanId, each.eventId])).toEqual([[WRAPPER, "evt"]]);
-  });
-});
-
-describe("the bounds of pairing", () => {
-  it("looks for no unlinked pair among more than PAIRING_CALLS calls, and stops at the calls that overlap", () => {
-    const overlapping = Array.from({ length: PAIRING_CALLS + 1 }, (_, index) => ({
-      spanId: `s${index}`,
-      startMs: index,
-      endMs: PAIRING_CALLS * 2 - index,
-      scope: index % 2 === 0 ? "a" : "b",
-    }));
-    expect(enclosedPairs(overlapping)).toEqual(new Map());
-    const apart = Array.from({ length: PAIRING_CALLS }, (_, index) => ({
-      spanId: `t${index}`,
-      startMs: index * 10,
-      endMs: index * 10 + (index % 2 === 0 ? 9 : 5),
-      scope: "a",
-    }));
-    const started = performance.now();
-    expect(enclosedPairs(apart)).toEqual(new Map());
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

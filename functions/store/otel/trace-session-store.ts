@@ -51,7 +51,7 @@ export interface RecordedCall {
   readonly parentSpanId?: string | undefined;
   /** The id of its `llm_decision` event. */
   readonly eventId?: string | undefined;
-  /** When, by what instrumentation scope and of which models its span ran (genai-call-merge.ts CallExtent). */
+  /** When, by what instrumentation scope and of which models its span ran (unlinked-call-pairs.ts CallExtent). */
   readonly startMs?: number | undefined;
   readonly endMs?: number | undefined;
   readonly scope?: string | undefined;
