@@ -15,12 +15,13 @@ import { once } from "node:events";
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type ExportUnit, runManifestKey, UNIT_TABLES, unitFileKey } from "../functions/export/export-layout.js";
-import type { ExportManifest, ManifestFile } from "../functions/export/export-manifest.js";
+import { type ExportUnit, UNIT_TABLES, unitFileKey } from "../functions/export/export-layout.js";
+import type { ManifestFile } from "../functions/export/export-manifest.js";
 import type { ExportTableName } from "../functions/export/export-tables.js";
 import { type ExportRow, ParquetTableFile } from "../functions/export/parquet-table-file.js";
 import { openExportDatabase } from "../local/sql/export-database.js";
 import { plainDirectoryExportStore } from "../local/sql/export-store.js";
+import { ExportBucketOnDisk } from "../test/support/export-bucket-fixture.js";
 import { documentedQueries } from "../test/support/sql-doc-queries.js";
 
 const EVENTS = Number(process.env.BENCH_SQL_EVENTS ?? 1_000_000);
@@ -243,22 +244,7 @@ try {
   }
   const cpu = process.cpuUsage(cpuBefore);
   const writeSeconds = (performance.now() - writeStarted) / 1000;
-  const now = new Date().toISOString();
-  const runId = "exp_01BENCH0000000000000000000";
-  const manifest: ExportManifest = {
-    formatVersion: 1,
-    schemaVersion: 1,
-    runId,
-    startedAt: now,
-    committedAt: now,
-    changesFrom: now,
-    changesThrough: now,
-    units: hours,
-    files,
-    removed: [],
-  };
-  mkdirSync(join(directory, "manifests", "runs"), { recursive: true });
-  writeFileSync(join(directory, ...runManifestKey(runId).split("/")), JSON.stringify(manifest));
+  new ExportBucketOnDisk(directory, "plain").commit("exp_01BENCH0000000000000000000", files);
 
   const openStarted = performance.now();
   const database = await openExportDatabase(plainDirectoryExportStore(directory));

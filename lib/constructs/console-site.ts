@@ -1,4 +1,4 @@
-import { Duration, Fn, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Duration, Fn, Validations } from "aws-cdk-lib";
 import {
   AllowedMethods,
   CachePolicy,
@@ -18,8 +18,9 @@ import {
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import { Construct } from "constructs";
+import { privateBucket } from "./private-bucket.js";
 
 /** The path pattern CloudFront sends to the HTTP API; every route of the route table starts with `/api/`. */
 export const API_PATH_PATTERN = "/api/*";
@@ -176,17 +177,8 @@ export class ConsoleSite extends Construct {
   constructor(scope: Construct, id: string, props: ConsoleSiteProps) {
     super(scope, id);
 
-    const bucket = new Bucket(this, "Bucket", {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      versioned: false,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    const bucket = privateBucket(this, "Bucket", { accessLogsReason: BUCKET_ACCESS_LOGS_REASON });
     this.bucket = bucket as IBucket;
-    Validations.of(bucket).acknowledge({ id: "AwsSolutions-S1", reason: BUCKET_ACCESS_LOGS_REASON });
 
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, "SecurityHeaders", {
       comment: "Agent Tracking console and API: HSTS, nosniff, no framing, referrer policy, CSP",

@@ -1,7 +1,8 @@
-import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { Duration } from "aws-cdk-lib";
 import { Effect, type IGrantable, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import { BlockPublicAccess, Bucket, BucketEncryption, CfnBucket, ObjectOwnership } from "aws-cdk-lib/aws-s3";
-import { Construct, type IConstruct } from "constructs";
+import type { Bucket } from "aws-cdk-lib/aws-s3";
+import { Construct } from "constructs";
+import { grantOnObjectPrefixes, privateBucket } from "./private-bucket.js";
 
 /** The export's object prefixes (functions/export/export-layout.ts): the tables' files and the manifests. */
 export const EXPORT_OBJECT_PREFIXES = ["table=", "manifests/"] as const;
@@ -16,27 +17,19 @@ export const EXPORT_OBJECT_WILDCARD_REASON =
 
 /**
  * The export bucket (issue 35): the Parquet files and manifests of the incremental export, Hive-partitioned
- * `table=<t>/org=<org>/env=<env>/day=<day>/`. Private (all public access blocked, ACLs disabled), SSE-S3 as the
- * payload bucket (the writer asks for AES256 on each PUT too), TLS 1.2+ only, not versioned (a unit's file is
- * replaced whole and an erased user must really be gone), retained with the stack (it is data).
+ * `table=<t>/org=<org>/env=<env>/day=<day>/`: a private bucket (private-bucket.ts) — not versioned, so a unit's
+ * file is replaced whole and an erased user is really gone.
  */
 export class ExportBucket extends Construct {
   readonly bucket: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.bucket = new Bucket(this, "Bucket", {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      versioned: false,
-      // The writer makes single PUTs; never let a stray multipart upload linger.
+    this.bucket = privateBucket(this, "Bucket", {
+      // The writer's multipart uploads of large files: never let a failed one linger.
       lifecycleRules: [{ id: "AbortIncompleteUploads", abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      accessLogsReason: EXPORT_ACCESS_LOGS_REASON,
     });
-    Validations.of(this.bucket).acknowledge({ id: "AwsSolutions-S1", reason: EXPORT_ACCESS_LOGS_REASON });
   }
 
   /** `<bucket ARN>/<prefix>*` of each export prefix. */
@@ -75,28 +68,10 @@ export class ExportBucket extends Construct {
     ]);
   }
 
-  /** Adds the statements and acknowledges, on the grantee's principal, the IAM5 findings of the object prefixes. */
   private grant(grantee: IGrantable, statements: readonly PolicyStatement[]): readonly PolicyStatement[] {
-    const principal = grantee.grantPrincipal;
-    for (const statement of statements) principal.addToPrincipalPolicy(statement);
-    if (isConstruct(principal)) {
-      for (const prefix of EXPORT_OBJECT_PREFIXES) {
-        Validations.of(principal).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${this.bucketLogicalId()}.Arn>/${prefix}*]`,
-          reason: EXPORT_OBJECT_WILDCARD_REASON,
-        });
-      }
-    }
-    return statements;
+    return grantOnObjectPrefixes(this.bucket, grantee, statements, {
+      prefixes: EXPORT_OBJECT_PREFIXES,
+      reason: EXPORT_OBJECT_WILDCARD_REASON,
+    });
   }
-
-  private bucketLogicalId(): string {
-    const cfn = this.bucket.node.defaultChild;
-    if (!(cfn instanceof CfnBucket)) throw new Error(`${this.bucket.node.path} has no CfnBucket`);
-    return Stack.of(this).getLogicalId(cfn);
-  }
-}
-
-function isConstruct(value: unknown): value is IConstruct {
-  return typeof value === "object" && value !== null && "node" in value;
 }

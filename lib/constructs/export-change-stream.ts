@@ -1,17 +1,9 @@
-import { Duration, Validations } from "aws-cdk-lib";
-import { Table } from "aws-cdk-lib/aws-dynamodb";
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from "aws-cdk-lib/aws-lambda";
-import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import type { Table } from "aws-cdk-lib/aws-dynamodb";
+import { FilterCriteria, FilterRule, type Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
 import type { Queue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { CONVERSATION_PARTITION_PREFIX, SESSION_PARTITION_PREFIX } from "../../functions/store/table/keys.js";
-import { WINDOWED_STREAM_BATCH_SIZE } from "../stream-batching.js";
-import {
-  LIST_STREAMS_REASON,
-  STREAM_BATCH_SIZE,
-  STREAM_RETRY_ATTEMPTS,
-  streamBatchingWindowSeconds,
-} from "./stream-counting.js";
+import { readTableStream } from "./stream-reader.js";
 
 /** Properties of {@link ExportChangeStream}. */
 export interface ExportChangeStreamProps {
@@ -31,43 +23,24 @@ export interface ExportChangeStreamProps {
 export class ExportChangeStream extends Construct {
   constructor(scope: Construct, id: string, props: ExportChangeStreamProps) {
     super(scope, id);
-    const streamArn = props.table.tableStreamArn;
-    if (streamArn === undefined) throw new Error("ExportChangeStream needs a table with its stream enabled");
-    const streamingTable = Table.fromTableAttributes(this, "StreamingTable", {
-      tableArn: props.table.tableArn,
-      tableStreamArn: streamArn,
-    });
-    const batchingWindow = streamBatchingWindowSeconds(this);
-    props.marker.function.addEventSource(
-      new DynamoEventSource(streamingTable, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: batchingWindow > 0 ? WINDOWED_STREAM_BATCH_SIZE : STREAM_BATCH_SIZE,
-        bisectBatchOnError: true,
-        retryAttempts: STREAM_RETRY_ATTEMPTS,
-        reportBatchItemFailures: true,
-        parallelizationFactor: 1,
-        ...(batchingWindow > 0 ? { maxBatchingWindow: Duration.seconds(batchingWindow) } : {}),
-        onFailure: new SqsDlq(props.failureQueue),
-        filters: [
-          FilterCriteria.filter({
-            dynamodb: {
-              Keys: {
-                PK: {
-                  S: [
-                    ...FilterRule.beginsWith(SESSION_PARTITION_PREFIX),
-                    ...FilterRule.beginsWith(CONVERSATION_PARTITION_PREFIX),
-                  ],
-                },
+    readTableStream(this, {
+      table: props.table,
+      reader: props.marker.function,
+      failureQueue: props.failureQueue,
+      filters: [
+        FilterCriteria.filter({
+          dynamodb: {
+            Keys: {
+              PK: {
+                S: [
+                  ...FilterRule.beginsWith(SESSION_PARTITION_PREFIX),
+                  ...FilterRule.beginsWith(CONVERSATION_PARTITION_PREFIX),
+                ],
               },
             },
-          }),
-        ],
-      }),
-    );
-    // As for the counting consumer: ListStreams has no resource type (IAM5 covers the `*` resource only).
-    Validations.of(props.marker.function.role ?? props.marker.function).acknowledge({
-      id: "AwsSolutions-IAM5[Resource::*]",
-      reason: LIST_STREAMS_REASON,
+          },
+        }),
+      ],
     });
   }
 }

@@ -1,20 +1,14 @@
-import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { Duration } from "aws-cdk-lib";
 import { Effect, type IGrantable, PolicyStatement } from "aws-cdk-lib/aws-iam";
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  CfnBucket,
-  type LifecycleRule,
-  ObjectOwnership,
-} from "aws-cdk-lib/aws-s3";
-import { Construct, type IConstruct } from "constructs";
+import type { Bucket, LifecycleRule } from "aws-cdk-lib/aws-s3";
+import { Construct } from "constructs";
 import {
   MAX_PAYLOAD_RETENTION_DAYS,
   PAYLOAD_PREFIX,
   RETENTION_TAG,
   RETENTION_TIERS_DAYS,
 } from "../../functions/store/payloads/payload-layout.js";
+import { grantOnObjectPrefixes, privateBucket } from "./private-bucket.js";
 
 /**
  * Why the payload bucket has no server access logs (AwsSolutions-S1). Kept as
@@ -58,15 +52,10 @@ function expiryRules(): LifecycleRule[] {
  * The S3 bucket for event fields too large for a DynamoDB item (see
  * `functions/store/payloads/payload-store.ts`).
  *
- * - Private: all public access blocked, ACLs disabled (bucket owner enforced).
- * - Encrypted with S3-managed keys (SSE-S3: no KMS key to grant or pay per
- *   request for); the writer also asks for AES256 explicitly on each PUT.
- * - TLS only: the bucket policy denies any request with
- *   `aws:SecureTransport = false` and any TLS version below 1.2.
- * - Not versioned: a retried write overwrites its object, and a deleted
- *   session or an expired payload must really be gone, not kept as an older
- *   version.
- * - Retained when the stack is deleted, like the table: payloads are data.
+ * A private bucket (private-bucket.ts): all public access blocked, SSE-S3,
+ * TLS 1.2+ only, retained with the stack; not versioned, so a retried write
+ * overwrites its object, and a deleted session or an expired payload is
+ * really gone.
  *
  * Retention: DynamoDB TTL deletes each event item at its organisation's
  * retention; S3 cannot read that TTL, so every object carries the tag
@@ -87,18 +76,10 @@ export class PayloadBucket extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
-    this.bucket = new Bucket(this, "Bucket", {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      versioned: false,
+    this.bucket = privateBucket(this, "Bucket", {
       lifecycleRules: expiryRules(),
-      removalPolicy: RemovalPolicy.RETAIN,
+      accessLogsReason: ACCESS_LOGS_REASON,
     });
-
-    Validations.of(this.bucket).acknowledge({ id: "AwsSolutions-S1", reason: ACCESS_LOGS_REASON });
   }
 
   /** `arn:…:<bucket>/payloads/*`: every payload object, nothing else. */
@@ -149,38 +130,10 @@ export class PayloadBucket extends Construct {
     ]);
   }
 
-  /**
-   * Adds the statements to the grantee's principal policy and acknowledges,
-   * on the grantee's principal (the role whose default policy receives the
-   * statements), the one AwsSolutions-IAM5 finding they cause (the
-   * `payloads/*` object resource; any other wildcard still fails). Returns the
-   * statements added.
-   *
-   * The acknowledgement goes on the principal, not on the grantee: for a
-   * Lambda function the policy is `<role>/DefaultPolicy`, and an execution
-   * role is usually a sibling of the function in the construct tree (as in
-   * `ApiFunction`), so an acknowledgement on the function would not cover it.
-   */
   private grant(grantee: IGrantable, statements: readonly PolicyStatement[]): readonly PolicyStatement[] {
-    const principal = grantee.grantPrincipal;
-    for (const statement of statements) principal.addToPrincipalPolicy(statement);
-    if (isConstruct(principal)) {
-      Validations.of(principal).acknowledge({
-        // IAM5 is granular: the finding names the wildcard resource, by the bucket's logical id.
-        id: `AwsSolutions-IAM5[Resource::<${this.bucketLogicalId()}.Arn>/${PAYLOAD_PREFIX}*]`,
-        reason: OBJECT_WILDCARD_REASON,
-      });
-    }
-    return statements;
+    return grantOnObjectPrefixes(this.bucket, grantee, statements, {
+      prefixes: [PAYLOAD_PREFIX],
+      reason: OBJECT_WILDCARD_REASON,
+    });
   }
-
-  private bucketLogicalId(): string {
-    const cfn = this.bucket.node.defaultChild;
-    if (!(cfn instanceof CfnBucket)) throw new Error(`${this.bucket.node.path} has no CfnBucket`);
-    return Stack.of(this).getLogicalId(cfn);
-  }
-}
-
-function isConstruct(value: unknown): value is IConstruct {
-  return typeof value === "object" && value !== null && "node" in value;
 }

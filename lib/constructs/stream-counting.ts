@@ -1,20 +1,14 @@
 import { Duration, Validations } from "aws-cdk-lib";
-import { Table } from "aws-cdk-lib/aws-dynamodb";
+import type { Table } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from "aws-cdk-lib/aws-lambda";
-import { DynamoEventSource, SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
+import { FilterCriteria, FilterRule, type Function as LambdaFunction } from "aws-cdk-lib/aws-lambda";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FINAL_STATUSES } from "../../functions/domain/session.js";
 import { CONVERSATION_PARTITION_PREFIX, SESSION_PARTITION_PREFIX } from "../../functions/store/table/keys.js";
 import { TTL_DELETION_IDENTITY } from "../../functions/stream/ttl-deletion.js";
-import { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE } from "../stream-batching.js";
+import { readTableStream } from "./stream-reader.js";
 
-/** Stream records per invocation of the consumer without a batching window (`streamBatchingWindowSeconds` 0). */
-export const STREAM_BATCH_SIZE = 100;
-export { DEFAULT_STREAM_BATCHING_WINDOW_SECONDS, WINDOWED_STREAM_BATCH_SIZE };
-/** Invocations of a failing batch (halved each time, bisect on error) before it goes to the failure queue. */
-export const STREAM_RETRY_ATTEMPTS = 10;
 /**
  * The tumbling window: Lambda then passes the shard id with each batch, which the consumer's per-shard
  * high-water marks need. The consumer keeps no window state; the length only sets how often a window closes.
@@ -27,42 +21,6 @@ export const STREAM_TUMBLING_WINDOW = Duration.seconds(60);
  */
 export const FAILURE_QUEUE_REASON =
   "The failure queue is itself the dead-letter destination of the stream's event source mapping: Lambda sends it the description (shard id, first and last sequence number) of a batch that failed every retry. Nothing consumes it, so no message can fail a receive and need redriving; it keeps each message 14 days, the StreamFailedBatches alarm fires on the first one, and an operator reads it to replay that range of the stream. A dead-letter queue behind it would only ever stay empty.";
-
-/**
- * Why the consumer's role may call `dynamodb:ListStreams` on `*` (AwsSolutions-IAM5); exported so tests can
- * check the acknowledgement is this one.
- */
-export const LIST_STREAMS_REASON =
-  "dynamodb:ListStreams is one of the four actions Lambda's event source mapping needs on the execution role to read a DynamoDB stream (DescribeStream, GetRecords, GetShardIterator, ListStreams), and the Service Authorization Reference lists no resource type for it, so it can only be granted on \"*\" (aws-cdk-lib's DynamoEventSource grants it so). It returns stream ARNs of the account, never item data; the actions that read stream records are granted on this table's stream ARN alone.";
-
-/** Context key of the event source mapping's batching window (seconds, 0–300; default 10). */
-export const STREAM_BATCHING_WINDOW_CONTEXT_KEY = "streamBatchingWindowSeconds";
-/** Lambda's upper bound for MaximumBatchingWindowInSeconds. */
-const MAX_BATCHING_WINDOW_SECONDS = 300;
-
-/**
- * How long the event source mapping gathers records before it invokes the consumer: the context value
- * `streamBatchingWindowSeconds` when set (an integer 0–300, checked at synthesis; 0 invokes at once), else
- * DEFAULT_STREAM_BATCHING_WINDOW_SECONDS. The trade: counting costs a write per distinct session and rollup item
- * per batch, so a window that gathers more of a session's events into one batch divides that cost by them — and
- * delays its counters by up to the window.
- */
-export function streamBatchingWindowSeconds(scope: Construct): number {
-  const configured: unknown = scope.node.tryGetContext(STREAM_BATCHING_WINDOW_CONTEXT_KEY);
-  if (configured === undefined) return DEFAULT_STREAM_BATCHING_WINDOW_SECONDS;
-  const seconds = typeof configured === "string" && /^\d+$/.test(configured) ? Number(configured) : configured;
-  if (
-    typeof seconds !== "number" ||
-    !Number.isInteger(seconds) ||
-    seconds < 0 ||
-    seconds > MAX_BATCHING_WINDOW_SECONDS
-  ) {
-    throw new Error(
-      `Context ${STREAM_BATCHING_WINDOW_CONTEXT_KEY} must be a whole number of seconds from 0 to ${MAX_BATCHING_WINDOW_SECONDS}, got ${JSON.stringify(configured)}`,
-    );
-  }
-  return seconds;
-}
 
 /** Properties of {@link StreamCounting}. */
 export interface StreamCountingProps {
@@ -103,13 +61,6 @@ export class StreamCounting extends Construct {
     this.bus.grantPutEventsTo(props.consumer.function);
     props.consumer.function.addEnvironment("SESSION_EVENTS_BUS", this.bus.eventBusName);
 
-    const streamArn = props.table.tableStreamArn;
-    if (streamArn === undefined) throw new Error("StreamCounting needs a table with its stream enabled");
-    // The table as the event source sees it: its ARN and its stream's.
-    const streamingTable = Table.fromTableAttributes(this, "StreamingTable", {
-      tableArn: props.table.tableArn,
-      tableStreamArn: streamArn,
-    });
     const sessionPartition = { PK: { S: FilterRule.beginsWith(SESSION_PARTITION_PREFIX) } };
     const scorePartitions = {
       PK: {
@@ -119,74 +70,60 @@ export class StreamCounting extends Construct {
         ],
       },
     };
-    const batchingWindow = streamBatchingWindowSeconds(this);
-    props.consumer.function.addEventSource(
-      new DynamoEventSource(streamingTable, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: batchingWindow > 0 ? WINDOWED_STREAM_BATCH_SIZE : STREAM_BATCH_SIZE,
-        bisectBatchOnError: true,
-        retryAttempts: STREAM_RETRY_ATTEMPTS,
-        reportBatchItemFailures: true,
-        parallelizationFactor: 1,
-        tumblingWindow: STREAM_TUMBLING_WINDOW,
-        ...(batchingWindow > 0 ? { maxBatchingWindow: Duration.seconds(batchingWindow) } : {}),
-        onFailure: new SqsDlq(this.failureQueue),
-        // Only what counting counts (functions/store/counting/stream-counting.ts sessionChangeOf), so neither a deletion
-        // nor the consumer's own counter updates come back as invocations: a new session, event or score, an event
-        // or a score replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
-        // of a session holding offloaded payloads, which go with it (functions/stream/expired-payloads.ts).
-        filters: [
-          FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { Keys: sessionPartition } }),
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual("MODIFY"),
-            dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: FilterRule.isEqual("event") } } },
-          }),
-          // A score written again by a request (its counting is pending); not the consumer's own count write. A
-          // conversation's own score, new too (the INSERT filter above is of session partitions only: a summary's
-          // and a count's changes stay out). One filter for both: an event source takes 5 filters by default.
-          FilterCriteria.filter({
-            eventName: FilterRule.or("INSERT", "MODIFY"),
-            dynamodb: {
-              Keys: scorePartitions,
-              NewImage: {
-                entity: { S: FilterRule.isEqual("score") },
-                countPending: { BOOL: FilterRule.isEqual(true) },
-              },
+    readTableStream(this, {
+      table: props.table,
+      reader: props.consumer.function,
+      failureQueue: this.failureQueue,
+      tumblingWindow: STREAM_TUMBLING_WINDOW,
+      // Only what counting counts (functions/store/counting/stream-counting.ts sessionChangeOf), so neither a deletion
+      // nor the consumer's own counter updates come back as invocations: a new session, event or score, an event
+      // or a score replaced, a session's move from active to a final status; and the expiry (a DynamoDB TTL deletion)
+      // of a session holding offloaded payloads, which go with it (functions/stream/expired-payloads.ts).
+      filters: [
+        FilterCriteria.filter({ eventName: FilterRule.isEqual("INSERT"), dynamodb: { Keys: sessionPartition } }),
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual("MODIFY"),
+          dynamodb: { Keys: sessionPartition, NewImage: { entity: { S: FilterRule.isEqual("event") } } },
+        }),
+        // A score written again by a request (its counting is pending); not the consumer's own count write. A
+        // conversation's own score, new too (the INSERT filter above is of session partitions only: a summary's
+        // and a count's changes stay out). One filter for both: an event source takes 5 filters by default.
+        FilterCriteria.filter({
+          eventName: FilterRule.or("INSERT", "MODIFY"),
+          dynamodb: {
+            Keys: scorePartitions,
+            NewImage: {
+              entity: { S: FilterRule.isEqual("score") },
+              countPending: { BOOL: FilterRule.isEqual(true) },
             },
-          }),
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual("MODIFY"),
-            dynamodb: {
-              Keys: sessionPartition,
-              OldImage: { status: { S: FilterRule.isEqual("active") } },
-              NewImage: {
-                entity: { S: FilterRule.isEqual("session") },
-                status: { S: FilterRule.or(...FINAL_STATUSES) },
-              },
+          },
+        }),
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual("MODIFY"),
+          dynamodb: {
+            Keys: sessionPartition,
+            OldImage: { status: { S: FilterRule.isEqual("active") } },
+            NewImage: {
+              entity: { S: FilterRule.isEqual("session") },
+              status: { S: FilterRule.or(...FINAL_STATUSES) },
             },
-          }),
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual("REMOVE"),
-            userIdentity: {
-              type: FilterRule.isEqual(TTL_DELETION_IDENTITY.type),
-              principalId: FilterRule.isEqual(TTL_DELETION_IDENTITY.principalId),
+          },
+        }),
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual("REMOVE"),
+          userIdentity: {
+            type: FilterRule.isEqual(TTL_DELETION_IDENTITY.type),
+            principalId: FilterRule.isEqual(TTL_DELETION_IDENTITY.principalId),
+          },
+          dynamodb: {
+            Keys: sessionPartition,
+            OldImage: {
+              entity: { S: FilterRule.isEqual("session") },
+              hasPayloads: { BOOL: FilterRule.isEqual(true) },
             },
-            dynamodb: {
-              Keys: sessionPartition,
-              OldImage: {
-                entity: { S: FilterRule.isEqual("session") },
-                hasPayloads: { BOOL: FilterRule.isEqual(true) },
-              },
-            },
-          }),
-        ],
-      }),
-    );
-    // On the role (whose default policy holds the grant), as for the payload grants: the role is a
-    // sibling of the function in the construct tree. IAM5 is granular: this covers the `*` resource only.
-    Validations.of(props.consumer.function.role ?? props.consumer.function).acknowledge({
-      id: "AwsSolutions-IAM5[Resource::*]",
-      reason: LIST_STREAMS_REASON,
+          },
+        }),
+      ],
     });
   }
 }

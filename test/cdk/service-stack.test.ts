@@ -65,7 +65,8 @@ import {
   STREAM_ITERATOR_AGE_THRESHOLD_MS,
 } from "../../lib/constructs/operations-dashboard.js";
 import { ACCESS_LOGS_REASON, OBJECT_WILDCARD_REASON } from "../../lib/constructs/payload-bucket.js";
-import { FAILURE_QUEUE_REASON, LIST_STREAMS_REASON } from "../../lib/constructs/stream-counting.js";
+import { FAILURE_QUEUE_REASON } from "../../lib/constructs/stream-counting.js";
+import { LIST_STREAMS_REASON } from "../../lib/constructs/stream-reader.js";
 import { AgentTrackingStack, CONSOLE_ASSET_CONTEXT_KEY } from "../../lib/service-stack.js";
 import { REPOSITORY_ROOT } from "../../local/settings.js";
 import { acknowledgementsIn, awsSolutionsFindings } from "./nag-findings.js";

@@ -3,14 +3,14 @@ import { Template } from "aws-cdk-lib/assertions";
 import { AttributeType, StreamViewType, Table } from "aws-cdk-lib/aws-dynamodb";
 import { Code, Function as LambdaFunction, Runtime } from "aws-cdk-lib/aws-lambda";
 import { describe, expect, it } from "vitest";
+import { StreamCounting } from "../../lib/constructs/stream-counting.js";
 import {
   DEFAULT_STREAM_BATCHING_WINDOW_SECONDS,
   STREAM_BATCH_SIZE,
   STREAM_BATCHING_WINDOW_CONTEXT_KEY,
-  StreamCounting,
   streamBatchingWindowSeconds,
   WINDOWED_STREAM_BATCH_SIZE,
-} from "../../lib/constructs/stream-counting.js";
+} from "../../lib/constructs/stream-reader.js";
 
 function stackWith(context: Record<string, unknown>): Stack {
   return new Stack(new App({ context }), "Stack");

@@ -7,8 +7,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { runManifestKey } from "../../functions/export/export-layout.js";
-import type { ExportManifest, ManifestFile, RemovedFile } from "../../functions/export/export-manifest.js";
-import { EXPORT_TABLES, type ExportColumn, type ExportTableName } from "../../functions/export/export-tables.js";
+import {
+  type ExportManifest,
+  MANIFEST_FORMAT_VERSION,
+  type ManifestFile,
+  type RemovedFile,
+} from "../../functions/export/export-manifest.js";
+import {
+  EXPORT_SCHEMA_VERSION,
+  EXPORT_TABLES,
+  type ExportColumn,
+  type ExportTableName,
+} from "../../functions/export/export-tables.js";
 import { parquetSchema } from "../../functions/export/parquet-table-file.js";
 
 export type ExportCell = string | number | bigint | boolean | Date | null;
@@ -61,8 +71,8 @@ export class ExportBucketOnDisk {
   commit(runId: string, files: readonly ManifestFile[], removed: readonly RemovedFile[] = []): ExportManifest {
     const now = new Date().toISOString();
     const manifest: ExportManifest = {
-      formatVersion: 1,
-      schemaVersion: 1,
+      formatVersion: MANIFEST_FORMAT_VERSION,
+      schemaVersion: EXPORT_SCHEMA_VERSION,
       runId,
       startedAt: now,
       committedAt: now,

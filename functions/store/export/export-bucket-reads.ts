@@ -3,42 +3,18 @@
  * URLs. Nothing here knows about organisations; the caller (organisation-exports.ts) decides which keys it may
  * touch and checks every key it presigns (organisation-export-keys.ts).
  *
- * Configuration as the payload store's (functions/store/payloads/payload-store.ts): `S3_ENDPOINT` with
- * `S3_ACCESS_KEY_ID` / `S3_SECRET_ACCESS_KEY` locally (s3rver, path-style), the default chain on AWS; and
- * `EXPORT_BUCKET`, read on first use. The S3 client and the presigner are imported on first use; on Lambda the
- * bundle leaves them to the runtime (lib/constructs/api-function.ts).
+ * Configuration: `EXPORT_BUCKET`, read on first use; the S3 client as buckets/s3-client.ts builds it. The
+ * presigner is imported on first use too; on Lambda the bundle leaves it to the runtime
+ * (lib/constructs/api-function.ts).
  */
-import { optionalEnv, requireEnv } from "../../runtime/env.js";
+import { requireEnv } from "../../runtime/env.js";
+import { loadS3 } from "../buckets/s3-client.js";
 
 /** How long a presigned download works (15 minutes). */
 export const EXPORT_URL_SECONDS = 15 * 60;
 
-const endpoint = optionalEnv("S3_ENDPOINT");
-const endpointAccessKeyId = optionalEnv("S3_ACCESS_KEY_ID");
-const endpointSecretAccessKey = optionalEnv("S3_SECRET_ACCESS_KEY");
-
-type S3Module = typeof import("@aws-sdk/client-s3");
-let s3: Promise<{ module: S3Module; client: InstanceType<S3Module["S3Client"]> }> | undefined;
 let presigner: Promise<typeof import("@aws-sdk/s3-request-presigner")> | undefined;
 let bucketName: string | undefined;
-
-function loadS3(): NonNullable<typeof s3> {
-  s3 ??= import("@aws-sdk/client-s3").then((module) => ({
-    module,
-    client: new module.S3Client(
-      endpoint === undefined
-        ? {}
-        : {
-            endpoint,
-            forcePathStyle: true,
-            ...(endpointAccessKeyId !== undefined && endpointSecretAccessKey !== undefined
-              ? { credentials: { accessKeyId: endpointAccessKeyId, secretAccessKey: endpointSecretAccessKey } }
-              : {}),
-          },
-    ),
-  }));
-  return s3;
-}
 
 /** `EXPORT_BUCKET`, read on first use and then kept. */
 function exportBucket(): string {

@@ -1,35 +1,13 @@
 /**
  * The export bucket (issue 35): Parquet files streamed in (one PutObject, or a multipart upload once a file passes
  * PART_BYTES: either way the object appears whole when the upload completes), files removed, manifests written.
- * Configuration, read on first use: `EXPORT_BUCKET`; locally `S3_ENDPOINT` with `S3_ACCESS_KEY_ID` /
- * `S3_SECRET_ACCESS_KEY` (the local S3's own credential), path-style, as the payload store does.
+ * Configuration, read on first use: `EXPORT_BUCKET`; the S3 client as buckets/s3-client.ts builds it.
  */
-import { optionalEnv, requireEnv } from "../../runtime/env.js";
+import { requireEnv } from "../../runtime/env.js";
+import { loadS3 } from "../buckets/s3-client.js";
 
 /** Multipart parts (S3's minimum is 5 MiB but for the last). */
 export const PART_BYTES = 8 * 1024 * 1024;
-
-type S3Module = typeof import("@aws-sdk/client-s3");
-let s3: Promise<{ module: S3Module; client: InstanceType<S3Module["S3Client"]> }> | undefined;
-
-function clientSettings() {
-  const endpoint = optionalEnv("S3_ENDPOINT");
-  if (endpoint === undefined) return {};
-  const accessKeyId = optionalEnv("S3_ACCESS_KEY_ID");
-  const secretAccessKey = optionalEnv("S3_SECRET_ACCESS_KEY");
-  return {
-    endpoint,
-    forcePathStyle: true,
-    ...(accessKeyId !== undefined && secretAccessKey !== undefined
-      ? { credentials: { accessKeyId, secretAccessKey } }
-      : {}),
-  };
-}
-
-function loadS3(): NonNullable<typeof s3> {
-  s3 ??= import("@aws-sdk/client-s3").then((module) => ({ module, client: new module.S3Client(clientSettings()) }));
-  return s3;
-}
 
 function exportBucket(): string {
   return requireEnv("EXPORT_BUCKET");

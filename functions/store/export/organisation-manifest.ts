@@ -3,32 +3,21 @@
  * field: only what `GET /api/exports` hands out, each checked for its type, so a damaged or foreign object in
  * the bucket can neither crash the route nor put anything unexpected in its answer.
  */
+import type { ExportManifest, ManifestFile, RemovedFile } from "../../export/export-manifest.js";
 import { EXPORT_TABLE_NAMES } from "../../export/export-tables.js";
 
-export interface ManifestEntry {
-  readonly table: string;
-  readonly environment: string;
-  readonly day: string;
-  readonly hour: string;
-  readonly unit: string;
-  readonly key: string;
-}
+/** A file's entry as handed out: the manifest's own fields (export-manifest.ts), its names as checked text. */
+export type ManifestEntry = Readonly<Record<keyof Omit<RemovedFile, "orgId">, string>>;
 
-export interface ManifestFileEntry extends ManifestEntry {
-  readonly rows: number;
-  readonly bytes: number;
-}
+export type ManifestFileEntry = ManifestEntry & Pick<ManifestFile, "rows" | "bytes">;
 
-export interface OrganisationRunManifest {
-  readonly runId: string;
-  readonly schemaVersion: number;
-  readonly startedAt: string;
-  readonly committedAt: string;
-  readonly changesFrom: string;
-  readonly changesThrough: string;
+export type OrganisationRunManifest = Pick<
+  ExportManifest,
+  "runId" | "schemaVersion" | "startedAt" | "committedAt" | "changesFrom" | "changesThrough"
+> & {
   readonly files: readonly ManifestFileEntry[];
   readonly removed: readonly ManifestEntry[];
-}
+};
 
 const TABLES: readonly string[] = EXPORT_TABLE_NAMES;
 

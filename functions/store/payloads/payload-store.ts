@@ -8,20 +8,12 @@
  * to send inline (over {@link INLINE_FIELD_BYTES}), which a read answers with
  * a short-lived presigned GET URL, `<field>Url`, and its size instead.
  *
- * Configuration, read once: `S3_ENDPOINT` (optional, at cold start: a local
- * S3-compatible server such as s3rver, addressed path-style), with
- * `S3_ACCESS_KEY_ID` / `S3_SECRET_ACCESS_KEY` (optional: the local S3's own
- * credential, so that neither its requests nor the URLs it presigns carry the
- * process's `AWS_ACCESS_KEY_ID`, which locally is DynamoDB Local's secret), and
- * `PAYLOAD_BUCKET` (read on first use, so functions that never meet a large
- * field need not be given it).
- *
- * The S3 client is imported on first use, not at module load: most requests
- * never meet a large field, so it costs a cold start nothing. On Lambda the
- * bundle leaves `@aws-sdk/client-s3` out and the runtime's copy is loaded
- * (lib/constructs/api-function.ts).
+ * Configuration: `PAYLOAD_BUCKET`, read on first use (functions that never meet
+ * a large field need not be given it); the S3 client as buckets/s3-client.ts
+ * builds it (locally `S3_ENDPOINT`), imported on first use.
  */
-import { optionalEnv, requireEnv } from "../../runtime/env.js";
+import { requireEnv } from "../../runtime/env.js";
+import { loadS3 } from "../buckets/s3-client.js";
 import {
   OFFLOADABLE_FIELDS,
   type OffloadableField,
@@ -65,38 +57,6 @@ export class PayloadMissingError extends Error {
     this.name = "PayloadMissingError";
     this.key = key;
   }
-}
-
-const endpoint = optionalEnv("S3_ENDPOINT");
-const endpointAccessKeyId = optionalEnv("S3_ACCESS_KEY_ID");
-const endpointSecretAccessKey = optionalEnv("S3_SECRET_ACCESS_KEY");
-
-/** The S3 client's settings: the default chain on AWS; a local endpoint with its own credential when given. */
-function clientSettings(): { endpoint?: string; forcePathStyle?: boolean; credentials?: AwsCredentials } {
-  if (endpoint === undefined) return {};
-  const credentials =
-    endpointAccessKeyId !== undefined && endpointSecretAccessKey !== undefined
-      ? { accessKeyId: endpointAccessKeyId, secretAccessKey: endpointSecretAccessKey }
-      : undefined;
-  return { endpoint, forcePathStyle: true, ...(credentials === undefined ? {} : { credentials }) };
-}
-
-interface AwsCredentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
-
-type S3Module = typeof import("@aws-sdk/client-s3");
-
-let s3: Promise<{ module: S3Module; client: InstanceType<S3Module["S3Client"]> }> | undefined;
-
-/** The S3 client module and a client built from it, loaded on the first call. */
-function loadS3(): NonNullable<typeof s3> {
-  s3 ??= import("@aws-sdk/client-s3").then((module) => ({
-    module,
-    client: new module.S3Client(clientSettings()),
-  }));
-  return s3;
 }
 
 let bucketName: string | undefined;
