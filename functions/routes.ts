@@ -1035,9 +1035,13 @@ export const deletionWorker: WorkerDefinition = {
   id: "DeletionWorker",
   entry: "functions/deletion/deletion-worker.ts",
   tableGrants: [
-    // The job: read, marked running, counted (with each session's deletion), completed;
-    // its active-job pointer and its pending entry are removed at the end.
-    { actions: ["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"], partitions: [P.tenantDeletions] },
+    // The job: read, marked running, counted (with each session's deletion), completed; a session it could not
+    // delete recorded once (a Put of its failure record with the job's count); its active-job pointer and its
+    // pending entry are removed at the end.
+    {
+      actions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+      partitions: [P.tenantDeletions],
+    },
     { actions: ["dynamodb:DeleteItem"], partitions: [P.pendingDeletions] },
     // The user's sessions, found on GSI3, each deleted with its events and rollup contribution.
     { actions: ["dynamodb:Query"], partitions: [P.userSessionsIndex], indexes: [I.userSessions.indexName] },

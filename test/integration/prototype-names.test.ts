@@ -29,6 +29,7 @@ import {
   settleCounts,
   startTestApi,
   storedEvents,
+  storeUncountableDuration,
   type TestKey,
 } from "../support/fixtures.js";
 
@@ -326,14 +327,7 @@ describe("an erasure job never stalls on one session", () => {
     // A counted session whose stored duration is not a number: taking it out of its rollups cannot be computed.
     await settleCounts();
     const broken = String(sessionIds[1]);
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: sessionKey(broken),
-        UpdateExpression: "SET durationMs = :text",
-        ExpressionAttributeValues: { ":text": "not a number" },
-      }),
-    );
+    await storeUncountableDuration(broken);
 
     const accepted = await call(api, "DELETE", "/api/sdk/users/stuck-user", { key: owner.key });
     await deletionWorker?.idle();

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
 import type { Environment } from "../../functions/domain/api-key.js";
 import type { Role } from "../../functions/domain/membership.js";
@@ -200,6 +200,21 @@ export async function storedSession(sessionId: string): Promise<Record<string, u
     new GetCommand({ TableName: tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
   );
   return result.Item;
+}
+
+/**
+ * Makes a counted, ended session undeletable: its stored duration no longer a number, so taking it out of its
+ * rollups cannot be computed and every try of its deletion fails (an erasure job's stuck session).
+ */
+export async function storeUncountableDuration(sessionId: string): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: sessionKey(sessionId),
+      UpdateExpression: "SET durationMs = :text",
+      ExpressionAttributeValues: { ":text": "not a number" },
+    }),
+  );
 }
 
 /** Every event item stored in a session's partition. */

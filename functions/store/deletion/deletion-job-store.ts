@@ -19,6 +19,7 @@ import { isConditionFailure } from "../table/condition-failure.js";
 import { defineEntity } from "../table/entity.js";
 import {
   activeDeletionKey,
+  deletionFailureKey,
   deletionJobKey,
   PENDING_DELETIONS_PARTITION,
   pendingDeletionKey,
@@ -32,12 +33,14 @@ import {
   type TransactItem,
   transact,
   updateIfExists,
-  updateItem,
   updateRequest,
 } from "../table/table-operations.js";
+import { backoff, isTransactionConflict } from "../table/write-retry.js";
 import { deletionAuditPut } from "./deletion-audit-store.js";
 
 export const DELETION_JOB_ENTITY = "deletionJob";
+/** A session an erasure job counted as failed (recordJobFailure). */
+export const DELETION_FAILURE_ENTITY = "deletionFailure";
 
 /** The job item, in its tenant's partition. */
 const deletionJobEntity = defineEntity<DeletionJob, DeletionJob>({
@@ -172,24 +175,50 @@ export function jobCounterUpdate(message: DeletionJobMessage, deletedEvents: num
   };
 }
 
+/** Tries of a failure's record that met another transaction on the job (a deletion counted at the same moment). */
+const FAILURE_RECORD_TRIES = 5;
+
 /**
- * Records on the job a session it could not delete: counted in `failedSessions`, and listed in
- * `failures` while fewer than MAX_LISTED_FAILURES are.
+ * Records on the job a session it could not delete: counted in `failedSessions`, and listed in `failures` while
+ * fewer than MAX_LISTED_FAILURES are — once per session, in one transaction with the session's failure record
+ * (deletionFailureKey), so a second run of the job failing on the same session (a redelivered message, two
+ * workers at once) changes nothing.
  */
 export async function recordJobFailure(message: DeletionJobMessage, failure: DeletionFailure): Promise<void> {
   const key = jobKeyOf(message);
-  try {
-    await updateItem({
+  const record: TransactItem = {
+    Put: {
+      Item: {
+        ...deletionFailureKey(tenant(message.orgId, message.environment), message.jobId, failure.sessionId),
+        entity: DELETION_FAILURE_ENTITY,
+        jobId: message.jobId,
+        sessionId: failure.sessionId,
+      },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+  const listed: TransactItem = {
+    Update: {
       Key: key,
       UpdateExpression: "ADD failedSessions :one SET failures = list_append(if_not_exists(failures, :none), :failure)",
       ConditionExpression: "attribute_not_exists(failures) OR size(failures) < :max",
       ExpressionAttributeValues: { ":one": 1, ":none": [], ":failure": [failure], ":max": MAX_LISTED_FAILURES },
-    });
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    await updateItem(
-      updateRequest(key, { add: { failedSessions: 1 } }, { allowed: ["failedSessions"], mayCreate: true }),
-    );
+    },
+  };
+  const counted: TransactItem = {
+    Update: updateRequest(key, { add: { failedSessions: 1 } }, { allowed: ["failedSessions"], mayCreate: true }),
+  };
+  let update = listed;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transact([record, update]);
+      return;
+    } catch (error) {
+      if (isConditionFailure(error, 0)) return;
+      if (update === listed && isConditionFailure(error, 1)) update = counted;
+      else if (!isTransactionConflict(error) || attempt >= FAILURE_RECORD_TRIES) throw error;
+      else await backoff(attempt);
+    }
   }
 }
 

@@ -115,8 +115,8 @@ async function leaveConversation(session: Session): Promise<void> {
 }
 
 /**
- * An extra transaction item written with the deletion, given the events it deleted: an erasure job's
- * counters, or the audit record of a deletion a caller asked for.
+ * An extra transaction item written with the deletion, given the events the session held (deleteSession): an
+ * erasure job's counters, or the audit record of a deletion a caller asked for.
  */
 export type DeletionReceipt = (session: Session, deletedEvents: number) => TransactItem;
 
@@ -184,7 +184,11 @@ export async function deleteSession(
     ];
     deletedEvents += await deleteItemsOf(sessionId, EVENT_PREFIX);
     await deleteItemsOf(sessionId, SCORE_PREFIX);
-    if (options.receipt !== undefined) transactItems.push(options.receipt(session, deletedEvents));
+    // The events the session held: those deleted here, or — when another run of the same deletion deleted some
+    // first (an erasure job's redelivered message, a retry after a crash half-way) — those the stream counted on
+    // it, whichever is more; never more than it held.
+    if (options.receipt !== undefined)
+      transactItems.push(options.receipt(session, Math.max(deletedEvents, session.eventCount)));
     await deletePayloadsOf({ orgId: session.orgId, environment: session.environment, sessionId });
     await leaveConversation(session);
     try {

@@ -499,6 +499,14 @@ function tenantDeletionsPartition(tenantPrefix: string): string {
   return `DELETIONS#${tenantPrefix}`;
 }
 
+/**
+ * The record that an erasure job counted a session it could not delete: at most once per job and session, however
+ * many runs of the job (a redelivery, two workers at once) fail on it.
+ */
+export function deletionFailureKey(tenantPrefix: string, jobId: string, sessionId: string): ItemKey {
+  return { PK: tenantDeletionsPartition(tenantPrefix), SK: `FAILED#${jobId}#${sessionId}` };
+}
+
 /** The marker that makes a repeated erasure request of a user return the unfinished job. */
 export function activeDeletionKey(tenantPrefix: string, userId: string): ItemKey {
   return { PK: tenantDeletionsPartition(tenantPrefix), SK: `ACTIVE#${userId}` };
