@@ -339,6 +339,11 @@ try {
     `  scores: ${scoreCounting.records} score records, ${scoreCounting.perScore.writeRequestUnits.toFixed(3)} WRU / ${scoreCounting.perScore.readRequestUnits.toFixed(3)} RRU per score counted (${JSON.stringify(scoreCounting.commands)})`,
   );
 
+  const exportMarking = countingResult.exportMarking;
+  log(
+    `  export marking: ${exportMarking.invocations} invocations over ${exportMarking.records} records (${exportMarking.events} events), ${exportMarking.perEvent.writeRequestUnits.toFixed(4)} WRU / ${exportMarking.perEvent.readRequestUnits.toFixed(4)} RRU per event (${JSON.stringify(exportMarking.commands)})`,
+  );
+
   const createEvent = measured.find((operation) => operation.routeId === "CreateEvent");
   if (createEvent === undefined) throw new Error("no CreateEvent operation");
   log(`memory run: ${createEvent.label} for ${SETTINGS.rssSeconds} s at ${SETTINGS.concurrency} connections`);
@@ -663,6 +668,15 @@ try {
       addWork(unitOf([{ result: handler("CreateScore"), per: 1 }], false), countingResult.scores.perScore),
       addWork(unitOf([{ result: handler("CreateScore"), per: 1 }], true), countingResult.scores.perScore),
       handler("CreateScore").logBytesMean,
+      undefined,
+    ),
+    costLine(
+      "event (single or batched)",
+      "export marking",
+      `the export's stream reader (issue 35), measured under the load phase over the same batches as the counting (${exportMarking.invocations} invocations, ${exportMarking.events} events): per batch an eventually consistent BatchGetItem of the sessions its events belong to (none for a session whose own item the batch holds) and one marker write per export unit it touched`,
+      exportMarking.perEvent,
+      exportMarking.perEvent,
+      0,
       undefined,
     ),
     costLine(

@@ -12,8 +12,11 @@ import type { BundleResult, BundleSettings } from "./packaging.js";
 
 export interface CostLine {
   readonly unit: string;
-  /** Which work of the unit: the request (API Gateway, the route's Lambda, its DynamoDB), the stream consumer's counting, or both. */
-  readonly part: "request path" | "counting" | "total";
+  /**
+   * Which work of the unit: the request (API Gateway, the route's Lambda, its DynamoDB), the stream consumer's
+   * counting, both, or the export's change marking (the stream's second reader).
+   */
+  readonly part: "request path" | "counting" | "total" | "export marking";
   readonly description: string;
   readonly work: UnitWork;
   readonly cost: CostBreakdown;
@@ -569,7 +572,7 @@ export function renderMarkdown(results: BenchResults): string {
     `Sensitivity (not the verdict): at ${cost.memoryMb} MB a function gets about min(1, ${cost.memoryMb}/1,769) of a vCPU, so CPU-bound work may run slower ` +
       `there than on this machine. Scaling each invocation's measured CPU time by max(1, 1,769/${cost.memoryMb}) (DynamoDB waits unchanged) gives: ` +
       cost.lines
-        .filter((line) => line.part !== "counting")
+        .filter((line) => line.part !== "counting" && line.part !== "export marking")
         .map(
           (line) =>
             `${line.unit} ${line.part} ${usd(line.cpuScaled.cost.total)} (Lambda duration ${usd(line.cpuScaled.cost.lambdaDuration)}, ${n(line.cpuScaled.work.lambdaBilledMs, 2)} billed ms per unit)`,
@@ -578,7 +581,7 @@ export function renderMarkdown(results: BenchResults): string {
       `. Not in the brief's price list either: CloudWatch Logs ingestion of the one request log line per invocation ` +
       `($${cost.cloudWatchLogsPerGb}/GB as known, unverified) would add ` +
       cost.lines
-        .filter((line) => line.part !== "counting")
+        .filter((line) => line.part !== "counting" && line.part !== "export marking")
         .map((line) => `${usd(line.logIngestionPerMillion)} (${line.unit} ${line.part})`)
         .join(", ") +
       " per million; the EMF metrics lines Lambda also writes are not emitted locally and not counted.",

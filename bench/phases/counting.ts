@@ -88,6 +88,25 @@ export interface CountingResult {
    * call of their own after the rest (their counting touches no session or event item), metered separately.
    */
   readonly scores: ScoreCounting;
+  /** The export's change marker (issue 35) over the same batches, measured apart. */
+  readonly exportMarking: ExportMarking;
+}
+
+/**
+ * The export's second reader of the stream (functions/stream/export-change-consumer.ts) handed each batch after the
+ * counting consumer — on AWS its own event source mapping delivers it the same shard's records — with the records
+ * its filter passes (any change of a session or conversation partition), metered apart.
+ */
+export interface ExportMarking {
+  readonly invocations: number;
+  readonly records: number;
+  /** Event INSERT records among them (what `perEvent` divides by). */
+  readonly events: number;
+  readonly commands: Readonly<Record<string, number>>;
+  readonly writeUnits: number;
+  readonly readUnits: number;
+  readonly lambdaBilledMs: number;
+  readonly perEvent: UnitWork;
 }
 
 /** The consumer's work for the scores written under load, per score record counted. */
@@ -151,6 +170,12 @@ function passesFilter(record: DynamoDBRecord): boolean {
   );
 }
 
+/** The export marker's event source filter (lib/constructs/export-change-stream.ts): a session's or conversation's partition. */
+function passesExportFilter(record: DynamoDBRecord): boolean {
+  const partition = partitionOf(record) ?? "";
+  return partition.startsWith(SESSION_PREFIX) || partition.startsWith("CONVERSATION#");
+}
+
 const zeroes = (): Record<TrafficClass, number> => ({ single: 0, batch: 0, other: 0 });
 
 export async function startCountingConsumer(options: {
@@ -164,17 +189,40 @@ export async function startCountingConsumer(options: {
   readonly onError: (error: unknown) => void;
 }): Promise<CountingConsumer> {
   const { handler } = await import("../../functions/stream/stream-consumer.js");
+  const { handler: markExportChanges } = await import("../../functions/stream/export-change-consumer.js");
   const { documentClient } = await import("../../functions/store/table/dynamo-client.js");
   const classOfPartition = (partition: string | undefined): TrafficClass =>
     partition?.startsWith(SESSION_PREFIX) ? options.classOf(partition.slice(SESSION_PREFIX.length)) : "other";
   const invocations: Invocation[] = [];
   const scoreInvocations: ScoreInvocation[] = [];
+  const markerInvocations: { ms: number; records: number; events: number; commands: readonly CommandRecord[] }[] = [];
   const lags: Record<TrafficClass, number[]> = { single: [], batch: [], other: [] };
   let filteredOut = 0;
   let partialFailures = 0;
   let batchSize = 0;
 
+  /** The export's marker over the batch, after the counting (its lag is measured before this runs). */
+  const markExport = async (event: StreamBatchEvent): Promise<void> => {
+    const records = event.Records.filter(passesExportFilter);
+    if (records.length === 0) return;
+    options.meter.drain();
+    const started = performance.now();
+    const answer = await markExportChanges({ ...event, Records: records });
+    const ms = performance.now() - started;
+    if (answer.batchItemFailures.length > 0) throw new Error("the export's marker failed a batch");
+    const events = records.filter(
+      (record) => record.eventName === "INSERT" && record.dynamodb?.NewImage?.entity?.S === "event",
+    ).length;
+    markerInvocations.push({ ms, records: records.length, events, commands: options.meter.drain() });
+  };
+
   const consume = async (event: StreamBatchEvent): Promise<StreamBatchResponse> => {
+    const answer = await count(event);
+    if (answer.batchItemFailures.length === 0) await markExport(event);
+    return answer;
+  };
+
+  const count = async (event: StreamBatchEvent): Promise<StreamBatchResponse> => {
     batchSize = Math.max(batchSize, event.Records.length);
     const passed = event.Records.filter(passesFilter);
     filteredOut += event.Records.length - passed.length;
@@ -280,6 +328,33 @@ export async function startCountingConsumer(options: {
           s3Puts: 0,
         },
       };
+      const markerCommands = markerInvocations.flatMap((invocation) => invocation.commands);
+      const markerTotals = { writeUnits: 0, readUnits: 0, commands: {} as Record<string, number> };
+      for (const command of markerCommands) {
+        markerTotals.commands[command.command] = (markerTotals.commands[command.command] ?? 0) + 1;
+        if (command.kind === "write") markerTotals.writeUnits += billedUnits(command);
+        if (command.kind === "read") markerTotals.readUnits += billedUnits(command);
+      }
+      const markedEvents = markerInvocations.reduce((sum, invocation) => sum + invocation.events, 0);
+      const markerBilledMs = markerInvocations.reduce((sum, invocation) => sum + Math.ceil(invocation.ms), 0);
+      const perMarkedEvent = (value: number) => (markedEvents === 0 ? Number.NaN : value / markedEvents);
+      const exportMarking: ExportMarking = {
+        invocations: markerInvocations.length,
+        records: markerInvocations.reduce((sum, invocation) => sum + invocation.records, 0),
+        events: markedEvents,
+        commands: markerTotals.commands,
+        writeUnits: markerTotals.writeUnits,
+        readUnits: markerTotals.readUnits,
+        lambdaBilledMs: markerBilledMs,
+        perEvent: {
+          apiRequests: 0,
+          lambdaInvocations: perMarkedEvent(markerInvocations.length),
+          lambdaBilledMs: perMarkedEvent(markerBilledMs),
+          writeRequestUnits: perMarkedEvent(markerTotals.writeUnits),
+          readRequestUnits: perMarkedEvent(markerTotals.readUnits),
+          s3Puts: 0,
+        },
+      };
       let cursor = 0;
       const costed = invocations.map((invocation) => {
         const commands = modelled.slice(cursor, cursor + invocation.commands.length);
@@ -370,6 +445,7 @@ export async function startCountingConsumer(options: {
       return {
         writes: { ...totals, sessionReads },
         scores,
+        exportMarking,
         msPerRecord: allRecords === 0 ? Number.NaN : invocations.reduce((sum, i) => sum + i.ms, 0) / allRecords,
         intervalMs: options.intervalMs,
         batchSize,

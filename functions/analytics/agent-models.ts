@@ -1,6 +1,6 @@
 /** GET /api/sdk/agents/{agentName}/models: one agent's model calls per model over whole UTC days, from rollups. */
 import { assembleModels } from "../domain/rollup.js";
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
@@ -8,7 +8,7 @@ import { readModelRows } from "../store/counting/rollup-store.js";
 import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "AgentModels",
   { query: statsQuery },
   async ({ caller, query, pathParameters }) => {

@@ -1,5 +1,5 @@
 /** GET /api/sdk/agents/{agentName}/stats: totals and a per-day series from rollups, O(days). */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
@@ -7,7 +7,7 @@ import { readStats } from "../store/counting/rollup-store.js";
 import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "AgentStats",
   { query: statsQuery },
   async ({ caller, query, pathParameters }) => {

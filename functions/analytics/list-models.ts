@@ -3,14 +3,14 @@
  * rollups (the agents with the most sessions, as GET /api/sdk/agents reads them).
  */
 import { assembleModels } from "../domain/rollup.js";
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
 import { readTenantModelRows } from "../store/counting/agent-overview.js";
 import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyOrUserRoute("ListModels", { query: statsQuery }, async ({ caller, query }) => {
+export const handler = apiKeyOrUserReadRoute("ListModels", { query: statsQuery }, async ({ caller, query }) => {
   const { fromDay, toDay } = statsPeriod(query);
   const { rows, agentsWithoutStats } = await readTenantModelRows(
     tenant(caller.orgId, caller.environment),

@@ -1,5 +1,5 @@
 /** GET /api/sdk/users/{userId}/stats: one external user's totals and per-day series from rollups. */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { statsQuery } from "../schemas/read-schemas.js";
@@ -7,7 +7,7 @@ import { readStats } from "../store/counting/rollup-store.js";
 import { tenant } from "../store/table/keys.js";
 import { statsPeriod } from "./stats-period.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "UserStats",
   { query: statsQuery },
   async ({ caller, query, pathParameters }) => {

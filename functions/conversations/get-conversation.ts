@@ -2,7 +2,7 @@
  * GET /api/sdk/conversations/{id}: one conversation with a page of its runs in order, its own first scores and, on
  * the first page, its totals, scores included (404 for an id unknown in the caller's tenant, whoever else may use it).
  */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { getConversationQuery } from "../schemas/read-schemas.js";
@@ -12,7 +12,7 @@ import { getConversation, listConversationRuns } from "../store/conversations/co
 import { conversationScoresOf } from "../store/conversations/conversation-scores.js";
 import { conversationTotalsView, conversationView } from "./conversation-view.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "GetConversation",
   { query: getConversationQuery },
   async ({ caller, query, pathParameters }) => {

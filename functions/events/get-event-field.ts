@@ -8,7 +8,7 @@
 import { gzipSync } from "node:zlib";
 import { NotAcceptableError, NotFoundError, ValidationError } from "../domain/errors.js";
 import { isId } from "../domain/ids.js";
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { type EventField, getEventField } from "../store/events/event-store.js";
 import { getSession } from "../store/sessions/session-store.js";
 
@@ -37,29 +37,33 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-export const handler = apiKeyOrUserRoute("GetEventField", {}, async ({ caller, pathParameters, acceptEncoding }) => {
-  const field = fieldOf(pathParameters.field);
-  const session = await getSession(caller, pathParameters.id ?? "");
-  const eventId = pathParameters.eventId ?? "";
-  if (!isId("event", eventId)) throw new NotFoundError(`Event ${eventId} not found in session ${session.id}`);
-  const text = await getEventField(session.id, eventId, field);
-  const headers = {
-    "content-type": field === "reasoning" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
-    vary: "accept-encoding",
-  };
-  if (acceptsGzip(acceptEncoding)) {
-    return {
-      statusCode: 200,
-      headers: { ...headers, "content-encoding": "gzip" },
-      body: gzipSync(text).toString("base64"),
-      isBase64Encoded: true,
+export const handler = apiKeyOrUserReadRoute(
+  "GetEventField",
+  {},
+  async ({ caller, pathParameters, acceptEncoding }) => {
+    const field = fieldOf(pathParameters.field);
+    const session = await getSession(caller, pathParameters.id ?? "");
+    const eventId = pathParameters.eventId ?? "";
+    if (!isId("event", eventId)) throw new NotFoundError(`Event ${eventId} not found in session ${session.id}`);
+    const text = await getEventField(session.id, eventId, field);
+    const headers = {
+      "content-type": field === "reasoning" ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
+      vary: "accept-encoding",
     };
-  }
-  const escapedBytes = Buffer.byteLength(JSON.stringify(text), "utf8");
-  if (escapedBytes > UNCOMPRESSED_BUDGET_BYTES) {
-    throw new NotAcceptableError(
-      `The ${field} of event ${eventId} is ${Buffer.byteLength(text, "utf8")} bytes, too large to send uncompressed within Lambda's 6 MB response limit; send Accept-Encoding: gzip`,
-    );
-  }
-  return { statusCode: 200, headers, body: text };
-});
+    if (acceptsGzip(acceptEncoding)) {
+      return {
+        statusCode: 200,
+        headers: { ...headers, "content-encoding": "gzip" },
+        body: gzipSync(text).toString("base64"),
+        isBase64Encoded: true,
+      };
+    }
+    const escapedBytes = Buffer.byteLength(JSON.stringify(text), "utf8");
+    if (escapedBytes > UNCOMPRESSED_BUDGET_BYTES) {
+      throw new NotAcceptableError(
+        `The ${field} of event ${eventId} is ${Buffer.byteLength(text, "utf8")} bytes, too large to send uncompressed within Lambda's 6 MB response limit; send Accept-Encoding: gzip`,
+      );
+    }
+    return { statusCode: 200, headers, body: text };
+  },
+);

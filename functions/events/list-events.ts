@@ -1,5 +1,5 @@
 /** GET /api/sdk/sessions/{id}/events: a session's events, oldest first. */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listEventsQuery } from "../schemas/read-schemas.js";
 import { queryEvents } from "../store/events/event-store.js";
@@ -7,7 +7,7 @@ import { getSession } from "../store/sessions/session-store.js";
 import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-signing.js";
 import { eventView } from "./event-view.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "ListEvents",
   { query: listEventsQuery },
   async ({ caller, query, pathParameters }) => {

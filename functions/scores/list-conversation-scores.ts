@@ -1,5 +1,5 @@
 /** GET /api/sdk/conversations/{id}/scores: a conversation's own scores, oldest first (404 unknown in the tenant). */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { namePathParameter } from "../http/path-parameters.js";
 import { jsonResponse } from "../http/responses.js";
 import { listScoresQuery } from "../schemas/read-schemas.js";
@@ -9,7 +9,7 @@ import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-s
 import { conversationKey } from "../store/table/keys.js";
 import { scoreView } from "./score-view.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "ListConversationScores",
   { query: listScoresQuery },
   async ({ caller, query, pathParameters }) => {

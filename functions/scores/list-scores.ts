@@ -1,5 +1,5 @@
 /** GET /api/sdk/sessions/{id}/scores: a session's scores, oldest first. */
-import { apiKeyOrUserRoute } from "../http/api-key-or-user-route.js";
+import { apiKeyOrUserReadRoute } from "../http/api-key-or-user-read-route.js";
 import { jsonResponse } from "../http/responses.js";
 import { listScoresQuery } from "../schemas/read-schemas.js";
 import { queryScores } from "../store/scores/score-store.js";
@@ -8,7 +8,7 @@ import { cursorScope, decodeCursor, encodeCursor } from "../store/table/cursor-s
 import { sessionKey } from "../store/table/keys.js";
 import { scoreView } from "./score-view.js";
 
-export const handler = apiKeyOrUserRoute(
+export const handler = apiKeyOrUserReadRoute(
   "ListScores",
   { query: listScoresQuery },
   async ({ caller, query, pathParameters }) => {
