@@ -26,12 +26,12 @@ export const EXTENT_NAME_CHARS = 100;
 export const PAIRING_CALLS = 2000;
 /**
  * How far, in milliseconds, a bound of one span may seem to lie outside the other's while the two saw one call.
- * OpenTelemetry JS (sdk-trace 2) takes a span's start from `Date.now()` — whole milliseconds — and its end from
- * the monotonic clock shifted by that span's own offset to it, so two spans' bounds are up to 1 ms off each
- * other's; the service keeps whole milliseconds of OTLP's nanoseconds, up to 1 ms more. Measured on the
- * LangChain and OpenAI spans of one call: in whole milliseconds, the two did not contain one another (the
- * client's ending after LangChain's, or both bounds equal) in 12 of 40 calls (docs/otel.md "One model
- * call, two spans").
+ * OpenTelemetry JS (sdk-trace 2) takes a span's start from `Date.now()` — whole milliseconds — and its end as that
+ * start plus the duration the monotonic clock measured, so each span's bounds carry its start's truncation and two
+ * spans' bounds are up to 1 ms off each other's; the service keeps whole milliseconds of OTLP's nanoseconds, up to
+ * 1 ms more. Measured on the LangChain and OpenAI spans of one call: in whole milliseconds, the two did not contain
+ * one another (the client's ending after LangChain's, or both bounds equal) in 12 of 40 calls (docs/otel.md "One
+ * model call, two spans").
  */
 export const CLOCK_SLACK_MS = 2;
 

@@ -205,9 +205,9 @@ describe("one model call traced by LangChain's instrumentation and the OpenAI cl
   });
 
   it("in runs one after the other, each exported in two requests: every call counted once", async () => {
-    // OpenTelemetry JS times a span's start by Date.now() and its end by the monotonic clock: the client's span
-    // often seems to end a millisecond after LangChain's (measured: 12 of 40 calls). Several runs make a
-    // pairing that needs exact containment fail here.
+    // OpenTelemetry JS times a span's start by Date.now() and its end by adding a monotonic duration: the client's
+    // span often seems to end a millisecond after LangChain's (measured: 12 of 40 calls). Several runs make a pairing
+    // that needs exact containment fail here.
     const owner = await createTestKey();
     const runs = 10;
     for (let run = 0; run < runs; run++) {
