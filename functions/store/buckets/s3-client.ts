@@ -11,8 +11,8 @@
  */
 import { optionalEnv } from "../../runtime/env.js";
 
-export type S3Module = typeof import("@aws-sdk/client-s3");
-export type S3 = InstanceType<S3Module["S3Client"]>;
+type S3Module = typeof import("@aws-sdk/client-s3");
+type S3 = InstanceType<S3Module["S3Client"]>;
 
 let loaded: Promise<{ readonly module: S3Module; readonly client: S3 }> | undefined;
 
